@@ -1,0 +1,1 @@
+//! The Flux protocols, declared with wirecheck.

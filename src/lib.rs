@@ -1,0 +1,41 @@
+//! # wirecheck
+//!
+//! A protocol compatibility linter for Rust services.
+//!
+//! Services declare their wire protocols with two derives:
+//!
+//! ```
+//! use serde::{Deserialize, Serialize};
+//! use wirecheck::{Kind, Message, Protocol};
+//!
+//! /// The scheduler protocol (Flux RFC 27).
+//! #[derive(Protocol)]
+//! #[wire(name = "sched", version = "0.88.0")]
+//! pub struct Sched;
+//!
+//! #[derive(Serialize, Deserialize, Message)]
+//! #[wire(protocol = Sched, topic = "sched.cancel", kind = "request")]
+//! pub struct CancelRequest {
+//!     pub id: u64,
+//! }
+//!
+//! assert_eq!(<Sched as Protocol>::NAME, "sched");
+//! assert_eq!(<CancelRequest as Message>::TOPIC, "sched.cancel");
+//! assert_eq!(<CancelRequest as Message>::KIND, Kind::Request);
+//! ```
+//!
+//! The checker (feature `checker`, binary `wirecheck`) reads the same declarations from the working tree and
+//! from git objects at the last release tag, compares them with serde's semantics, and reports every
+//! incompatible change with the semver bump it requires. The same declarations drive the runtime
+//! [`handshake`].
+#![warn(missing_docs)]
+
+mod runtime;
+
+pub use runtime::{Format, Kind, Message, Protocol, ProtocolInfo, ResponseMode, Upgrade};
+
+#[cfg(feature = "derive")]
+pub use wirecheck_macros::{Message, Protocol};
+
+#[cfg(feature = "checker")]
+pub mod model;

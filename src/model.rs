@@ -1,0 +1,465 @@
+//! The protocol model: plain, serializable data extracted from source.
+//!
+//! Nothing here refers to syn or git: extraction converts spans to [`Location`]s and serde attributes to
+//! final wire names, so the comparison works on what goes on the wire. `wirecheck snapshot` prints this model.
+
+use std::collections::BTreeMap;
+
+use semver::Version;
+use serde::{Deserialize, Serialize};
+
+use crate::{Format, Kind, ResponseMode, Upgrade};
+
+/// Where something was written: a file relative to the workspace root, 1-based line and column, and the
+/// byte range of the span in that file.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
+pub struct Location {
+    /// Path relative to the workspace root, with `/` separators.
+    pub file: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column, in characters.
+    pub column: u32,
+    /// Byte offset of the span's start in the file.
+    pub start: usize,
+    /// Byte offset of the span's end in the file.
+    pub end: usize,
+}
+
+/// Everything extracted from one revision of a workspace.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Snapshot {
+    /// The declared protocols, sorted by name.
+    pub protocols: Vec<ProtocolDecl>,
+    /// The declared messages, sorted by protocol, topic, kind and type path.
+    pub messages: Vec<MessageDecl>,
+    /// Every type reached from a message, by canonical path (`crate::module::Name`).
+    pub types: BTreeMap<String, TypeDef>,
+    /// Things the extraction could not see through (unresolved types, macros); reported, never fatal.
+    pub notes: Vec<ExtractNote>,
+}
+
+/// A `#[derive(Protocol)]` declaration.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProtocolDecl {
+    /// `name = "..."`.
+    pub name: String,
+    /// Canonical path of the marker type.
+    pub rust_path: String,
+    /// `version = "..."`.
+    pub version: Version,
+    /// `min_compatible = "..."`.
+    pub min_compatible: Option<Version>,
+    /// `upgrade = "..."`.
+    pub upgrade: Upgrade,
+    /// `format = "..."`.
+    pub format: Format,
+    /// The marker type's name.
+    pub location: Location,
+}
+
+/// A suppression written in the source: `#[wire(allow(rule, ...), reason = "...")]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AllowDecl {
+    /// The rule ids.
+    pub rules: Vec<String>,
+    /// Why.
+    pub reason: String,
+}
+
+/// A `#[derive(Message)]` declaration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MessageDecl {
+    /// The protocol's `name` (resolved from the `protocol = Path` key).
+    pub protocol: String,
+    /// The message type's name as written (`AllocRequest`).
+    pub name: String,
+    /// Canonical path of the message type; its definition is in [`Snapshot::types`].
+    pub rust_path: String,
+    /// `topic = "..."`.
+    pub topic: String,
+    /// `kind = "..."`.
+    pub kind: Kind,
+    /// `responds` / `streams` / neither.
+    pub response: ResponseMode,
+    /// Canonical path of the response type, when there is one.
+    pub response_type: Option<String>,
+    /// `since = "..."`.
+    pub since: Option<Version>,
+    /// `allow(...)` on the message.
+    pub allow: Option<AllowDecl>,
+    /// The type's name.
+    pub location: Location,
+}
+
+/// A type definition reached from a message.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TypeDef {
+    /// Canonical path.
+    pub path: String,
+    /// Generic type parameter names, in order.
+    pub generics: Vec<String>,
+    /// Container-level serde attributes that change the wire.
+    pub attrs: ContainerAttrs,
+    /// The definition.
+    pub body: Body,
+    /// The type's name.
+    pub location: Location,
+}
+
+/// A type's body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Body {
+    /// A struct.
+    Struct {
+        /// Named, tuple or unit.
+        style: Style,
+        /// The fields, in declaration order.
+        fields: Vec<Field>,
+    },
+    /// An enum.
+    Enum {
+        /// The variants, in declaration order.
+        variants: Vec<Variant>,
+    },
+    /// `type X = Y;`
+    Alias {
+        /// The aliased type.
+        target: Ty,
+    },
+}
+
+/// The shape of a struct or a variant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Style {
+    /// `{ a: T }`
+    Named,
+    /// `(T, U)`
+    Tuple,
+    /// No fields.
+    Unit,
+}
+
+/// How an enum is represented (serde's four representations).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum EnumRepr {
+    /// `{"Variant": payload}` / `"Variant"` (serde's default).
+    #[default]
+    External,
+    /// `#[serde(tag = "t")]`
+    Internal {
+        /// The tag key.
+        tag: String,
+    },
+    /// `#[serde(tag = "t", content = "c")]`
+    Adjacent {
+        /// The tag key.
+        tag: String,
+        /// The content key.
+        content: String,
+    },
+    /// `#[serde(untagged)]`
+    Untagged,
+}
+
+/// Container attributes that change the wire.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct ContainerAttrs {
+    /// The container's wire name (serialize side), after `rename`.
+    pub ser_name: String,
+    /// `deny_unknown_fields`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub deny_unknown_fields: bool,
+    /// Container `default`: every missing field is filled in.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub default: bool,
+    /// `transparent`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub transparent: bool,
+    /// The enum representation; for a struct, `Internal` means `#[serde(tag = "...")]` on a struct.
+    #[serde(default, skip_serializing_if = "is_external")]
+    pub repr: EnumRepr,
+    /// `from = "T"` / `try_from = "T"`: the type actually deserialized.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<Proxy>,
+    /// `into = "T"`: the type actually serialized.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub into: Option<Ty>,
+}
+
+/// A `from`/`try_from` proxy.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Proxy {
+    /// The proxy type.
+    pub ty: Ty,
+    /// `try_from`: the conversion may reject values the proxy type accepts.
+    pub fallible: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_external(r: &EnumRepr) -> bool {
+    *r == EnumRepr::External
+}
+
+/// When a field is left out when serializing.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum SkipSer {
+    /// Always written.
+    #[default]
+    Never,
+    /// `skip_serializing_if = "path"`: sometimes absent.
+    If(String),
+    /// `skip` / `skip_serializing`: never written.
+    Always,
+}
+
+/// Custom (de)serialization functions: opaque to the checker.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct Custom {
+    /// `serialize_with` (or `with`'s `serialize`).
+    pub ser: Option<String>,
+    /// `deserialize_with` (or `with`'s `deserialize`).
+    pub de: Option<String>,
+}
+
+/// A field of a struct or a struct/tuple variant.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Field {
+    /// The Rust name, or the index of a tuple field.
+    pub rust_name: String,
+    /// The key written on the wire.
+    pub ser_name: String,
+    /// The keys accepted when reading: the deserialize name and every `alias`.
+    pub de_names: Vec<String>,
+    /// The field's type.
+    pub ty: Ty,
+    /// Field-level `default` (or `default = "path"`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub default: bool,
+    /// When the field is left out when writing.
+    #[serde(default, skip_serializing_if = "is_never")]
+    pub skip_ser: SkipSer,
+    /// `skip` / `skip_deserializing`: never read (filled from the default).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub skip_de: bool,
+    /// `flatten`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub flatten: bool,
+    /// `with` / `serialize_with` / `deserialize_with`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom: Option<Custom>,
+    /// `#[wire(since = "...")]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<Version>,
+    /// `#[wire(allow(...), reason = "...")]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allow: Option<AllowDecl>,
+    /// The field's name (or type, for tuple fields).
+    pub location: Location,
+}
+
+fn is_never(s: &SkipSer) -> bool {
+    *s == SkipSer::Never
+}
+
+/// A variant of an enum.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Variant {
+    /// The Rust name.
+    pub rust_name: String,
+    /// The tag written on the wire.
+    pub ser_name: String,
+    /// The tags accepted when reading: the deserialize name and every `alias`.
+    pub de_names: Vec<String>,
+    /// Named, tuple or unit.
+    pub style: Style,
+    /// The payload fields.
+    pub fields: Vec<Field>,
+    /// `skip` / `skip_serializing`: never written.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub skip_ser: bool,
+    /// `skip` / `skip_deserializing`: never read.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub skip_de: bool,
+    /// `#[serde(other)]`: catches every unknown tag.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub other: bool,
+    /// Per-variant `#[serde(untagged)]`.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub untagged: bool,
+    /// `with` / `serialize_with` / `deserialize_with` on the variant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub custom: Option<Custom>,
+    /// `#[wire(since = "...")]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<Version>,
+    /// `#[wire(allow(...), reason = "...")]`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allow: Option<AllowDecl>,
+    /// The variant's name.
+    pub location: Location,
+}
+
+/// The kind of sequence a type is; all are a JSON array.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeqKind {
+    /// `Vec`, `VecDeque`, `LinkedList`, slices.
+    List,
+    /// `HashSet`, `BTreeSet`: duplicates collapse.
+    Set,
+}
+
+/// A type as used in a field: resolved as far as the crate allows.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum Ty {
+    /// `bool`
+    Bool,
+    /// `char`
+    Char,
+    /// `String`, `&str`, `Cow<str>`, `Box<str>`, ...
+    String,
+    /// Integers: `signed` and width in bits (`usize`/`isize` count as 64).
+    Int {
+        /// `i*` rather than `u*`.
+        signed: bool,
+        /// 8, 16, 32, 64 or 128.
+        bits: u8,
+    },
+    /// `f32` / `f64`.
+    Float {
+        /// 32 or 64.
+        bits: u8,
+    },
+    /// `()`
+    Unit,
+    /// `Option<T>`
+    Option {
+        /// `T`
+        inner: Box<Ty>,
+    },
+    /// `Vec<T>`, sets, `VecDeque<T>`, ...
+    Seq {
+        /// List or set.
+        kind: SeqKind,
+        /// The element type.
+        elem: Box<Ty>,
+    },
+    /// `[T; N]`
+    Array {
+        /// The element type.
+        elem: Box<Ty>,
+        /// N.
+        len: u64,
+    },
+    /// `(A, B, ...)`
+    Tuple {
+        /// The element types.
+        elems: Vec<Ty>,
+    },
+    /// `HashMap<K, V>`, `BTreeMap<K, V>`.
+    Map {
+        /// The key type.
+        key: Box<Ty>,
+        /// The value type.
+        value: Box<Ty>,
+    },
+    /// `serde_json::Value` (and `serde_json::Map` as an object): reads anything.
+    Value,
+    /// A type defined in the crate, with its generic arguments.
+    Named {
+        /// Canonical path into [`Snapshot::types`].
+        path: String,
+        /// Generic arguments.
+        args: Vec<Ty>,
+    },
+    /// A generic parameter of the enclosing definition.
+    Param {
+        /// The parameter's name.
+        name: String,
+    },
+    /// A type from another crate, or one the checker could not resolve: compared by path.
+    External {
+        /// The path as written, with generic arguments.
+        path: String,
+    },
+}
+
+/// Something the extraction could not see through.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ExtractNote {
+    /// What happened.
+    pub message: String,
+    /// Where.
+    pub location: Location,
+}
+
+impl Snapshot {
+    /// The protocol declared with `name`, if any.
+    pub fn protocol(&self, name: &str) -> Option<&ProtocolDecl> {
+        self.protocols.iter().find(|p| p.name == name)
+    }
+
+    /// The messages of the protocol named `name`.
+    pub fn messages_of<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a MessageDecl> + 'a {
+        self.messages.iter().filter(move |m| m.protocol == name)
+    }
+}
+
+impl std::fmt::Display for Ty {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        fn list(f: &mut std::fmt::Formatter<'_>, tys: &[Ty]) -> std::fmt::Result {
+            for (i, t) in tys.iter().enumerate() {
+                if i > 0 {
+                    f.write_str(", ")?;
+                }
+                write!(f, "{t}")?;
+            }
+            Ok(())
+        }
+        match self {
+            Ty::Bool => f.write_str("bool"),
+            Ty::Char => f.write_str("char"),
+            Ty::String => f.write_str("String"),
+            Ty::Int { signed, bits } => write!(f, "{}{bits}", if *signed { 'i' } else { 'u' }),
+            Ty::Float { bits } => write!(f, "f{bits}"),
+            Ty::Unit => f.write_str("()"),
+            Ty::Option { inner } => write!(f, "Option<{inner}>"),
+            Ty::Seq {
+                kind: SeqKind::List,
+                elem,
+            } => write!(f, "Vec<{elem}>"),
+            Ty::Seq {
+                kind: SeqKind::Set,
+                elem,
+            } => write!(f, "Set<{elem}>"),
+            Ty::Array { elem, len } => write!(f, "[{elem}; {len}]"),
+            Ty::Tuple { elems } => {
+                f.write_str("(")?;
+                list(f, elems)?;
+                f.write_str(")")
+            }
+            Ty::Map { key, value } => write!(f, "Map<{key}, {value}>"),
+            Ty::Value => f.write_str("serde_json::Value"),
+            Ty::Named { path, args } => {
+                f.write_str(path.rsplit("::").next().unwrap_or(path))?;
+                if !args.is_empty() {
+                    f.write_str("<")?;
+                    list(f, args)?;
+                    f.write_str(">")?;
+                }
+                Ok(())
+            }
+            Ty::Param { name } => f.write_str(name),
+            Ty::External { path } => f.write_str(path),
+        }
+    }
+}
