@@ -37,5 +37,13 @@ pub use runtime::{Format, Kind, Message, Protocol, ProtocolInfo, ResponseMode, U
 #[cfg(feature = "derive")]
 pub use wirecheck_macros::{Message, Protocol};
 
+pub mod handshake;
+
+#[cfg(feature = "checker")]
+pub mod compat;
+#[cfg(feature = "checker")]
+pub mod findings;
 #[cfg(feature = "checker")]
 pub mod model;
+#[cfg(feature = "checker")]
+pub mod rules;

@@ -1,0 +1,1 @@
+//! Runtime handshake: peers agree on protocol versions by the rule the checker enforces.
