@@ -42,6 +42,8 @@ pub mod handshake;
 #[cfg(feature = "checker")]
 pub mod compat;
 #[cfg(feature = "checker")]
+pub mod extract;
+#[cfg(feature = "checker")]
 pub mod findings;
 #[cfg(feature = "checker")]
 pub mod model;
