@@ -1,18 +1,108 @@
-//! Derives for wirecheck: `#[derive(Protocol)]` and `#[derive(Message)]`. Use them through the `wirecheck`
-//! crate, which re-exports them.
+//! Derives for wirecheck: `#[derive(Protocol)]` and `#[derive(Message)]`.
+//!
+//! Use them through the `wirecheck` crate, which re-exports them (feature `derive`, on by default); the
+//! generated code names `::wirecheck::Protocol` and `::wirecheck::Message`.
+//!
+//! The `#[wire(...)]` attributes are read by `wirecheck-grammar`, the same parser the checker uses, so the
+//! derive and the checker cannot disagree on what an annotation means. Every invalid annotation of an item is
+//! reported in one compile, each spanned on the offending token. Alongside the errors the derives emit
+//! placeholder impls of the trait (the pattern of thiserror's `fallback.rs` and clap's `dummies.rs`), so that
+//! code using the type does not drown the real errors in secondary ones.
+//!
+//! Layout (serde_derive/thiserror style): `protocol.rs` and `message.rs` generate the impls from the parsed
+//! attributes, `fallback.rs` holds the placeholder impls emitted with errors, and `wrap.rs` the `const _`
+//! hygiene wrapper.
+#![warn(missing_docs)]
 
 use proc_macro::TokenStream;
+use syn::{DeriveInput, parse_macro_input};
 
-/// Declares a wire protocol on a marker type. See the `wirecheck` crate.
+mod fallback;
+mod message;
+mod protocol;
+#[cfg(test)]
+mod test_util;
+mod wrap;
+
+/// Implements `wirecheck::Protocol` for a protocol marker type.
+///
+/// ```rust
+/// use wirecheck::Protocol;
+///
+/// /// The scheduler protocol (Flux RFC 27).
+/// #[derive(Protocol)]
+/// #[wire(name = "sched", version = "0.88.0", min_compatible = "0.87.0")]
+/// pub struct Sched;
+/// ```
+///
+/// Keys of `#[wire(...)]`:
+///
+/// | key | value | default |
+/// |---|---|---|
+/// | `name` | the protocol's name on the wire and in reports | required |
+/// | `version` | the semver version of this release of the protocol | required |
+/// | `min_compatible` | the oldest release this version must interoperate with | none |
+/// | `upgrade` | `"any-order"`, `"server-first"` or `"client-first"` | `"any-order"` |
+/// | `format` | `"json"`, `"cbor"`, `"msgpack"`, `"bincode"` or `"postcard"` | `"json"` |
+///
+/// The derive works on any struct, enum or union, generic or not (usually a unit struct).
 #[proc_macro_derive(Protocol, attributes(wire))]
 pub fn derive_protocol(input: TokenStream) -> TokenStream {
-    let _ = input;
-    TokenStream::new()
+    let input = parse_macro_input!(input as DeriveInput);
+    protocol::expand(&input).into()
 }
 
-/// Declares a message of a protocol. See the `wirecheck` crate.
+/// Implements `wirecheck::Message` for a message of a protocol.
+///
+/// ```rust
+/// use wirecheck::{Message, Protocol};
+///
+/// #[derive(Protocol)]
+/// #[wire(name = "sched", version = "0.88.0")]
+/// pub struct Sched;
+///
+/// #[derive(Message)]
+/// #[wire(protocol = Sched, topic = "sched.alloc", kind = "request", responds = AllocResponse)]
+/// pub struct AllocRequest {
+///     pub id: u64,
+///     #[wire(since = "0.56.0")]
+///     pub priority: Option<u32>,
+/// }
+///
+/// #[derive(Message)]
+/// #[wire(protocol = Sched, topic = "sched.alloc", kind = "response")]
+/// pub struct AllocResponse {
+///     pub id: u64,
+/// }
+/// ```
+///
+/// Keys of `#[wire(...)]` on the type:
+///
+/// | key | value |
+/// |---|---|
+/// | `protocol` | the protocol marker type (a path; required) |
+/// | `topic` | the topic the message travels on (required) |
+/// | `kind` | `"request"`, `"response"`, `"event"` or `"record"` (required) |
+/// | `responds` | a request's single response type (a path) |
+/// | `streams` | a request's streamed response type (a path) |
+/// | `since` | the protocol version the message entered in |
+/// | `allow(rule, ...)`, `reason` | suppress findings of the checker, always with a reason |
+///
+/// Fields and enum variants accept `since`, `allow(...)` and `reason`.
+///
+/// Attribute values are read as Rust expressions, so a `responds`/`streams` type with generic arguments is
+/// written in turbofish form: `streams = Reply::<T>`.
+///
+/// Compile-time checks beyond the attribute grammar:
+///
+/// - `protocol` must name a type implementing `wirecheck::Protocol` (it becomes `Message::Protocol`);
+/// - the `responds`/`streams` type must be a `Message` of `kind = "response"`. This check is skipped when
+///   the path mentions the message's own generic parameters (a const assertion cannot see them).
+///
+/// A generic message whose `protocol` is one of its own type parameters gets that parameter bounded by
+/// `wirecheck::Protocol` in the generated impl.
 #[proc_macro_derive(Message, attributes(wire))]
 pub fn derive_message(input: TokenStream) -> TokenStream {
-    let _ = input;
-    TokenStream::new()
+    let input = parse_macro_input!(input as DeriveInput);
+    message::expand(&input).into()
 }

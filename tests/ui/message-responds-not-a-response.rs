@@ -1,0 +1,15 @@
+use wirecheck::{Message, Protocol};
+
+#[derive(Protocol)]
+#[wire(name = "sched", version = "0.88.0")]
+pub struct Sched;
+
+#[derive(Message)]
+#[wire(protocol = Sched, topic = "sched.alloc", kind = "request", responds = self::FreeRequest)]
+pub struct AllocRequest;
+
+#[derive(Message)]
+#[wire(protocol = Sched, topic = "sched.free", kind = "request")]
+pub struct FreeRequest;
+
+fn main() {}

@@ -1,0 +1,8 @@
+use wirecheck::Protocol;
+
+#[derive(Protocol)]
+#[wire]
+#[wire(name = "sched", version = "0.88.0")]
+pub struct Sched;
+
+fn main() {}

@@ -1,0 +1,7 @@
+use wirecheck::Protocol;
+
+#[derive(Protocol)]
+#[wire(name = " ", version = "0.88.0")]
+pub struct Sched;
+
+fn main() {}

@@ -1,0 +1,6 @@
+use wirecheck::Protocol;
+
+#[derive(Protocol)]
+pub struct Sched;
+
+fn main() {}

@@ -1,0 +1,7 @@
+use wirecheck::Protocol;
+
+#[derive(Protocol)]
+#[wire(name = "sched", version = "0.88.0", format = "yaml")]
+pub struct Sched;
+
+fn main() {}
