@@ -1,0 +1,527 @@
+//! Every rule of the negotiation, with the exact messages a person sees.
+
+use super::*;
+
+/// A job-manager speaking `sched` at `version`, with an optional declared `min_compatible`.
+fn jm(version: &str, min: Option<&str>) -> Hello {
+    peer("job-manager", version, min)
+}
+
+/// A scheduler speaking `sched` at `version`, with an optional declared `min_compatible`.
+fn sched(version: &str, min: Option<&str>) -> Hello {
+    peer("scheduler", version, min)
+}
+
+fn peer(role: &str, version: &str, min: Option<&str>) -> Hello {
+    let mut entry = ProtocolVersion::new("sched", version);
+    entry.min_compatible = min.map(str::to_owned);
+    Hello::new(role).with_entry(entry)
+}
+
+/// Negotiates from both ends and checks both reach the same verdict; returns the local view.
+fn both(local: &Hello, remote: &Hello) -> Result<Agreement, HandshakeError> {
+    let ours = negotiate(local, remote);
+    let theirs = negotiate(remote, local);
+    assert_eq!(
+        ours.is_ok(),
+        theirs.is_ok(),
+        "the two ends disagree: {ours:?} / {theirs:?}"
+    );
+    if let (Err(HandshakeError::Refused(a)), Err(HandshakeError::Refused(b))) = (&ours, &theirs) {
+        let upgrade: Vec<_> = a.iter().map(Refusal::role_to_upgrade).collect();
+        let upgrade_theirs: Vec<_> = b.iter().map(Refusal::role_to_upgrade).collect();
+        assert_eq!(
+            upgrade, upgrade_theirs,
+            "the two ends name different peers to upgrade"
+        );
+    }
+    ours
+}
+
+fn accepted(local: &Hello, remote: &Hello) -> Agreement {
+    both(local, remote).unwrap_or_else(|e| panic!("expected an agreement, got: {e}"))
+}
+
+fn refused(local: &Hello, remote: &Hello) -> String {
+    match both(local, remote) {
+        Err(e @ HandshakeError::Refused(_)) => e.to_string(),
+        other => panic!("expected a refusal, got: {other:?}"),
+    }
+}
+
+fn malformed(local: &Hello, remote: &Hello) -> String {
+    match negotiate(local, remote) {
+        Err(e @ HandshakeError::Malformed(_)) => e.to_string(),
+        other => panic!("expected a malformed hello, got: {other:?}"),
+    }
+}
+
+fn v(text: &str) -> Version {
+    Version::parse(text).unwrap()
+}
+
+#[test]
+fn equal_versions_are_accepted() {
+    let agreement = accepted(&jm("0.88.0", None), &sched("0.88.0", None));
+    assert_eq!(agreement.local_role, "job-manager");
+    assert_eq!(agreement.remote_role, "scheduler");
+    assert_eq!(
+        agreement.protocols,
+        [
+            Agreed {
+                name: "sched".into(),
+                local: v("0.88.0"),
+                remote: v("0.88.0")
+            },
+            Agreed {
+                name: "wirecheck-hello".into(),
+                local: v("0.1.0"),
+                remote: v("0.1.0")
+            },
+        ]
+    );
+    assert!(agreement.local_only.is_empty() && agreement.remote_only.is_empty());
+    accepted(&jm("1.4.2", None), &sched("1.4.2", None));
+    accepted(&jm("0.0.3", None), &sched("0.0.3", None));
+    accepted(&jm("2.0.0-rc.1", None), &sched("2.0.0-rc.1", None));
+}
+
+#[test]
+fn patch_skew_is_accepted_both_ways() {
+    for (a, b) in [("1.4.2", "1.4.7"), ("0.88.0", "0.88.3")] {
+        let agreement = accepted(&jm(a, None), &sched(b, None));
+        assert_eq!(agreement.require("sched").unwrap().older(), &v(a));
+        accepted(&jm(b, None), &sched(a, None));
+    }
+}
+
+#[test]
+fn minor_skew_is_accepted_both_ways_from_1_0() {
+    accepted(&jm("1.4.2", None), &sched("1.6.0", None));
+    accepted(&jm("1.6.0", None), &sched("1.4.2", None));
+    accepted(&jm("1.0.0", None), &sched("1.99.5", None));
+}
+
+#[test]
+fn major_skew_is_refused_and_the_older_peer_upgrades() {
+    assert_eq!(
+        refused(&jm("2.0.0", None), &sched("1.4.2", None)),
+        "scheduler speaks sched 1.4.2; this job-manager accepts 2.0.0 and later: upgrade the scheduler first"
+    );
+    assert_eq!(
+        refused(&jm("1.4.2", None), &sched("2.0.0", None)),
+        "scheduler speaks sched 2.0.0, which accepts 2.0.0 and later; \
+         this job-manager speaks 1.4.2: upgrade the job-manager first"
+    );
+}
+
+#[test]
+fn zero_y_versions_interoperate_only_within_the_same_y() {
+    accepted(&jm("0.88.0", None), &sched("0.88.5", None));
+    assert_eq!(
+        refused(&jm("0.88.0", None), &sched("0.87.9", None)),
+        "scheduler speaks sched 0.87.9; this job-manager accepts 0.88.0 and later: upgrade the scheduler first"
+    );
+    assert_eq!(
+        refused(&jm("0.87.9", None), &sched("0.88.0", None)),
+        "scheduler speaks sched 0.88.0, which accepts 0.88.0 and later; \
+         this job-manager speaks 0.87.9: upgrade the job-manager first"
+    );
+}
+
+#[test]
+fn zero_zero_z_versions_interoperate_only_with_themselves() {
+    assert_eq!(
+        refused(&jm("0.0.4", None), &sched("0.0.3", None)),
+        "scheduler speaks sched 0.0.3; this job-manager accepts 0.0.4 and later: upgrade the scheduler first"
+    );
+    assert_eq!(
+        refused(&jm("0.0.3", None), &sched("0.0.4", None)),
+        "scheduler speaks sched 0.0.4, which accepts 0.0.4 and later; \
+         this job-manager speaks 0.0.3: upgrade the job-manager first"
+    );
+}
+
+#[test]
+fn min_compatible_declared_by_this_peer() {
+    // The contract's example, seen from the job-manager.
+    let job_manager = jm("0.88.0", Some("0.87.0"));
+    accepted(&job_manager, &sched("0.87.0", None));
+    accepted(&job_manager, &sched("0.87.4", None));
+    let refusal = both(&job_manager, &sched("0.86.2", None)).unwrap_err();
+    assert_eq!(
+        refusal.to_string(),
+        "scheduler speaks sched 0.86.2; this job-manager accepts 0.87.0 and later: upgrade the scheduler first"
+    );
+    let HandshakeError::Refused(refusals) = refusal else {
+        unreachable!()
+    };
+    assert_eq!(
+        refusals,
+        [Refusal {
+            protocol: "sched".into(),
+            local_role: "job-manager".into(),
+            remote_role: "scheduler".into(),
+            local: v("0.88.0"),
+            remote: v("0.86.2"),
+            upgrade: Side::Remote,
+            minimum: v("0.87.0"),
+            minimum_source: MinimumSource::Declared,
+        }]
+    );
+    assert_eq!(refusals[0].role_to_upgrade(), "scheduler");
+}
+
+#[test]
+fn min_compatible_declared_by_the_other_peer_lets_an_older_peer_accept_a_newer_one() {
+    // The older job-manager's own rule (same 0.87) would not cover 0.88.0: the newer peer vouches for it.
+    let agreement = accepted(&jm("0.87.1", None), &sched("0.88.0", Some("0.87.0")));
+    assert_eq!(
+        agreement.require("sched").unwrap(),
+        &Agreed {
+            name: "sched".into(),
+            local: v("0.87.1"),
+            remote: v("0.88.0")
+        }
+    );
+    let refusal = both(&jm("0.86.2", None), &sched("0.88.0", Some("0.87.0"))).unwrap_err();
+    assert_eq!(
+        refusal.to_string(),
+        "scheduler speaks sched 0.88.0, which accepts 0.87.0 and later; \
+         this job-manager speaks 0.86.2: upgrade the job-manager first"
+    );
+    let HandshakeError::Refused(refusals) = refusal else {
+        unreachable!()
+    };
+    assert_eq!(
+        (refusals[0].upgrade, refusals[0].role_to_upgrade()),
+        (Side::Local, "job-manager")
+    );
+}
+
+#[test]
+fn min_compatible_reaches_across_majors_and_can_be_stricter_than_the_series() {
+    accepted(&jm("1.4.2", None), &sched("2.0.0", Some("1.3.0")));
+    accepted(&jm("2.0.0", Some("1.3.0")), &sched("1.3.0", None));
+    assert_eq!(
+        refused(&jm("2.0.0", Some("1.3.0")), &sched("1.2.9", None)),
+        "scheduler speaks sched 1.2.9; this job-manager accepts 1.3.0 and later: upgrade the scheduler first"
+    );
+    // Stricter than the series default (1.0.0).
+    assert_eq!(
+        refused(&jm("1.5.0", Some("1.3.0")), &sched("1.2.0", None)),
+        "scheduler speaks sched 1.2.0; this job-manager accepts 1.3.0 and later: upgrade the scheduler first"
+    );
+    // Both declare: each must be covered by the other's minimum.
+    accepted(&jm("3.1.0", Some("2.5.0")), &sched("2.6.0", Some("2.0.0")));
+}
+
+#[test]
+fn the_series_default_is_reported_as_such() {
+    let Err(HandshakeError::Refused(refusals)) =
+        negotiate(&jm("0.88.0", None), &sched("0.87.9", None))
+    else {
+        panic!("expected a refusal");
+    };
+    assert_eq!(refusals[0].minimum_source, MinimumSource::Series);
+}
+
+#[test]
+fn pre_releases_and_build_metadata() {
+    assert_eq!(
+        refused(&jm("2.0.0", None), &sched("2.0.0-rc.1", None)),
+        "scheduler speaks sched 2.0.0-rc.1; this job-manager accepts 2.0.0 and later: upgrade the scheduler first"
+    );
+    accepted(&jm("2.1.0-beta.1", None), &sched("2.0.0", None));
+    // Build metadata does not take part in precedence.
+    accepted(
+        &jm("1.2.0+build.7", Some("1.2.0+build.9")),
+        &sched("1.2.0", Some("1.2.0+other")),
+    );
+}
+
+#[test]
+fn a_protocol_only_one_side_speaks_is_left_out_not_refused() {
+    let job_manager = jm("0.88.0", None).with_entry(ProtocolVersion::new("job-eventlog", "1.0.0"));
+    let scheduler = sched("0.88.0", None).with_entry(ProtocolVersion::new("feasibility", "0.1.0"));
+    let agreement = accepted(&job_manager, &scheduler);
+    assert_eq!(agreement.local_only, ["job-eventlog"]);
+    assert_eq!(agreement.remote_only, ["feasibility"]);
+    assert!(agreement.get("job-eventlog").is_none());
+    assert_eq!(agreement.require("sched").unwrap().local, v("0.88.0"));
+    assert_eq!(
+        agreement.require("job-eventlog").unwrap_err().to_string(),
+        "scheduler does not speak job-eventlog; this job-manager needs it"
+    );
+    assert_eq!(
+        agreement.require("feasibility").unwrap_err().to_string(),
+        "this job-manager does not speak feasibility, which the scheduler speaks"
+    );
+    assert_eq!(
+        agreement.require("exec").unwrap_err().to_string(),
+        "neither this job-manager nor the scheduler speaks exec"
+    );
+    // A peer that does not even list the hello protocol still negotiates the rest.
+    let bare = Hello {
+        role: "scheduler".into(),
+        protocols: vec![ProtocolVersion::new("sched", "0.88.1")],
+        attributes: BTreeMap::new(),
+    };
+    let agreement = accepted(&jm("0.88.0", None), &bare);
+    assert_eq!(agreement.local_only, ["wirecheck-hello"]);
+    assert_eq!(agreement.protocols.len(), 1);
+}
+
+#[test]
+fn every_refused_protocol_is_reported_one_per_line() {
+    let job_manager = jm("0.88.0", None).with_entry(ProtocolVersion::new("job-eventlog", "1.0.0"));
+    let scheduler = sched("0.87.2", None).with_entry(ProtocolVersion::new("job-eventlog", "2.0.0"));
+    assert_eq!(
+        refused(&job_manager, &scheduler),
+        "scheduler speaks job-eventlog 2.0.0, which accepts 2.0.0 and later; \
+         this job-manager speaks 1.0.0: upgrade the job-manager first\n\
+         scheduler speaks sched 0.87.2; this job-manager accepts 0.88.0 and later: upgrade the scheduler first"
+    );
+}
+
+#[test]
+fn malformed_hellos_are_errors_not_panics() {
+    let good = jm("0.88.0", None);
+    assert_eq!(
+        malformed(&good, &sched("0.86", None)),
+        "malformed hello from scheduler: sched version `0.86` is not a semantic version: \
+         unexpected end of input while parsing minor version number"
+    );
+    assert_eq!(
+        malformed(&good, &sched("v0.86.2", None)),
+        "malformed hello from scheduler: sched version `v0.86.2` is not a semantic version: \
+         unexpected character 'v' while parsing major version number"
+    );
+    assert_eq!(
+        malformed(&good, &sched("", None)),
+        "malformed hello from scheduler: sched version `` is not a semantic version: empty string, expected a semver version"
+    );
+    assert_eq!(
+        malformed(&good, &sched("0.86.2", Some("latest"))),
+        "malformed hello from scheduler: sched min_compatible `latest` is not a semantic version: \
+         unexpected character 'l' while parsing major version number"
+    );
+    assert_eq!(
+        malformed(&good, &sched("0.86.2", Some("0.87.0"))),
+        "malformed hello from scheduler: sched min_compatible 0.87.0 is above its version 0.86.2"
+    );
+    let mut twice = sched("0.88.0", None);
+    twice
+        .protocols
+        .push(ProtocolVersion::new("sched", "0.88.1"));
+    assert_eq!(
+        malformed(&good, &twice),
+        "malformed hello from scheduler: protocol sched is listed more than once"
+    );
+    assert_eq!(
+        malformed(
+            &good,
+            &Hello {
+                role: " ".into(),
+                ..sched("0.88.0", None)
+            }
+        ),
+        "malformed hello from peer: the role is empty"
+    );
+    let mut unnamed = sched("0.88.0", None);
+    unnamed.protocols.push(ProtocolVersion::new("", "1.0.0"));
+    assert_eq!(
+        malformed(&good, &unnamed),
+        "malformed hello from scheduler: a protocol has an empty name"
+    );
+
+    // This peer's own hello (a bad override, say) is checked first and blamed as such.
+    let err = negotiate(&jm("0.88", None), &sched("nonsense", None)).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "this job-manager's own hello is malformed: sched version `0.88` is not a semantic version: \
+         unexpected end of input while parsing minor version number"
+    );
+    let HandshakeError::Malformed(malformed) = err else {
+        unreachable!()
+    };
+    assert_eq!(malformed.side, Side::Local);
+    assert!(std::error::Error::source(&malformed).is_some());
+}
+
+#[test]
+fn the_hello_on_the_wire() {
+    let hello = sched("0.86.2", None)
+        .with_entry(ProtocolVersion::new("job-eventlog", "1.0.0").with_min_compatible("0.9.0"))
+        .with_attribute("pid", "4242");
+    let json = serde_json::to_string(&hello).unwrap();
+    assert_eq!(
+        json,
+        r#"{"role":"scheduler","protocols":[{"name":"wirecheck-hello","version":"0.1.0"},{"name":"sched","version":"0.86.2"},{"name":"job-eventlog","version":"1.0.0","min_compatible":"0.9.0"}],"attributes":{"pid":"4242"}}"#
+    );
+    assert_eq!(serde_json::from_str::<Hello>(&json).unwrap(), hello);
+
+    // Older or newer peers: missing attributes default, unknown keys are ignored.
+    let minimal: Hello = serde_json::from_str(
+        r#"{"role":"scheduler","protocols":[{"name":"sched","version":"0.88.0","since":"x"}],"extra":1}"#,
+    )
+    .unwrap();
+    assert!(minimal.attributes.is_empty());
+    assert_eq!(
+        minimal.entry("sched"),
+        Some(&ProtocolVersion::new("sched", "0.88.0"))
+    );
+
+    // A hello whose shape is wrong fails in the decoder (the caller's error), without panicking.
+    assert!(
+        serde_json::from_str::<Hello>(r#"{"role":"scheduler","protocols":{"sched":"0.88.0"}}"#)
+            .is_err()
+    );
+}
+
+/// A protocol declared by hand, as the derive would.
+struct Sched;
+impl Protocol for Sched {
+    const NAME: &'static str = "sched";
+    const VERSION: &'static str = "0.88.0";
+    const MIN_COMPATIBLE: Option<&'static str> = Some("0.87.0");
+    const UPGRADE: Upgrade = Upgrade::AnyOrder;
+    const FORMAT: Format = Format::Json;
+}
+
+#[test]
+fn hellos_are_built_from_protocol_impls() {
+    let hello = Hello::new("job-manager")
+        .with::<Sched>()
+        .with_attribute("rank", "0");
+    assert_eq!(
+        hello.protocols,
+        [
+            ProtocolVersion::new("wirecheck-hello", "0.1.0"),
+            ProtocolVersion::new("sched", "0.88.0").with_min_compatible("0.87.0"),
+        ]
+    );
+    assert_eq!(
+        ProtocolVersion::of::<Sched>(),
+        ProtocolVersion::from(Sched::info())
+    );
+    // An override replaces the declared entry instead of listing the protocol twice.
+    let old = hello
+        .clone()
+        .with_entry(ProtocolVersion::new("sched", "0.86.2"));
+    assert_eq!(old.protocols.len(), 2);
+    assert_eq!(
+        old.entry("sched"),
+        Some(&ProtocolVersion::new("sched", "0.86.2"))
+    );
+    assert_eq!(
+        refused(
+            &hello,
+            &Hello::new("scheduler").with_entry(ProtocolVersion::new("sched", "0.86.2"))
+        ),
+        "scheduler speaks sched 0.86.2; this job-manager accepts 0.87.0 and later: upgrade the scheduler first"
+    );
+}
+
+#[test]
+fn the_hello_is_declared_as_a_wirecheck_protocol() {
+    assert_eq!(<HelloProtocol as Protocol>::NAME, "wirecheck-hello");
+    assert!(Version::parse(<HelloProtocol as Protocol>::VERSION).is_ok());
+    assert_eq!(<Hello as Message>::TOPIC, "wirecheck.hello");
+    assert_eq!(<Hello as Message>::KIND, Kind::Event);
+    assert_eq!(<Hello as Message>::RESPONSE, ResponseMode::None);
+    assert_eq!(
+        Hello::new("x").entry("wirecheck-hello"),
+        Some(&ProtocolVersion::of::<HelloProtocol>())
+    );
+}
+
+#[test]
+fn default_minimum_follows_cargo_semver() {
+    let min = |text: &str| default_min_compatible(&v(text)).to_string();
+    assert_eq!(min("1.4.2"), "1.0.0");
+    assert_eq!(min("1.0.0"), "1.0.0");
+    assert_eq!(min("3.2.1-alpha"), "3.0.0");
+    assert_eq!(min("2.0.0-rc.1"), "2.0.0-rc.1");
+    assert_eq!(min("2.0.0-rc.1+b7"), "2.0.0-rc.1");
+    assert_eq!(min("0.88.3"), "0.88.0");
+    assert_eq!(min("0.88.0+b7"), "0.88.0");
+    assert_eq!(min("0.0.7"), "0.0.7");
+    assert_eq!(min("0.0.0"), "0.0.0");
+}
+
+#[test]
+fn one_peer_view_matches_the_documented_rule() {
+    let c = |version: &str, min: Option<&str>| {
+        let mut entry = ProtocolVersion::new("p", version);
+        entry.min_compatible = min.map(str::to_owned);
+        entry.parse().unwrap()
+    };
+    // M <= P and P <= V.
+    assert!(c("1.4.0", None).accepts(&c("1.2.0", None)));
+    // P below M.
+    assert!(!c("1.4.0", Some("1.3.0")).accepts(&c("1.2.0", None)));
+    // P newer: its own minimum decides.
+    assert!(c("1.4.0", None).accepts(&c("2.0.0", Some("1.4.0"))));
+    assert!(!c("1.4.0", None).accepts(&c("2.0.0", Some("1.5.0"))));
+    assert!(!c("1.4.0", None).accepts(&c("2.0.0", None)));
+}
+
+/// Both views agree, for every pair of valid entries, and a refusal names exactly one side below the other's
+/// minimum: the property the module docs state.
+#[test]
+fn both_views_agree_on_every_pair() {
+    let versions = [
+        "0.0.3",
+        "0.0.4",
+        "0.1.0",
+        "0.86.2",
+        "0.87.0",
+        "0.87.4",
+        "0.88.0",
+        "0.88.1",
+        "1.0.0-rc.1",
+        "1.0.0",
+        "1.2.0",
+        "1.4.2",
+        "2.0.0-rc.1",
+        "2.0.0",
+        "2.3.0",
+    ];
+    let mut entries = Vec::new();
+    for version in versions {
+        entries.push(ProtocolVersion::new("p", version));
+        for min in versions {
+            if v(min) <= v(version) {
+                entries.push(ProtocolVersion::new("p", version).with_min_compatible(min));
+            }
+        }
+    }
+    let mut count = (0, 0);
+    for a in &entries {
+        for b in &entries {
+            let (ca, cb) = (a.parse().unwrap(), b.parse().unwrap());
+            assert_eq!(ca.accepts(&cb), cb.accepts(&ca), "{a:?} / {b:?}");
+            let symmetric = at_most(&ca.minimum, &cb.version) && at_most(&cb.minimum, &ca.version);
+            assert_eq!(ca.accepts(&cb), symmetric, "{a:?} / {b:?}");
+            let local = Hello::new("a").with_entry(a.clone());
+            let remote = Hello::new("b").with_entry(b.clone());
+            match both(&local, &remote) {
+                Ok(_) => count.0 += 1,
+                Err(HandshakeError::Refused(r)) => {
+                    count.1 += 1;
+                    let upgraded = match r[0].upgrade {
+                        Side::Local => &ca.version,
+                        Side::Remote => &cb.version,
+                    };
+                    assert!(
+                        upgraded.cmp_precedence(&r[0].minimum) == Ordering::Less,
+                        "{r:?}"
+                    );
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
+    }
+    assert!(count.0 > 0 && count.1 > 0, "{count:?}");
+}
