@@ -30,6 +30,10 @@
 //! [`handshake`].
 #![warn(missing_docs)]
 
+// Lets the derives' `::wirecheck::...` paths resolve inside this crate too (the handshake's own hello is
+// declared with them).
+extern crate self as wirecheck;
+
 mod runtime;
 
 pub use runtime::{Format, Kind, Message, Protocol, ProtocolInfo, ResponseMode, Upgrade};
@@ -39,6 +43,8 @@ pub use wirecheck_macros::{Message, Protocol};
 
 pub mod handshake;
 
+// PENDING-COMPAT pub mod check;
+// PENDING-COMPAT pub mod cli;
 #[cfg(feature = "checker")]
 pub mod compat;
 #[cfg(feature = "checker")]
@@ -48,4 +54,9 @@ pub mod findings;
 #[cfg(feature = "checker")]
 pub mod model;
 #[cfg(feature = "checker")]
+pub mod policy;
+// PENDING-COMPAT pub mod report;
+#[cfg(feature = "checker")]
 pub mod rules;
+#[cfg(feature = "checker")]
+pub mod source;

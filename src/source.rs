@@ -1,0 +1,325 @@
+//! Where source text comes from: the working tree, or git objects at a revision (git2; never a checkout).
+//! Also which release tags exist and which one is the baseline.
+
+use std::path::{Path, PathBuf};
+
+use git2::{ObjectType, Oid, Repository};
+use semver::Version;
+
+use crate::extract::{ExtractError, FileReader};
+
+/// Why the source of a revision could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum SourceError {
+    /// No git repository around the workspace.
+    #[error(
+        "{path} is not inside a git repository: wirecheck reads the baseline release from git history. Run it in a clone of the project (git clone, not a tarball)"
+    )]
+    NoRepository {
+        /// The workspace root.
+        path: String,
+    },
+    /// No release tag matches the pattern.
+    #[error("{}", no_tag_message(pattern, *shallow))]
+    NoReleaseTag {
+        /// The tag pattern.
+        pattern: String,
+        /// The clone is shallow.
+        shallow: bool,
+    },
+    /// A revision given with `--against` does not exist.
+    #[error(
+        "revision `{rev}` not found in the repository ({message}). Check the name, or fetch it: git fetch --tags origin"
+    )]
+    RevisionNotFound {
+        /// The revision as given.
+        rev: String,
+        /// git's message.
+        message: String,
+    },
+    /// The repository has no HEAD commit.
+    #[error(
+        "the repository has no commit yet (HEAD is unborn): commit the code and tag a release first"
+    )]
+    NoHead,
+    /// The history needed is cut off by a shallow clone.
+    #[error(
+        "the commit of {rev} is not in this shallow clone: fetch the full history and the tags (git fetch --unshallow --tags, or `fetch-depth: 0` in actions/checkout)"
+    )]
+    ShallowHistory {
+        /// The revision.
+        rev: String,
+    },
+    /// Any other git failure.
+    #[error("git: {0}")]
+    Git(#[from] git2::Error),
+}
+
+fn no_tag_message(pattern: &str, shallow: bool) -> String {
+    if shallow {
+        format!(
+            "no release tag matching `{pattern}` is reachable: this is a shallow clone, which usually has no tags. Fetch the history and tags (git fetch --unshallow --tags, or `fetch-depth: 0` in actions/checkout), or name a baseline with --against REV"
+        )
+    } else {
+        format!(
+            "no release tag matching `{pattern}` is an ancestor of HEAD (pre-releases are skipped). Tag the last release (git tag v0.1.0 <commit>), fetch tags (git fetch --tags), pass --tag-pattern for per-package tags ('sched-v*'), or name a baseline with --against REV"
+        )
+    }
+}
+
+/// A release tag: its name, the version parsed from it, and its commit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Release {
+    /// The tag's name (`v0.87.0`).
+    pub tag: String,
+    /// The version in the tag's name.
+    pub version: Version,
+    /// The commit the tag points to (peeled), as 40 hex digits.
+    pub commit: String,
+}
+
+/// The version in a tag's name: what follows the first character run that is not a digit (`v1.2.3`,
+/// `sched-v1.2.3`).
+pub fn tag_version(tag: &str) -> Option<Version> {
+    let start = tag.find(|c: char| c.is_ascii_digit())?;
+    Version::parse(&tag[start..]).ok()
+}
+
+/// The working tree: files as they are on disk, uncommitted edits included.
+#[derive(Debug, Clone)]
+pub struct WorkTree {
+    root: PathBuf,
+}
+
+impl WorkTree {
+    /// Reads files under `root` (the workspace root).
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        WorkTree { root: root.into() }
+    }
+}
+
+impl FileReader for WorkTree {
+    fn read(&self, path: &str) -> Result<Option<Vec<u8>>, ExtractError> {
+        let full = self.root.join(path);
+        match std::fs::read(&full) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) if full.is_dir() => {
+                let _ = e;
+                Ok(None)
+            }
+            Err(e) => Err(ExtractError::Read {
+                file: path.to_owned(),
+                message: e.to_string(),
+            }),
+        }
+    }
+}
+
+/// The git repository holding a workspace.
+pub struct Repo {
+    repo: Repository,
+    /// The workspace root relative to the repository's top (`""` when they are the same), `/`-separated.
+    prefix: String,
+}
+
+impl std::fmt::Debug for Repo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Repo")
+            .field("path", &self.repo.path())
+            .field("prefix", &self.prefix)
+            .finish()
+    }
+}
+
+impl Repo {
+    /// Opens the repository that contains `workspace_root`.
+    pub fn discover(workspace_root: &Path) -> Result<Self, SourceError> {
+        let repo = Repository::discover(workspace_root).map_err(|_| SourceError::NoRepository {
+            path: workspace_root.display().to_string(),
+        })?;
+        let prefix = match repo.workdir() {
+            Some(top) => {
+                let top = top.canonicalize().unwrap_or_else(|_| top.to_path_buf());
+                let root = workspace_root
+                    .canonicalize()
+                    .unwrap_or_else(|_| workspace_root.to_path_buf());
+                root.strip_prefix(&top)
+                    .map(|p| {
+                        p.components()
+                            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                            .collect::<Vec<_>>()
+                            .join("/")
+                    })
+                    .unwrap_or_default()
+            }
+            None => String::new(),
+        };
+        Ok(Repo { repo, prefix })
+    }
+
+    /// Whether the clone is shallow.
+    pub fn is_shallow(&self) -> bool {
+        self.repo.is_shallow()
+    }
+
+    fn head(&self) -> Result<Oid, SourceError> {
+        let head = self.repo.head().map_err(|_| SourceError::NoHead)?;
+        Ok(head.peel_to_commit().map_err(|_| SourceError::NoHead)?.id())
+    }
+
+    fn is_ancestor(&self, ancestor: Oid, of: Oid) -> bool {
+        ancestor == of || self.repo.graph_descendant_of(of, ancestor).unwrap_or(false)
+    }
+
+    /// Every release tag matching `pattern` (a glob: `v*`) whose commit is `of` or an ancestor of it
+    /// (HEAD when `None`), pre-releases skipped, oldest first.
+    pub fn releases(&self, pattern: &str, of: Option<&str>) -> Result<Vec<Release>, SourceError> {
+        let tip = match of {
+            Some(commit) => Oid::from_str(commit)?,
+            None => self.head()?,
+        };
+        let names = self.repo.tag_names(Some(pattern))?;
+        let mut out = Vec::new();
+        for name in names.iter() {
+            let Ok(Some(name)) = name else { continue };
+            let Some(version) = tag_version(name) else {
+                continue;
+            };
+            if !version.pre.is_empty() {
+                continue;
+            }
+            let Ok(reference) = self.repo.find_reference(&format!("refs/tags/{name}")) else {
+                continue;
+            };
+            let Ok(commit) = reference.peel_to_commit() else {
+                continue;
+            };
+            if self.is_ancestor(commit.id(), tip) {
+                out.push(Release {
+                    tag: name.to_owned(),
+                    version,
+                    commit: commit.id().to_string(),
+                });
+            }
+        }
+        out.sort_by(|a, b| a.version.cmp(&b.version).then_with(|| a.tag.cmp(&b.tag)));
+        Ok(out)
+    }
+
+    /// The default baseline: the highest release matching `pattern` that is an ancestor of HEAD.
+    pub fn baseline(&self, pattern: &str) -> Result<Release, SourceError> {
+        self.releases(pattern, None)?
+            .pop()
+            .ok_or_else(|| SourceError::NoReleaseTag {
+                pattern: pattern.to_owned(),
+                shallow: self.is_shallow(),
+            })
+    }
+
+    /// Resolves any revision (`v0.87.0`, `main~2`, a commit id) to its commit id.
+    pub fn resolve(&self, rev: &str) -> Result<String, SourceError> {
+        let object = self
+            .repo
+            .revparse_single(rev)
+            .map_err(|e| SourceError::RevisionNotFound {
+                rev: rev.to_owned(),
+                message: e.message().to_owned(),
+            })?;
+        let commit = object.peel_to_commit().map_err(|e| {
+            if self.is_shallow() {
+                SourceError::ShallowHistory {
+                    rev: rev.to_owned(),
+                }
+            } else {
+                SourceError::RevisionNotFound {
+                    rev: rev.to_owned(),
+                    message: e.message().to_owned(),
+                }
+            }
+        })?;
+        Ok(commit.id().to_string())
+    }
+
+    /// A reader of the files of `commit`, by workspace-relative path.
+    pub fn at(&self, commit: &str) -> Result<GitRevision<'_>, SourceError> {
+        let oid = Oid::from_str(commit)?;
+        let commit = self
+            .repo
+            .find_commit(oid)
+            .map_err(|_| SourceError::ShallowHistory {
+                rev: commit.to_owned(),
+            })?;
+        Ok(GitRevision {
+            repo: self,
+            tree: commit.tree()?,
+        })
+    }
+}
+
+/// The files of one commit, read from git objects.
+pub struct GitRevision<'r> {
+    repo: &'r Repo,
+    tree: git2::Tree<'r>,
+}
+
+impl GitRevision<'_> {
+    /// The blob id of a file, to reuse work for files unchanged between revisions.
+    pub fn blob_id(&self, path: &str) -> Option<String> {
+        let full = self.full_path(path);
+        self.tree
+            .get_path(Path::new(&full))
+            .ok()
+            .filter(|e| e.kind() == Some(ObjectType::Blob))
+            .map(|e| e.id().to_string())
+    }
+
+    fn full_path(&self, path: &str) -> String {
+        if self.repo.prefix.is_empty() {
+            path.to_owned()
+        } else {
+            format!("{}/{path}", self.repo.prefix)
+        }
+    }
+}
+
+impl FileReader for GitRevision<'_> {
+    fn read(&self, path: &str) -> Result<Option<Vec<u8>>, ExtractError> {
+        let full = self.full_path(path);
+        let Ok(entry) = self.tree.get_path(Path::new(&full)) else {
+            return Ok(None);
+        };
+        // Submodules (commits) and directories hold no source here; symlinks are not followed in git.
+        if entry.kind() != Some(ObjectType::Blob) || entry.filemode() == 0o120000 {
+            return Ok(None);
+        }
+        let blob = self
+            .repo
+            .repo
+            .find_blob(entry.id())
+            .map_err(|e| ExtractError::Read {
+                file: path.to_owned(),
+                message: e.message().to_owned(),
+            })?;
+        Ok(Some(blob.content().to_vec()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tag_version;
+
+    #[test]
+    fn versions_from_tag_names() {
+        assert_eq!(tag_version("v0.10.0"), Some(semver::Version::new(0, 10, 0)));
+        assert_eq!(
+            tag_version("sched-v1.2.3"),
+            Some(semver::Version::new(1, 2, 3))
+        );
+        assert_eq!(
+            tag_version("v1.0.0-rc.1").map(|v| v.pre.is_empty()),
+            Some(false)
+        );
+        assert_eq!(tag_version("latest"), None);
+    }
+}
