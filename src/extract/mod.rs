@@ -131,3 +131,6 @@ pub(crate) fn note(file: &str, span: Span, message: impl Into<String>) -> Extrac
         location: location(file, span),
     }
 }
+
+#[cfg(test)]
+mod tests;
