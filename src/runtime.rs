@@ -123,6 +123,10 @@ pub struct UnknownKeyword {
 }
 
 /// A wire protocol: implemented by `#[derive(Protocol)]` on a marker type.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a wirecheck protocol",
+    note = "declare it with `#[derive(Protocol)]` and `#[wire(name = \"...\", version = \"...\")]`"
+)]
 pub trait Protocol {
     /// The protocol's name on the wire and in reports (`sched`).
     const NAME: &'static str;
@@ -163,6 +167,10 @@ pub struct ProtocolInfo {
 }
 
 /// A message of a protocol: implemented by `#[derive(Message)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a wirecheck message",
+    note = "declare it with `#[derive(Message)]` and `#[wire(protocol = ..., topic = \"...\", kind = \"...\")]`"
+)]
 pub trait Message {
     /// The protocol the message belongs to.
     type Protocol: Protocol;

@@ -6,9 +6,19 @@
 //! Parsing collects every error of an item (serde's `Ctxt` pattern): [`parse_protocol`], [`parse_message`]
 //! and [`parse_member`] return all of them combined into one [`syn::Error`], each spanned on the offending
 //! token.
+//!
+//! Each `key = value` entry is read up to its `,` before its value is parsed, so a bad value is one error on
+//! its own tokens and never derails the keys after it. String values are string literals; `protocol`,
+//! `responds` and `streams` are type paths, generic arguments included (`streams = Reply<T>`). Values
+//! passed in by `macro_rules!` (`$name:literal`, `$response:path`, ...) arrive wrapped in invisible groups,
+//! which are looked through.
 
-use proc_macro2::Span;
+use std::fmt;
+
+use proc_macro2::{Delimiter, Spacing, Span, TokenStream, TokenTree};
+use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
+use syn::parse::ParseStream;
 use syn::spanned::Spanned as _;
 use syn::{Attribute, LitStr, Path};
 
@@ -163,8 +173,13 @@ impl Errors {
         }
     }
 
-    fn at(&mut self, span: Span, message: impl std::fmt::Display) {
+    fn at(&mut self, span: Span, message: impl fmt::Display) {
         self.push(syn::Error::new(span, message));
+    }
+
+    /// An error spanning `tokens` from the first to the last (rustc underlines the whole range).
+    fn spanned(&mut self, tokens: impl ToTokens, message: impl fmt::Display) {
+        self.push(syn::Error::new_spanned(tokens, message));
     }
 
     fn finish<T>(self, value: T) -> Result<T, syn::Error> {
@@ -181,6 +196,10 @@ pub fn is_wire_attr(attr: &Attribute) -> bool {
 }
 
 /// Walks every `key = value` / `key(...)` of every `#[wire(...)]` attribute, reporting unknown keys.
+///
+/// `f` reads one accepted key. Whatever it does, the rest of that key's entry (up to the next `,`) is
+/// skipped afterwards, so a bad value never derails the keys after it. Returns the keys written (accepted
+/// or not, valid values or not), for the "missing key" checks.
 fn for_each_key(
     attrs: &[Attribute],
     accepted: &[&str],
@@ -190,31 +209,42 @@ fn for_each_key(
 ) -> Vec<String> {
     let mut seen = Vec::new();
     for attr in attrs.iter().filter(|a| is_wire_attr(a)) {
-        if let syn::Meta::Path(path) = &attr.meta {
-            errors.at(
-                path.span(),
-                format!("expected `#[wire(...)]` with {what} keys"),
-            );
-            continue;
+        match &attr.meta {
+            syn::Meta::List(_) => {}
+            syn::Meta::Path(_) | syn::Meta::NameValue(_) => {
+                errors.spanned(
+                    &attr.meta,
+                    format!("expected `#[wire(...)]` with {what} keys"),
+                );
+                continue;
+            }
         }
         let result = attr.parse_nested_meta(|meta| {
             let Some(ident) = meta.path.get_ident() else {
-                return Err(meta.error(unknown_key_message(&meta.path, accepted, what)));
+                errors.spanned(&meta.path, unknown_key_message(&meta.path, accepted, what));
+                skip_entry(meta.input, true);
+                return Ok(());
             };
             let key = ident.to_string();
             seen.push(key.clone());
             if !accepted.contains(&key.as_str()) {
-                // Skip the value so the other keys are still read.
-                skip_value(&meta)?;
                 errors.at(
                     ident.span(),
                     unknown_key_message(&meta.path, accepted, what),
                 );
+                skip_entry(meta.input, true);
                 return Ok(());
             }
             // A bad value is reported and the remaining keys are still read.
             if let Err(error) = f(&key, &meta, errors) {
                 errors.push(error);
+            }
+            let rest = skip_entry(meta.input, true);
+            if !rest.is_empty() {
+                errors.spanned(
+                    &rest,
+                    format!("unexpected tokens after the `{key}` value: separate keys with `,`"),
+                );
             }
             Ok(())
         });
@@ -242,65 +272,129 @@ fn unknown_key_message(path: &Path, accepted: &[&str], what: &str) -> String {
     )
 }
 
-fn skip_value(meta: &ParseNestedMeta<'_>) -> syn::Result<()> {
-    if meta.input.peek(syn::Token![=]) {
-        let _: syn::Expr = meta.value()?.parse()?;
-    } else if meta.input.peek(syn::token::Paren) {
-        let _ = meta.parse_nested_meta(|inner| skip_value(&inner));
-    }
-    Ok(())
+/// Consumes the tokens of the current entry, up to (not including) the next top-level `,`, and returns them.
+///
+/// With `generics`, commas between `<` and `>` belong to the entry (`streams = Reply<A, B>`).
+fn skip_entry(input: ParseStream<'_>, generics: bool) -> TokenStream {
+    let taken = input.step(|cursor| {
+        let mut rest = *cursor;
+        let mut tokens = TokenStream::new();
+        let mut depth = 0usize;
+        let mut after_dash = false;
+        while let Some((token, next)) = rest.token_tree() {
+            let mut dash = false;
+            if let TokenTree::Punct(punct) = &token {
+                match punct.as_char() {
+                    ',' if depth == 0 => break,
+                    '<' if generics => depth += 1,
+                    // `->` in `Fn(A) -> B` closes nothing.
+                    '>' if generics && !after_dash => depth = depth.saturating_sub(1),
+                    '-' => dash = punct.spacing() == Spacing::Joint,
+                    _ => {}
+                }
+            }
+            after_dash = dash;
+            tokens.extend([token]);
+            rest = next;
+        }
+        Ok((tokens, rest))
+    });
+    taken.unwrap_or_default()
 }
 
-fn set_once<T>(slot: &mut Option<T>, value: T, key: &str, span: Span, errors: &mut Errors) {
-    if slot.is_some() {
-        errors.at(span, format!("duplicate wire key `{key}`"));
-    } else {
-        *slot = Some(value);
+/// `= value`: the span of the `=` and the value's tokens, or `None` (with the entry skipped) when the key is
+/// not followed by `=`.
+fn assigned(meta: &ParseNestedMeta<'_>, generics: bool) -> Option<(Span, TokenStream)> {
+    match meta.input.parse::<syn::Token![=]>() {
+        Ok(eq) => Some((eq.span, skip_entry(meta.input, generics))),
+        Err(_) => {
+            skip_entry(meta.input, generics);
+            None
+        }
     }
 }
 
-fn string_value(meta: &ParseNestedMeta<'_>) -> syn::Result<LitStr> {
-    let value = meta.value()?;
-    let expr: syn::Expr = value.parse()?;
-    match expr {
-        syn::Expr::Lit(syn::ExprLit {
+/// Looks through the invisible groups `macro_rules!` wraps around `$x:literal`, `$x:expr`, ... (as serde does).
+fn ungroup_expr(mut expr: &syn::Expr) -> &syn::Expr {
+    while let syn::Expr::Group(group) = expr {
+        expr = &group.expr;
+    }
+    expr
+}
+
+/// Looks through the invisible groups `macro_rules!` wraps around `$p:path` and `$t:ty`.
+fn ungroup_type(mut ty: syn::Type) -> syn::Type {
+    while let syn::Type::Group(group) = ty {
+        ty = *group.elem;
+    }
+    ty
+}
+
+fn string_value(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<LitStr> {
+    let message = format!("`{key}` takes a string literal: write `{key} = \"...\"`");
+    let Some((eq, tokens)) = assigned(meta, false) else {
+        return Err(syn::Error::new(meta.path.span(), message));
+    };
+    if tokens.is_empty() {
+        return Err(syn::Error::new(eq, message));
+    }
+    if let Ok(expr) = syn::parse2::<syn::Expr>(tokens.clone())
+        && let syn::Expr::Lit(syn::ExprLit {
             lit: syn::Lit::Str(lit),
             ..
-        }) => Ok(lit),
-        other => Err(syn::Error::new(other.span(), "expected a string literal")),
+        }) = ungroup_expr(&expr)
+    {
+        return Ok(lit.clone());
     }
+    Err(syn::Error::new_spanned(tokens, message))
 }
 
+/// A type path with optional generic arguments (`Sched`, `crate::m::Reply<u64>`, `Reply::<T>`).
+///
+/// The value is parsed as a type, not as an expression: `Reply<T>` is not a chained comparison.
 fn path_value(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Path> {
-    let value = meta.value()?;
-    let expr: syn::Expr = value.parse()?;
-    match expr {
-        syn::Expr::Path(p) if p.qself.is_none() => Ok(p.path),
-        syn::Expr::Lit(syn::ExprLit {
-            lit: syn::Lit::Str(lit),
-            ..
-        }) => Err(syn::Error::new(
+    let message = format!("`{key}` takes a type path: write `{key} = path::to::Type`");
+    let Some((eq, tokens)) = assigned(meta, true) else {
+        return Err(syn::Error::new(meta.path.span(), message));
+    };
+    if tokens.is_empty() {
+        return Err(syn::Error::new(eq, message));
+    }
+    if let Ok(lit) = syn::parse2::<LitStr>(tokens.clone()) {
+        let text = lit.value();
+        let written = if syn::parse_str::<Path>(&text).is_ok() {
+            text.trim()
+        } else {
+            "path::to::Type"
+        };
+        return Err(syn::Error::new(
             lit.span(),
-            format!(
-                "`{key}` takes a type path, not a string: write `{key} = {}`",
-                lit.value()
-            ),
-        )),
-        other => Err(syn::Error::new(
-            other.span(),
-            format!("`{key}` takes a type path"),
-        )),
+            format!("`{key}` takes a type path, not a string: write `{key} = {written}`"),
+        ));
+    }
+    match syn::parse2::<syn::Type>(tokens.clone()).map(ungroup_type) {
+        Ok(syn::Type::Path(syn::TypePath {
+            qself: None, path, ..
+        })) => Ok(path),
+        _ => Err(syn::Error::new_spanned(tokens, message)),
     }
 }
 
 fn version_value(lit: &LitStr, key: &str) -> syn::Result<Sp<semver::Version>> {
-    semver::Version::parse(&lit.value())
+    let text = lit.value();
+    semver::Version::parse(&text)
         .map(|v| Sp::new(v, lit.span()))
         .map_err(|e| {
-            syn::Error::new(
-                lit.span(),
-                format!("`{key}` must be a semver version such as \"1.2.3\": {e}"),
-            )
+            let without_v = text
+                .strip_prefix(['v', 'V'])
+                .filter(|rest| semver::Version::parse(rest).is_ok());
+            let message = match without_v {
+                Some(rest) => format!(
+                    "`{key}` must be a semver version, without the `v`: write `{key} = \"{rest}\"`"
+                ),
+                None => format!("`{key}` must be a semver version such as \"1.2.3\": {e}"),
+            };
+            syn::Error::new(lit.span(), message)
         })
 }
 
@@ -334,54 +428,195 @@ pub fn is_rule_id(id: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
-fn parse_allow(
-    meta: &ParseNestedMeta<'_>,
-    allow: &mut Allow,
-    errors: &mut Errors,
-) -> syn::Result<()> {
-    if !allow.rules.is_empty() {
-        errors.at(
-            meta.path.span(),
-            "duplicate wire key `allow`: list every rule in one `allow(...)`",
-        );
-    }
-    let mut any = false;
-    meta.parse_nested_meta(|rule| {
-        any = true;
-        match rule.path.get_ident() {
-            Some(ident) if is_rule_id(&ident.to_string()) => {
-                allow.rules.push(Sp::new(ident.to_string(), ident.span()));
+/// The `snake_case` spelling of `FieldRemoved`, `fieldRemoved`, `Field-Removed` or `FIELD_REMOVED`
+/// (`field_removed`), for the suggestion on a mistyped rule id.
+fn snake_case(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if matches!(c, '-' | '_' | ' ') {
+            if !out.is_empty() && !out.ends_with('_') {
+                out.push('_');
             }
-            _ => errors.at(
-                rule.path.span(),
-                "expected a rule id such as `field_removed`",
-            ),
+            continue;
         }
-        if !rule.input.is_empty() && !rule.input.peek(syn::Token![,]) {
-            skip_value(&rule)?;
+        if c.is_uppercase() {
+            let previous = i.checked_sub(1).map(|j| chars[j]);
+            let next = chars.get(i + 1);
+            // A word starts at `xY` and `9Y`, and at the last capital of an acronym (`HTTPServer`).
+            let boundary = previous.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit())
+                || (previous.is_some_and(char::is_uppercase)
+                    && next.is_some_and(|n| n.is_lowercase()));
+            if boundary && !out.ends_with('_') {
+                out.push('_');
+            }
+            out.extend(c.to_lowercase());
+        } else {
+            out.push(c);
         }
-        Ok(())
-    })?;
-    if !any {
-        errors.at(meta.path.span(), "`allow(...)` needs at least one rule id");
     }
-    Ok(())
+    out.trim_end_matches('_').to_owned()
 }
 
-fn check_allow(allow: &Allow, errors: &mut Errors) {
-    match (&allow.reason, allow.rules.first()) {
-        (None, Some(first)) => errors.at(
-            first.span,
-            "`allow(...)` needs a `reason = \"...\"` saying why the change is acceptable",
-        ),
-        (Some(reason), None) => {
-            errors.at(reason.span, "`reason` is only meaningful with `allow(...)`")
+/// The text of tokens as written, without the spaces `TokenStream`'s `Display` puts between them.
+fn tokens_text(tokens: &TokenStream) -> String {
+    tokens.clone().into_iter().map(|t| t.to_string()).collect()
+}
+
+/// `allow(...)` and `reason = "..."` as they are read, before [`AllowBuilder::finish`] checks them together.
+#[derive(Default)]
+struct AllowBuilder {
+    allow: Allow,
+    /// Where `allow` was written: it counts even when its rule ids are invalid, so that a bad id does not
+    /// also make `reason` look orphaned.
+    written: Option<Span>,
+}
+
+impl AllowBuilder {
+    /// Reads `allow(rule_id, ...)`, reporting each bad entry on its own tokens.
+    fn parse(&mut self, meta: &ParseNestedMeta<'_>, errors: &mut Errors) {
+        let key = meta.path.span();
+        if self.written.is_some() {
+            errors.at(
+                key,
+                "duplicate wire key `allow`: list every rule in one `allow(...)`",
+            );
+        } else {
+            self.written = Some(key);
         }
-        (Some(reason), Some(_)) if reason.value.trim().is_empty() => {
-            errors.at(reason.span, "`reason` must not be empty")
+        let group = meta.input.step(|cursor| match cursor.token_tree() {
+            Some((TokenTree::Group(group), rest))
+                if group.delimiter() == Delimiter::Parenthesis =>
+            {
+                Ok((group, rest))
+            }
+            _ => Err(cursor.error("not a parenthesized list")),
+        });
+        let Ok(group) = group else {
+            // Spans the whole entry: `allow = "..."` is the mistake, not the word `allow`.
+            let mut entry = meta.path.to_token_stream();
+            entry.extend(skip_entry(meta.input, true));
+            errors.spanned(
+                entry,
+                "`allow` takes a list of rule ids: write `allow(rule_id, ...)`",
+            );
+            return;
+        };
+        let mut entries = vec![TokenStream::new()];
+        for token in group.stream() {
+            match &token {
+                TokenTree::Punct(p) if p.as_char() == ',' => entries.push(TokenStream::new()),
+                _ => entries.last_mut().expect("never empty").extend([token]),
+            }
         }
-        _ => {}
+        entries.retain(|e| !e.is_empty());
+        if entries.is_empty() {
+            errors.at(
+                group.span(),
+                "`allow(...)` needs at least one rule id, such as `allow(field_removed)`",
+            );
+        }
+        for entry in entries {
+            match rule_id(&entry) {
+                Ok(rule) => self.allow.rules.push(rule),
+                Err(message) => errors.spanned(&entry, message),
+            }
+        }
     }
+
+    /// Reads `reason = "..."`.
+    fn reason(&mut self, meta: &ParseNestedMeta<'_>, errors: &mut Errors) -> syn::Result<()> {
+        let lit = string_value(meta, "reason")?;
+        set_once(
+            &mut self.allow.reason,
+            Sp::new(lit.value(), lit.span()),
+            "reason",
+            meta.path.span(),
+            errors,
+        );
+        Ok(())
+    }
+
+    /// Checks `allow` and `reason` together: each needs the other, and the reason must say something.
+    fn finish(self, errors: &mut Errors) -> Allow {
+        match (&self.allow.reason, self.written) {
+            (None, Some(written)) => errors.at(
+                self.allow.rules.first().map_or(written, |r| r.span),
+                "`allow(...)` needs a `reason = \"...\"` saying why the change is acceptable",
+            ),
+            (Some(reason), None) => {
+                errors.at(reason.span, "`reason` is only meaningful with `allow(...)`")
+            }
+            (Some(reason), Some(_)) if reason.value.trim().is_empty() => {
+                errors.at(reason.span, "`reason` must not be empty")
+            }
+            _ => {}
+        }
+        self.allow
+    }
+}
+
+/// One entry of `allow(...)`: a `snake_case` rule id, or the message saying how to write it.
+fn rule_id(entry: &TokenStream) -> Result<Sp<String>, String> {
+    let tokens: Vec<TokenTree> = entry.clone().into_iter().collect();
+    if let [TokenTree::Ident(ident)] = tokens.as_slice()
+        && is_rule_id(&ident.to_string())
+    {
+        return Ok(Sp::new(ident.to_string(), ident.span()));
+    }
+    if let Ok(lit) = syn::parse2::<LitStr>(entry.clone())
+        && is_rule_id(&lit.value())
+    {
+        return Err(format!(
+            "rule ids are written without quotes: write `{}`",
+            lit.value()
+        ));
+    }
+    let text = tokens_text(entry);
+    let snake = snake_case(&text);
+    Err(if is_rule_id(&snake) {
+        format!("`{text}` is not a rule id: rule ids are snake_case, write `{snake}`")
+    } else {
+        format!("`{text}` is not a rule id: rule ids are snake_case, such as `field_removed`")
+    })
+}
+
+fn set_once<T>(slot: &mut Option<T>, value: T, key: &str, span: Span, errors: &mut Errors) {
+    if slot.is_some() {
+        errors.at(span, format!("duplicate wire key `{key}`"));
+    } else {
+        *slot = Some(value);
+    }
+}
+
+/// One "missing key" error for all the required keys an item lacks, on the item's name.
+///
+/// Each key comes as how it is written and an optional hint: `("name = \"...\"", None)`.
+fn missing_keys(
+    missing: &[(&str, Option<&str>)],
+    what: &str,
+    item_span: Span,
+    errors: &mut Errors,
+) {
+    if missing.is_empty() {
+        return;
+    }
+    let written = missing
+        .iter()
+        .map(|(key, _)| *key)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let hints = missing
+        .iter()
+        .filter_map(|(_, hint)| *hint)
+        .collect::<Vec<_>>()
+        .join("; ");
+    let mut message = format!("missing `#[wire({written})]` on the {what}");
+    if !hints.is_empty() {
+        message.push_str(": ");
+        message.push_str(&hints);
+    }
+    errors.at(item_span, message);
 }
 
 /// Parses the `#[wire(...)]` attributes of a `#[derive(Protocol)]` item named at `item_span`.
@@ -399,7 +634,7 @@ pub fn parse_protocol(attrs: &[Attribute], item_span: Span) -> Result<ProtocolAt
         &mut errors,
         |key, meta, errors| {
             let span = meta.path.span();
-            let lit = string_value(meta)?;
+            let lit = string_value(meta, key)?;
             match key {
                 "name" => {
                     if lit.value().trim().is_empty() {
@@ -413,40 +648,42 @@ pub fn parse_protocol(attrs: &[Attribute], item_span: Span) -> Result<ProtocolAt
                         errors,
                     )
                 }
-                "version" => match version_value(&lit, key) {
-                    Ok(v) => set_once(&mut version, v, key, span, errors),
-                    Err(e) => errors.push(e),
-                },
-                "min_compatible" => match version_value(&lit, key) {
-                    Ok(v) => set_once(&mut min_compatible, v, key, span, errors),
-                    Err(e) => errors.push(e),
-                },
-                "upgrade" => match keyword_value(&lit, key, UPGRADES) {
-                    Ok(v) => set_once(&mut upgrade, v.value, key, span, errors),
-                    Err(e) => errors.push(e),
-                },
-                "format" => match keyword_value(&lit, key, FORMATS) {
-                    Ok(v) => set_once(&mut format, v.value, key, span, errors),
-                    Err(e) => errors.push(e),
-                },
+                "version" => set_once(&mut version, version_value(&lit, key)?, key, span, errors),
+                "min_compatible" => set_once(
+                    &mut min_compatible,
+                    version_value(&lit, key)?,
+                    key,
+                    span,
+                    errors,
+                ),
+                "upgrade" => set_once(
+                    &mut upgrade,
+                    keyword_value(&lit, key, UPGRADES)?.value,
+                    key,
+                    span,
+                    errors,
+                ),
+                "format" => set_once(
+                    &mut format,
+                    keyword_value(&lit, key, FORMATS)?.value,
+                    key,
+                    span,
+                    errors,
+                ),
                 _ => unreachable!("key list checked by for_each_key"),
             }
             Ok(())
         },
     );
     let missing = |key: &str| !seen.iter().any(|k| k == key);
+    let mut required = Vec::new();
     if missing("name") {
-        errors.at(
-            item_span,
-            "missing `#[wire(name = \"...\")]` on the protocol",
-        );
+        required.push(("name = \"...\"", None));
     }
     if missing("version") {
-        errors.at(
-            item_span,
-            "missing `#[wire(version = \"...\")]` on the protocol",
-        );
+        required.push(("version = \"...\"", None));
     }
+    missing_keys(&required, "protocol", item_span, &mut errors);
     if let (Some(v), Some(min)) = (&version, &min_compatible)
         && min.value > v.value
     {
@@ -479,7 +716,7 @@ pub fn parse_message(attrs: &[Attribute], item_span: Span) -> Result<MessageAttr
     let mut responds: Option<Path> = None;
     let mut streams: Option<Path> = None;
     let mut since = None;
-    let mut allow = Allow::default();
+    let mut allow = AllowBuilder::default();
     let seen = for_each_key(
         attrs,
         MESSAGE_KEYS,
@@ -492,7 +729,7 @@ pub fn parse_message(attrs: &[Attribute], item_span: Span) -> Result<MessageAttr
                 "responds" => set_once(&mut responds, path_value(meta, key)?, key, span, errors),
                 "streams" => set_once(&mut streams, path_value(meta, key)?, key, span, errors),
                 "topic" => {
-                    let lit = string_value(meta)?;
+                    let lit = string_value(meta, key)?;
                     if lit.value().trim().is_empty() {
                         errors.at(lit.span(), "`topic` must not be empty");
                     }
@@ -505,59 +742,48 @@ pub fn parse_message(attrs: &[Attribute], item_span: Span) -> Result<MessageAttr
                     )
                 }
                 "kind" => {
-                    let lit = string_value(meta)?;
-                    match keyword_value(&lit, key, KINDS) {
-                        Ok(v) => set_once(&mut kind, v, key, span, errors),
-                        Err(e) => errors.push(e),
-                    }
-                }
-                "since" => {
-                    let lit = string_value(meta)?;
-                    match version_value(&lit, key) {
-                        Ok(v) => set_once(&mut since, v, key, span, errors),
-                        Err(e) => errors.push(e),
-                    }
-                }
-                "allow" => parse_allow(meta, &mut allow, errors)?,
-                "reason" => {
-                    let lit = string_value(meta)?;
+                    let lit = string_value(meta, key)?;
                     set_once(
-                        &mut allow.reason,
-                        Sp::new(lit.value(), lit.span()),
+                        &mut kind,
+                        keyword_value(&lit, key, KINDS)?,
                         key,
                         span,
                         errors,
                     )
                 }
+                "since" => {
+                    let lit = string_value(meta, key)?;
+                    set_once(&mut since, version_value(&lit, key)?, key, span, errors)
+                }
+                "allow" => allow.parse(meta, errors),
+                "reason" => allow.reason(meta, errors)?,
                 _ => unreachable!("key list checked by for_each_key"),
             }
             Ok(())
         },
     );
-    check_allow(&allow, &mut errors);
+    let allow = allow.finish(&mut errors);
     let missing = |key: &str| !seen.iter().any(|k| k == key);
+    let mut required = Vec::new();
     if missing("protocol") {
-        errors.at(
-            item_span,
-            "missing `#[wire(protocol = ...)]`: name the protocol marker type",
-        );
+        required.push((
+            "protocol = ...",
+            Some("`protocol` names the protocol marker type"),
+        ));
     }
     if missing("topic") {
-        errors.at(
-            item_span,
-            "missing `#[wire(topic = \"...\")]` on the message",
-        );
+        required.push(("topic = \"...\"", None));
     }
     if missing("kind") {
-        errors.at(
-            item_span,
-            "missing `#[wire(kind = \"...\")]`: one of \"request\", \"response\", \"event\", \"record\"",
-        );
+        required.push((
+            "kind = \"...\"",
+            Some("`kind` is one of \"request\", \"response\", \"event\", \"record\""),
+        ));
     }
-    if let (Some(r), Some(s)) = (&responds, &streams) {
-        let _ = r;
-        errors.at(
-            s.span(),
+    missing_keys(&required, "message", item_span, &mut errors);
+    if let (Some(_), Some(streams)) = (&responds, &streams) {
+        errors.spanned(
+            streams,
             "a request either `responds` once or `streams`; not both",
         );
     }
@@ -565,8 +791,8 @@ pub fn parse_message(attrs: &[Attribute], item_span: Span) -> Result<MessageAttr
         && kind.value != Kind::Request
     {
         for path in responds.iter().chain(streams.iter()) {
-            errors.at(
-                path.span(),
+            errors.spanned(
+                path,
                 "only a `kind = \"request\"` message can have `responds` or `streams`",
             );
         }
@@ -588,40 +814,29 @@ pub fn parse_message(attrs: &[Attribute], item_span: Span) -> Result<MessageAttr
 /// Parses the `#[wire(...)]` attributes of a field or an enum variant (all keys optional).
 pub fn parse_member(attrs: &[Attribute]) -> Result<MemberAttrs, syn::Error> {
     let mut errors = Errors::default();
-    let mut out = MemberAttrs::default();
+    let mut since = None;
+    let mut allow = AllowBuilder::default();
     for_each_key(
         attrs,
         MEMBER_KEYS,
-        "field",
+        "field or variant",
         &mut errors,
         |key, meta, errors| {
             let span = meta.path.span();
             match key {
                 "since" => {
-                    let lit = string_value(meta)?;
-                    match version_value(&lit, key) {
-                        Ok(v) => set_once(&mut out.since, v, key, span, errors),
-                        Err(e) => errors.push(e),
-                    }
+                    let lit = string_value(meta, key)?;
+                    set_once(&mut since, version_value(&lit, key)?, key, span, errors)
                 }
-                "allow" => parse_allow(meta, &mut out.allow, errors)?,
-                "reason" => {
-                    let lit = string_value(meta)?;
-                    set_once(
-                        &mut out.allow.reason,
-                        Sp::new(lit.value(), lit.span()),
-                        key,
-                        span,
-                        errors,
-                    )
-                }
+                "allow" => allow.parse(meta, errors),
+                "reason" => allow.reason(meta, errors)?,
                 _ => unreachable!("key list checked by for_each_key"),
             }
             Ok(())
         },
     );
-    check_allow(&out.allow, &mut errors);
-    errors.finish(out)
+    let allow = allow.finish(&mut errors);
+    errors.finish(MemberAttrs { since, allow })
 }
 
 #[cfg(test)]
@@ -631,6 +846,49 @@ mod tests {
     fn attrs(src: &str) -> Vec<Attribute> {
         let item: syn::DeriveInput = syn::parse_str(&format!("{src} struct X;")).unwrap();
         item.attrs
+    }
+
+    /// The attributes of `tokens`, which may hold invisible groups (`parse_str` cannot make those).
+    fn attrs_of(tokens: TokenStream) -> Vec<Attribute> {
+        let item: syn::DeriveInput = syn::parse2(quote::quote!(#tokens struct X;)).unwrap();
+        item.attrs
+    }
+
+    /// `tokens` wrapped in an invisible group, as `macro_rules!` passes `$x:literal` or `$p:path` on.
+    fn invisible(tokens: TokenStream) -> proc_macro2::Group {
+        proc_macro2::Group::new(Delimiter::None, tokens)
+    }
+
+    fn messages(error: syn::Error) -> Vec<String> {
+        error.into_iter().map(|e| e.to_string()).collect()
+    }
+
+    fn message_errors_of(src: &str) -> Vec<String> {
+        match parse_message(&attrs(src), Span::call_site()) {
+            Ok(_) => panic!("expected errors for {src}"),
+            Err(error) => messages(error),
+        }
+    }
+
+    fn member_errors_of(src: &str) -> Vec<String> {
+        match parse_member(&attrs(src)) {
+            Ok(_) => panic!("expected errors for {src}"),
+            Err(error) => messages(error),
+        }
+    }
+
+    fn protocol_errors_of(src: &str) -> Vec<String> {
+        match parse_protocol(&attrs(src), Span::call_site()) {
+            Ok(_) => panic!("expected errors for {src}"),
+            Err(error) => messages(error),
+        }
+    }
+
+    fn path_text(path: &Path) -> String {
+        path.to_token_stream()
+            .to_string()
+            .split_whitespace()
+            .collect()
     }
 
     #[test]
@@ -726,5 +984,264 @@ mod tests {
         assert_eq!(m.since.unwrap().value, semver::Version::new(0, 70, 0));
         assert!(parse_member(&attrs(r#"#[wire(reason = "x")]"#)).is_err());
         assert!(parse_member(&attrs(r#"#[wire(allow(Bad-Id), reason = "x")]"#)).is_err());
+    }
+
+    #[test]
+    fn values_from_macro_rules_are_unwrapped() {
+        let name = invisible(quote::quote!("sched"));
+        let version = invisible(quote::quote!("0.88.0"));
+        let p = parse_protocol(
+            &attrs_of(quote::quote!(#[wire(name = #name, version = #version)])),
+            Span::call_site(),
+        )
+        .unwrap();
+        assert_eq!(p.name.value, "sched");
+        assert_eq!(p.version.value, semver::Version::new(0, 88, 0));
+
+        let protocol = invisible(quote::quote!(crate::Sched));
+        let streams = invisible(quote::quote!(m::Reply<u8>));
+        let topic = invisible(invisible(quote::quote!("t")).into_token_stream());
+        let m = parse_message(
+            &attrs_of(quote::quote!(
+                #[wire(protocol = #protocol, topic = #topic, kind = "request", streams = #streams)]
+            )),
+            Span::call_site(),
+        )
+        .unwrap();
+        assert_eq!(path_text(&m.protocol), "crate::Sched");
+        assert_eq!(m.topic.value, "t");
+        assert_eq!(path_text(m.streams.as_ref().unwrap()), "m::Reply<u8>");
+    }
+
+    #[test]
+    fn response_paths_take_generic_arguments() {
+        let m = parse_message(
+            &attrs(r#"#[wire(protocol = P, kind = "request", streams = Reply<Vec<u8>, String>, topic = "t")]"#),
+            Span::call_site(),
+        )
+        .unwrap();
+        assert_eq!(
+            path_text(m.streams.as_ref().unwrap()),
+            "Reply<Vec<u8>,String>"
+        );
+        assert_eq!(m.topic.value, "t", "the keys after a generic path are read");
+
+        for written in ["Reply::<T>", "::m::Reply<T>", "self::Reply<'a, T>"] {
+            let m = parse_message(
+                &attrs(&format!(
+                    r#"#[wire(protocol = P, topic = "t", kind = "request", responds = {written})]"#
+                )),
+                Span::call_site(),
+            )
+            .unwrap_or_else(|e| panic!("{written}: {e}"));
+            assert_eq!(
+                path_text(m.responds.as_ref().unwrap()),
+                written.replace(' ', "")
+            );
+        }
+    }
+
+    #[test]
+    fn non_paths_are_reported_and_the_other_keys_still_read() {
+        let errors = message_errors_of(
+            r#"#[wire(protocol = "crate::Sched", topic = "t", kind = "request", streams = &Reply<A, B>)]"#,
+        );
+        assert_eq!(
+            errors,
+            [
+                "`protocol` takes a type path, not a string: write `protocol = crate::Sched`",
+                "`streams` takes a type path: write `streams = path::to::Type`",
+            ]
+        );
+        assert_eq!(
+            message_errors_of(
+                r#"#[wire(protocol = <S as T>::P, topic = "t", kind = "request", responds = "not a path")]"#
+            ),
+            [
+                "`protocol` takes a type path: write `protocol = path::to::Type`",
+                "`responds` takes a type path, not a string: write `responds = path::to::Type`",
+            ]
+        );
+        assert_eq!(
+            message_errors_of(r#"#[wire(protocol, topic = "t", kind = "request")]"#),
+            ["`protocol` takes a type path: write `protocol = path::to::Type`"]
+        );
+    }
+
+    #[test]
+    fn string_values_name_the_key_and_the_fix() {
+        assert_eq!(
+            protocol_errors_of(r#"#[wire(name = sched, version = "1.0.0")]"#),
+            ["`name` takes a string literal: write `name = \"...\"`"]
+        );
+        assert_eq!(
+            protocol_errors_of(r#"#[wire(name("sched"), version = 1.0)]"#),
+            [
+                "`name` takes a string literal: write `name = \"...\"`",
+                "`version` takes a string literal: write `version = \"...\"`",
+            ]
+        );
+        assert_eq!(
+            message_errors_of(
+                r#"#[wire(protocol = P, topic = a.b, kind = "event", since = "1.0.0" "x")]"#
+            ),
+            [
+                "`topic` takes a string literal: write `topic = \"...\"`",
+                "`since` takes a string literal: write `since = \"...\"`",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_leading_v_is_pointed_out() {
+        assert_eq!(
+            message_errors_of(
+                r#"#[wire(protocol = P, topic = "t", kind = "event", since = "v0.61.0")]"#
+            ),
+            ["`since` must be a semver version, without the `v`: write `since = \"0.61.0\"`"]
+        );
+        assert_eq!(
+            protocol_errors_of(r#"#[wire(name = "s", version = "V1.2.3")]"#),
+            ["`version` must be a semver version, without the `v`: write `version = \"1.2.3\"`"]
+        );
+        let errors = protocol_errors_of(r#"#[wire(name = "s", version = "very")]"#);
+        assert!(
+            errors[0].starts_with("`version` must be a semver version such as \"1.2.3\": "),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
+    fn missing_keys_are_one_error() {
+        assert_eq!(
+            protocol_errors_of(""),
+            ["missing `#[wire(name = \"...\", version = \"...\")]` on the protocol"]
+        );
+        assert_eq!(
+            protocol_errors_of(r#"#[wire(version = "1.0.0")]"#),
+            ["missing `#[wire(name = \"...\")]` on the protocol"]
+        );
+        assert_eq!(
+            message_errors_of(r#"#[wire(since = "1.0.0")]"#),
+            [
+                "missing `#[wire(protocol = ..., topic = \"...\", kind = \"...\")]` on the message: \
+                 `protocol` names the protocol marker type; \
+                 `kind` is one of \"request\", \"response\", \"event\", \"record\""
+            ]
+        );
+        assert_eq!(
+            message_errors_of(r#"#[wire(protocol = P, kind = "event")]"#),
+            ["missing `#[wire(topic = \"...\")]` on the message"]
+        );
+        // A key written with a bad value is not also missing.
+        assert_eq!(
+            message_errors_of(r#"#[wire(protocol = "P", topic = "t", kind = "reply")]"#).len(),
+            2
+        );
+    }
+
+    #[test]
+    fn unknown_keys_are_skipped_whatever_their_value() {
+        assert_eq!(
+            member_errors_of(r#"#[wire(colour = Reply<A, B>, since = "1.0.0", shade(x, y))]"#),
+            [
+                "unknown wire field or variant key `colour`: expected one of `since`, `allow`, `reason`",
+                "unknown wire field or variant key `shade`: expected one of `since`, `allow`, `reason`",
+            ]
+        );
+        assert_eq!(
+            member_errors_of(r#"#[wire(a::b = 1)]"#),
+            [
+                "unknown wire field or variant key `a::b`: expected one of `since`, `allow`, `reason`"
+            ]
+        );
+        assert_eq!(
+            member_errors_of(r#"#[wire] #[wire = "x"]"#),
+            [
+                "expected `#[wire(...)]` with field or variant keys",
+                "expected `#[wire(...)]` with field or variant keys",
+            ]
+        );
+        assert_eq!(
+            member_errors_of(r#"#[wire(since = "1.0.0" reason = "r")]"#),
+            ["`since` takes a string literal: write `since = \"...\"`"]
+        );
+    }
+
+    #[test]
+    fn a_bad_rule_id_is_one_error_with_the_snake_case_form() {
+        for (written, message) in [
+            (
+                "FieldRemoved",
+                "`FieldRemoved` is not a rule id: rule ids are snake_case, write `field_removed`",
+            ),
+            (
+                "Field-Removed",
+                "`Field-Removed` is not a rule id: rule ids are snake_case, write `field_removed`",
+            ),
+            (
+                "\"field_removed\"",
+                "rule ids are written without quotes: write `field_removed`",
+            ),
+            (
+                "field_removed = 1",
+                "`field_removed=1` is not a rule id: rule ids are snake_case, such as `field_removed`",
+            ),
+        ] {
+            // The bad id still counts as an `allow`: `reason` is not reported as orphaned.
+            assert_eq!(
+                member_errors_of(&format!(r#"#[wire(allow({written}), reason = "r")]"#)),
+                [message],
+                "{written}"
+            );
+        }
+        let m = parse_member(&attrs(
+            r#"#[wire(allow(field_removed, variant_removed,), reason = "r")]"#,
+        ))
+        .unwrap();
+        let rules: Vec<_> = m.allow.rules.iter().map(|r| r.value.as_str()).collect();
+        assert_eq!(rules, ["field_removed", "variant_removed"]);
+    }
+
+    #[test]
+    fn allow_needs_a_list_of_rule_ids() {
+        assert_eq!(
+            member_errors_of(r#"#[wire(allow(), reason = "r")]"#),
+            ["`allow(...)` needs at least one rule id, such as `allow(field_removed)`"]
+        );
+        assert_eq!(
+            member_errors_of(r#"#[wire(allow = "field_removed", reason = "r")]"#),
+            ["`allow` takes a list of rule ids: write `allow(rule_id, ...)`"]
+        );
+        assert_eq!(
+            member_errors_of(r#"#[wire(allow(BadId))]"#),
+            [
+                "`BadId` is not a rule id: rule ids are snake_case, write `bad_id`",
+                "`allow(...)` needs a `reason = \"...\"` saying why the change is acceptable",
+            ]
+        );
+        assert_eq!(
+            member_errors_of(r#"#[wire(allow(a), allow(b), reason = "r")]"#),
+            ["duplicate wire key `allow`: list every rule in one `allow(...)`"]
+        );
+        assert_eq!(
+            member_errors_of(r#"#[wire(allow(a) b, reason = "r")]"#),
+            ["unexpected tokens after the `allow` value: separate keys with `,`"]
+        );
+    }
+
+    #[test]
+    fn snake_case_spellings() {
+        for (written, snake) in [
+            ("FieldRemoved", "field_removed"),
+            ("fieldRemoved", "field_removed"),
+            ("Field-Removed", "field_removed"),
+            ("FIELD_REMOVED", "field_removed"),
+            ("Integer2Float", "integer2_float"),
+            ("HTTPServerGone", "http_server_gone"),
+            ("field_removed", "field_removed"),
+        ] {
+            assert_eq!(snake_case(written), snake, "{written}");
+        }
     }
 }

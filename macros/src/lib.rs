@@ -90,8 +90,9 @@ pub fn derive_protocol(input: TokenStream) -> TokenStream {
 ///
 /// Fields and enum variants accept `since`, `allow(...)` and `reason`.
 ///
-/// Attribute values are read as Rust expressions, so a `responds`/`streams` type with generic arguments is
-/// written in turbofish form: `streams = Reply::<T>`.
+/// `protocol`, `responds` and `streams` are type paths and may carry generic arguments:
+/// `streams = Reply<T>` (the turbofish form `Reply::<T>` is accepted too). Values may come from
+/// `macro_rules!` fragments (`$name:literal`, `$response:path`).
 ///
 /// Compile-time checks beyond the attribute grammar:
 ///

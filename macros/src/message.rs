@@ -343,6 +343,38 @@ mod tests {
     }
 
     #[test]
+    fn response_types_take_generic_arguments_without_turbofish() {
+        let out = expand_message(
+            r#"#[wire(protocol = S, topic = "t", kind = "request", streams = Reply<T>)] struct W<T>(T);"#,
+        );
+        assert!(out.errors.is_empty(), "{:?}", out.errors);
+        assert!(out.code.contains("typeResponse=Reply<T>;"), "{}", out.code);
+        assert!(!out.code.contains("assert!"), "{}", out.code);
+
+        let out = expand_message(
+            r#"#[wire(protocol = S, topic = "t", kind = "request", responds = m::Reply<Vec<u8>, u32>)] struct R;"#,
+        );
+        assert!(out.errors.is_empty(), "{:?}", out.errors);
+        assert!(
+            out.code.contains("typeResponse=m::Reply<Vec<u8>,u32>;"),
+            "{}",
+            out.code
+        );
+        assert!(
+            out.code
+                .contains("<m::Reply<Vec<u8>,u32>as::wirecheck::Message>::KIND"),
+            "{}",
+            out.code
+        );
+        assert!(
+            out.code
+                .contains("`responds=m::Reply<Vec<u8>,u32>`mustnameamessage"),
+            "{}",
+            out.code
+        );
+    }
+
+    #[test]
     fn generic_mentions() {
         let g = generics("<'a, T, const N: usize>");
         assert!(mentions_generics(&path("Reply::<T>"), &g));
@@ -368,6 +400,10 @@ mod tests {
             "::m::Reply::<u32, Vec<u8>>"
         );
         assert_eq!(display_path(&path("Reply::<'static>")), "Reply::<'static>");
+        assert_eq!(
+            display_path(&path("m::Reply<Vec<u8>, u32>")),
+            "m::Reply<Vec<u8>, u32>"
+        );
     }
 
     #[test]
@@ -400,7 +436,7 @@ mod tests {
         assert!(errors[1].contains("unknown kind `reply`"), "{errors:?}");
         assert!(errors[2].contains("missing `#[wire(topic"), "{errors:?}");
         assert!(
-            errors[3].contains("unknown wire field key `colour`"),
+            errors[3].contains("unknown wire field or variant key `colour`"),
             "{errors:?}"
         );
         for expected in [
