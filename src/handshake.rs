@@ -85,8 +85,8 @@
 //!
 //! # The hello is a wirecheck protocol
 //!
-//! [`Hello`] is a [`Message`] of the [`HelloProtocol`] (`wirecheck-hello`), and [`Hello::new`] lists that
-//! protocol itself, so the hello's own evolution is checked and negotiated like any other protocol.
+//! [`Hello`] is a [message](crate::Message) of the [`HelloProtocol`] (`wirecheck-hello`), and [`Hello::new`]
+//! lists that protocol itself, so the hello's own version is negotiated like any other protocol's.
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -95,25 +95,18 @@ use std::fmt;
 use semver::Version;
 use serde::{Deserialize, Serialize};
 
-use crate::{Format, Kind, Message, Protocol, ProtocolInfo, ResponseMode, Upgrade};
+#[cfg(feature = "derive")]
+use crate::Message;
+use crate::{Protocol, ProtocolInfo};
 
 /// The handshake's own protocol, `wirecheck-hello`, whose one message is [`Hello`].
-///
-/// Its `Protocol` impl is what `#[derive(Protocol)] #[wire(name = "wirecheck-hello", version = "0.1.0")]` would
-/// generate, written by hand: inside the wirecheck crate the derive's `::wirecheck::` paths do not resolve.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+// Declared with the derive when it is there (feature `derive`, on by default). Without it the same impls are
+// written by hand below (`manual`), so that `default-features = false` keeps the handshake: the feature only
+// decides whether the derive macros exist, not which runtime APIs do.
+#[cfg_attr(feature = "derive", derive(Protocol))]
+#[cfg_attr(feature = "derive", wire(name = "wirecheck-hello", version = "0.1.0"))]
 pub struct HelloProtocol;
-
-// Hand-written instead of `#[derive(Protocol)]`: the derive expands to `::wirecheck::...` paths, which do not
-// resolve inside the wirecheck crate itself. Keep these constants in step with what the derive would emit for
-// `#[wire(name = "wirecheck-hello", version = "0.1.0")]`.
-impl Protocol for HelloProtocol {
-    const NAME: &'static str = "wirecheck-hello";
-    const VERSION: &'static str = "0.1.0";
-    const MIN_COMPATIBLE: Option<&'static str> = None;
-    const UPGRADE: Upgrade = Upgrade::AnyOrder;
-    const FORMAT: Format = Format::Json;
-}
 
 /// What a peer sends when a connection opens: its role, the protocols it speaks, and free key/value pairs.
 ///
@@ -128,6 +121,12 @@ impl Protocol for HelloProtocol {
 /// Versions travel as strings so that a bad one reaches [`negotiate`], which reports it as a malformed hello,
 /// instead of failing the decode. Unknown keys are ignored, so later versions of the hello can add some.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "derive", derive(Message))]
+// Both peers write and read it: an event.
+#[cfg_attr(
+    feature = "derive",
+    wire(protocol = HelloProtocol, topic = "wirecheck.hello", kind = "event")
+)]
 pub struct Hello {
     /// The peer's role, used to name it in messages (`job-manager`, `scheduler`).
     pub role: String,
@@ -138,15 +137,30 @@ pub struct Hello {
     pub attributes: BTreeMap<String, String>,
 }
 
-// Hand-written instead of `#[derive(Message)]`, for the reason given on `HelloProtocol`. Equivalent to
-// `#[wire(protocol = HelloProtocol, topic = "wirecheck.hello", kind = "event")]`: both peers write and read it.
-impl Message for Hello {
-    type Protocol = HelloProtocol;
-    type Response = ();
-    const TOPIC: &'static str = "wirecheck.hello";
-    const KIND: Kind = Kind::Event;
-    const RESPONSE: ResponseMode = ResponseMode::None;
-    const SINCE: Option<&'static str> = None;
+/// The impls `#[derive(Protocol)]` and `#[derive(Message)]` generate from the `#[wire(...)]` declarations above,
+/// written by hand for builds without the derive. Keep them in step with those declarations;
+/// `tests::the_hello_is_declared_as_a_wirecheck_protocol` pins every constant in both builds.
+#[cfg(not(feature = "derive"))]
+mod manual {
+    use super::{Hello, HelloProtocol};
+    use crate::{Format, Kind, Message, Protocol, ResponseMode, Upgrade};
+
+    impl Protocol for HelloProtocol {
+        const NAME: &'static str = "wirecheck-hello";
+        const VERSION: &'static str = "0.1.0";
+        const MIN_COMPATIBLE: Option<&'static str> = None;
+        const UPGRADE: Upgrade = Upgrade::AnyOrder;
+        const FORMAT: Format = Format::Json;
+    }
+
+    impl Message for Hello {
+        type Protocol = HelloProtocol;
+        type Response = ();
+        const TOPIC: &'static str = "wirecheck.hello";
+        const KIND: Kind = Kind::Event;
+        const RESPONSE: ResponseMode = ResponseMode::None;
+        const SINCE: Option<&'static str> = None;
+    }
 }
 
 impl Hello {
