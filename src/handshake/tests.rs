@@ -1,6 +1,7 @@
 //! Every rule of the negotiation, with the exact messages a person sees.
 
 use super::*;
+use crate::{Format, Kind, Message, ResponseMode, Upgrade};
 
 /// A job-manager speaking `sched` at `version`, with an optional declared `min_compatible`.
 fn jm(version: &str, min: Option<&str>) -> Hello {
@@ -423,13 +424,29 @@ fn hellos_are_built_from_protocol_impls() {
     );
 }
 
+/// Pins every constant of the hello's declaration, so that the derived impls (feature `derive`) and the
+/// hand-written ones (without it) cannot drift apart: the same test runs in both builds.
 #[test]
 fn the_hello_is_declared_as_a_wirecheck_protocol() {
-    assert_eq!(<HelloProtocol as Protocol>::NAME, "wirecheck-hello");
-    assert!(Version::parse(<HelloProtocol as Protocol>::VERSION).is_ok());
+    assert_eq!(
+        HelloProtocol::info(),
+        ProtocolInfo {
+            name: "wirecheck-hello",
+            version: "0.1.0",
+            min_compatible: None,
+            upgrade: Upgrade::AnyOrder,
+            format: Format::Json,
+        }
+    );
     assert_eq!(<Hello as Message>::TOPIC, "wirecheck.hello");
     assert_eq!(<Hello as Message>::KIND, Kind::Event);
     assert_eq!(<Hello as Message>::RESPONSE, ResponseMode::None);
+    assert_eq!(<Hello as Message>::SINCE, None);
+    fn same_type<A: SameAs<B>, B>() {}
+    trait SameAs<T> {}
+    impl<T> SameAs<T> for T {}
+    same_type::<<Hello as Message>::Protocol, HelloProtocol>();
+    same_type::<<Hello as Message>::Response, ()>();
     assert_eq!(
         Hello::new("x").entry("wirecheck-hello"),
         Some(&ProtocolVersion::of::<HelloProtocol>())
