@@ -33,6 +33,8 @@ struct Module {
     uses: HashMap<String, Vec<String>>,
     /// `use x::*` imports.
     globs: Vec<Vec<String>>,
+    /// Module-level macro invocations (they may define types wirecheck cannot see).
+    macros: Vec<ExtractNote>,
 }
 
 /// What a path names.
@@ -284,7 +286,7 @@ impl<'a> Index<'a> {
                         .insert(strip_raw(&t.ident), self.push(&module, file, item));
                 }
                 Item::Use(u) => flatten_use(&u.tree, &mut Vec::new(), &mut this),
-                Item::Macro(m) if m.ident.is_none() => {
+                Item::Macro(m) => {
                     let name = m
                         .mac
                         .path
@@ -292,13 +294,24 @@ impl<'a> Index<'a> {
                         .last()
                         .map(|s| s.ident.to_string())
                         .unwrap_or_default();
-                    self.notes.push(note(
-                        file,
-                        m.mac.path.span(),
-                        format!(
-                            "macro `{name}!` at module level is not expanded: types it defines are not seen by wirecheck"
-                        ),
-                    ));
+                    let text = m.mac.tokens.to_string();
+                    if m.ident.is_some()
+                        && (text.contains("Message") || text.contains("Protocol"))
+                        && text.contains("wire")
+                    {
+                        // A macro_rules! that writes #[wire] items: what it generates is invisible here.
+                        self.notes.push(note(
+                            file,
+                            m.mac.path.span(),
+                            format!(
+                                "macro `{}` writes #[wire] declarations that wirecheck cannot expand: messages it generates are not checked; declare them without the macro",
+                                m.ident.as_ref().map(ToString::to_string).unwrap_or(name)
+                            ),
+                        ));
+                    } else if m.ident.is_none() {
+                        this.macros
+                            .push(note(file, m.mac.path.span(), format!("macro `{name}!`")));
+                    }
                 }
                 Item::Mod(m) => {
                     let name = strip_raw(&m.ident);
@@ -467,6 +480,36 @@ fn item_name(item: &Item) -> String {
     }
 }
 
+/// The attributes with every `#[cfg_attr(pred, a, b)]` replaced by `#[a] #[b]`: wirecheck does not know
+/// which features a build enables, and serde or wire attributes behind a feature are usually the ones the
+/// protocol ships with.
+fn expand_cfg_attr(attrs: &[Attribute]) -> Vec<Attribute> {
+    let mut out = Vec::with_capacity(attrs.len());
+    for attr in attrs {
+        if !attr.path().is_ident("cfg_attr") {
+            out.push(attr.clone());
+            continue;
+        }
+        let parsed = attr.parse_args_with(
+            syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+        );
+        if let Ok(metas) = parsed {
+            let inner: Vec<Attribute> = metas
+                .into_iter()
+                .skip(1)
+                .map(|meta| Attribute {
+                    pound_token: attr.pound_token,
+                    style: attr.style,
+                    bracket_token: attr.bracket_token,
+                    meta,
+                })
+                .collect();
+            out.extend(expand_cfg_attr(&inner));
+        }
+    }
+    out
+}
+
 fn item_attrs(item: &Item) -> &[Attribute] {
     match item {
         Item::Struct(s) => &s.attrs,
@@ -573,7 +616,7 @@ impl Index<'_> {
         let mut protocol_by_item: HashMap<usize, String> = HashMap::new();
         for id in 0..self.items.len() {
             let t = &self.items[id];
-            let attrs = item_attrs(t.item);
+            let attrs = &expand_cfg_attr(item_attrs(t.item));
             if !derives(attrs, "Protocol") || !attrs.iter().any(wirecheck_grammar::is_wire_attr) {
                 continue;
             }
@@ -615,7 +658,7 @@ impl Index<'_> {
         let mut queue: VecDeque<usize> = VecDeque::new();
         for id in 0..self.items.len() {
             let t = &self.items[id];
-            let attrs = item_attrs(t.item);
+            let attrs = &expand_cfg_attr(item_attrs(t.item));
             if !derives(attrs, "Message") || !attrs.iter().any(wirecheck_grammar::is_wire_attr) {
                 continue;
             }
@@ -721,7 +764,7 @@ impl Index<'_> {
             generics: &generics,
             file,
         };
-        let serde = serde_attrs::container(item_attrs(item), &mut problems);
+        let serde = serde_attrs::container(&expand_cfg_attr(item_attrs(item)), &mut problems);
         let name = item_name(item);
         let ident_span = item_ident(item).map_or_else(proc_macro2::Span::call_site, |i| i.span());
         let mut attrs = ContainerAttrs {
@@ -768,7 +811,7 @@ impl Index<'_> {
             Item::Enum(e) => {
                 let mut variants = Vec::new();
                 for v in &e.variants {
-                    let vs = serde_attrs::member(&v.attrs, &mut problems);
+                    let vs = serde_attrs::member(&expand_cfg_attr(&v.attrs), &mut problems);
                     let rust_name = strip_raw(&v.ident);
                     let ser_name = vs.rename.ser.clone().unwrap_or_else(|| {
                         serde
@@ -798,7 +841,7 @@ impl Index<'_> {
                         reached,
                         &mut problems,
                     );
-                    let wire = self.member_wire(file, &v.attrs);
+                    let wire = self.member_wire(file, &expand_cfg_attr(&v.attrs));
                     variants.push(Variant {
                         rust_name,
                         ser_name,
@@ -873,7 +916,7 @@ impl Index<'_> {
         };
         let mut out = Vec::new();
         for (i, f) in fields.iter().enumerate() {
-            let fs: MemberSerde = serde_attrs::member(&f.attrs, problems);
+            let fs: MemberSerde = serde_attrs::member(&expand_cfg_attr(&f.attrs), problems);
             let rust_name = f.ident.as_ref().map_or_else(|| i.to_string(), strip_raw);
             let ser_name = fs
                 .rename
@@ -887,7 +930,7 @@ impl Index<'_> {
                     .unwrap_or_else(|| rule.de.unwrap_or_default().apply_to_field(&rust_name)),
             ];
             de_names.extend(fs.aliases.iter().cloned());
-            let wire = self.member_wire(cx.file, &f.attrs);
+            let wire = self.member_wire(cx.file, &expand_cfg_attr(&f.attrs));
             let span = f.ident.as_ref().map_or_else(|| f.ty.span(), |i| i.span());
             out.push(Field {
                 rust_name,
@@ -998,11 +1041,39 @@ impl Index<'_> {
                 if std_like && let Some(ty) = self.std_ty(cx, &full, &args, reached) {
                     return ty;
                 }
+                if full.len() == 1 {
+                    self.note_unresolved(cx, path, &full[0]);
+                }
                 Ty::External {
                     path: tokens_text(path),
                 }
             }
         }
+    }
+
+    /// A bare type name that is neither defined, imported nor a known std type.
+    fn note_unresolved(&mut self, cx: &Ctx<'_>, path: &syn::Path, name: &str) {
+        let macros: Vec<String> = self
+            .modules
+            .get(cx.module)
+            .map(|m| {
+                m.macros
+                    .iter()
+                    .map(|n| format!("{} at {}:{}", n.message, n.location.file, n.location.line))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let message = if macros.is_empty() {
+            format!(
+                "type `{name}` is not defined or imported by name in this module (a glob import from another crate?): it is compared by name only"
+            )
+        } else {
+            format!(
+                "type `{name}` is not defined in this module as written; it may come from {}, which wirecheck cannot expand: it is compared by name only",
+                macros.join(", ")
+            )
+        };
+        self.notes.push(note(cx.file, path.span(), message));
     }
 
     fn std_ty(

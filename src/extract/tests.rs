@@ -329,6 +329,18 @@ make_types!(X, Y);
 #[derive(Serialize, Deserialize, Message)]
 #[wire(protocol = Nowhere, topic = \"t.z\", kind = \"event\")]
 pub struct Z {{ pub f: fn(u8) }}
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = P, topic = \"t.x\", kind = \"event\")]
+pub struct UsesX {{ pub x: X }}
+
+macro_rules! declare {{
+    ($name:ident) => {{
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = \"t.gen\", kind = \"event\")]
+        pub struct $name {{ pub id: u64 }}
+    }};
+}}
 "
     );
     let s = snap(&[("src/lib.rs", &lib)]);
@@ -349,7 +361,31 @@ pub struct Z {{ pub f: fn(u8) }}
             .any(|n| n.contains("does not name a #[derive(Protocol)] type")),
         "{notes:?}"
     );
-    assert!(s.messages.is_empty());
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("macro `declare` writes #[wire] declarations")),
+        "{notes:?}"
+    );
+    assert_eq!(s.messages.len(), 1);
+}
+
+#[test]
+fn cfg_attr_is_expanded() {
+    let lib = format!(
+        "{HEADER}
+#[cfg_attr(feature = \"wire\", derive(Serialize, Deserialize, Message), wire(protocol = P, topic = \"t.c\", kind = \"event\"))]
+#[cfg_attr(feature = \"serde\", serde(rename_all = \"camelCase\"))]
+pub struct C {{ #[cfg_attr(all(), serde(rename = \"J\"))] pub job_id: u64, pub t_submit: f64 }}
+"
+    );
+    let s = snap(&[("src/lib.rs", &lib)]);
+    assert_eq!(s.messages.len(), 1);
+    let f = fields(&s, "demo::C");
+    assert_eq!(
+        (f[0].ser_name.as_str(), f[1].ser_name.as_str()),
+        ("J", "tSubmit")
+    );
 }
 
 #[test]
