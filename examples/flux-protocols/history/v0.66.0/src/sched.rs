@@ -1,0 +1,276 @@
+//! The scheduler protocol (RFC 27) as flux-core v@VERSION@ speaks it: the job manager (JM) and the
+//! scheduler.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fmt;
+use wirecheck::{Message, Protocol};
+
+/// The scheduler protocol (Flux RFC 27), versioned with the flux-core release.
+#[derive(Debug, Clone, Copy, Protocol)]
+#[wire(name = "sched", version = "@VERSION@")]
+pub struct Sched;
+
+// ---------------------------------------------------------------------------------------------------------
+// job-manager.sched-hello
+
+/// `job-manager.sched-hello`: the scheduler asks the JM for every job that holds resources.
+///
+/// The request must carry `FLUX_MSGFLAG_STREAMING`, else EPROTO; the JM answers with one [`HelloResponse`]
+/// per job and ends the stream with ENODATA (301c050f1, PR #3447; flux-sched must be ≥ 0.15.0). The payload
+/// is empty (written here as `{}`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, Message)]
+#[wire(
+    protocol = Sched,
+    topic = "job-manager.sched-hello",
+    kind = "request",
+    streams = HelloResponse
+)]
+pub struct HelloRequest {}
+
+/// One job holding resources, streamed in answer to [`HelloRequest`] (301c050f1, PR #3447; until v0.22 one
+/// response held them all, `{"alloc": [...]}`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Message)]
+#[wire(protocol = Sched, topic = "job-manager.sched-hello", kind = "response")]
+pub struct HelloResponse {
+    /// Job ID.
+    pub id: u64,
+    /// The job's priority, 0..=4294967295, packed as `I` (51079c943, PR #3428).
+    pub priority: u32,
+    /// Job owner.
+    pub userid: u32,
+    /// Submit time, seconds since the epoch.
+    pub t_submit: f64,
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// job-manager.sched-ready
+
+/// `job-manager.sched-ready`: the scheduler is ready for `sched.alloc` requests.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Message)]
+#[wire(
+    protocol = Sched,
+    topic = "job-manager.sched-ready",
+    kind = "request",
+    responds = ReadyResponse
+)]
+pub struct ReadyRequest {
+    /// How many alloc requests may be outstanding at once.
+    pub mode: ReadyMode,
+    /// The number of outstanding alloc requests in `limited` mode, 1..=2147483647 (f9f659148, PR #3473).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[wire(since = "0.24.0")]
+    pub limit: Option<u32>,
+}
+
+/// `mode` of [`ReadyRequest`]. The JM answers EPROTO to any other string, `"single"` included since
+/// f9f659148 (PR #3473).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReadyMode {
+    /// Any number of outstanding alloc requests.
+    Unlimited,
+    /// At most `limit` outstanding alloc requests (replaces `single`).
+    Limited,
+}
+
+/// Answer to [`ReadyRequest`]: the queue depth.
+///
+/// Modelled with its v0.88.0 shape in every release of the replay: RFC 27 1809de1 (2021) documents `count` as
+/// existing behaviour, and the release it entered is not in the record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Message)]
+#[wire(protocol = Sched, topic = "job-manager.sched-ready", kind = "response")]
+pub struct ReadyResponse {
+    /// Number of jobs in the queue.
+    pub count: u32,
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// sched.alloc
+
+/// `sched.alloc`: the JM asks the scheduler to allocate resources to a job (matchtag 0).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Message)]
+#[wire(
+    protocol = Sched,
+    topic = "sched.alloc",
+    kind = "request",
+    streams = AllocResponse
+)]
+pub struct AllocRequest {
+    /// Job ID.
+    pub id: u64,
+    /// The job's priority, 0..=4294967295, packed as `I` (51079c943, PR #3428).
+    pub priority: u32,
+    /// Job owner.
+    pub userid: u32,
+    /// Submit time, seconds since the epoch.
+    pub t_submit: f64,
+    /// RFC 14 jobspec, the environment possibly redacted (084cd36f8, PR #3393); before, the scheduler read
+    /// it from the KVS.
+    #[wire(since = "0.22.0")]
+    pub jobspec: Value,
+}
+
+/// `type` of an [`AllocResponse`]: an integer on the wire, read through `u8` (the codes are in the
+/// [`TryFrom`] impl).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "u8", into = "u8")]
+pub enum AllocType {
+    /// `0`: resources allocated. Final.
+    Success = 0,
+    /// `1`: an annotations update for a pending job; may repeat. Not final. The JM requires `annotations`
+    /// (89c2a0018, PR #2960): without it, EPROTO and the scheduler interface is torn down.
+    Annotate = 1,
+    /// `2`: the job can never run. Final.
+    Deny = 2,
+    /// `3`: the alloc was canceled after a `sched.cancel` (7a5db4b36, PR #2687). Final.
+    Cancel = 3,
+}
+
+/// An integer that is not an [`AllocType`] code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UnknownAllocType(pub u8);
+
+impl fmt::Display for UnknownAllocType {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown sched.alloc response type {}", self.0)
+    }
+}
+
+impl TryFrom<u8> for AllocType {
+    type Error = UnknownAllocType;
+
+    fn try_from(code: u8) -> Result<Self, Self::Error> {
+        match code {
+            0 => Ok(AllocType::Success),
+            1 => Ok(AllocType::Annotate),
+            2 => Ok(AllocType::Deny),
+            3 => Ok(AllocType::Cancel),
+            other => Err(UnknownAllocType(other)),
+        }
+    }
+}
+
+impl From<AllocType> for u8 {
+    fn from(kind: AllocType) -> u8 {
+        kind as u8
+    }
+}
+
+/// A response to [`AllocRequest`]: `{id, type, note?, annotations?, R?}` (errnum 0 even for DENY).
+///
+/// The JM checks per type after decoding: a SUCCESS without `R` or an ANNOTATE without `annotations` is a
+/// protocol error (EPROTO, interface teardown).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Message)]
+#[wire(protocol = Sched, topic = "sched.alloc", kind = "response")]
+pub struct AllocResponse {
+    /// Job ID.
+    pub id: u64,
+    /// Response type.
+    #[serde(rename = "type")]
+    pub kind: AllocType,
+    /// DENY: why the job can never run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// SUCCESS (optional) and ANNOTATE (required): annotations, merged into the job's (89c2a0018, PR #2960).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[wire(since = "0.18.0")]
+    pub annotations: Option<Value>,
+    /// SUCCESS: the RFC 20 R allocated to the job, required in every SUCCESS (dd07975ef / a6728ae31,
+    /// PR #5472; not in RFC 27). Optional here because only SUCCESS carries it.
+    #[serde(rename = "R", default, skip_serializing_if = "Option::is_none")]
+    #[wire(since = "0.56.0")]
+    pub r: Option<Value>,
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// sched.cancel
+
+/// `sched.cancel`: cancel a pending alloc (JM → scheduler, no response). The scheduler answers the pending
+/// [`AllocRequest`] with CANCEL (2841ddbdb, PR #2687).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Message)]
+#[wire(
+    protocol = Sched,
+    topic = "sched.cancel",
+    kind = "request",
+    since = "0.15.0"
+)]
+pub struct CancelRequest {
+    /// Job ID.
+    pub id: u64,
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// sched.prioritize
+
+/// `sched.prioritize`: new priorities for pending jobs (JM → scheduler, no response; 3cb517688 … 42d514763,
+/// PR #3447).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Message)]
+#[wire(
+    protocol = Sched,
+    topic = "sched.prioritize",
+    kind = "request",
+    since = "0.23.0"
+)]
+pub struct PrioritizeRequest {
+    /// `[job ID, priority]` pairs.
+    pub jobs: Vec<(u64, u32)>,
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// sched.free
+
+/// `sched.free`: the job's resources are released (JM → scheduler, fire-and-forget).
+///
+/// No response since a1abce494 (PR #5786; RFC 27 fc28181): the JM has no response handler and posts the
+/// `free` event at once.
+///
+/// Housekeeping may release a job's resources in parts (3361ae25d, PR #5818): there may be several frees
+/// per job, each with a subset of R (a rank is never split); the last one has `final: true` (7f688694f,
+/// PR #6197; RFC 27 ee0f60a).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Message)]
+#[wire(protocol = Sched, topic = "sched.free", kind = "request")]
+pub struct FreeRequest {
+    /// Job ID.
+    pub id: u64,
+    /// The RFC 20 R being freed, possibly a subset of the allocation; `scheduling` may be omitted
+    /// (2cd4f92a1, PR #5783; RFC 27 03c64cd). Before, the scheduler looked R up in the KVS.
+    #[serde(rename = "R")]
+    #[wire(since = "0.61.0")]
+    pub r: Value,
+    /// Whether this is the last free for the job; absent or false means more will follow (7f688694f,
+    /// PR #6197). flux-core always sends it.
+    #[serde(rename = "final", default, skip_serializing_if = "Option::is_none")]
+    #[wire(since = "0.65.0")]
+    pub final_: Option<bool>,
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// feasibility.check
+
+/// `feasibility.check`: could this jobspec ever be satisfied? (the validator → the `feasibility` service).
+///
+/// The topic was `sched.feasibility` until v0.65 (de7337ae3, PR #6223; RFC 27 33c7e24). The validator
+/// ignores ENOSYS, so a validator and a scheduler on different topics silently skip the check.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Message)]
+#[wire(
+    protocol = Sched,
+    topic = "feasibility.check",
+    kind = "request",
+    responds = FeasibilityResponse,
+    since = "0.66.0"
+)]
+pub struct FeasibilityRequest {
+    /// RFC 14 jobspec.
+    pub jobspec: Value,
+}
+
+/// Answer to [`FeasibilityRequest`]: empty on success (written here as `{}`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, Message)]
+#[wire(
+    protocol = Sched,
+    topic = "feasibility.check",
+    kind = "response",
+    since = "0.66.0"
+)]
+pub struct FeasibilityResponse {}
