@@ -1,0 +1,163 @@
+#![cfg(feature = "checker")]
+//! End-to-end fixtures: `tests/fixtures/<rule>[__<case>]/{old,new}/lib.rs` are real Rust sources run
+//! through extraction and the engine. Each fixture must report its rule at the expected level (or
+//! nothing, for `none__*`), find nothing against itself, and match the insta snapshot of its findings
+//! kept next to it (`findings.snap`).
+
+use std::path::{Path, PathBuf};
+
+use wirecheck::compat::{Scope, compare_protocol};
+use wirecheck::extract::snapshot_from_sources;
+use wirecheck::findings::{Finding, Level};
+use wirecheck::model::Snapshot;
+
+fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+fn extract(dir: &Path, side: &str) -> Snapshot {
+    let file = dir.join(side).join("lib.rs");
+    let text = match std::fs::read_to_string(&file) {
+        Ok(t) => t,
+        Err(e) => panic!("{}: {e}", file.display()),
+    };
+    match snapshot_from_sources("fixture", &[("src/lib.rs", text.as_str())]) {
+        Ok(s) => s,
+        Err(e) => panic!("{}: {e}", file.display()),
+    }
+}
+
+fn compare(old: &Snapshot, new: &Snapshot) -> Vec<Finding> {
+    let mut names: Vec<&str> = old
+        .protocols
+        .iter()
+        .chain(&new.protocols)
+        .map(|p| p.name.as_str())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+        .into_iter()
+        .flat_map(|p| compare_protocol(old, new, p, "v0.1.0", Scope::Full))
+        .collect()
+}
+
+fn run(name: &str, level: Level) {
+    let dir = fixtures_dir().join(name);
+    let (old, new) = (extract(&dir, "old"), extract(&dir, "new"));
+    assert!(
+        old.notes.is_empty() && new.notes.is_empty(),
+        "{:?} {:?}",
+        old.notes,
+        new.notes
+    );
+    assert_eq!(compare(&old, &old), vec![], "{name}: old against itself");
+    assert_eq!(compare(&new, &new), vec![], "{name}: new against itself");
+    let findings = compare(&old, &new);
+    let rule = name.split("__").next().unwrap_or(name);
+    if level == Level::None {
+        assert_eq!(findings, vec![], "{name}: a wire-identical change");
+    } else {
+        assert!(
+            findings.iter().any(|f| f.rule == rule && f.level == level),
+            "{name}: no {level} {rule} in {findings:#?}"
+        );
+        assert!(
+            findings.iter().all(|f| f.level != Level::Major
+                || f.witness.is_some()
+                || f.rule.starts_with("custom")
+                || f.rule.starts_with("external")
+                || f.rule.starts_with("unresolved")),
+            "{name}: a major finding without a witness"
+        );
+    }
+    insta::with_settings!({
+        snapshot_path => dir,
+        prepend_module_to_snapshot => false,
+        omit_expression => true,
+    }, {
+        insta::assert_json_snapshot!("findings", findings);
+    });
+}
+
+macro_rules! fixtures {
+    ($($name:ident: $level:ident,)+) => {
+        $(
+            #[test]
+            #[allow(non_snake_case)]
+            fn $name() {
+                run(stringify!($name), Level::$level);
+            }
+        )+
+
+        #[test]
+        fn every_fixture_directory_is_listed() {
+            let listed = [$(stringify!($name)),+];
+            let mut found = Vec::new();
+            if let Ok(entries) = std::fs::read_dir(fixtures_dir()) {
+                for e in entries.flatten() {
+                    if e.path().is_dir() {
+                        found.push(e.file_name().to_string_lossy().into_owned());
+                    }
+                }
+            }
+            found.sort();
+            let mut listed: Vec<String> = listed.iter().map(|s| (*s).to_owned()).collect();
+            listed.sort();
+            assert_eq!(found, listed);
+        }
+    };
+}
+
+fixtures! {
+    array_length_changed: Major,
+    custom_serde_changed: Major,
+    deny_unknown_fields_added: Major,
+    enum_repr_changed: Major,
+    external_type_changed: Major,
+    field_added: Minor,
+    field_became_optional: Major,
+    field_became_required: Major,
+    field_removed: Major,
+    field_removed__allowed: Major,
+    field_renamed: Major,
+    field_renamed__alias_first: Major,
+    field_type_changed: Major,
+    flatten_changed: Major,
+    float_narrowed: Major,
+    float_to_integer: Major,
+    integer_narrowed: Major,
+    integer_narrowed__generic_and_nested: Major,
+    integer_sign_changed: Major,
+    integer_to_float: Major,
+    integer_widened: Major,
+    kind_changed: Major,
+    map_key_changed: Major,
+    message_added: Minor,
+    message_removed: Major,
+    none__wire_identical: None,
+    option_deserialize_with: Major,
+    positional_field_added: Major,
+    positional_field_order_changed: Major,
+    positional_field_removed: Major,
+    positional_variant_reordered: Major,
+    protocol_format_changed: Major,
+    required_field_added: Major,
+    required_field_added__eventlog_record: Major,
+    required_field_added__client_first_request: Minor,
+    response_added: Major,
+    response_changed: Major,
+    response_removed: Major,
+    seq_to_set: Major,
+    skip_serializing_if_added: Major,
+    struct_tag_changed: Major,
+    topic_renamed: Major,
+    transparent_changed: Major,
+    tuple_length_changed: Major,
+    untagged_misread: Major,
+    untagged_variant_order_changed: Major,
+    variant_added: Minor,
+    variant_added_without_other: Major,
+    variant_removed: Major,
+    variant_renamed: Major,
+}
