@@ -43,19 +43,26 @@ pub use wirecheck_macros::{Message, Protocol};
 
 pub mod handshake;
 
-// PENDING-COMPAT pub mod check;
-// PENDING-COMPAT pub mod cli;
+#[cfg(feature = "checker")]
+pub mod check;
+#[cfg(feature = "checker")]
+pub mod cli;
 #[cfg(feature = "checker")]
 pub mod compat;
+#[cfg(feature = "checker")]
+pub mod config;
 #[cfg(feature = "checker")]
 pub mod extract;
 #[cfg(feature = "checker")]
 pub mod findings;
 #[cfg(feature = "checker")]
+pub mod matrix;
+#[cfg(feature = "checker")]
 pub mod model;
 #[cfg(feature = "checker")]
 pub mod policy;
-// PENDING-COMPAT pub mod report;
+#[cfg(feature = "checker")]
+pub mod report;
 #[cfg(feature = "checker")]
 pub mod rules;
 #[cfg(feature = "checker")]

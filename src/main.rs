@@ -1,1 +1,4 @@
-fn main() {}
+//! The `wirecheck` binary: see `wirecheck --help`.
+fn main() -> std::process::ExitCode {
+    wirecheck::cli::main()
+}

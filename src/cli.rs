@@ -1,0 +1,334 @@
+//! The command line, as a library: embed [`Command`] (a clap `Subcommand`) in your own xtask and call
+//! [`run_command`], or hand the whole process to [`main`].
+//!
+//! The smallest xtask is `wirecheck` itself:
+//!
+//! ```no_run
+//! fn main() -> std::process::ExitCode {
+//!     wirecheck::cli::main()
+//! }
+//! ```
+//!
+//! Next to your own tasks (`docs/xtask-main.rs`, compiled here as a doc test):
+//!
+//! ```no_run
+#![doc = include_str!("../docs/xtask-main.rs")]
+//! ```
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::check::{self, CheckOptions};
+use crate::matrix::{self, MatrixOptions};
+use crate::report::{self, MatrixFormat, OutputFormat, RenderOptions};
+use crate::source::Repo;
+
+/// `wirecheck`: protocol compatibility linter.
+#[derive(Debug, Parser)]
+#[command(
+    name = "wirecheck",
+    version,
+    about = "Checks that wire protocols still interoperate with the last release"
+)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Compare the working tree with the last release; exit 1 when a declared version is short.
+    Check(CheckArgs),
+    /// Print the release tag and commit `check` would compare against.
+    Baseline(BaselineArgs),
+    /// Print the extracted protocol model.
+    Snapshot(SnapshotArgs),
+    /// Which pairs of the last releases and the working tree interoperate, per protocol.
+    Matrix(MatrixArgs),
+    /// List the rules.
+    Rules(RulesArgs),
+    /// Explain a rule.
+    Explain {
+        /// The rule id (`field_removed`).
+        rule: String,
+    },
+}
+
+/// Where the workspace is.
+#[derive(Debug, Clone, Args)]
+pub struct ManifestArgs {
+    /// Path to the workspace's Cargo.toml.
+    #[arg(long, value_name = "PATH")]
+    pub manifest_path: Option<PathBuf>,
+}
+
+/// `wirecheck check`.
+#[derive(Debug, Clone, Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub manifest: ManifestArgs,
+    /// Compare against this revision instead of the last release tag.
+    #[arg(long, value_name = "REV")]
+    pub against: Option<String>,
+    /// Glob of release tags.
+    #[arg(long, value_name = "GLOB", default_value = "v*")]
+    pub tag_pattern: String,
+    /// Only this package (repeatable).
+    #[arg(short = 'p', long = "package", value_name = "PKG")]
+    pub packages: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+    pub format: OutputFormat,
+    /// Write the report to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// `wirecheck matrix`.
+#[derive(Debug, Clone, Args)]
+pub struct MatrixArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub manifest: ManifestArgs,
+    /// How many of the last release tags to include (the working tree comes on top).
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub releases: usize,
+    /// Glob of release tags.
+    #[arg(long, value_name = "GLOB", default_value = "v*")]
+    pub tag_pattern: String,
+    /// Only this package (repeatable).
+    #[arg(short = 'p', long = "package", value_name = "PKG")]
+    pub packages: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = MatrixFormat::Markdown)]
+    pub format: MatrixFormat,
+    /// Write the matrix to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// `wirecheck baseline`.
+#[derive(Debug, Clone, Args)]
+pub struct BaselineArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub manifest: ManifestArgs,
+    /// Glob of release tags.
+    #[arg(long, value_name = "GLOB", default_value = "v*")]
+    pub tag_pattern: String,
+}
+
+/// `wirecheck snapshot`.
+#[derive(Debug, Clone, Args)]
+pub struct SnapshotArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub manifest: ManifestArgs,
+    /// Read this revision from git instead of the working tree.
+    #[arg(long, value_name = "REV")]
+    pub rev: Option<String>,
+    /// Output format (only json).
+    #[arg(long, value_enum, default_value_t = SnapshotFormat::Json)]
+    pub format: SnapshotFormat,
+}
+
+/// Formats of `wirecheck snapshot`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SnapshotFormat {
+    /// The model as JSON.
+    Json,
+}
+
+/// `wirecheck rules`.
+#[derive(Debug, Clone, Args)]
+pub struct RulesArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = RulesFormat::Human)]
+    pub format: RulesFormat,
+}
+
+/// Formats of `wirecheck rules`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RulesFormat {
+    /// A table.
+    Human,
+    /// A JSON array.
+    Json,
+}
+
+/// Parses the process's arguments and runs; the `main` of the `wirecheck` binary.
+pub fn main() -> ExitCode {
+    run(Cli::parse())
+}
+
+/// Parses `args` (the first one is the program's name, as in `std::env::args_os()`) and runs. A usage
+/// error prints clap's message and exits 2.
+pub fn main_from<I, T>(args: I) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    match Cli::try_parse_from(args) {
+        Ok(cli) => run(cli),
+        Err(e) => {
+            let _ = e.print();
+            ExitCode::from(if e.use_stderr() { 2 } else { 0 })
+        }
+    }
+}
+
+/// Runs a parsed command line: exit 0 ok, 1 a protocol's version is short, 2 the check could not run.
+pub fn run(cli: Cli) -> ExitCode {
+    run_command(cli.command)
+}
+
+/// Runs one subcommand, for an xtask that embeds [`Command`] in its own clap parser. Same exit codes
+/// as [`run`].
+pub fn run_command(command: Command) -> ExitCode {
+    match execute(command) {
+        Ok(code) => code,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn emit(text: &str, output: Option<&PathBuf>) -> Result<(), String> {
+    match output {
+        Some(path) => {
+            std::fs::write(path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        }
+        None => {
+            let mut stdout = std::io::stdout().lock();
+            stdout
+                .write_all(text.as_bytes())
+                .and_then(|()| stdout.flush())
+                .map_err(|e| format!("cannot write to stdout: {e}"))
+        }
+    }
+}
+
+fn execute(command: Command) -> Result<ExitCode, String> {
+    match command {
+        Command::Check(args) => {
+            let report = check::check(&CheckOptions {
+                manifest_path: args.manifest.manifest_path.clone(),
+                against: args.against.clone(),
+                tag_pattern: args.tag_pattern.clone(),
+                packages: args.packages.clone(),
+            })
+            .map_err(|e| e.to_string())?;
+            let options = RenderOptions {
+                color: args.format == OutputFormat::Human
+                    && args.output.is_none()
+                    && report::color_for_stdout(),
+            };
+            emit(
+                &report::render_with(&report, args.format, &options),
+                args.output.as_ref(),
+            )?;
+            Ok(if report.ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+        Command::Baseline(args) => {
+            let ws = check::load_workspace(args.manifest.manifest_path.as_deref(), &[])
+                .map_err(|e| e.to_string())?;
+            let repo = Repo::discover(&ws.root).map_err(|e| e.to_string())?;
+            let release = repo
+                .baseline(&args.tag_pattern)
+                .map_err(|e| e.to_string())?;
+            emit(&format!("{} {}\n", release.tag, release.commit), None)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Snapshot(args) => {
+            let ws = check::load_workspace(args.manifest.manifest_path.as_deref(), &[])
+                .map_err(|e| e.to_string())?;
+            let snapshot = match &args.rev {
+                None => check::current_snapshot(&ws),
+                Some(rev) => {
+                    let repo = Repo::discover(&ws.root).map_err(|e| e.to_string())?;
+                    let commit = repo.resolve(rev).map_err(|e| e.to_string())?;
+                    check::revision_snapshot(&ws, &repo, &commit, rev)
+                }
+            }
+            .map_err(|e| e.to_string())?;
+            let mut text = serde_json::to_string_pretty(&snapshot).map_err(|e| e.to_string())?;
+            text.push('\n');
+            emit(&text, None)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Matrix(args) => {
+            let matrix = matrix::matrix(&MatrixOptions {
+                manifest_path: args.manifest.manifest_path.clone(),
+                releases: args.releases,
+                tag_pattern: args.tag_pattern.clone(),
+                packages: args.packages.clone(),
+            })
+            .map_err(|e| e.to_string())?;
+            emit(
+                &report::render_matrix(&matrix, args.format),
+                args.output.as_ref(),
+            )?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Rules(args) => {
+            let text = match args.format {
+                RulesFormat::Json => {
+                    let rules: Vec<_> = crate::rules::RULES
+                        .iter()
+                        .map(|r| {
+                            serde_json::json!({
+                                "id": r.id, "level": r.level.as_str(), "summary": r.summary,
+                            })
+                        })
+                        .collect();
+                    let mut text =
+                        serde_json::to_string_pretty(&rules).map_err(|e| e.to_string())?;
+                    text.push('\n');
+                    text
+                }
+                RulesFormat::Human => {
+                    let width = crate::rules::RULES
+                        .iter()
+                        .map(|r| r.id.len())
+                        .max()
+                        .unwrap_or(0);
+                    crate::rules::RULES
+                        .iter()
+                        .map(|r| {
+                            format!("{:width$}  {:5}  {}\n", r.id, r.level.as_str(), r.summary)
+                        })
+                        .collect()
+                }
+            };
+            emit(&text, None)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Explain { rule } => {
+            let Some(r) = crate::rules::rule(&rule) else {
+                return Err(format!("no rule `{rule}`: `wirecheck rules` lists them"));
+            };
+            emit(
+                &format!(
+                    "{} ({})\n\n{}\n\n{}\n",
+                    r.id,
+                    r.level.as_str(),
+                    r.summary,
+                    r.explanation
+                ),
+                None,
+            )?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! `--format json`: the contract's shape.
+
+use serde::Serialize;
+
+use crate::check::{Baseline, Report};
+use crate::findings::Finding;
+
+#[derive(Serialize)]
+struct Out<'a> {
+    baseline: &'a Baseline,
+    ok: bool,
+    protocols: Vec<ProtocolOut<'a>>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    notes: &'a [String],
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    allow_notes: Vec<AllowNoteOut<'a>>,
+}
+
+/// A `wirecheck.toml` note: `{"kind": "unused", "file": "wirecheck.toml", "line": 3, "rule": ..., "message":
+/// ..., "reason": ..., "text": "..."}`.
+#[derive(Serialize)]
+struct AllowNoteOut<'a> {
+    kind: crate::config::AllowNoteKind,
+    file: &'a str,
+    line: u32,
+    rule: &'a str,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    field: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    protocol: Option<&'a str>,
+    reason: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    until: Option<String>,
+    text: &'a str,
+}
+
+#[derive(Serialize)]
+struct ProtocolOut<'a> {
+    name: &'a str,
+    old_version: Option<String>,
+    new_version: Option<String>,
+    required_bump: &'a str,
+    required_version: Option<String>,
+    ok: bool,
+    findings: Vec<FindingOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct FindingOut<'a> {
+    rule: &'a str,
+    level: &'a str,
+    allowed: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    allow_reason: Option<&'a str>,
+    known: bool,
+    message: &'a str,
+    message_type: &'a str,
+    topic: &'a str,
+    field: Option<&'a str>,
+    direction: Option<&'a str>,
+    against: &'a str,
+    side: &'a str,
+    file: &'a str,
+    line: u32,
+    column: u32,
+    witness: Option<&'a serde_json::Value>,
+}
+
+fn finding(f: &Finding) -> FindingOut<'_> {
+    FindingOut {
+        rule: &f.rule,
+        level: f.level.as_str(),
+        allowed: f.allowed,
+        allow_reason: f.allow_reason.as_deref(),
+        known: f.known,
+        message: &f.message,
+        message_type: &f.message_type,
+        topic: &f.topic,
+        field: f.field.as_deref(),
+        direction: f.direction.map(|d| d.as_str()),
+        against: &f.against,
+        side: match f.side {
+            crate::findings::Side::Old => "old",
+            crate::findings::Side::New => "new",
+        },
+        file: &f.location.file,
+        line: f.location.line,
+        column: f.location.column,
+        witness: f.witness.as_ref(),
+    }
+}
+
+pub(super) fn render(report: &Report) -> String {
+    let out = Out {
+        baseline: &report.baseline,
+        ok: report.ok,
+        protocols: report
+            .protocols
+            .iter()
+            .map(|p| ProtocolOut {
+                name: &p.name,
+                old_version: p.old_version.as_ref().map(ToString::to_string),
+                new_version: p.new_version.as_ref().map(ToString::to_string),
+                required_bump: p.required_bump.as_str(),
+                required_version: p.required_version.as_ref().map(ToString::to_string),
+                ok: p.ok,
+                findings: p.findings.iter().map(finding).collect(),
+            })
+            .collect(),
+        notes: &report.notes,
+        allow_notes: report
+            .allow_notes
+            .iter()
+            .map(|n| AllowNoteOut {
+                kind: n.kind,
+                file: &n.entry.location.file,
+                line: n.entry.location.line,
+                rule: &n.entry.rule,
+                message: &n.entry.message,
+                field: n.entry.field.as_deref(),
+                protocol: n.entry.protocol.as_deref(),
+                reason: &n.entry.reason,
+                until: n.entry.until.as_ref().map(ToString::to_string),
+                text: &n.message,
+            })
+            .collect(),
+    };
+    let mut text =
+        serde_json::to_string_pretty(&out).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    text.push('\n');
+    text
+}

@@ -1,0 +1,226 @@
+//! `--format markdown`: a pull-request comment or a release-notes section (GitHub-flavoured Markdown).
+//!
+//! A verdict table with a row per protocol, then per protocol with findings: its findings table, the
+//! witnesses and the usual migrations; then the notes.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use super::{Severity, place, subject, witness_words};
+use crate::check::{ProtocolReport, Report};
+use crate::findings::Level;
+
+/// Escapes inline text for a GFM table cell: `|` everywhere, `<`, `>` and `*` outside code spans, line
+/// breaks as `<br>`. Backticks are kept, so code spans in messages stay code.
+pub(crate) fn inline(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let balanced = s.matches('`').count().is_multiple_of(2);
+    let mut in_code = false;
+    for c in s.chars() {
+        match c {
+            '`' if balanced => {
+                in_code = !in_code;
+                out.push(c);
+            }
+            '|' => out.push_str("\\|"),
+            '\n' => out.push_str("<br>"),
+            '\r' => {}
+            '<' if !in_code => out.push_str("&lt;"),
+            '>' if !in_code => out.push_str("&gt;"),
+            '*' if !in_code => out.push_str("\\*"),
+            '`' => out.push_str("\\`"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A code span holding `s` whatever backticks it contains.
+pub(crate) fn code(s: &str) -> String {
+    let longest = s.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if s.starts_with('`') || s.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{s}{pad}{fence}").replace('|', "\\|")
+}
+
+fn icon(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "❌ error",
+        Severity::Warning => "⚠️ major",
+        Severity::Note => "ℹ️ minor",
+        Severity::Allowed => "🔕 allowed",
+        Severity::Known => "📜 known",
+    }
+}
+
+fn counts(p: &ProtocolReport) -> String {
+    let count = |pred: &dyn Fn(&crate::findings::Finding) -> bool| {
+        p.findings.iter().filter(|f| pred(f)).count()
+    };
+    let parts = [
+        (count(&|f| f.counts() && f.level == Level::Major), "major"),
+        (count(&|f| f.counts() && f.level == Level::Minor), "minor"),
+        (count(&|f| f.allowed), "allowed"),
+        (count(&|f| f.known && !f.allowed), "known"),
+    ];
+    let text: Vec<String> = parts
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+    if text.is_empty() {
+        "none".to_owned()
+    } else {
+        text.join(", ")
+    }
+}
+
+fn heading(p: &ProtocolReport) -> String {
+    let mark = if p.ok { "✅" } else { "❌" };
+    let change = match (&p.old_version, &p.new_version) {
+        (Some(o), Some(n)) => format!("{o} → {n}"),
+        (None, Some(n)) => format!("new at {n}"),
+        (Some(o), None) => format!("{o} → removed"),
+        (None, None) => String::new(),
+    };
+    let needs = match (&p.required_version, p.ok) {
+        (Some(r), false) => format!(": needs {r}"),
+        _ => String::new(),
+    };
+    format!("{mark} {} {change}{needs}", p.name)
+}
+
+pub(super) fn render(report: &Report) -> String {
+    let mut out = String::new();
+    let failed = report.protocols.iter().filter(|p| !p.ok).count();
+    let verdict = if failed == 0 {
+        format!("✅ {} protocol(s) ok", report.protocols.len())
+    } else {
+        format!("❌ {failed} of {} protocol(s) FAIL", report.protocols.len())
+    };
+    let _ = writeln!(
+        out,
+        "## wirecheck: {verdict} against {}\n",
+        code(&report.baseline.rev)
+    );
+    let _ = writeln!(
+        out,
+        "| protocol | {} | declared | required | findings | verdict |\n|---|---|---|---|---|---|",
+        inline(&report.baseline.rev)
+    );
+    for p in &report.protocols {
+        let show =
+            |v: &Option<semver::Version>| v.as_ref().map_or("—".to_owned(), |v| v.to_string());
+        let required = match (&p.required_version, p.required_bump) {
+            (Some(r), Level::None) => r.to_string(),
+            (Some(r), level) => format!("**{r}** ({level})"),
+            (None, _) => "—".to_owned(),
+        };
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {required} | {} | {} |",
+            code(&p.name),
+            show(&p.old_version),
+            show(&p.new_version),
+            counts(p),
+            if p.ok { "✅ ok" } else { "❌ FAIL" }
+        );
+    }
+    for p in report.protocols.iter().filter(|p| !p.findings.is_empty()) {
+        let _ = writeln!(out, "\n### {}\n", heading(p));
+        out.push_str(
+            "| | rule | where | direction | against | what changed |\n|---|---|---|---|---|---|\n",
+        );
+        for f in &p.findings {
+            let topic = if f.topic.is_empty() {
+                String::new()
+            } else {
+                format!(" on {}", code(&f.topic))
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {} | {}{topic}<br>{} | {} | {} | {}{} |",
+                icon(Severity::of(p, f)),
+                code(&f.rule),
+                code(&subject(f)),
+                code(&place(f)),
+                f.direction.map_or("—", |d| d.as_str()),
+                inline(&f.against),
+                inline(&f.message),
+                f.allow_reason
+                    .as_ref()
+                    .map_or(String::new(), |r| format!("<br>allowed: {}", inline(r)))
+            );
+        }
+        let witnesses: Vec<_> = p
+            .findings
+            .iter()
+            .filter_map(|f| witness_words(f).map(|w| (f, w)))
+            .collect();
+        if !witnesses.is_empty() {
+            out.push_str("\n**Witnesses**\n\n");
+            for (f, (who, json)) in witnesses {
+                let _ = writeln!(
+                    out,
+                    "- {} {} ({}):\n  ```json\n  {json}\n  ```",
+                    code(&f.rule),
+                    code(&subject(f)),
+                    inline(&who)
+                );
+            }
+        }
+        let rules: BTreeSet<&str> = p
+            .findings
+            .iter()
+            .filter(|f| f.counts() && f.level == Level::Major)
+            .map(|f| f.rule.as_str())
+            .collect();
+        if !rules.is_empty() {
+            out.push_str("\n**How to migrate safely**\n\n");
+            for rule in rules {
+                if let Some(help) = super::migration(rule) {
+                    let _ = writeln!(out, "- {}: {}", code(rule), inline(help));
+                }
+            }
+        }
+    }
+    if !report.allow_notes.is_empty() || !report.notes.is_empty() {
+        out.push_str("\n### Notes\n\n");
+        for note in &report.allow_notes {
+            let _ = writeln!(
+                out,
+                "- ⚠️ {}: {}",
+                code(&format!(
+                    "{}:{}",
+                    note.entry.location.file, note.entry.location.line
+                )),
+                inline(&note.message)
+            );
+        }
+        for note in &report.notes {
+            let _ = writeln!(out, "- ℹ️ {}", inline(note));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escaping() {
+        assert_eq!(
+            inline("a | `Option<u64>` <b>*x*"),
+            "a \\| `Option<u64>` &lt;b&gt;\\*x\\*"
+        );
+        assert_eq!(inline("odd ` tick <"), "odd \\` tick &lt;");
+        assert_eq!(code("a`b"), "``a`b``");
+        assert_eq!(code("`x"), "`` `x ``");
+        assert_eq!(code("a|b"), "`a\\|b`");
+    }
+}

@@ -1,0 +1,323 @@
+//! Reports: renderers that only read a [`Report`] (or a [`Matrix`]). None of them reads files or git: the
+//! driver puts the source text they show into [`Report::sources`].
+//!
+//! | format | for |
+//! |---|---|
+//! | [`OutputFormat::Human`] | terminals and logs: rustc-style diagnostics with source snippets |
+//! | [`OutputFormat::Json`] | scripts: the contract's JSON object |
+//! | [`OutputFormat::Github`] | GitHub Actions: one workflow command per finding, annotations on the diff |
+//! | [`OutputFormat::Sarif`] | code scanning: SARIF 2.1.0 |
+//! | [`OutputFormat::Junit`] | CI test dashboards: JUnit XML |
+//! | [`OutputFormat::Markdown`] | a pull-request comment or a release-notes section |
+
+mod github;
+mod help;
+mod human;
+mod json;
+mod junit;
+mod markdown;
+mod matrix_html;
+mod matrix_md;
+mod progress;
+mod sarif;
+
+use std::io::IsTerminal as _;
+
+use crate::check::{ProtocolReport, Report, source_label};
+use crate::findings::{Direction, Finding, Level};
+use crate::matrix::Matrix;
+
+pub use help::migration;
+pub(crate) use progress::Progress;
+
+/// An output format of `wirecheck check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "checker", derive(clap::ValueEnum))]
+pub enum OutputFormat {
+    /// rustc-style diagnostics with source snippets, for terminals and logs.
+    #[default]
+    Human,
+    /// One JSON object, as documented in the README (stable keys for scripts).
+    Json,
+    /// GitHub Actions workflow commands (`::error file=...::...`): annotations on the pull request.
+    Github,
+    /// SARIF 2.1.0, for code scanning (`github/codeql-action/upload-sarif`).
+    Sarif,
+    /// JUnit XML: a test suite per protocol, a failing test case per breaking finding.
+    Junit,
+    /// Markdown: a pull-request comment or a release-notes section.
+    Markdown,
+}
+
+/// An output format of `wirecheck matrix`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "checker", derive(clap::ValueEnum))]
+pub enum MatrixFormat {
+    /// One table per protocol, for release notes.
+    #[default]
+    Markdown,
+    /// A self-contained HTML page (no network), with the breaking findings of each cell on hover or click.
+    Html,
+    /// The matrix as JSON.
+    Json,
+}
+
+/// How to render.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RenderOptions {
+    /// ANSI colours in the human format (see [`color_for_stdout`]).
+    pub color: bool,
+}
+
+/// Renders a report in `format`, without colours. Deterministic: the same report gives the same bytes.
+pub fn render(report: &Report, format: OutputFormat) -> String {
+    render_with(report, format, &RenderOptions::default())
+}
+
+/// Renders a report in `format` with `options`.
+pub fn render_with(report: &Report, format: OutputFormat, options: &RenderOptions) -> String {
+    match format {
+        OutputFormat::Human => human::render(report, options.color),
+        OutputFormat::Json => json::render(report),
+        OutputFormat::Github => github::render(report),
+        OutputFormat::Sarif => sarif::render(report),
+        OutputFormat::Junit => junit::render(report),
+        OutputFormat::Markdown => markdown::render(report),
+    }
+}
+
+/// Renders an interoperability matrix in `format`. Deterministic.
+pub fn render_matrix(matrix: &Matrix, format: MatrixFormat) -> String {
+    match format {
+        MatrixFormat::Markdown => matrix_md::render(matrix),
+        MatrixFormat::Html => matrix_html::render(matrix),
+        MatrixFormat::Json => {
+            let mut text = serde_json::to_string_pretty(matrix)
+                .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+            text.push('\n');
+            text
+        }
+    }
+}
+
+/// Whether output on stdout gets colours: stdout is a terminal and `NO_COLOR` is unset or empty
+/// (<https://no-color.org>).
+pub fn color_for_stdout() -> bool {
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// How a finding is presented, in every format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Severity {
+    /// Major, counted, and the protocol's declared version is short: the check fails on it.
+    Error,
+    /// Major and counted, but the declared version already pays for it.
+    Warning,
+    /// Minor.
+    Note,
+    /// Allowed with a reason.
+    Allowed,
+    /// Known history: the baseline already had the break.
+    Known,
+}
+
+impl Severity {
+    pub(crate) fn of(p: &ProtocolReport, f: &Finding) -> Self {
+        if f.allowed {
+            Severity::Allowed
+        } else if f.known {
+            Severity::Known
+        } else if f.level == Level::Major && !p.ok {
+            Severity::Error
+        } else if f.level == Level::Major {
+            Severity::Warning
+        } else {
+            Severity::Note
+        }
+    }
+}
+
+/// A region of a file: 1-based lines and columns (in characters), the end column just past the span.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Region {
+    pub start_line: u32,
+    pub start_column: u32,
+    pub end_line: u32,
+    pub end_column: u32,
+}
+
+/// The region of `f`'s span, when its file's text is in the report and the span fits it.
+pub(crate) fn region(report: &Report, f: &Finding) -> Option<Region> {
+    let text = report.sources.get(&source_label(f))?;
+    region_in(text, f.location.start, f.location.end)
+}
+
+/// The region of the byte range `start..end` of `text`, if it is a valid range on character boundaries.
+pub(crate) fn region_in(text: &str, start: usize, end: usize) -> Option<Region> {
+    if start > end
+        || end > text.len()
+        || !text.is_char_boundary(start)
+        || !text.is_char_boundary(end)
+    {
+        return None;
+    }
+    let position = |offset: usize| {
+        let before = &text[..offset];
+        let line = before.matches('\n').count() + 1;
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let column = before[line_start..].chars().count() + 1;
+        (
+            u32::try_from(line).unwrap_or(u32::MAX),
+            u32::try_from(column).unwrap_or(u32::MAX),
+        )
+    };
+    let (start_line, start_column) = position(start);
+    let (end_line, end_column) = position(end);
+    Some(Region {
+        start_line,
+        start_column,
+        end_line,
+        end_column,
+    })
+}
+
+/// What a finding is about: `AllocRequest.t_submit`, `AllocRequest`, or the protocol's name.
+pub(crate) fn subject(f: &Finding) -> String {
+    match (&f.field, f.message_type.is_empty()) {
+        (Some(field), false) => format!("{}.{field}", f.message_type),
+        (None, false) => f.message_type.clone(),
+        (Some(field), true) => field.clone(),
+        (None, true) => f.protocol.clone(),
+    }
+}
+
+/// `v0.87.0:src/sched.rs:42:5` or `src/sched.rs:42:5`.
+pub(crate) fn place(f: &Finding) -> String {
+    format!(
+        "{}:{}:{}",
+        source_label(f),
+        f.location.line,
+        f.location.column
+    )
+}
+
+/// Which side writes and which reads, in words: `v0.87.0 reads what the working tree writes`.
+pub(crate) fn direction_words(f: &Finding, d: Direction) -> String {
+    match d {
+        Direction::OldReadsNew => format!("{} reads what the working tree writes", f.against),
+        Direction::NewReadsOld => format!("the working tree reads what {} writes", f.against),
+    }
+}
+
+/// The witness as compact JSON, with who writes it and who fails on it.
+pub(crate) fn witness_words(f: &Finding) -> Option<(String, String)> {
+    let witness = f.witness.as_ref()?;
+    let json = serde_json::to_string(witness).unwrap_or_default();
+    let who = match f.direction {
+        Some(Direction::OldReadsNew) => format!(
+            "written by the working tree, rejected or misread by {}",
+            f.against
+        ),
+        Some(Direction::NewReadsOld) => format!(
+            "written by {}, rejected or misread by the working tree",
+            f.against
+        ),
+        None => "a payload one side writes and the other rejects or misreads".to_owned(),
+    };
+    Some((who, json))
+}
+
+/// A stable fingerprint of a finding across runs and line moves: FNV-1a (64 bits) over the rule, the
+/// protocol, the message, the topic, the field and the direction (not the location, not the release).
+pub(crate) fn fingerprint(f: &Finding) -> String {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let direction = f.direction.map_or("", Direction::as_str);
+    let parts = [
+        f.rule.as_str(),
+        f.protocol.as_str(),
+        f.message_type.as_str(),
+        f.topic.as_str(),
+        f.field.as_deref().unwrap_or(""),
+        direction,
+    ];
+    for part in parts {
+        for byte in part.bytes().chain(std::iter::once(0xff)) {
+            hash ^= u64::from(byte);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    format!("{hash:016x}")
+}
+
+/// `3 protocol(s) checked against v0.87.0 (0123456789ab): 1 FAIL`.
+pub(crate) fn overall(report: &Report) -> String {
+    let failed = report.protocols.iter().filter(|p| !p.ok).count();
+    format!(
+        "{} protocol(s) checked against {} ({}): {}",
+        report.protocols.len(),
+        report.baseline.rev,
+        &report.baseline.commit[..report.baseline.commit.len().min(12)],
+        if failed == 0 {
+            "ok".to_owned()
+        } else {
+            format!("{failed} FAIL")
+        }
+    )
+}
+
+/// `sched 0.87.0 -> 0.87.1: needs 0.88.0 (2 major, 1 minor) FAIL`: the counted findings by level and the
+/// verdict.
+pub fn summary(p: &ProtocolReport) -> String {
+    let count = |level| {
+        p.findings
+            .iter()
+            .filter(|f| f.counts() && f.level == level)
+            .count()
+    };
+    let (major, minor) = (count(Level::Major), count(Level::Minor));
+    let verdict = if p.ok { "ok" } else { "FAIL" };
+    match (&p.old_version, &p.new_version) {
+        (None, Some(new)) => format!("{} (new) {new}: {verdict}", p.name),
+        (Some(old), None) => format!("{} {old} -> removed: {verdict}", p.name),
+        (Some(old), Some(new)) => {
+            let needs = match (&p.required_version, p.required_bump) {
+                (Some(r), Level::Minor | Level::Major) => format!("needs {r} "),
+                _ => "no bump needed ".to_owned(),
+            };
+            format!(
+                "{} {old} -> {new}: {needs}({major} major, {minor} minor) {verdict}",
+                p.name
+            )
+        }
+        (None, None) => format!("{}: {verdict}", p.name),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regions_are_one_based_with_character_columns() {
+        let text = "fn a() {}\n    pub é: u8,\n";
+        let start = text.find('é').unwrap();
+        let r = region_in(text, start, start + 'é'.len_utf8()).unwrap();
+        assert_eq!(
+            r,
+            Region {
+                start_line: 2,
+                start_column: 9,
+                end_line: 2,
+                end_column: 10
+            }
+        );
+        assert_eq!(region_in(text, 0, 0).unwrap().start_column, 1);
+        assert_eq!(
+            region_in(text, start + 1, start + 2),
+            None,
+            "inside a character"
+        );
+        assert_eq!(region_in(text, 5, 100), None, "past the end");
+        assert_eq!(region_in(text, 5, 4), None, "reversed");
+    }
+}

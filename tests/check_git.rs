@@ -1,0 +1,307 @@
+//! End to end: temp git repositories with release tags, the `wirecheck` binary, exit codes and JSON.
+#![cfg(feature = "checker")]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.com",
+            "-c",
+            "init.defaultBranch=main",
+        ])
+        .args(["-c", "tag.gpgSign=false", "-c", "commit.gpgSign=false"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+struct Repo {
+    _tmp: tempfile::TempDir,
+    dir: PathBuf,
+}
+
+const MANIFEST: &str = "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\npath = \"src/lib.rs\"\n";
+
+fn lib(version: &str, alloc_fields: &str, extra: &str) -> String {
+    format!(
+        r#"use serde::{{Deserialize, Serialize}};
+use wirecheck::{{Message, Protocol}};
+
+/// The scheduler protocol.
+#[derive(Protocol)]
+#[wire(name = "sched", version = "{version}")]
+pub struct Sched;
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = Sched, topic = "sched.alloc", kind = "request")]
+pub struct AllocRequest {{
+    pub id: u64,
+{alloc_fields}}}
+{extra}"#
+    )
+}
+
+impl Repo {
+    fn new() -> Self {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("ws");
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        std::fs::write(dir.join("Cargo.toml"), MANIFEST).unwrap();
+        git(&dir, &["init", "-q"]);
+        Repo { _tmp: tmp, dir }
+    }
+
+    fn write(&self, text: &str) {
+        std::fs::write(self.dir.join("src/lib.rs"), text).unwrap();
+    }
+
+    fn commit(&self, message: &str) {
+        git(&self.dir, &["add", "-A"]);
+        git(&self.dir, &["commit", "-q", "-m", message]);
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+            .args(args)
+            .arg("--manifest-path")
+            .arg(self.dir.join("Cargo.toml"))
+            .current_dir(&self.dir)
+            .output()
+            .expect("wirecheck runs")
+    }
+
+    fn check_json(&self) -> (i32, Value) {
+        let out = self.run(&["check", "--format", "json"]);
+        let code = out.status.code().unwrap_or(-1);
+        let json = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "exit {code}, not JSON ({e}): {}\nstderr: {}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        (code, json)
+    }
+}
+
+const TWO_FIELDS: &str = "    pub priority: u32,\n    pub t_submit: f64,\n";
+
+/// A repository with v0.9.0 (lightweight), v0.10.0 (annotated) and v1.0.0-rc.1 (pre-release) tags; the
+/// protocol is at 0.10.0 with `AllocRequest {id, priority, t_submit}`.
+fn released() -> Repo {
+    let repo = Repo::new();
+    repo.write(&lib("0.9.0", "    pub priority: u32,\n", ""));
+    repo.commit("0.9");
+    git(&repo.dir, &["tag", "v0.9.0"]);
+    repo.write(&lib("0.10.0", TWO_FIELDS, ""));
+    repo.commit("0.10");
+    git(&repo.dir, &["tag", "-a", "-m", "release 0.10.0", "v0.10.0"]);
+    repo.write(&lib("1.0.0-rc.1", TWO_FIELDS, "// rc\n"));
+    repo.commit("rc");
+    git(&repo.dir, &["tag", "-a", "-m", "rc", "v1.0.0-rc.1"]);
+    repo.write(&lib("0.10.0", TWO_FIELDS, ""));
+    repo.commit("back to the release shape");
+    repo
+}
+
+#[test]
+fn baseline_is_highest_release_ancestor_skipping_prereleases() {
+    let repo = released();
+    let out = repo.run(&["baseline"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.starts_with("v0.10.0 "), "{text}");
+    // A newer tag that is not an ancestor of HEAD is not a baseline.
+    git(&repo.dir, &["checkout", "-q", "-b", "side", "v0.9.0"]);
+    git(&repo.dir, &["commit", "-q", "--allow-empty", "-m", "side"]);
+    let out = repo.run(&["baseline"]);
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .starts_with("v0.9.0 ")
+    );
+}
+
+#[test]
+fn unchanged_protocol_passes() {
+    let repo = released();
+    let (code, json) = repo.check_json();
+    assert_eq!(code, 0, "{json:#}");
+    assert_eq!(json["baseline"]["rev"], "v0.10.0");
+    assert_eq!(json["baseline"]["commit"].as_str().unwrap().len(), 40);
+    assert_eq!(json["ok"], true);
+    let p = &json["protocols"][0];
+    assert_eq!(p["name"], "sched");
+    assert_eq!(p["required_bump"], "none");
+    assert_eq!(p["findings"].as_array().unwrap().len(), 0, "{json:#}");
+}
+
+#[test]
+fn removed_field_without_a_bump_fails_with_major() {
+    let repo = released();
+    repo.write(&lib("0.10.1", "    pub priority: u32,\n", ""));
+    let (code, json) = repo.check_json();
+    assert_eq!(code, 1, "{json:#}");
+    assert_eq!(json["ok"], false);
+    let p = &json["protocols"][0];
+    assert_eq!(p["old_version"], "0.10.0");
+    assert_eq!(p["new_version"], "0.10.1");
+    assert_eq!(p["required_bump"], "major");
+    assert_eq!(p["required_version"], "0.11.0");
+    let f = p["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "field_removed")
+        .unwrap_or_else(|| panic!("no field_removed: {json:#}"));
+    assert_eq!(f["level"], "major");
+    assert_eq!(f["field"], "t_submit");
+    assert_eq!(f["message_type"], "AllocRequest");
+    assert_eq!(f["topic"], "sched.alloc");
+    assert_eq!(f["direction"], "old reads new");
+    assert_eq!(f["against"], "v0.10.0");
+    // The removed field is shown where it was: in the baseline's file and line.
+    assert_eq!(f["file"], "src/lib.rs");
+    assert_eq!(f["line"], 14);
+    assert_eq!(f["side"], "old");
+    assert!(f["witness"].is_object(), "{f:#}");
+    assert!(f["witness"].get("t_submit").is_none());
+}
+
+#[test]
+fn removed_field_with_the_bump_passes() {
+    let repo = released();
+    repo.write(&lib("0.11.0", "    pub priority: u32,\n", ""));
+    let (code, json) = repo.check_json();
+    assert_eq!(code, 0, "{json:#}");
+    assert_eq!(json["protocols"][0]["required_bump"], "major");
+    assert_eq!(json["protocols"][0]["ok"], true);
+}
+
+#[test]
+fn added_optional_field_needs_minor_and_points_at_the_new_line() {
+    let repo = released();
+    let fields = format!("{TWO_FIELDS}    #[serde(default)]\n    pub final_: Option<bool>,\n");
+    repo.write(&lib("0.10.0", &fields, ""));
+    let (code, json) = repo.check_json();
+    assert_eq!(code, 1, "{json:#}");
+    let p = &json["protocols"][0];
+    assert_eq!(p["required_bump"], "minor");
+    assert_eq!(p["required_version"], "0.10.1");
+    let f = &p["findings"][0];
+    assert_eq!(f["level"], "minor");
+    assert_eq!(f["side"], "new");
+    assert_eq!(f["line"], 16);
+    repo.write(&lib("0.10.1", &fields, ""));
+    assert_eq!(repo.check_json().0, 0);
+}
+
+#[test]
+fn new_protocol_needs_nothing() {
+    let repo = released();
+    let extra = r#"
+#[derive(Protocol)]
+#[wire(name = "exec", version = "0.1.0")]
+pub struct Exec;
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = Exec, topic = "job-exec.start", kind = "request")]
+pub struct Start { pub id: u64 }
+"#;
+    repo.write(&lib("0.10.0", TWO_FIELDS, extra));
+    let (code, json) = repo.check_json();
+    assert_eq!(code, 0, "{json:#}");
+    let exec = json["protocols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "exec")
+        .unwrap();
+    assert_eq!(exec["old_version"], Value::Null);
+    assert_eq!(exec["required_bump"], "none");
+}
+
+#[test]
+fn no_release_tag_is_exit_2_with_advice() {
+    let repo = Repo::new();
+    repo.write(&lib("0.1.0", "", ""));
+    repo.commit("initial");
+    let out = repo.run(&["check"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no release tag matching `v*`"), "{err}");
+    assert!(err.contains("--against"), "{err}");
+}
+
+#[test]
+fn shallow_clone_is_exit_2_with_advice() {
+    let repo = released();
+    let shallow = repo._tmp.path().join("shallow");
+    let url = format!("file://{}", repo.dir.display());
+    git(
+        repo._tmp.path(),
+        &[
+            "clone",
+            "-q",
+            "--depth",
+            "1",
+            "--no-tags",
+            &url,
+            shallow.to_str().unwrap(),
+        ],
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+        .args(["check", "--manifest-path"])
+        .arg(shallow.join("Cargo.toml"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("shallow clone"), "{err}");
+    assert!(err.contains("fetch-depth: 0"), "{err}");
+}
+
+#[test]
+fn against_any_revision_and_uncommitted_edits() {
+    let repo = released();
+    // Compare with the 0.9.0 release explicitly: t_submit was added as a required field since then.
+    repo.write(&lib("0.10.0", TWO_FIELDS, ""));
+    let out = repo.run(&["check", "--format", "json", "--against", "v0.9.0"]);
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["baseline"]["rev"], "v0.9.0");
+    let rules: Vec<&str> = json["protocols"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert!(rules.contains(&"required_field_added"), "{json:#}");
+}
+
+#[test]
+fn unparsable_working_tree_is_exit_2() {
+    let repo = released();
+    repo.write("pub struct {");
+    let out = repo.run(&["check"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("src/lib.rs:1:"), "{err}");
+    assert!(err.contains("cannot parse Rust source"), "{err}");
+}
