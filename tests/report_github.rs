@@ -1,0 +1,148 @@
+//! `--format github` against the workflow-command escaping rules of the Actions toolkit: in the message
+//! `%`, `\r`, `\n`; in property values also `:` and `,`. Each command must stay on one line and decode back
+//! to the original text.
+#![cfg(feature = "checker")]
+
+mod report_fixture;
+
+use wirecheck::report::{self, OutputFormat};
+
+/// The toolkit's escapes, undone left to right.
+fn unescape(s: &str, property: bool) -> String {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find('%') {
+        out.push_str(&rest[..i]);
+        let code = &rest[i..i + 3];
+        out.push(match code {
+            "%25" => '%',
+            "%0D" => '\r',
+            "%0A" => '\n',
+            "%3A" if property => ':',
+            "%2C" if property => ',',
+            other => panic!("unexpected escape {other} in {s}"),
+        });
+        rest = &rest[i + 3..];
+    }
+    out.push_str(rest);
+    out
+}
+
+struct Command {
+    name: String,
+    properties: Vec<(String, String)>,
+    message: String,
+}
+
+fn parse(line: &str) -> Command {
+    let body = line.strip_prefix("::").expect("starts with ::");
+    let end = body.find("::").expect("a second ::");
+    let (head, message) = (&body[..end], &body[end + 2..]);
+    let (name, properties) = head.split_once(' ').unwrap_or((head, ""));
+    let properties = properties
+        .split(',')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').expect("key=value");
+            assert!(!v.contains(':') && !v.contains(','), "unescaped in {p}");
+            (k.to_owned(), unescape(v, true))
+        })
+        .collect();
+    assert!(!message.contains('\r'), "raw CR in {line}");
+    Command {
+        name: name.to_owned(),
+        properties,
+        message: unescape(message, false),
+    }
+}
+
+#[test]
+fn hostile_text_is_escaped_and_round_trips() {
+    let mut r = report_fixture::report();
+    let f = &mut r.protocols[0].findings[0];
+    f.message = "100% of `user-id` is lost\r\nsecond line, with: colons".into();
+    f.location.file = "src/odd,name:1%.rs".into();
+    f.field = Some("a,b:c".into());
+    r.sources.clear();
+    r.notes = vec!["src/x.rs:1:1: 50% seen\nthrough".into()];
+    let text = report::render(&r, OutputFormat::Github);
+    let lines: Vec<&str> = text.lines().collect();
+    let findings: usize = r.protocols.iter().map(|p| p.findings.len()).sum();
+    assert_eq!(
+        lines.len(),
+        findings + r.allow_notes.len() + r.notes.len() + 1,
+        "one command per finding, per note, and the summary:\n{text}"
+    );
+    let commands: Vec<Command> = lines.iter().map(|l| parse(l)).collect();
+
+    let first = &commands[0];
+    assert_eq!(first.name, "warning");
+    let get = |c: &Command, key: &str| {
+        c.properties
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+    };
+    assert_eq!(get(first, "file").as_deref(), Some("src/odd,name:1%.rs"));
+    assert_eq!(get(first, "line").as_deref(), Some("6"));
+    assert_eq!(
+        get(first, "title").as_deref(),
+        Some("wirecheck field_renamed (major): exec StartRequest.a,b:c")
+    );
+    assert!(
+        first.message.starts_with(
+            "100% of `user-id` is lost\r\nsecond line, with: colons\nat src/odd,name:1%.rs:6:9"
+        ),
+        "{}",
+        first.message
+    );
+    assert!(lines[0].contains("100%25 of `user-id` is lost%0D%0Asecond line, with: colons%0Aat"));
+    assert!(lines[0].contains("file=src/odd%2Cname%3A1%25.rs,"));
+
+    let note = &commands[findings + r.allow_notes.len()];
+    assert_eq!(note.name, "notice");
+    assert_eq!(note.message, "src/x.rs:1:1: 50% seen\nthrough");
+
+    let summary = commands.last().unwrap();
+    assert_eq!(get(summary, "title").as_deref(), Some("wirecheck"));
+    assert!(
+        summary
+            .message
+            .contains("sched 0.87.0 -> 0.87.1: needs 0.88.0 (2 major, 1 minor) FAIL\n")
+    );
+}
+
+#[test]
+fn severities_and_places() {
+    let text = report::render(&report_fixture::report(), OutputFormat::Github);
+    let commands: Vec<Command> = text.lines().map(parse).collect();
+    let names: Vec<&str> = commands.iter().map(|c| c.name.as_str()).collect();
+    // exec's break is paid for by its version (warning); sched's two count (error); the minor, allowed
+    // and known ones are notices; then the unused allow, the extraction note and the summary.
+    assert_eq!(
+        names,
+        [
+            "warning", "error", "error", "notice", "notice", "notice", "warning", "notice",
+            "notice"
+        ]
+    );
+    // A removed field points at a file of v0.87.0: a file-level annotation, no line.
+    let removed = &commands[1];
+    assert!(removed.properties.iter().all(|(k, _)| k != "line"));
+    assert!(removed.message.contains("at v0.87.0:src/sched.rs:12:9"));
+    // One in the working tree has the full span.
+    let added = &commands[2];
+    let keys: Vec<&str> = added.properties.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(
+        keys,
+        ["file", "line", "col", "endLine", "endColumn", "title"]
+    );
+    // The wirecheck.toml note points at the entry.
+    assert_eq!(
+        commands[6].properties[..2],
+        [
+            ("file".to_owned(), "wirecheck.toml".to_owned()),
+            ("line".to_owned(), "1".to_owned())
+        ]
+    );
+}
