@@ -162,7 +162,9 @@ pub fn compare_protocol(
     // request, not again as a removed message.
     let dropped_responses: Vec<&str> = pairs
         .iter()
-        .filter(|&&(i, j)| olds[i].response != ResponseMode::None && news[j].response == ResponseMode::None)
+        .filter(|&&(i, j)| {
+            olds[i].response != ResponseMode::None && news[j].response == ResponseMode::None
+        })
         .filter_map(|&(i, _)| olds[i].response_type.as_deref())
         .collect();
     for (i, o) in olds.iter().enumerate() {
