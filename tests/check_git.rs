@@ -305,3 +305,34 @@ fn unparsable_working_tree_is_exit_2() {
     assert!(err.contains("src/lib.rs:1:"), "{err}");
     assert!(err.contains("cannot parse Rust source"), "{err}");
 }
+
+#[test]
+fn removed_protocol_is_major() {
+    let repo = released();
+    let extra = r#"
+#[derive(Protocol)]
+#[wire(name = "exec", version = "0.1.0")]
+pub struct Exec;
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = Exec, topic = "job-exec.start", kind = "request")]
+pub struct Start { pub id: u64 }
+"#;
+    repo.write(&lib("0.10.0", TWO_FIELDS, extra));
+    repo.commit("exec protocol");
+    git(&repo.dir, &["tag", "v0.11.0"]);
+    repo.write(&lib("0.10.0", TWO_FIELDS, ""));
+    let (code, json) = repo.check_json();
+    assert_eq!(code, 1, "{json:#}");
+    let exec = json["protocols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "exec")
+        .unwrap();
+    assert_eq!(exec["new_version"], Value::Null);
+    assert_eq!(exec["ok"], false);
+    assert_eq!(exec["findings"][0]["rule"], "protocol_removed");
+    assert_eq!(exec["findings"][0]["level"], "major");
+    assert_eq!(exec["findings"][0]["side"], "old");
+}

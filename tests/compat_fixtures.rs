@@ -160,4 +160,40 @@ fixtures! {
     variant_added_without_other: Major,
     variant_removed: Major,
     variant_renamed: Major,
+    unresolved_type: Major,
+}
+
+/// Rules that no source pair of one crate can show, and the test that covers each instead.
+const COVERED_ELSEWHERE: &[(&str, &str)] = &[(
+    "protocol_removed",
+    "tests/check_git.rs removed_protocol_is_major (a protocol is compared only when both sides declare it)",
+)];
+
+#[test]
+fn every_rule_has_a_fixture() {
+    let dirs: Vec<String> = std::fs::read_dir(fixtures_dir())
+        .map(|entries| {
+            entries
+                .flatten()
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    for rule in wirecheck::rules::RULES {
+        let has_fixture = dirs.iter().any(|d| d.split("__").next() == Some(rule.id));
+        let elsewhere = COVERED_ELSEWHERE.iter().any(|(id, _)| *id == rule.id);
+        assert!(
+            has_fixture ^ elsewhere,
+            "rule `{}`: needs exactly one of a tests/fixtures/{}/ pair or a COVERED_ELSEWHERE entry",
+            rule.id,
+            rule.id
+        );
+    }
+    for dir in &dirs {
+        let rule = dir.split("__").next().unwrap_or(dir);
+        assert!(
+            rule == "none" || wirecheck::rules::rule(rule).is_some(),
+            "fixture `{dir}` names no rule of the catalogue"
+        );
+    }
 }
