@@ -188,6 +188,48 @@ pub fn revision_snapshot(
     })
 }
 
+/// [`current_snapshot`], sharing `cache` with the other revisions a check reads.
+pub fn current_snapshot_cached(
+    ws: &Workspace,
+    cache: &extract::SourceCache,
+) -> Result<Snapshot, CheckError> {
+    extract::extract_cached(&ws.crates, &WorkTree::new(&ws.root), cache)
+        .map_err(CheckError::Current)
+}
+
+/// [`revision_snapshot`], sharing `cache` with the other revisions a check reads; with `keep`, only the
+/// messages it asks for (see [`extract::extract_filtered`]).
+pub fn revision_snapshot_cached(
+    ws: &Workspace,
+    repo: &Repo,
+    (commit, rev): (&str, &str),
+    cache: &extract::SourceCache,
+    keep: Option<&dyn Fn(&crate::model::ProtocolDecl) -> extract::Keep>,
+) -> Result<Snapshot, CheckError> {
+    let reader = repo.at(commit)?;
+    match keep {
+        Some(keep) => extract::extract_filtered(&ws.crates, &reader, cache, keep),
+        None => extract::extract_cached(&ws.crates, &reader, cache),
+    }
+    .map_err(|error| CheckError::Revision {
+        rev: rev.to_owned(),
+        error: Box::new(error),
+    })
+}
+
+/// What [`compare_snapshots`] reads of an older release's protocol, given the working tree's model:
+/// every message from the protocol's `min_compatible` on, else only its records; nothing of a protocol
+/// the working tree no longer declares.
+fn older_release_keep(current: &Snapshot) -> impl Fn(&crate::model::ProtocolDecl) -> extract::Keep {
+    move |old| match current.protocol(&old.name) {
+        None => extract::Keep::Nothing,
+        Some(new) => match &new.min_compatible {
+            Some(min) if old.version >= *min => extract::Keep::All,
+            _ => extract::Keep::Records,
+        },
+    }
+}
+
 /// Runs the check.
 pub fn check(options: &CheckOptions) -> Result<Report, CheckError> {
     let ws = load_workspace(options.manifest_path.as_deref(), &options.packages)?;
@@ -232,15 +274,20 @@ pub fn check(options: &CheckOptions) -> Result<Report, CheckError> {
             )
         }
     };
-    let current = current_snapshot(&ws)?;
-    let base = revision_snapshot(&ws, &repo, &baseline.commit, &baseline.rev)?;
+    // One cache for every revision read: files unchanged between them are read and parsed once.
+    let cache = extract::SourceCache::new();
+    let current = current_snapshot_cached(&ws, &cache)?;
+    let base =
+        revision_snapshot_cached(&ws, &repo, (&baseline.commit, &baseline.rev), &cache, None)?;
+    let keep = older_release_keep(&current);
     let mut olds = Vec::new();
     let mut progress = crate::report::Progress::new("reading release", older.len());
     for release in &older {
         progress.step(&release.tag);
         // An older release whose source no longer parses is reported, not fatal: only records and
         // min_compatible need it.
-        match revision_snapshot(&ws, &repo, &release.commit, &release.tag) {
+        let at = (release.commit.as_str(), release.tag.as_str());
+        match revision_snapshot_cached(&ws, &repo, at, &cache, Some(&keep)) {
             Ok(snapshot) => olds.push((release.tag.clone(), snapshot)),
             Err(e) => {
                 progress.finish();
@@ -250,6 +297,8 @@ pub fn check(options: &CheckOptions) -> Result<Report, CheckError> {
     }
     progress.finish();
     let mut report = compare_snapshots(&baseline, &base, &olds, &current);
+    // Golden wire fixtures: the baseline release's must be committed (rule `fixtures_missing`).
+    crate::fixtures::report_missing(&mut report, &ws.root, &repo, &base, &current);
     apply_config(&mut report, &config);
     let commits: BTreeMap<&str, &str> =
         std::iter::once((baseline.rev.as_str(), baseline.commit.as_str()))

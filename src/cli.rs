@@ -50,6 +50,9 @@ pub enum Command {
     Snapshot(SnapshotArgs),
     /// Which pairs of the last releases and the working tree interoperate, per protocol.
     Matrix(MatrixArgs),
+    /// Golden wire fixtures: payloads of every message per release, decoded by the skew test.
+    #[command(subcommand)]
+    Fixtures(FixturesCommand),
     /// List the rules.
     Rules(RulesArgs),
     /// Explain a rule.
@@ -143,6 +146,37 @@ pub struct SnapshotArgs {
 pub enum SnapshotFormat {
     /// The model as JSON.
     Json,
+}
+
+/// `wirecheck fixtures ...`.
+#[derive(Debug, Clone, Subcommand)]
+pub enum FixturesCommand {
+    /// Write each protocol's fixtures for its declared version (a released version's files are never
+    /// rewritten); with --check, write nothing and exit 1 when a file is missing or stale.
+    Write(FixturesWriteArgs),
+}
+
+/// `wirecheck fixtures write`.
+#[derive(Debug, Clone, Args)]
+pub struct FixturesWriteArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub manifest: ManifestArgs,
+    /// Only this package (repeatable).
+    #[arg(short = 'p', long = "package", value_name = "PKG")]
+    pub packages: Vec<String>,
+    /// Write under DIR/PROTOCOL/VERSION/ instead of each package's wire-fixtures/.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// Write the fixtures of the release at REV, from git objects (for a release that forgot them).
+    #[arg(long, value_name = "REV")]
+    pub rev: Option<String>,
+    /// Glob of release tags (to find the last release, whose fixtures are never rewritten).
+    #[arg(long, value_name = "GLOB", default_value = "v*")]
+    pub tag_pattern: String,
+    /// Write nothing; exit 1 when a fixture is missing or stale.
+    #[arg(long)]
+    pub check: bool,
 }
 
 /// `wirecheck rules`.
@@ -281,6 +315,7 @@ fn execute(command: Command) -> Result<ExitCode, String> {
             )?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Fixtures(FixturesCommand::Write(args)) => fixtures_write(&args),
         Command::Rules(args) => {
             let text = match args.format {
                 RulesFormat::Json => {
@@ -331,4 +366,56 @@ fn execute(command: Command) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+fn fixtures_write(args: &FixturesWriteArgs) -> Result<ExitCode, String> {
+    use crate::fixtures::{self, FileStatus, WriteOptions};
+    let report = fixtures::write(&WriteOptions {
+        manifest_path: args.manifest.manifest_path.clone(),
+        packages: args.packages.clone(),
+        dir: args.dir.clone(),
+        rev: args.rev.clone(),
+        tag_pattern: args.tag_pattern.clone(),
+        check: args.check,
+    })
+    .map_err(|e| e.to_string())?;
+    for note in &report.notes {
+        eprintln!("note: {note}");
+    }
+    let mut text = String::new();
+    for f in report
+        .files
+        .iter()
+        .filter(|f| f.status != FileStatus::Unchanged)
+    {
+        text.push_str(&format!("{} {}", f.status.as_str(), f.path));
+        if let (FileStatus::Kept, Some(release)) = (f.status, &f.released) {
+            text.push_str(&format!(
+                " (released in {release}: never rewritten, though this wirecheck generates other bytes)"
+            ));
+        }
+        text.push('\n');
+    }
+    emit(&text, None)?;
+    let count = |s: FileStatus| report.files.iter().filter(|f| f.status == s).count();
+    eprintln!(
+        "wirecheck: {} fixture files: {} unchanged, {} {}, {} {}",
+        report.files.len(),
+        count(FileStatus::Unchanged),
+        count(FileStatus::Written) + count(FileStatus::Missing) + count(FileStatus::Stale),
+        if args.check {
+            "missing or stale"
+        } else {
+            "written"
+        },
+        count(FileStatus::Removed) + count(FileStatus::Extra),
+        if args.check { "extra" } else { "removed" },
+    );
+    if args.check && !report.up_to_date() {
+        eprintln!(
+            "error: the wire fixtures are not up to date: run `wirecheck fixtures write` and commit the files"
+        );
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
 }

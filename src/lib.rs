@@ -56,6 +56,8 @@ pub mod extract;
 #[cfg(feature = "checker")]
 pub mod findings;
 #[cfg(feature = "checker")]
+pub mod fixtures;
+#[cfg(feature = "checker")]
 pub mod matrix;
 #[cfg(feature = "checker")]
 pub mod model;
@@ -67,3 +69,5 @@ pub mod report;
 pub mod rules;
 #[cfg(feature = "checker")]
 pub mod source;
+#[cfg(feature = "testing")]
+pub mod testing;

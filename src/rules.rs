@@ -126,7 +126,9 @@ before: struct Job { id: u64 }\nafter:  struct Job { id: u32 }\nwitness (old wri
     IntegerWidened => "integer_widened", Major,
         "an integer type became wider",
         "New writers can send values above the range old readers accept. In positional formats the \
-encoding itself changes.\n\nbefore: struct Job { id: u32 }\nafter:  struct Job { id: u64 }\nwitness (new writer): {\"id\": 4294967296}";
+encoding itself changes: postcard varints let a reader widen from u16 up (not from u8, a raw byte); bincode's \
+integer encoding depends on the configuration the program picks (varint in `config::standard()`, fixed \
+width in `config::legacy()`), so any width change is reported in both directions.\n\nbefore: struct Job { id: u32 }\nafter:  struct Job { id: u64 }\nwitness (new writer): {\"id\": 4294967296}";
     IntegerSignChanged => "integer_sign_changed", Major,
         "an integer type changed signedness",
         "Unsigned readers reject negative values; signed readers reject values above their maximum.\n\n\
@@ -217,7 +219,9 @@ with `missing field`.\n\nbefore: struct Job { tags: Vec<String> }\nafter:  struc
     PositionalFieldAdded => "positional_field_added", Major,
         "a field was added in a positional format (bincode, postcard)",
         "Positional formats carry no field names and cannot skip or default: every field added breaks both \
-directions.\n\nbefore: struct Job { id: u64 }\nafter:  struct Job { id: u64, #[serde(default)] prio: u32 }";
+directions (zero-sized ones, `()` and `PhantomData`, take no bytes and do not count). A field appended at the \
+very end can look harmless, because `postcard::from_bytes` and bincode's `decode_from_slice` leave the extra \
+bytes unread without an error, but the field is lost, and anywhere else the fields after it are misread.\n\nbefore: struct Job { id: u64 }\nafter:  struct Job { id: u64, #[serde(default)] prio: u32 }";
     PositionalFieldRemoved => "positional_field_removed", Major,
         "a field was removed in a positional format (bincode, postcard)",
         "Positional formats carry no field names: every field removed shifts the fields after it and breaks \
@@ -238,6 +242,18 @@ the checker cannot see. Allow the finding with a reason when the two are wire-co
         "a type the checker could not resolve differs between the releases",
         "The extraction could not see through a type on one side (a macro, a missing module), so the \
 comparison cannot decide; the finding is reported once. Allow it with a reason after checking by hand.\n\nbefore: id: JobId\nafter:  id: my_macro!(JobId)";
+    FixturesMissing => "fixtures_missing", None,
+        "the baseline release's wire fixtures are not in the working tree",
+        "The protocol keeps golden wire fixtures (its `wire-fixtures/<protocol>/` folder exists), but the folder \
+of the baseline release's version lacks the fixture of a message that release declares, so the skew test \
+(`wirecheck::testing`) cannot check that the current types still decode what that release writes. This is the \
+one rule that is not about the wire: its level is `none`, so it never raises the required bump nor changes the \
+exit code (those say whether the declared version is right), but it is reported in every format until the \
+fixtures are there. Write them from the release's own source with `wirecheck fixtures write --rev <tag>` (or \
+restore them from git when they were deleted) and commit them. CI enforces the step for the current version \
+with `wirecheck fixtures write --check` (exit 1) and the skew test.\n\n\
+before: wire-fixtures/sched/0.87.0/sched.alloc.request.json (the release v0.87.0 wrote its fixtures)\n\
+after:  wire-fixtures/sched/0.88.0/ only (the release v0.88.0 did not; `wirecheck fixtures write --rev v0.88.0`)";
 }
 
 /// The catalogue entry for `id`, if there is one.

@@ -26,6 +26,7 @@ use crate::{Format, Kind, ResponseMode, Upgrade};
 
 use resolve::SideRef;
 use sample::Sampler;
+pub(crate) use sample::fixture_cases;
 use walk::{Issue, Walk};
 
 /// Which pairs and directions to check for one (old, new) pair of snapshots.

@@ -1,19 +1,66 @@
 //! Sample payloads a writer schema can produce: the minimal one (options null, collections empty,
 //! conditionally skipped keys left out) and a fuller one (options and collections filled in).
+//!
+//! The same sampler writes the golden payloads of `wirecheck fixtures write` ([`fixture_cases`]): in fixture
+//! mode it can force enums to a given variant, put integers at the ends of their range, and refuses to invent
+//! values it cannot know (types of other crates, custom serializers) instead of writing `null`.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use serde_json::{Map, Value, json};
 
 use super::resolve::{FlatObj, Role, Shape, SideRef, flatten, resolve};
-use crate::model::{EnumRepr, SkipSer, Style, Ty, Variant};
+use crate::findings::Side;
+use crate::model::{EnumRepr, Field, MessageDecl, SkipSer, Snapshot, Style, Ty, Variant};
 
 use super::resolve::EnumDef;
 
 const MAX_SAMPLE_DEPTH: usize = 32;
 
+/// At most this many cases per message in a fixture file (enums with very many variants, nested).
+const MAX_FIXTURE_CASES: usize = 512;
+
+/// Where the integers of a fixture's boundary case sit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Extreme {
+    /// Every integer at its type's maximum.
+    Max,
+    /// Signed integers at their minimum (unsigned ones keep their usual value).
+    Min,
+}
+
+/// An enum met while sampling in fixture mode: its definition's path and its writable variants
+/// (index into the definition's variants, Rust name).
+#[derive(Debug, Clone)]
+pub(crate) struct EnumSeen {
+    pub path: String,
+    pub variants: Vec<(usize, String)>,
+}
+
+/// What the fixture generator asks of a sampler, and what the sampler saw.
+#[derive(Debug, Default)]
+pub(crate) struct FixtureMode {
+    /// Integers the writer can produce over their whole range take this extreme.
+    pub boundary: Option<Extreme>,
+    /// Enums (by definition path) written as this variant (index into the definition's variants)
+    /// wherever it can be written.
+    pub force: BTreeMap<String, usize>,
+    /// Enums met, in the order they were first met.
+    pub enums: Vec<EnumSeen>,
+    /// Forced enums whose forced variant was written somewhere.
+    pub hits: BTreeSet<String>,
+    /// An integer whose whole range the writer can produce was met (signed, unsigned).
+    pub ints: (bool, bool),
+    /// What could not be written: types of other crates, unresolved types, custom serializers.
+    pub opaque: BTreeSet<String>,
+}
+
 /// Builds sample values of a writer schema.
 pub(crate) struct Sampler<'a> {
     side: SideRef<'a>,
     stack: Vec<Ty>,
+    /// Fixture mode; `None` for the engine's witnesses.
+    fixture: Option<FixtureMode>,
 }
 
 impl<'a> Sampler<'a> {
@@ -21,6 +68,34 @@ impl<'a> Sampler<'a> {
         Sampler {
             side,
             stack: Vec::new(),
+            fixture: None,
+        }
+    }
+
+    /// A sampler in fixture mode.
+    pub fn for_fixture(side: SideRef<'a>, mode: FixtureMode) -> Self {
+        Sampler {
+            side,
+            stack: Vec::new(),
+            fixture: Some(mode),
+        }
+    }
+
+    /// In fixture mode: `None` (and the reason noted) when the field's value is written by a custom
+    /// function, which the schema cannot show.
+    fn custom_blocks(&mut self, field: &Field) -> bool {
+        let Some(fx) = &mut self.fixture else {
+            return false;
+        };
+        match field.custom.as_ref().and_then(|c| c.ser.as_ref()) {
+            Some(f) => {
+                fx.opaque.insert(format!(
+                    "field `{}` is written by `{f}`, which wirecheck cannot run",
+                    field.rust_name
+                ));
+                true
+            }
+            None => false,
         }
     }
 
@@ -36,12 +111,50 @@ impl<'a> Sampler<'a> {
     }
 
     fn value_inner(&mut self, ty: &Ty, full: bool) -> Option<Value> {
-        Some(match resolve(self.side, ty, Role::Writer).shape {
+        let resolved = resolve(self.side, ty, Role::Writer);
+        // A proxy (`into` / `from`) means the writer only produces what a conversion gives: the range of
+        // the proxy type says nothing about it.
+        let proxied = resolved
+            .def
+            .is_some_and(|d| d.attrs.into.is_some() || d.attrs.from.is_some());
+        let def_path = match (&self.fixture, resolved.def) {
+            (Some(_), Some(d)) => Some(d.path.clone()),
+            _ => None,
+        };
+        Some(match resolved.shape {
             Shape::Bool => Value::Bool(full),
             Shape::Char => json!("a"),
             Shape::Str => json!(if full { "x" } else { "" }),
-            Shape::Int { .. } => json!(if full { 1 } else { 0 }),
+            Shape::Int { signed, bits } => {
+                let usual = json!(if full { 1 } else { 0 });
+                match &mut self.fixture {
+                    Some(fx) if !proxied && bits <= 64 => {
+                        if signed {
+                            fx.ints.0 = true;
+                        } else {
+                            fx.ints.1 = true;
+                        }
+                        match (fx.boundary, signed) {
+                            (Some(Extreme::Max), true) => json!(i64::MAX >> (64 - u32::from(bits))),
+                            (Some(Extreme::Max), false) => {
+                                json!(u64::MAX >> (64 - u32::from(bits)))
+                            }
+                            (Some(Extreme::Min), true) => json!(i64::MIN >> (64 - u32::from(bits))),
+                            _ => usual,
+                        }
+                    }
+                    _ => usual,
+                }
+            }
             Shape::Float { .. } => json!(if full { 0.5 } else { 0.0 }),
+            Shape::External(p) | Shape::Unresolved(p) if self.fixture.is_some() => {
+                if let Some(fx) = &mut self.fixture {
+                    fx.opaque.insert(format!(
+                        "a value of `{p}` is needed, and wirecheck cannot see into that type"
+                    ));
+                }
+                return None;
+            }
             Shape::Unit | Shape::External(_) | Shape::Unresolved(_) => Value::Null,
             Shape::Value => {
                 if full {
@@ -94,6 +207,9 @@ impl<'a> Sampler<'a> {
                 Value::Object(self.obj(&flat, full)?)
             }
             Shape::Enum(en) => {
+                if let Some(x) = self.forced_variant(def_path.as_deref(), &en, full) {
+                    return Some(x);
+                }
                 let variants: Vec<Variant> = en
                     .variants
                     .iter()
@@ -112,6 +228,33 @@ impl<'a> Sampler<'a> {
         })
     }
 
+    /// In fixture mode: notes the enum as met, and writes the variant it is forced to when there is one
+    /// and it can be written.
+    fn forced_variant(&mut self, path: Option<&str>, en: &EnumDef, full: bool) -> Option<Value> {
+        let path = path?;
+        let side = self.side;
+        let fx = self.fixture.as_mut()?;
+        if !fx.enums.iter().any(|e| e.path == path) {
+            let variants = en
+                .variants
+                .iter()
+                .enumerate()
+                .filter(|(_, v)| !v.skip_ser && writable(side, &en.attrs.repr, v))
+                .map(|(i, v)| (i, v.rust_name.clone()))
+                .collect();
+            fx.enums.push(EnumSeen {
+                path: path.to_owned(),
+                variants,
+            });
+        }
+        let v = en.variants.get(*fx.force.get(path)?)?.clone();
+        let x = self.variant(en, &v, full)?;
+        if let Some(fx) = &mut self.fixture {
+            fx.hits.insert(path.to_owned());
+        }
+        Some(x)
+    }
+
     /// The object a flattened namespace writes.
     pub fn obj(&mut self, flat: &FlatObj, full: bool) -> Option<Map<String, Value>> {
         let mut m = Map::new();
@@ -121,6 +264,9 @@ impl<'a> Sampler<'a> {
         for f in &flat.fields {
             if !full && (f.optional_parent || matches!(f.field.skip_ser, SkipSer::If(_))) {
                 continue;
+            }
+            if self.custom_blocks(&f.field) {
+                return None;
             }
             let v = self.value(&f.field.ty, full)?;
             m.insert(f.key().to_owned(), v);
@@ -149,6 +295,25 @@ impl<'a> Sampler<'a> {
 
     /// The payload of a variant: `Some(None)` for a unit variant.
     pub fn payload(&mut self, v: &Variant, full: bool) -> Option<Option<Value>> {
+        if let (Some(fx), Some(f)) = (
+            &mut self.fixture,
+            v.custom.as_ref().and_then(|c| c.ser.as_ref()),
+        ) {
+            fx.opaque.insert(format!(
+                "variant `{}` is written by `{f}`, which wirecheck cannot run",
+                v.rust_name
+            ));
+            return None;
+        }
+        // Named variants go through `obj`, which checks their written fields.
+        if v.style == Style::Tuple
+            && v.fields
+                .iter()
+                .filter(|f| f.skip_ser != SkipSer::Always)
+                .any(|f| self.custom_blocks(f))
+        {
+            return None;
+        }
         match v.style {
             Style::Unit => Some(None),
             Style::Tuple if v.fields.len() == 1 => Some(Some(self.value(&v.fields[0].ty, full)?)),
@@ -239,4 +404,133 @@ pub(crate) fn key_string(v: &Value) -> String {
         Value::Null => String::new(),
         other => other.to_string(),
     }
+}
+
+/// The golden payloads of one message, for `wirecheck fixtures write`: `(case, payload)` in a fixed order,
+/// and notes on what could not be generated.
+///
+/// Cases: `minimal` (only what is always written: options null, collections empty, conditionally skipped
+/// keys left out), `maximal` (every optional field present, collections with one element), one
+/// `variant:Enum::Variant` per writable variant of every enum the message reaches (the rest as in
+/// `maximal`; a variant reached only inside another enum's variant forces that one too) followed by its
+/// `minimal` form, and for each of `maximal` and the variant cases a `boundary:max` form (integers at their
+/// type's maximum) and a `boundary:min` form (signed integers at their minimum). A `minimal` or boundary form
+/// is left out when an earlier case has the same payload (a variant case never is). Integers behind an
+/// `into`/`from` proxy, and 128-bit ones (beyond JSON's 64-bit numbers), keep their usual value.
+pub(crate) fn fixture_cases(
+    snap: &Snapshot,
+    message: &MessageDecl,
+) -> (Vec<(String, Value)>, Vec<String>) {
+    let side = SideRef {
+        snap,
+        side: Side::New,
+    };
+    let ty = Ty::Named {
+        path: message.rust_path.clone(),
+        args: Vec::new(),
+    };
+    let sample = |force: &BTreeMap<String, usize>, boundary: Option<Extreme>, full: bool| {
+        let mode = FixtureMode {
+            boundary,
+            force: force.clone(),
+            ..FixtureMode::default()
+        };
+        let mut sampler = Sampler::for_fixture(side, mode);
+        let value = sampler.value(&ty, full);
+        (value, sampler.fixture.unwrap_or_default())
+    };
+    let mut cases: Vec<(String, Value)> = Vec::new();
+    let mut notes: BTreeSet<String> = BTreeSet::new();
+    let none = BTreeMap::new();
+
+    let (minimal, mode) = sample(&none, None, false);
+    match minimal {
+        Some(v) => cases.push(("minimal".to_owned(), v)),
+        None => notes.extend(mode.opaque),
+    }
+
+    // Each base case (maximal, then one per variant), with its boundary forms.
+    let with_boundaries = |label: String,
+                           force: &BTreeMap<String, usize>,
+                           value: Value,
+                           ints: (bool, bool),
+                           cases: &mut Vec<(String, Value)>| {
+        let prefix = if label == "maximal" {
+            String::new()
+        } else {
+            format!("{label} ")
+        };
+        cases.push((label, value.clone()));
+        for (extreme, name, wanted) in [
+            (Extreme::Max, "boundary:max", ints.0 || ints.1),
+            (Extreme::Min, "boundary:min", ints.0),
+        ] {
+            if !wanted {
+                continue;
+            }
+            if let (Some(b), _) = sample(force, Some(extreme), true)
+                && !cases.iter().any(|(_, c)| *c == b)
+            {
+                cases.push((format!("{prefix}{name}"), b));
+            }
+        }
+    };
+
+    let (maximal, mode) = sample(&none, None, true);
+    let Some(maximal) = maximal else {
+        notes.extend(mode.opaque);
+        return (cases, notes.into_iter().collect());
+    };
+    notes.extend(mode.opaque.iter().cloned());
+    with_boundaries("maximal".to_owned(), &none, maximal, mode.ints, &mut cases);
+
+    let mut known: BTreeSet<String> = mode.enums.iter().map(|e| e.path.clone()).collect();
+    let mut queue: VecDeque<(BTreeMap<String, usize>, EnumSeen)> =
+        mode.enums.into_iter().map(|e| (none.clone(), e)).collect();
+    while let Some((base, en)) = queue.pop_front() {
+        let name = en.path.rsplit("::").next().unwrap_or(&en.path).to_owned();
+        for (index, variant) in &en.variants {
+            if cases.len() >= MAX_FIXTURE_CASES {
+                notes.insert(format!(
+                    "more than {MAX_FIXTURE_CASES} cases: the variants after `{name}::{variant}` have none"
+                ));
+                return (cases, notes.into_iter().collect());
+            }
+            let mut force = base.clone();
+            force.insert(en.path.clone(), *index);
+            let (value, mode) = sample(&force, None, true);
+            for seen in mode.enums {
+                if known.insert(seen.path.clone()) {
+                    queue.push_back((force.clone(), seen));
+                }
+            }
+            match value {
+                Some(v) if mode.hits.contains(&en.path) => {
+                    let label = format!("variant:{name}::{variant}");
+                    let at = cases.len() + 1;
+                    // The variant with only what it always writes, when that differs.
+                    let minimal = match sample(&force, None, false) {
+                        (Some(m), min_mode)
+                            if min_mode.hits.contains(&en.path)
+                                && m != v
+                                && !cases.iter().any(|(_, c)| *c == m) =>
+                        {
+                            Some(m)
+                        }
+                        _ => None,
+                    };
+                    with_boundaries(label.clone(), &force, v, mode.ints, &mut cases);
+                    if let Some(m) = minimal {
+                        cases.insert(at, (format!("{label} minimal"), m));
+                    }
+                }
+                _ => {
+                    notes.insert(format!(
+                        "no payload writes `{name}::{variant}` (it is only reached through a cycle, or needs a value wirecheck cannot write)"
+                    ));
+                }
+            }
+        }
+    }
+    (cases, notes.into_iter().collect())
 }

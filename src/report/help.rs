@@ -128,6 +128,9 @@ pub fn migration(rule: &str) -> Option<&'static str> {
         "unresolved_type" => {
             "check the type by hand (or make it visible to the checker: no macro-generated types); allow the finding with a reason"
         }
+        "fixtures_missing" => {
+            "run `wirecheck fixtures write --rev <baseline tag>` (it writes the release's fixtures from git objects) and commit them"
+        }
         _ => return None,
     })
 }

@@ -1,0 +1,703 @@
+//! Golden wire fixtures: representative payloads of every message, per protocol and release, committed next to
+//! the code and decoded by the user's own tests (`wirecheck::testing`, feature `testing`).
+//!
+//! Static analysis cannot see everything: a `try_from` that now rejects a value, a custom `deserialize_with`, a
+//! range that narrowed inside the same Rust type. So every release keeps payloads of what it writes, generated
+//! from its extracted schema, and every later build decodes them with its current types.
+//!
+//! # Layout
+//!
+//! ```text
+//! <package>/wire-fixtures/<protocol>/<version>/<topic>.<kind>.json
+//! examples/flux-protocols/wire-fixtures/sched/0.88.0/sched.alloc.request.json
+//! ```
+//!
+//! `<package>` is the directory of the `Cargo.toml` nearest to the file that declares the protocol (the
+//! workspace root for a single-package repository); `wirecheck fixtures write --dir DIR` writes
+//! `DIR/<protocol>/<version>/` instead (then `wirecheck check` cannot see them: it looks in the default place).
+//! Characters of the topic outside `[A-Za-z0-9._-]` become `_` in the file name (`shell-<id>.kill` gives
+//! `shell-_id_.kill.event.json`); when two messages would share a name, the message's type name is added
+//! (`job.eventlog.record.Entry.json`). The header inside the file names the message exactly.
+//!
+//! # Content
+//!
+//! One JSON object, its header keys one per line and then one case per line:
+//!
+//! ```json
+//! {
+//!   "wirecheck_fixture": 1,
+//!   "protocol": "sched",
+//!   "version": "0.88.0",
+//!   "format": "json",
+//!   "message": "CancelRequest",
+//!   "topic": "sched.cancel",
+//!   "kind": "request",
+//!   "strict": false,
+//!   "cases": [
+//!     {"case": "minimal", "payload": {"id": 0}},
+//!     {"case": "maximal", "payload": {"id": 1}},
+//!     {"case": "boundary:max", "payload": {"id": 18446744073709551615}}
+//!   ]
+//! }
+//! ```
+//!
+//! - Cases (written by the comparison engine's sampler, the one that writes witnesses): `minimal` (only what
+//!   is always written), `maximal` (every optional field present, collections with one element),
+//!   `variant:Enum::Variant` (one per writable variant of every enum the message reaches, the rest as in
+//!   `maximal`) and its `minimal` form, and `boundary:max` / `boundary:min` forms of `maximal` and of each
+//!   variant case (integers at the ends of their type's range); a `minimal` or boundary form is left out when
+//!   an earlier case of the file has the same payload. Integers behind an `into`/`from` proxy keep their
+//!   usual value: the writer only produces what the conversion gives.
+//! - `strict`: some type the message reaches denies unknown fields, so old readers need exactly the old keys.
+//! - `notes`, when present: what could not be generated. wirecheck never runs code, so it cannot write a value
+//!   of a type of another crate (other than `serde_json::Value`) or of a field with `serialize_with`: a case
+//!   that needs one is left out and the note says why.
+//! - Payloads are the serde data model written as JSON, whatever the protocol's `format`: for `cbor` and
+//!   `msgpack` that is the same data model (apart from byte strings and non-string map keys); for the
+//!   positional `bincode` and `postcard` it checks values but not the byte layout (field order, variant
+//!   indices), which `wirecheck check` judges statically.
+//! - Bytes are deterministic: object keys sorted, serde_json's number formatting, `\n` line ends. Two runs on
+//!   the same source give the same bytes.
+//!
+//! # Released fixtures are never rewritten
+//!
+//! [`write()`] generates the fixtures of every protocol's declared version. When that version is the one the
+//! baseline release declares (the last release tag, as `wirecheck check` finds it), the version is released:
+//! its fixtures are generated from the release's own source (git objects at the tag), existing files are never
+//! rewritten, and only missing ones are added. Otherwise the version is in development and its folder is kept
+//! equal to what the working tree's schema gives (files rewritten, files of removed messages deleted).
+//! `--rev REV` writes the fixtures of the release at `REV` (to add the fixtures a release forgot), with the same
+//! never-rewrite rule. `--check` writes nothing and fails when a file is missing or stale.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::check::{self, CheckError, Report};
+use crate::extract::FileReader;
+use crate::findings::{Finding, Level, Side};
+use crate::model::{Body, MessageDecl, Snapshot, Ty};
+use crate::rules::RuleId;
+use crate::source::{Repo, SourceError, WorkTree};
+
+/// The folder, in each package, that holds the fixtures.
+pub const DEFAULT_DIR: &str = "wire-fixtures";
+
+/// The value of the `wirecheck_fixture` key: the version of the file layout.
+pub const LAYOUT_VERSION: u32 = 1;
+
+/// One generated fixture file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FixtureFile {
+    /// The file name inside the version's folder (`sched.alloc.request.json`).
+    pub name: String,
+    /// The message's type name.
+    pub message: String,
+    /// The message's topic.
+    pub topic: String,
+    /// The message's kind.
+    pub kind: crate::Kind,
+    /// The file's text.
+    pub text: String,
+}
+
+/// The fixture files of the protocol named `protocol` as `snapshot` declares it, in file name order (empty
+/// when the snapshot does not declare it).
+pub fn protocol_files(snapshot: &Snapshot, protocol: &str) -> Vec<FixtureFile> {
+    let Some(decl) = snapshot.protocol(protocol) else {
+        return Vec::new();
+    };
+    let messages: Vec<&MessageDecl> = snapshot.messages_of(protocol).collect();
+    let stems: Vec<String> = messages
+        .iter()
+        .map(|m| format!("{}.{}", sanitize(&m.topic), m.kind))
+        .collect();
+    let mut used = BTreeSet::new();
+    let mut files = Vec::new();
+    for (m, stem) in messages.iter().zip(&stems) {
+        let shared = stems.iter().filter(|s| *s == stem).count() > 1;
+        let mut name = if shared {
+            format!("{stem}.{}", sanitize(&m.name))
+        } else {
+            stem.clone()
+        };
+        let base = name.clone();
+        let mut n = 2;
+        while !used.insert(name.clone()) {
+            name = format!("{base}.{n}");
+            n += 1;
+        }
+        let (cases, notes) = crate::compat::fixture_cases(snapshot, m);
+        let mut text = String::new();
+        text.push_str("{\n");
+        text.push_str(&format!("  \"wirecheck_fixture\": {LAYOUT_VERSION},\n"));
+        for (key, value) in [
+            ("protocol", decl.name.as_str()),
+            ("version", &decl.version.to_string()),
+            ("format", decl.format.as_str()),
+            ("message", &m.name),
+            ("topic", &m.topic),
+            ("kind", m.kind.as_str()),
+        ] {
+            text.push_str(&format!("  \"{key}\": {},\n", json_string(value)));
+        }
+        text.push_str(&format!("  \"strict\": {},\n", denies_unknown(snapshot, m)));
+        if !notes.is_empty() {
+            text.push_str("  \"notes\": [\n");
+            for (i, note) in notes.iter().enumerate() {
+                let comma = if i + 1 < notes.len() { "," } else { "" };
+                text.push_str(&format!("    {}{comma}\n", json_string(note)));
+            }
+            text.push_str("  ],\n");
+        }
+        text.push_str("  \"cases\": [");
+        for (i, (case, payload)) in cases.iter().enumerate() {
+            text.push_str(if i == 0 { "\n" } else { ",\n" });
+            text.push_str(&format!(
+                "    {{\"case\": {}, \"payload\": ",
+                json_string(case)
+            ));
+            canonical(payload, &mut text);
+            text.push('}');
+        }
+        text.push_str(if cases.is_empty() { "]\n" } else { "\n  ]\n" });
+        text.push_str("}\n");
+        files.push(FixtureFile {
+            name: format!("{name}.json"),
+            message: m.name.clone(),
+            topic: m.topic.clone(),
+            kind: m.kind,
+            text,
+        });
+    }
+    files.sort_by(|a, b| a.name.cmp(&b.name));
+    files
+}
+
+/// A file name part: characters outside `[A-Za-z0-9._-]` become `_`.
+fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+fn json_string(s: &str) -> String {
+    Value::String(s.to_owned()).to_string()
+}
+
+/// Compact JSON with object keys sorted (whatever serde_json's map type), `": "` and `", "` separators.
+fn canonical(v: &Value, out: &mut String) {
+    match v {
+        Value::Array(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                canonical(item, out);
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (i, k) in keys.into_iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                out.push_str(&json_string(k));
+                out.push_str(": ");
+                canonical(&map[k.as_str()], out);
+            }
+            out.push('}');
+        }
+        scalar => out.push_str(&scalar.to_string()),
+    }
+}
+
+/// Whether a type the message reaches (as written or as read) denies unknown fields.
+fn denies_unknown(snapshot: &Snapshot, message: &MessageDecl) -> bool {
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![message.rust_path.clone()];
+    while let Some(path) = stack.pop() {
+        if !seen.insert(path.clone()) {
+            continue;
+        }
+        let Some(def) = snapshot.types.get(&path) else {
+            continue;
+        };
+        if def.attrs.deny_unknown_fields {
+            return true;
+        }
+        let mut tys: Vec<&Ty> = Vec::new();
+        tys.extend(def.attrs.from.as_ref().map(|p| &p.ty));
+        tys.extend(def.attrs.into.as_ref());
+        match &def.body {
+            Body::Struct { fields, .. } => tys.extend(fields.iter().map(|f| &f.ty)),
+            Body::Enum { variants } => {
+                tys.extend(variants.iter().flat_map(|v| v.fields.iter().map(|f| &f.ty)));
+            }
+            Body::Alias { target } => tys.push(target),
+        }
+        for ty in tys {
+            named_paths(ty, &mut stack);
+        }
+    }
+    false
+}
+
+fn named_paths(ty: &Ty, out: &mut Vec<String>) {
+    match ty {
+        Ty::Named { path, args } => {
+            out.push(path.clone());
+            for a in args {
+                named_paths(a, out);
+            }
+        }
+        Ty::Option { inner } => named_paths(inner, out),
+        Ty::Seq { elem, .. } | Ty::Array { elem, .. } => named_paths(elem, out),
+        Ty::Tuple { elems } => elems.iter().for_each(|e| named_paths(e, out)),
+        Ty::Map { key, value } => {
+            named_paths(key, out);
+            named_paths(value, out);
+        }
+        _ => {}
+    }
+}
+
+/// The directory (relative to the workspace root, `/`-separated, `""` for the root) of the package whose
+/// source holds `file`: the nearest ancestor with a `Cargo.toml`.
+pub fn package_dir(reader: &dyn FileReader, file: &str) -> String {
+    let mut dir = match file.rfind('/') {
+        Some(i) => &file[..i],
+        None => "",
+    };
+    loop {
+        let manifest = if dir.is_empty() {
+            "Cargo.toml".to_owned()
+        } else {
+            format!("{dir}/Cargo.toml")
+        };
+        if matches!(reader.read(&manifest), Ok(Some(_))) || dir.is_empty() {
+            return dir.to_owned();
+        }
+        dir = match dir.rfind('/') {
+            Some(i) => &dir[..i],
+            None => "",
+        };
+    }
+}
+
+/// The fixtures folder of a protocol declared in `decl_file`, relative to the workspace root:
+/// `<package>/wire-fixtures/<protocol>`.
+fn protocol_dir(reader: &dyn FileReader, decl_file: &str, protocol: &str) -> String {
+    let pkg = package_dir(reader, decl_file);
+    if pkg.is_empty() {
+        format!("{DEFAULT_DIR}/{protocol}")
+    } else {
+        format!("{pkg}/{DEFAULT_DIR}/{protocol}")
+    }
+}
+
+// ---- wirecheck fixtures write ----
+
+/// Why `wirecheck fixtures write` could not run (exit code 2).
+#[derive(Debug, thiserror::Error)]
+pub enum FixturesError {
+    /// The workspace or a revision could not be read.
+    #[error(transparent)]
+    Check(#[from] CheckError),
+    /// Git trouble.
+    #[error(transparent)]
+    Source(#[from] SourceError),
+    /// A fixture file or folder could not be read or written.
+    #[error("{path}: {message}. Check the folder's permissions")]
+    Io {
+        /// The file or folder.
+        path: String,
+        /// What failed.
+        message: String,
+    },
+}
+
+/// What `wirecheck fixtures write` does.
+#[derive(Debug, Clone, Default)]
+pub struct WriteOptions {
+    /// The workspace's `Cargo.toml` (default: found from the current directory).
+    pub manifest_path: Option<PathBuf>,
+    /// Only these packages (default: every workspace member).
+    pub packages: Vec<String>,
+    /// Write every protocol's fixtures under `dir/<protocol>/<version>/` instead of the package's
+    /// `wire-fixtures/`.
+    pub dir: Option<PathBuf>,
+    /// Write the fixtures of the release at this revision, from git objects (default: the working tree's
+    /// declared versions).
+    pub rev: Option<String>,
+    /// The release tag glob used to find the baseline release (default `v*`).
+    pub tag_pattern: String,
+    /// Write nothing; report what is missing or stale.
+    pub check: bool,
+}
+
+/// What happened to one fixture file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum FileStatus {
+    /// Already as generated.
+    Unchanged,
+    /// Written (new, or rewritten in a version that is not released).
+    Written,
+    /// Deleted: its message is gone from a version that is not released.
+    Removed,
+    /// Of a released version and different from what this run generates: kept, never rewritten.
+    Kept,
+    /// `--check`: should exist and does not.
+    Missing,
+    /// `--check`: differs from what the schema gives, in a version that is not released.
+    Stale,
+    /// `--check`: a fixture of a message the version no longer has.
+    Extra,
+}
+
+impl FileStatus {
+    /// The word printed before the file's path.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileStatus::Unchanged => "unchanged",
+            FileStatus::Written => "wrote",
+            FileStatus::Removed => "removed",
+            FileStatus::Kept => "kept",
+            FileStatus::Missing => "missing",
+            FileStatus::Stale => "stale",
+            FileStatus::Extra => "extra",
+        }
+    }
+
+    /// Whether `--check` fails on it.
+    pub fn fails_check(self) -> bool {
+        matches!(
+            self,
+            FileStatus::Missing | FileStatus::Stale | FileStatus::Extra
+        )
+    }
+}
+
+/// One file of a [`WriteReport`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileReport {
+    /// The file, as a path relative to the workspace root (or under `--dir` as given).
+    pub path: String,
+    /// What happened.
+    pub status: FileStatus,
+    /// The release the version was found in, when it is released.
+    pub released: Option<String>,
+}
+
+/// The result of [`write()`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct WriteReport {
+    /// Every fixture file considered, in path order.
+    pub files: Vec<FileReport>,
+    /// Things worth knowing (no baseline found, a release that could not be read).
+    pub notes: Vec<String>,
+}
+
+impl WriteReport {
+    /// No file is missing, stale or extra (what `--check` requires).
+    pub fn up_to_date(&self) -> bool {
+        !self.files.iter().any(|f| f.status.fails_check())
+    }
+}
+
+/// The fixtures of one protocol version and where they go.
+struct Target {
+    /// The folder, for display.
+    shown: String,
+    /// The folder on disk.
+    dir: PathBuf,
+    files: Vec<FixtureFile>,
+    released: Option<String>,
+}
+
+/// Runs `wirecheck fixtures write` (or, with [`WriteOptions::check`], its `--check`).
+pub fn write(options: &WriteOptions) -> Result<WriteReport, FixturesError> {
+    let ws = check::load_workspace(options.manifest_path.as_deref(), &options.packages)?;
+    let work = WorkTree::new(&ws.root);
+    let pattern = if options.tag_pattern.is_empty() {
+        "v*"
+    } else {
+        &options.tag_pattern
+    };
+    let mut notes = Vec::new();
+    let mut targets = Vec::new();
+    let place = |name: &str, version: &semver::Version, decl_file: &str| match &options.dir {
+        Some(dir) => {
+            let d = dir.join(name).join(version.to_string());
+            (d.display().to_string(), d)
+        }
+        None => {
+            let rel = format!("{}/{version}", protocol_dir(&work, decl_file, name));
+            (rel.clone(), ws.root.join(rel))
+        }
+    };
+    if let Some(rev) = &options.rev {
+        let repo = Repo::discover(&ws.root)?;
+        let commit = repo.resolve(rev)?;
+        let snapshot = check::revision_snapshot(&ws, &repo, &commit, rev)?;
+        for p in &snapshot.protocols {
+            let (shown, dir) = place(&p.name, &p.version, &p.location.file);
+            targets.push(Target {
+                shown,
+                dir,
+                files: protocol_files(&snapshot, &p.name),
+                released: Some(rev.clone()),
+            });
+        }
+    } else {
+        let current = check::current_snapshot(&ws)?;
+        let base = match Repo::discover(&ws.root) {
+            Err(_) => {
+                notes.push(
+                    "not in a git repository: no version counts as released, every folder is written from the working tree"
+                        .to_owned(),
+                );
+                None
+            }
+            Ok(repo) => match repo.baseline(pattern) {
+                Err(_) => {
+                    notes.push(format!(
+                        "no release tag matching `{pattern}`: no version counts as released, every folder is written from the working tree"
+                    ));
+                    None
+                }
+                Ok(release) => {
+                    match check::revision_snapshot(&ws, &repo, &release.commit, &release.tag) {
+                        Ok(snapshot) => Some((release.tag, snapshot)),
+                        Err(e) => {
+                            notes.push(format!(
+                                "cannot read the release {}: {e}; every folder is written from the working tree",
+                                release.tag
+                            ));
+                            None
+                        }
+                    }
+                }
+            },
+        };
+        for p in &current.protocols {
+            let (shown, dir) = place(&p.name, &p.version, &p.location.file);
+            let released = base.as_ref().filter(|(_, b)| {
+                b.protocol(&p.name)
+                    .is_some_and(|bp| bp.version == p.version)
+            });
+            let (files, released) = match released {
+                Some((tag, b)) => (protocol_files(b, &p.name), Some(tag.clone())),
+                None => (protocol_files(&current, &p.name), None),
+            };
+            targets.push(Target {
+                shown,
+                dir,
+                files,
+                released,
+            });
+        }
+    }
+    let mut report = WriteReport {
+        files: Vec::new(),
+        notes,
+    };
+    for target in &targets {
+        apply(target, options.check, &mut report)?;
+    }
+    report.files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(report)
+}
+
+fn io_error(path: &Path, e: &std::io::Error) -> FixturesError {
+    FixturesError::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    }
+}
+
+/// The fixture files already in a folder: `*.json` files whose object has a `wirecheck_fixture` key.
+fn existing_fixtures(dir: &Path) -> Result<BTreeMap<String, String>, FixturesError> {
+    let mut out = BTreeMap::new();
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
+        Err(e) => return Err(io_error(dir, &e)),
+    };
+    for entry in entries {
+        let entry = entry.map_err(|e| io_error(dir, &e))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.ends_with(".json") || !entry.path().is_file() {
+            continue;
+        }
+        let text =
+            std::fs::read_to_string(entry.path()).map_err(|e| io_error(&entry.path(), &e))?;
+        let is_fixture = serde_json::from_str::<Value>(&text)
+            .is_ok_and(|v| v.get("wirecheck_fixture").is_some());
+        if is_fixture {
+            out.insert(name, text);
+        }
+    }
+    Ok(out)
+}
+
+fn apply(target: &Target, check: bool, report: &mut WriteReport) -> Result<(), FixturesError> {
+    let existing = existing_fixtures(&target.dir)?;
+    let released = target.released.is_some();
+    let mut record = |name: &str, status| {
+        report.files.push(FileReport {
+            path: format!("{}/{name}", target.shown),
+            status,
+            released: target.released.clone(),
+        });
+    };
+    let mut to_write = Vec::new();
+    for file in &target.files {
+        let status = match existing.get(&file.name) {
+            Some(text) if *text == file.text => FileStatus::Unchanged,
+            Some(_) if released => FileStatus::Kept,
+            Some(_) if check => FileStatus::Stale,
+            None if check => FileStatus::Missing,
+            _ => {
+                to_write.push(file);
+                FileStatus::Written
+            }
+        };
+        record(&file.name, status);
+    }
+    let mut to_remove = Vec::new();
+    for name in existing.keys() {
+        if released || target.files.iter().any(|f| f.name == *name) {
+            continue;
+        }
+        if check {
+            record(name, FileStatus::Extra);
+        } else {
+            to_remove.push(name.clone());
+            record(name, FileStatus::Removed);
+        }
+    }
+    if !to_write.is_empty() {
+        std::fs::create_dir_all(&target.dir).map_err(|e| io_error(&target.dir, &e))?;
+    }
+    for file in to_write {
+        let path = target.dir.join(&file.name);
+        std::fs::write(&path, &file.text).map_err(|e| io_error(&path, &e))?;
+    }
+    for name in to_remove {
+        let path = target.dir.join(&name);
+        std::fs::remove_file(&path).map_err(|e| io_error(&path, &e))?;
+    }
+    Ok(())
+}
+
+// ---- wirecheck check: fixtures_missing ----
+
+/// The messages (topic, kind) that the fixture files of a folder of the working tree cover.
+fn covered(dir: &Path) -> BTreeSet<(String, String)> {
+    existing_fixtures(dir)
+        .unwrap_or_default()
+        .values()
+        .filter_map(|text| {
+            let v: Value = serde_json::from_str(text).ok()?;
+            Some((
+                v.get("topic")?.as_str()?.to_owned(),
+                v.get("kind")?.as_str()?.to_owned(),
+            ))
+        })
+        .collect()
+}
+
+/// Adds a `fixtures_missing` finding (level `none`: it never changes a bump or the exit code) to every
+/// protocol of `report` that keeps wire fixtures (its `wire-fixtures/<protocol>/` folder exists in the working
+/// tree) and whose baseline version lacks the fixture of a message the baseline declares. `root` is the
+/// workspace root; `repo` is read at the baseline commit only to say whether the files were committed there.
+pub fn report_missing(
+    report: &mut Report,
+    root: &Path,
+    repo: &Repo,
+    base: &Snapshot,
+    current: &Snapshot,
+) {
+    let work = WorkTree::new(root);
+    let baseline = report.baseline.clone();
+    let at_baseline = repo.at(&baseline.commit).ok();
+    for p in &mut report.protocols {
+        let (Some(old), Some(new)) = (base.protocol(&p.name), current.protocol(&p.name)) else {
+            continue;
+        };
+        let proto_dir = protocol_dir(&work, &new.location.file, &p.name);
+        if !root.join(&proto_dir).is_dir() {
+            continue;
+        }
+        let folder = format!("{proto_dir}/{}", old.version);
+        let have = covered(&root.join(&folder));
+        let lacks = |topic: &str, kind: crate::Kind| {
+            !have.contains(&(topic.to_owned(), kind.as_str().to_owned()))
+        };
+        let names: Vec<&str> = base
+            .messages_of(&p.name)
+            .filter(|m| lacks(&m.topic, m.kind))
+            .map(|m| m.name.as_str())
+            .collect();
+        if names.is_empty() {
+            continue;
+        }
+        // Whether the release committed them (then they were deleted since): its files, by the names this
+        // generator gives them.
+        let committed = at_baseline.as_ref().is_some_and(|tree| {
+            protocol_files(base, &p.name)
+                .iter()
+                .filter(|f| lacks(&f.topic, f.kind))
+                .any(|f| matches!(tree.read(&format!("{folder}/{}", f.name)), Ok(Some(_))))
+        });
+        let what = format!(
+            "the wire fixtures of `{}` {} (release {}) lack {} of its {} messages ({}) in {folder}/",
+            p.name,
+            old.version,
+            baseline.rev,
+            names.len(),
+            base.messages_of(&p.name).count(),
+            names.join(", ")
+        );
+        let todo = if committed {
+            format!(
+                "they were committed in {rev} and are gone from the working tree: restore them with `git checkout {rev} -- {folder}`",
+                rev = baseline.rev
+            )
+        } else {
+            format!(
+                "the skew test cannot check that this release still decodes: run `wirecheck fixtures write --rev {}` and commit the files",
+                baseline.rev
+            )
+        };
+        p.findings.push(Finding {
+            rule: RuleId::FixturesMissing.as_str().to_owned(),
+            level: Level::None,
+            allowed: false,
+            allow_reason: None,
+            message: format!("{what}; {todo}"),
+            protocol: p.name.clone(),
+            message_type: String::new(),
+            topic: String::new(),
+            field: None,
+            direction: None,
+            against: baseline.rev.clone(),
+            location: new.location.clone(),
+            side: Side::New,
+            witness: None,
+            known: false,
+        });
+    }
+}
