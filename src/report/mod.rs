@@ -213,16 +213,31 @@ pub(crate) fn direction_words(f: &Finding, d: Direction) -> String {
 pub(crate) fn witness_words(f: &Finding) -> Option<(String, String)> {
     let witness = f.witness.as_ref()?;
     let json = serde_json::to_string(witness).unwrap_or_default();
-    let who = match f.direction {
-        Some(Direction::OldReadsNew) => format!(
-            "written by the working tree, rejected or misread by {}",
-            f.against
+    let (writer, reader) = match f.direction {
+        Some(Direction::OldReadsNew) => ("the working tree", f.against.as_str()),
+        Some(Direction::NewReadsOld) => (f.against.as_str(), "the working tree"),
+        None => {
+            return Some((
+                "a payload one side writes and the other rejects or misreads".to_owned(),
+                json,
+            ));
+        }
+    };
+    // The request-level rules fail on what happens to a request, not on decoding it.
+    let who = match f.rule.as_str() {
+        "response_removed" | "response_added" => {
+            format!("a request written by {writer} that {reader} never answers")
+        }
+        "response_changed" => format!(
+            "a request written by {writer} that {reader} answers with another response pattern"
         ),
-        Some(Direction::NewReadsOld) => format!(
-            "written by {}, rejected or misread by the working tree",
-            f.against
-        ),
-        None => "a payload one side writes and the other rejects or misreads".to_owned(),
+        "message_removed" if f.direction == Some(Direction::OldReadsNew) => {
+            format!("what {reader} still expects; {writer} no longer writes it")
+        }
+        "message_removed" | "topic_renamed" | "kind_changed" => {
+            format!("written by {writer}; {reader} no longer takes it on that topic as that kind")
+        }
+        _ => format!("written by {writer}, rejected or misread by {reader}"),
     };
     Some((who, json))
 }
