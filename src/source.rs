@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use git2::{ObjectType, Oid, Repository};
 use semver::Version;
 
-use crate::extract::{ExtractError, FileReader};
+use crate::extract::{DirId, ExtractError, FileReader};
 
 /// Why the source of a revision could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -121,6 +121,8 @@ pub struct Repo {
     repo: Repository,
     /// The workspace root relative to the repository's top (`""` when they are the same), `/`-separated.
     prefix: String,
+    /// Whether a tree (by id) holds a symlink anywhere below it (see [`GitRevision::dir_id`]).
+    symlink_trees: std::cell::RefCell<std::collections::HashMap<Oid, bool>>,
 }
 
 impl std::fmt::Debug for Repo {
@@ -155,7 +157,11 @@ impl Repo {
             }
             None => String::new(),
         };
-        Ok(Repo { repo, prefix })
+        Ok(Repo {
+            repo,
+            prefix,
+            symlink_trees: Default::default(),
+        })
     }
 
     /// Whether the clone is shallow.
@@ -264,16 +270,6 @@ pub struct GitRevision<'r> {
 }
 
 impl GitRevision<'_> {
-    /// The blob id of a file, to reuse work for files unchanged between revisions.
-    pub fn blob_id(&self, path: &str) -> Option<String> {
-        let full = self.full_path(path);
-        self.tree
-            .get_path(Path::new(&full))
-            .ok()
-            .filter(|e| e.kind() == Some(ObjectType::Blob))
-            .map(|e| e.id().to_string())
-    }
-
     fn full_path(&self, path: &str) -> String {
         if self.repo.prefix.is_empty() {
             path.to_owned()
@@ -281,18 +277,71 @@ impl GitRevision<'_> {
             format!("{}/{path}", self.repo.prefix)
         }
     }
+
+    /// The tree entry of a source file: a blob that is not a symlink (submodules and directories hold no
+    /// source here; symlinks are not followed in git).
+    fn entry(&self, path: &str) -> Option<git2::TreeEntry<'static>> {
+        let mut full = self.full_path(path);
+        // A symlink is followed to its target in the same tree, as a checkout and the compiler would (a
+        // few hops at most); a link out of the repository, or a loop, holds no source here.
+        for _ in 0..8 {
+            let e = self.tree.get_path(Path::new(&full)).ok()?;
+            if e.kind() != Some(ObjectType::Blob) {
+                return None;
+            }
+            if e.filemode() != 0o120000 {
+                return Some(e);
+            }
+            let target = self.repo.repo.find_blob(e.id()).ok()?;
+            full = link_target(&full, std::str::from_utf8(target.content()).ok()?)?;
+        }
+        None
+    }
+}
+
+impl GitRevision<'_> {
+    /// Whether the tree `id` holds a symlink anywhere below it (remembered per tree id, so each tree
+    /// of the history is looked at once).
+    fn has_symlink(&self, id: Oid) -> bool {
+        if let Some(&known) = self.repo.symlink_trees.borrow().get(&id) {
+            return known;
+        }
+        let found = match self.repo.repo.find_tree(id) {
+            Ok(tree) => tree.iter().any(|e| {
+                e.filemode() == 0o120000
+                    || (e.kind() == Some(ObjectType::Tree) && self.has_symlink(e.id()))
+            }),
+            Err(_) => true,
+        };
+        self.repo.symlink_trees.borrow_mut().insert(id, found);
+        found
+    }
+}
+
+/// The tree path a symlink at `link` pointing to `target` names, or `None` when it leaves the tree.
+fn link_target(link: &str, target: &str) -> Option<String> {
+    if target.starts_with('/') {
+        return None;
+    }
+    let mut parts: Vec<&str> = link.split('/').collect();
+    parts.pop();
+    for seg in target.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    Some(parts.join("/"))
 }
 
 impl FileReader for GitRevision<'_> {
     fn read(&self, path: &str) -> Result<Option<Vec<u8>>, ExtractError> {
-        let full = self.full_path(path);
-        let Ok(entry) = self.tree.get_path(Path::new(&full)) else {
+        let Some(entry) = self.entry(path) else {
             return Ok(None);
         };
-        // Submodules (commits) and directories hold no source here; symlinks are not followed in git.
-        if entry.kind() != Some(ObjectType::Blob) || entry.filemode() == 0o120000 {
-            return Ok(None);
-        }
         let blob = self
             .repo
             .repo
@@ -303,11 +352,51 @@ impl FileReader for GitRevision<'_> {
             })?;
         Ok(Some(blob.content().to_vec()))
     }
+
+    /// The id in the commit's tree, without reading the blob: files unchanged between the revisions a
+    /// check reads are read and parsed once.
+    fn blob_id(&self, path: &str) -> Result<Option<Oid>, ExtractError> {
+        Ok(self.entry(path).map(|e| e.id()))
+    }
+
+    /// The id in the commit's tree: the module trees under a directory unchanged since a revision
+    /// already read are not looked at again. Unknown when a symlink is below it: a symlinked file can
+    /// change without the directory's id changing.
+    fn dir_id(&self, path: &str) -> Result<DirId, ExtractError> {
+        let tree = if path.is_empty() && self.repo.prefix.is_empty() {
+            Some(self.tree.id())
+        } else {
+            let full = self.full_path(path);
+            match self.tree.get_path(Path::new(&full)) {
+                Ok(e) if e.kind() == Some(ObjectType::Tree) => Some(e.id()),
+                _ => None,
+            }
+        };
+        Ok(match tree {
+            None => DirId::Missing,
+            Some(id) if self.has_symlink(id) => DirId::Unknown,
+            Some(id) => DirId::Tree(id),
+        })
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::tag_version;
+    use super::{link_target, tag_version};
+
+    #[test]
+    fn symlink_targets_stay_in_the_tree() {
+        assert_eq!(
+            link_target("src/types.rs", "../shared/types.rs").as_deref(),
+            Some("shared/types.rs")
+        );
+        assert_eq!(
+            link_target("src/a/b.rs", "./c.rs").as_deref(),
+            Some("src/a/c.rs")
+        );
+        assert_eq!(link_target("src/x.rs", "../../outside.rs"), None);
+        assert_eq!(link_target("src/x.rs", "/etc/passwd"), None);
+    }
 
     #[test]
     fn versions_from_tag_names() {

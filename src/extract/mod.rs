@@ -6,20 +6,72 @@
 //! through modules, `use` renames, re-exports and type aliases, and records each type's serde-visible shape:
 //! final wire names, optionality, enum representation, flatten, skip, proxies. It never runs or builds
 //! code, so it works the same on the working tree and on git blobs of an old release.
+//!
+//! # Cost
+//!
+//! Only a few files of a large workspace matter, so the extractor does the least it can per file (see the
+//! README's "Performance" section for the figures):
+//!
+//! - The module tree is found with a cheap scan of each file's text for `mod` declarations (`scan`), not
+//!   with syn. A file is parsed with syn only when its text contains `wire` (it may declare a protocol or
+//!   a message), when name resolution visits its module (a type reached from a message, a `use` path
+//!   walked through it), or when the scan cannot read it with certainty (unbalanced delimiters, an
+//!   unterminated literal: syn then reports the syntax error). A syntax error in a file that none of this
+//!   needs is not reported: that file cannot change the model, and the compiler reports it anyway.
+//! - A [`SourceCache`] keeps the text, the scan, the syntax tree and the declarations of every file by
+//!   its git blob id, across the extractions of one check: a file unchanged between the working tree and
+//!   the baseline (or any older release) is read from git, scanned and parsed once.
+//! - Modules are indexed on demand, name lookups are hash lookups, and [`extract_filtered`] keeps only
+//!   the messages a caller needs (the records of older releases), without converting the others.
+//!
+//! Parsing is not spread over threads: syn's trees are `!Send` (proc-macro2 keeps span data in a
+//! thread-local map), so a parallel parse would have to rebuild a span-free copy of every tree it hands
+//! back, and only a fifth of a typical workspace's files is parsed at all.
 
+mod cache;
 mod resolve;
+mod scan;
 mod serde_attrs;
 
 use std::collections::BTreeMap;
 
 use proc_macro2::Span;
 
-use crate::model::{ExtractNote, Location, Snapshot};
+pub use cache::{CacheStats, SourceCache};
+
+use crate::model::{ExtractNote, Location, ProtocolDecl, Snapshot};
 
 /// Reads a file of one revision, by path relative to the workspace root (`/` separators).
 pub trait FileReader {
     /// The file's bytes, or `None` when the revision has no such file.
     fn read(&self, path: &str) -> Result<Option<Vec<u8>>, ExtractError>;
+
+    /// The git blob id of the file, when the reader knows it without reading the file (a git tree entry
+    /// does). A [`SourceCache`] that already holds that blob then skips reading it. `Ok(None)` (the
+    /// default) means unknown: the file is read and its blob id computed from its bytes.
+    fn blob_id(&self, path: &str) -> Result<Option<git2::Oid>, ExtractError> {
+        let _ = path;
+        Ok(None)
+    }
+
+    /// The git tree id of a directory (`""` is the workspace root), when the reader knows it. A
+    /// [`SourceCache`] reuses the module subtrees found under a directory it has seen with the same id,
+    /// without looking at its files again. The default: [`DirId::Unknown`].
+    fn dir_id(&self, path: &str) -> Result<DirId, ExtractError> {
+        let _ = path;
+        Ok(DirId::Unknown)
+    }
+}
+
+/// What a [`FileReader`] knows of a directory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DirId {
+    /// Nothing (the working tree: its directories have no id).
+    Unknown,
+    /// There is no such directory at this revision.
+    Missing,
+    /// The directory's git tree id.
+    Tree(git2::Oid),
 }
 
 impl FileReader for BTreeMap<String, String> {
@@ -68,6 +120,19 @@ pub enum ExtractError {
         /// Why.
         message: String,
     },
+    /// A `#[wire(...)]` declaration the compiler rejects too (a version that is not semver, an unknown
+    /// key): without it the protocol or message would look removed.
+    #[error("{file}:{line}:{column}: {message}")]
+    InvalidDeclaration {
+        /// The file.
+        file: String,
+        /// 1-based line of the offending token.
+        line: u32,
+        /// 1-based column of the offending token.
+        column: u32,
+        /// What is wrong and what to write instead.
+        message: String,
+    },
     /// Two `#[derive(Protocol)]` declarations use the same name.
     #[error(
         "protocol `{name}` is declared twice: {}:{} and {}:{}; a protocol name must be unique in the workspace",
@@ -83,12 +148,44 @@ pub enum ExtractError {
     },
 }
 
+/// Which messages of a protocol an extraction keeps (see [`extract_filtered`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// Every message.
+    All,
+    /// Only `kind = "record"` messages.
+    Records,
+    /// No message (the protocol's declaration is still kept).
+    Nothing,
+}
+
 /// Extracts the protocol model of the given crates, reading files through `reader`.
 pub fn extract(crates: &[CrateRoot], reader: &dyn FileReader) -> Result<Snapshot, ExtractError> {
-    let result = resolve::Workspace::load(crates, reader).and_then(|ws| ws.snapshot());
-    // Spans were converted to plain locations; free the thread's source map (it only grows otherwise).
-    proc_macro2::extra::invalidate_current_thread_spans();
-    result
+    // The cache's spans are freed when it is dropped (unless an outer cache of this thread is alive).
+    extract_cached(crates, reader, &SourceCache::new())
+}
+
+/// [`extract`], reusing (and filling) `cache`: files whose blob id the cache already holds are neither
+/// read again nor parsed again. Use one cache for all the revisions a check reads.
+pub fn extract_cached(
+    crates: &[CrateRoot],
+    reader: &dyn FileReader,
+    cache: &SourceCache,
+) -> Result<Snapshot, ExtractError> {
+    resolve::Workspace::load(crates, reader, cache)?.snapshot(None)
+}
+
+/// [`extract_cached`], keeping of each protocol only the messages `keep` asks for, given the protocol's
+/// declaration at this revision; every protocol declaration is kept. Messages that are not kept are not
+/// converted, nor are the types only they reach, and the notes only concern what is kept. A check reads
+/// older releases this way: of most of them it only needs the records.
+pub fn extract_filtered(
+    crates: &[CrateRoot],
+    reader: &dyn FileReader,
+    cache: &SourceCache,
+    keep: &dyn Fn(&ProtocolDecl) -> Keep,
+) -> Result<Snapshot, ExtractError> {
+    resolve::Workspace::load(crates, reader, cache)?.snapshot(Some(keep))
 }
 
 /// Extracts the model of one crate given as in-memory sources (`(path, text)`, the first being the crate

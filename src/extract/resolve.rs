@@ -1,14 +1,26 @@
-//! The crate's module tree, name resolution, and conversion of items to the model.
+//! The crates' module trees, name resolution, and conversion of items to the model.
+//!
+//! [`Workspace::load`] finds every crate's module tree from the `mod` declarations the scan (or, when it
+//! cannot read a file, syn) finds. [`Workspace::snapshot`] then parses what it needs, when it needs it:
+//! every file that may declare, for its declarations, and the modules name resolution visits, indexed on
+//! first use.
 
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::borrow::Cow;
+use std::collections::{BTreeSet, VecDeque};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::rc::Rc;
 
+use git2::Oid;
+use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Attribute, Fields, Item, UseTree};
 
+use super::cache::{Blob, SourceCache};
+use super::scan::{ModItem, Pos};
 use super::serde_attrs::{self, ContainerSerde, MemberSerde, Problems, RenameRule};
-use super::{CrateRoot, ExtractError, FileReader, location, note};
+use super::{CrateRoot, DirId, ExtractError, FileReader, Keep, location, note};
 use crate::model::{
-    AllowDecl, Body, ContainerAttrs, Custom, EnumRepr, ExtractNote, Field, MessageDecl,
+    AllowDecl, Body, ContainerAttrs, Custom, EnumRepr, ExtractNote, Field, Location, MessageDecl,
     ProtocolDecl, Proxy, SeqKind, SkipSer, Snapshot, Style, Ty, TypeDef, Variant,
 };
 use crate::{Format, Kind, ResponseMode, Upgrade};
@@ -16,15 +28,68 @@ use crate::{Format, Kind, ResponseMode, Upgrade};
 /// A module path: crate name first (`["flux_protocols", "sched"]`).
 type ModPath = Vec<String>;
 
+/// A hash map with [`FxHasher`]: the keys are names from the source, no one's input to defend against.
+type HashMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// The Firefox/rustc hash: a multiply and a rotate per word, several times faster than SipHash on the
+/// short strings and paths extraction looks up.
+#[derive(Default, Clone, Copy)]
+pub(super) struct FxHasher(u64);
+
+impl FxHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            self.add(u64::from_le_bytes(chunk.try_into().expect("8 bytes")));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
 /// A type item and where it lives.
 struct TypeItem<'a> {
     module: ModPath,
     file: &'a str,
     item: &'a Item,
+    /// `crate::module::Name`.
+    canonical: String,
 }
 
 #[derive(Default)]
 struct Module {
+    /// The module's own path: globs written in it resolve from here.
+    path: ModPath,
     /// Type items by name.
     types: HashMap<String, usize>,
     /// Child modules by name.
@@ -44,47 +109,96 @@ enum Resolved {
     External(Vec<String>),
 }
 
-/// Every crate of a revision, parsed and indexed.
-pub(super) struct Workspace {
-    files: Vec<(String, syn::File)>,
-    crates: Vec<String>,
-    /// `(crate name, root file)` for every crate present at this revision.
-    roots: Vec<(String, String)>,
+/// A file of a crate's module tree, with the files its `mod` declarations mount below it. A node only
+/// depends on its file, the directory its children live in, and where it is mounted: the
+/// [`SourceCache`] shares nodes between revisions where these are the same (see [`Workspace::mount`]).
+pub(super) struct MountNode {
+    /// Its path, relative to the workspace root.
+    path: String,
+    blob: Rc<Blob>,
+    /// The module it is.
+    module: ModPath,
+    /// Its `mod` declarations in source order (inline modules included).
+    children: Vec<Child>,
+    /// The notes of the discovery, for this file and every file below.
     notes: Vec<ExtractNote>,
+    /// This file or a file below may declare protocols or messages.
+    may_declare: bool,
+    /// A `#[path]` is followed here or below: the node may depend on files outside its directory, and
+    /// is not shared.
+    has_path_attr: bool,
+}
+
+/// A `mod` declaration of a [`MountNode`]'s file.
+struct Child {
+    /// Its module, relative to the file's: the inline modules it is written in, then its name.
+    rel: Vec<String>,
+    /// The byte offset of its name (declarations are ordered by it).
+    offset: usize,
+    kind: ChildKind,
+}
+
+enum ChildKind {
+    /// `mod name { ... }`: its items are in the same file.
+    Inline,
+    /// `mod name;` and the file found for it.
+    File(Rc<MountNode>),
+    /// `mod name;` without a file here.
+    Missing,
+}
+
+/// The key under which a [`MountNode`] is shared: its blob, its children's directory, and its place.
+#[derive(PartialEq, Eq, Hash)]
+pub(super) struct NodeKey {
+    blob: Oid,
+    dir: Option<Oid>,
+    module: ModPath,
+    path: String,
+    child_dir: String,
+}
+
+/// Every crate's module tree at one revision.
+pub(super) struct Workspace<'c> {
+    cache: &'c SourceCache,
+    /// The crate roots present at this revision, with the crate's name.
+    roots: Vec<(String, Rc<MountNode>)>,
+    crates: Vec<String>,
+}
+
+/// A declaration in a file: a `#[derive(Protocol)]` or `#[derive(Message)]` item with `#[wire]`, or a
+/// `macro_rules!` that writes such items. Kept per blob in the cache (the spans stay valid as long as it).
+pub(super) struct Decl {
+    /// The inline modules it is in, within its file.
+    inline: Vec<String>,
+    /// The indices of the items leading to it from the file's items (inline modules, then the item).
+    item_path: Vec<usize>,
+    /// The byte offset of its name (declarations are ordered by it within a file).
+    offset: usize,
+    what: DeclWhat,
+}
+
+enum DeclWhat {
+    Protocol(Result<wirecheck_grammar::ProtocolAttrs, syn::Error>),
+    Message(Result<wirecheck_grammar::MessageAttrs, syn::Error>),
+    /// A `macro_rules!` whose body writes `#[wire]` items: the macro's name and where.
+    WireMacro(String, Span),
 }
 
 struct Index<'a> {
+    ws: &'a Workspace<'a>,
     items: Vec<TypeItem<'a>>,
-    modules: HashMap<ModPath, Module>,
-    crates: &'a [String],
+    /// Item ids by (file node, syntax node) addresses: an item reached twice is the same item.
+    item_ids: HashMap<(usize, usize), usize>,
+    /// Modules indexed so far (`None`: not in the module tree, or its file does not parse).
+    modules: HashMap<ModPath, Option<Module>>,
     notes: Vec<ExtractNote>,
+    /// The first file that failed to parse when resolution needed it.
+    error: Option<ExtractError>,
 }
 
 fn strip_raw(ident: &syn::Ident) -> String {
     let s = ident.to_string();
     s.strip_prefix("r#").map(str::to_owned).unwrap_or(s)
-}
-
-fn parse_error(file: &str, e: &syn::Error) -> ExtractError {
-    let start = e.span().start();
-    ExtractError::Parse {
-        file: file.to_owned(),
-        line: u32::try_from(start.line).unwrap_or(u32::MAX),
-        column: u32::try_from(start.column + 1).unwrap_or(u32::MAX),
-        message: e.to_string(),
-    }
-}
-
-fn read_text(reader: &dyn FileReader, path: &str) -> Result<Option<String>, ExtractError> {
-    let Some(bytes) = reader.read(path)? else {
-        return Ok(None);
-    };
-    String::from_utf8(bytes)
-        .map(Some)
-        .map_err(|e| ExtractError::NotUtf8 {
-            file: path.to_owned(),
-            offset: e.utf8_error().valid_up_to(),
-        })
 }
 
 fn parent_dir(path: &str) -> &str {
@@ -100,7 +214,7 @@ fn join(dir: &str, rest: &str) -> String {
 }
 
 /// `#[path = "..."]` on a `mod` item.
-fn path_attr(attrs: &[Attribute]) -> Option<String> {
+pub(super) fn path_attr(attrs: &[Attribute]) -> Option<String> {
     attrs
         .iter()
         .find(|a| a.path().is_ident("path"))
@@ -116,95 +230,399 @@ fn path_attr(attrs: &[Attribute]) -> Option<String> {
         })
 }
 
-impl Workspace {
-    /// Parses every crate's module tree.
+fn pos_of(span: Span) -> Pos {
+    let start = span.start();
+    let bytes = span.byte_range();
+    Pos {
+        line: u32::try_from(start.line).unwrap_or(u32::MAX),
+        column: u32::try_from(start.column + 1).unwrap_or(u32::MAX),
+        start: bytes.start,
+        end: bytes.end,
+    }
+}
+
+fn pos_note(file: &str, pos: Pos, message: String) -> ExtractNote {
+    ExtractNote {
+        message,
+        location: Location {
+            file: file.to_owned(),
+            line: pos.line,
+            column: pos.column,
+            start: pos.start,
+            end: pos.end,
+        },
+    }
+}
+
+/// The item-level `mod` declarations of a parsed file, inline ones included, as the scan reports them.
+pub(super) fn mods_of(file: &syn::File) -> Vec<ModItem> {
+    fn walk(items: &[Item], parents: &mut Vec<String>, out: &mut Vec<ModItem>) {
+        for item in items {
+            let Item::Mod(m) = item else { continue };
+            let name = strip_raw(&m.ident);
+            out.push(ModItem {
+                parents: parents.clone(),
+                name: name.clone(),
+                inline: m.content.is_some(),
+                path_attr: path_attr(&m.attrs),
+                pos: pos_of(m.ident.span()),
+            });
+            if let Some((_, inner)) = &m.content {
+                parents.push(name);
+                walk(inner, parents, out);
+                parents.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&file.items, &mut Vec::new(), &mut out);
+    out
+}
+
+/// The declarations of a parsed file, in source order.
+pub(super) fn decls_of(file: &syn::File) -> Vec<Decl> {
+    fn walk(items: &[Item], inline: &mut Vec<String>, path: &mut Vec<usize>, out: &mut Vec<Decl>) {
+        for (i, item) in items.iter().enumerate() {
+            path.push(i);
+            match item {
+                Item::Struct(_) | Item::Enum(_) | Item::Type(_) => {
+                    let attrs = expand_cfg_attr(item_attrs(item));
+                    if let Some(ident) = item_ident(item)
+                        && attrs.iter().any(wirecheck_grammar::is_wire_attr)
+                    {
+                        let mut push = |what| {
+                            out.push(Decl {
+                                inline: inline.clone(),
+                                item_path: path.clone(),
+                                offset: ident.span().byte_range().start,
+                                what,
+                            });
+                        };
+                        if derives(&attrs, "Protocol") {
+                            push(DeclWhat::Protocol(wirecheck_grammar::parse_protocol(
+                                &attrs,
+                                ident.span(),
+                            )));
+                        }
+                        if derives(&attrs, "Message") {
+                            push(DeclWhat::Message(wirecheck_grammar::parse_message(
+                                &attrs,
+                                ident.span(),
+                            )));
+                        }
+                    }
+                }
+                Item::Macro(m) => {
+                    if let Some(ident) = &m.ident {
+                        let text = m.mac.tokens.to_string();
+                        if (text.contains("Message") || text.contains("Protocol"))
+                            && text.contains("wire")
+                        {
+                            // A macro_rules! that writes #[wire] items: what it generates is invisible here.
+                            let span = m.mac.path.span();
+                            out.push(Decl {
+                                inline: inline.clone(),
+                                item_path: path.clone(),
+                                offset: span.byte_range().start,
+                                what: DeclWhat::WireMacro(ident.to_string(), span),
+                            });
+                        }
+                    }
+                }
+                Item::Mod(m) => {
+                    if let Some((_, inner)) = &m.content {
+                        inline.push(strip_raw(&m.ident));
+                        walk(inner, inline, path, out);
+                        inline.pop();
+                    }
+                }
+                _ => {}
+            }
+            path.pop();
+        }
+    }
+    let mut out = Vec::new();
+    walk(&file.items, &mut Vec::new(), &mut Vec::new(), &mut out);
+    out
+}
+
+/// The item at `path` (indices through inline modules).
+fn item_at<'f>(file: &'f syn::File, path: &[usize]) -> &'f Item {
+    let mut items = &file.items;
+    let (last, inner) = path.split_last().expect("a declaration has an item path");
+    for &i in inner {
+        match &items[i] {
+            Item::Mod(syn::ItemMod {
+                content: Some((_, content)),
+                ..
+            }) => items = content,
+            _ => unreachable!("declaration paths go through inline modules"),
+        }
+    }
+    &items[*last]
+}
+
+/// The items of the inline module `inline` of a file (the last one of a name, as the index keeps it).
+fn inline_items<'f>(file: &'f syn::File, inline: &[String]) -> Option<&'f [Item]> {
+    let mut items: &[Item] = &file.items;
+    for name in inline {
+        items = items.iter().rev().find_map(|item| match item {
+            Item::Mod(syn::ItemMod {
+                ident,
+                content: Some((_, content)),
+                ..
+            }) if strip_raw(ident) == *name => Some(content.as_slice()),
+            _ => None,
+        })?;
+    }
+    Some(items)
+}
+
+impl<'c> Workspace<'c> {
+    /// Finds every crate's module tree.
     pub(super) fn load(
         crates: &[CrateRoot],
         reader: &dyn FileReader,
+        cache: &'c SourceCache,
     ) -> Result<Self, ExtractError> {
-        let mut ws = Workspace {
-            files: Vec::new(),
-            crates: crates.iter().map(|c| c.name.clone()).collect(),
-            roots: Vec::new(),
-            notes: Vec::new(),
-        };
+        let mut roots = Vec::new();
         for krate in crates {
-            let Some(text) = read_text(reader, &krate.root_file)? else {
+            let Some(blob) = cache.load(reader, &krate.root_file)? else {
                 continue; // The crate does not exist at this revision.
             };
             // Files whose `mod` children live beside them (`lib.rs`, `main.rs`, `mod.rs`).
-            let dir = parent_dir(&krate.root_file).to_owned();
-            ws.roots.push((krate.name.clone(), krate.root_file.clone()));
-            ws.load_file(reader, krate.root_file.clone(), text, dir)?;
+            let dir = parent_dir(&krate.root_file);
+            let mut chain = vec![krate.root_file.clone()];
+            let node = Self::mount(
+                cache,
+                reader,
+                &krate.root_file,
+                blob,
+                vec![krate.name.clone()],
+                dir,
+                &mut chain,
+            )?;
+            roots.push((krate.name.clone(), node));
         }
-        Ok(ws)
+        Ok(Workspace {
+            cache,
+            roots,
+            crates: crates.iter().map(|c| c.name.clone()).collect(),
+        })
     }
 
-    fn load_file(
-        &mut self,
+    /// The node of a file mounted as `module`, with the files of its `mod` declarations (whose files are
+    /// under `child_dir`) below it. `chain` holds the files being mounted (a `#[path]` back to one of them
+    /// is not followed). A node already built for the same blob, children's directory (by git tree id)
+    /// and place is reused: an older release costs what changed since the revisions already read.
+    fn mount(
+        cache: &SourceCache,
         reader: &dyn FileReader,
-        path: String,
-        text: String,
-        child_dir: String,
-    ) -> Result<(), ExtractError> {
-        let file = syn::parse_file(&text).map_err(|e| parse_error(&path, &e))?;
-        let mut pending = Vec::new();
-        collect_mod_files(&file.items, &child_dir, &mut pending);
-        self.files.push((path.clone(), file));
-        for (name, explicit, dir, span) in pending {
-            let candidates = match explicit {
-                Some(p) => vec![(join(&dir, &p), parent_dir(&join(&dir, &p)).to_owned())],
+        path: &str,
+        blob: Rc<Blob>,
+        module: ModPath,
+        child_dir: &str,
+        chain: &mut Vec<String>,
+    ) -> Result<Rc<MountNode>, ExtractError> {
+        let mods = blob.mods(cache).map_err(|e| e.at(path))?;
+        let key = if mods.is_empty() {
+            None
+        } else {
+            let dir = match reader.dir_id(child_dir)? {
+                DirId::Unknown => None,
+                DirId::Missing => Some(None),
+                DirId::Tree(id) => Some(Some(id)),
+            };
+            dir.map(|dir| NodeKey {
+                blob: blob.id(),
+                dir,
+                module: module.clone(),
+                path: path.to_owned(),
+                child_dir: child_dir.to_owned(),
+            })
+        };
+        if let Some(key) = &key
+            && let Some(node) = cache.node(key)
+        {
+            return Ok(node);
+        }
+        let mut node = MountNode {
+            path: path.to_owned(),
+            blob: Rc::clone(&blob),
+            module,
+            children: Vec::with_capacity(mods.len()),
+            notes: Vec::new(),
+            may_declare: blob.may_declare(),
+            has_path_attr: false,
+        };
+        for m in mods {
+            let mut rel = m.parents.clone();
+            rel.push(m.name.clone());
+            let mut child = Child {
+                rel,
+                offset: m.pos.start,
+                kind: ChildKind::Missing,
+            };
+            if m.inline {
+                child.kind = ChildKind::Inline;
+                node.children.push(child);
+                continue;
+            }
+            node.has_path_attr |= m.path_attr.is_some();
+            let dir = m
+                .parents
+                .iter()
+                .fold(child_dir.to_owned(), |dir, p| join(&dir, p));
+            let candidates = match &m.path_attr {
+                Some(p) => vec![(join(&dir, p), parent_dir(&join(&dir, p)).to_owned())],
                 None => vec![
-                    (join(&dir, &format!("{name}.rs")), join(&dir, &name)),
-                    (join(&dir, &format!("{name}/mod.rs")), join(&dir, &name)),
+                    (join(&dir, &format!("{}.rs", m.name)), join(&dir, &m.name)),
+                    (
+                        join(&dir, &format!("{}/mod.rs", m.name)),
+                        join(&dir, &m.name),
+                    ),
                 ],
             };
             let mut found = false;
             for (candidate, sub_dir) in candidates {
-                if let Some(text) = read_text(reader, &candidate)? {
-                    self.load_file(reader, candidate, text, sub_dir)?;
+                if chain.contains(&candidate) {
+                    node.notes.push(pos_note(
+                        path,
+                        m.pos,
+                        format!(
+                            "module `{}` is `{candidate}` again, which contains it: not followed",
+                            m.name
+                        ),
+                    ));
+                    found = true;
+                    break;
+                }
+                if let Some(file) = cache.load(reader, &candidate)? {
+                    let mut child_module = node.module.clone();
+                    child_module.extend(child.rel.iter().cloned());
+                    chain.push(candidate.clone());
+                    let sub = Self::mount(
+                        cache,
+                        reader,
+                        &candidate,
+                        file,
+                        child_module,
+                        &sub_dir,
+                        chain,
+                    )?;
+                    chain.pop();
+                    node.may_declare |= sub.may_declare;
+                    node.has_path_attr |= sub.has_path_attr;
+                    node.notes.extend(sub.notes.iter().cloned());
+                    child.kind = ChildKind::File(sub);
                     found = true;
                     break;
                 }
             }
             if !found {
-                self.notes.push(note(
-                    &path,
-                    span,
-                    format!("module `{name}` has no file here (cfg'd out or generated?): its types are not seen"),
+                node.notes.push(pos_note(
+                    path,
+                    m.pos,
+                    format!(
+                        "module `{}` has no file here (cfg'd out or generated?): its types are not seen",
+                        m.name
+                    ),
                 ));
             }
+            node.children.push(child);
         }
-        Ok(())
+        let node = Rc::new(node);
+        if let Some(key) = key
+            && !node.has_path_attr
+        {
+            cache.keep_node(key, Rc::clone(&node));
+        }
+        Ok(node)
     }
 
-    /// Builds the model.
-    pub(super) fn snapshot(&self) -> Result<Snapshot, ExtractError> {
-        let mut index = Index {
-            items: Vec::new(),
-            modules: HashMap::new(),
-            crates: &self.crates,
-            notes: self.notes.clone(),
-        };
-        index.build(self)?;
-        index.snapshot()
-    }
-}
-
-/// Finds `mod x;` declarations (without a body) in a file, including inside inline modules.
-fn collect_mod_files(
-    items: &[Item],
-    dir: &str,
-    out: &mut Vec<(String, Option<String>, String, proc_macro2::Span)>,
-) {
-    for item in items {
-        if let Item::Mod(m) = item {
-            let name = strip_raw(&m.ident);
-            match &m.content {
-                None => out.push((name, path_attr(&m.attrs), dir.to_owned(), m.ident.span())),
-                Some((_, inner)) => collect_mod_files(inner, &join(dir, &name), out),
+    /// The file and inline modules of the module at `path`; `None` when no module tree has it.
+    fn find(&self, path: &[String]) -> Option<(&MountNode, Vec<String>)> {
+        let (first, mut rest) = path.split_first()?;
+        let mut node: &MountNode = &self.roots.iter().find(|(name, _)| name == first)?.1;
+        let mut inline: Vec<String> = Vec::new();
+        while let Some((name, after)) = rest.split_first() {
+            // The last declaration of a name is the one the index keeps.
+            let child = node.children.iter().rev().find(|c| {
+                c.rel.len() == inline.len() + 1
+                    && c.rel[..inline.len()] == inline[..]
+                    && c.rel[inline.len()] == *name
+            })?;
+            match &child.kind {
+                ChildKind::Inline => inline.push(name.clone()),
+                ChildKind::File(sub) => {
+                    node = sub;
+                    inline.clear();
+                }
+                ChildKind::Missing => return None,
             }
+            rest = after;
         }
+        Some((node, inline))
+    }
+
+    /// The declarations of the files `wanted` accepts, in the order of a depth-first walk of the crates'
+    /// items; only files whose text contains `wire` can hold one.
+    fn decls(
+        &self,
+        wanted: &dyn Fn(&Blob) -> bool,
+    ) -> Result<Vec<(&MountNode, &Decl)>, ExtractError> {
+        fn walk<'w>(
+            cache: &SourceCache,
+            wanted: &dyn Fn(&Blob) -> bool,
+            node: &'w MountNode,
+            out: &mut Vec<(&'w MountNode, &'w Decl)>,
+        ) -> Result<(), ExtractError> {
+            if !node.may_declare {
+                return Ok(());
+            }
+            let own: &[Decl] = if node.blob.may_declare() && wanted(&node.blob) {
+                node.blob.decls(cache).map_err(|e| e.at(&node.path))?
+            } else {
+                &[]
+            };
+            let mut own = own.iter().peekable();
+            for child in &node.children {
+                let ChildKind::File(sub) = &child.kind else {
+                    continue;
+                };
+                while let Some(d) = own.next_if(|d| d.offset < child.offset) {
+                    out.push((node, d));
+                }
+                walk(cache, wanted, sub, out)?;
+            }
+            out.extend(own.map(|d| (node, d)));
+            Ok(())
+        }
+        let mut out = Vec::new();
+        for (_, root) in &self.roots {
+            walk(self.cache, wanted, root, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    /// Builds the model, keeping the messages `keep` asks for (`None`: every message).
+    pub(super) fn snapshot(
+        &self,
+        keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
+    ) -> Result<Snapshot, ExtractError> {
+        let index = Index {
+            ws: self,
+            items: Vec::new(),
+            item_ids: HashMap::default(),
+            modules: HashMap::default(),
+            notes: self
+                .roots
+                .iter()
+                .flat_map(|(_, root)| root.notes.iter().cloned())
+                .collect(),
+            error: None,
+        };
+        index.snapshot(keep)
     }
 }
 
@@ -246,47 +664,59 @@ fn flatten_use(tree: &UseTree, prefix: &mut Vec<String>, module: &mut Module) {
 
 const STD_ROOTS: &[&str] = &["std", "core", "alloc"];
 
+/// The next step of a lookup in one module (computed under a borrow of the index, taken after it).
+enum Step {
+    Type(usize),
+    Child(ModPath),
+    Use(Vec<String>),
+    Globs(ModPath, Vec<Vec<String>>),
+}
+
 impl<'a> Index<'a> {
-    fn build(&mut self, ws: &'a Workspace) -> Result<(), ExtractError> {
-        // Files were loaded depth-first from each crate root; rebuild module paths by walking the same
-        // `mod` declarations.
-        let by_path: HashMap<&'a str, &'a syn::File> =
-            ws.files.iter().map(|(p, f)| (p.as_str(), f)).collect();
-        for (krate, root_path) in &ws.roots {
-            let Some(file) = by_path.get(root_path.as_str()) else {
-                continue;
-            };
-            let dir = parent_dir(root_path).to_owned();
-            self.index_items(&by_path, root_path, &file.items, vec![krate.clone()], &dir);
+    /// The syntax tree of a mounted file (parsed on first use); `None` when it does not parse (the error
+    /// is kept for the end).
+    fn ast(&mut self, node: &'a MountNode) -> Option<&'a syn::File> {
+        match node.blob.ast(self.ws.cache) {
+            Ok(file) => Some(file),
+            Err(e) => {
+                if self.error.is_none() {
+                    self.error = Some(e.at(&node.path));
+                }
+                None
+            }
         }
-        Ok(())
     }
 
-    fn index_items(
-        &mut self,
-        files: &HashMap<&'a str, &'a syn::File>,
-        file: &'a str,
-        items: &'a [Item],
-        module: ModPath,
-        dir: &str,
-    ) {
-        let mut this = Module::default();
+    /// The module at `path`, indexed on first use; `None` when it is not in a module tree (or its file
+    /// does not parse).
+    fn module(&mut self, path: &[String]) -> Option<&Module> {
+        if !self.modules.contains_key(path) {
+            let ws: &'a Workspace<'a> = self.ws;
+            let module = match ws.find(path) {
+                Some((node, inline)) => self
+                    .ast(node)
+                    .and_then(|file| inline_items(file, &inline))
+                    .map(|items| self.index_module(node, path, items)),
+                None => None,
+            };
+            self.modules.insert(path.to_vec(), module);
+        }
+        self.modules.get(path).and_then(Option::as_ref)
+    }
+
+    fn index_module(&mut self, node: &'a MountNode, path: &[String], items: &'a [Item]) -> Module {
+        let mut this = Module {
+            path: path.to_vec(),
+            ..Module::default()
+        };
         for item in items {
             match item {
-                Item::Struct(s) => {
-                    this.types
-                        .insert(strip_raw(&s.ident), self.push(&module, file, item));
-                }
-                Item::Enum(e) => {
-                    this.types
-                        .insert(strip_raw(&e.ident), self.push(&module, file, item));
-                }
-                Item::Type(t) => {
-                    this.types
-                        .insert(strip_raw(&t.ident), self.push(&module, file, item));
+                Item::Struct(_) | Item::Enum(_) | Item::Type(_) => {
+                    let id = self.intern(node, path, item);
+                    this.types.insert(item_name(item), id);
                 }
                 Item::Use(u) => flatten_use(&u.tree, &mut Vec::new(), &mut this),
-                Item::Macro(m) => {
+                Item::Macro(m) if m.ident.is_none() => {
                     let name = m
                         .mac
                         .path
@@ -294,77 +724,53 @@ impl<'a> Index<'a> {
                         .last()
                         .map(|s| s.ident.to_string())
                         .unwrap_or_default();
-                    let text = m.mac.tokens.to_string();
-                    if m.ident.is_some()
-                        && (text.contains("Message") || text.contains("Protocol"))
-                        && text.contains("wire")
-                    {
-                        // A macro_rules! that writes #[wire] items: what it generates is invisible here.
-                        self.notes.push(note(
-                            file,
-                            m.mac.path.span(),
-                            format!(
-                                "macro `{}` writes #[wire] declarations that wirecheck cannot expand: messages it generates are not checked; declare them without the macro",
-                                m.ident.as_ref().map(ToString::to_string).unwrap_or(name)
-                            ),
-                        ));
-                    } else if m.ident.is_none() {
-                        this.macros
-                            .push(note(file, m.mac.path.span(), format!("macro `{name}!`")));
-                    }
+                    this.macros.push(note(
+                        &node.path,
+                        m.mac.path.span(),
+                        format!("macro `{name}!`"),
+                    ));
                 }
                 Item::Mod(m) => {
                     let name = strip_raw(&m.ident);
-                    let mut child = module.clone();
+                    let mut child = path.to_vec();
                     child.push(name.clone());
-                    this.mods.insert(name.clone(), child.clone());
-                    match &m.content {
-                        Some((_, inner)) => {
-                            self.index_items(files, file, inner, child, &join(dir, &name));
-                        }
-                        None => {
-                            let candidates: Vec<(String, String)> = match path_attr(&m.attrs) {
-                                Some(p) => {
-                                    vec![(join(dir, &p), parent_dir(&join(dir, &p)).to_owned())]
-                                }
-                                None => vec![
-                                    (join(dir, &format!("{name}.rs")), join(dir, &name)),
-                                    (join(dir, &format!("{name}/mod.rs")), join(dir, &name)),
-                                ],
-                            };
-                            for (candidate, sub_dir) in candidates {
-                                if let Some((path, f)) = files.get_key_value(candidate.as_str()) {
-                                    self.index_items(files, path, &f.items, child, &sub_dir);
-                                    break;
-                                }
-                            }
-                        }
-                    }
+                    this.mods.insert(name, child);
                 }
                 _ => {}
             }
         }
-        self.modules.insert(module, this);
+        this
     }
 
-    fn push(&mut self, module: &ModPath, file: &'a str, item: &'a Item) -> usize {
+    /// The id of a type item, the same however it is reached.
+    fn intern(&mut self, node: &'a MountNode, module: &[String], item: &'a Item) -> usize {
+        let key = (
+            std::ptr::from_ref(node) as usize,
+            std::ptr::from_ref(item) as usize,
+        );
+        if let Some(&id) = self.item_ids.get(&key) {
+            return id;
+        }
+        let mut canonical = module.join("::");
+        canonical.push_str("::");
+        canonical.push_str(&item_name(item));
         self.items.push(TypeItem {
-            module: module.clone(),
-            file,
+            module: module.to_vec(),
+            file: &node.path,
             item,
+            canonical,
         });
-        self.items.len() - 1
+        let id = self.items.len() - 1;
+        self.item_ids.insert(key, id);
+        id
     }
 
     fn canonical(&self, id: usize) -> String {
-        let t = &self.items[id];
-        let mut segs = t.module.clone();
-        segs.push(item_name(t.item));
-        segs.join("::")
+        self.items[id].canonical.clone()
     }
 
     /// Resolves a path as written in `module`.
-    fn resolve(&self, module: &[String], segs: &[String], depth: usize) -> Resolved {
+    fn resolve(&mut self, module: &[String], segs: &[String], depth: usize) -> Resolved {
         if depth > 32 || segs.is_empty() {
             return Resolved::External(segs.to_vec());
         }
@@ -383,24 +789,35 @@ impl<'a> Index<'a> {
             }
             "" => return self.resolve_absolute(&segs[1..], depth),
             _ => {
-                let Some(m) = self.modules.get(module) else {
+                let Some(m) = self.module(module) else {
                     return Resolved::External(segs.to_vec());
                 };
-                if segs.len() == 1
+                let step = if segs.len() == 1
                     && let Some(&id) = m.types.get(first)
                 {
-                    return Resolved::Type(id);
-                }
-                if let Some(child) = m.mods.get(first) {
-                    (child.clone(), &segs[1..])
+                    Step::Type(id)
+                } else if let Some(child) = m.mods.get(first) {
+                    Step::Child(child.clone())
                 } else if let Some(target) = m.uses.get(first) {
-                    let mut full = target.clone();
-                    full.extend_from_slice(&segs[1..]);
-                    return self.resolve(module, &full, depth + 1);
-                } else if let Some(found) = self.resolve_glob(m, segs, depth) {
-                    return found;
-                } else {
+                    Step::Use(target.clone())
+                } else if m.globs.is_empty() {
                     return self.resolve_absolute(segs, depth);
+                } else {
+                    Step::Globs(m.path.clone(), m.globs.clone())
+                };
+                match step {
+                    Step::Type(id) => return Resolved::Type(id),
+                    Step::Child(child) => (child, &segs[1..]),
+                    Step::Use(mut full) => {
+                        full.extend_from_slice(&segs[1..]);
+                        return self.resolve(module, &full, depth + 1);
+                    }
+                    Step::Globs(owner, globs) => {
+                        if let Some(found) = self.resolve_glob(&owner, &globs, segs, depth) {
+                            return found;
+                        }
+                        return self.resolve_absolute(segs, depth);
+                    }
                 }
             }
         };
@@ -408,67 +825,92 @@ impl<'a> Index<'a> {
     }
 
     /// A path starting with a crate name (or `::name`).
-    fn resolve_absolute(&self, segs: &[String], depth: usize) -> Resolved {
+    fn resolve_absolute(&mut self, segs: &[String], depth: usize) -> Resolved {
         match segs.first() {
-            Some(first) if self.crates.contains(first) => {
+            Some(first) if self.ws.crates.contains(first) => {
                 self.walk(vec![first.clone()], &segs[1..], depth)
             }
             _ => Resolved::External(segs.to_vec()),
         }
     }
 
-    fn resolve_glob(&self, m: &Module, segs: &[String], depth: usize) -> Option<Resolved> {
-        for glob in &m.globs {
+    /// `segs` through the glob imports `globs` of the module `owner` (globs resolve from the module they
+    /// are written in; only a hit inside the workspace counts).
+    fn resolve_glob(
+        &mut self,
+        owner: &[String],
+        globs: &[Vec<String>],
+        segs: &[String],
+        depth: usize,
+    ) -> Option<Resolved> {
+        // Glob imports may form cycles (`pub use child::*;` in a module whose child has `use super::*;`):
+        // a lookup already in progress through the same module's globs finds nothing new, and without this
+        // every cycle is walked again at each level, exponentially (a hang on ordinary code).
+        thread_local! {
+            static IN_PROGRESS: std::cell::RefCell<std::collections::HashSet<(Vec<String>, Vec<String>)>> =
+                std::cell::RefCell::default();
+        }
+        struct Done((Vec<String>, Vec<String>));
+        impl Drop for Done {
+            fn drop(&mut self) {
+                IN_PROGRESS.with(|s| s.borrow_mut().remove(&self.0));
+            }
+        }
+        let key = (owner.to_vec(), segs.to_vec());
+        if !IN_PROGRESS.with(|s| s.borrow_mut().insert(key.clone())) {
+            return None;
+        }
+        let _done = Done(key);
+        for glob in globs {
             let mut full = glob.clone();
             full.extend_from_slice(segs);
-            // Globs are resolved from the module they are written in; only accept a hit inside the crate.
-            let owner = glob_owner(self, m);
-            if let Resolved::Type(id) = self.resolve(&owner, &full, depth + 1) {
+            if let Resolved::Type(id) = self.resolve(owner, &full, depth + 1) {
                 return Some(Resolved::Type(id));
             }
         }
         None
     }
 
-    fn walk(&self, mut base: ModPath, rest: &[String], depth: usize) -> Resolved {
+    fn walk(&mut self, mut base: ModPath, rest: &[String], depth: usize) -> Resolved {
         for (i, seg) in rest.iter().enumerate() {
-            let Some(m) = self.modules.get(&base) else {
+            let last = i + 1 == rest.len();
+            let Some(m) = self.module(&base) else {
                 let mut segs = base.clone();
                 segs.extend_from_slice(&rest[i..]);
                 return Resolved::External(segs);
             };
-            let last = i + 1 == rest.len();
-            if last && let Some(&id) = m.types.get(seg) {
-                return Resolved::Type(id);
+            let step = if last && let Some(&id) = m.types.get(seg) {
+                Step::Type(id)
+            } else if let Some(child) = m.mods.get(seg) {
+                Step::Child(child.clone())
+            } else if let Some(target) = m.uses.get(seg) {
+                Step::Use(target.clone())
+            } else if m.globs.is_empty() {
+                let mut segs = base.clone();
+                segs.extend_from_slice(&rest[i..]);
+                return Resolved::External(segs);
+            } else {
+                Step::Globs(m.path.clone(), m.globs.clone())
+            };
+            match step {
+                Step::Type(id) => return Resolved::Type(id),
+                Step::Child(child) => base = child,
+                Step::Use(mut full) => {
+                    full.extend_from_slice(&rest[i + 1..]);
+                    return self.resolve(&base, &full, depth + 1);
+                }
+                Step::Globs(owner, globs) => {
+                    if let Some(found) = self.resolve_glob(&owner, &globs, &rest[i..], depth) {
+                        return found;
+                    }
+                    let mut segs = base.clone();
+                    segs.extend_from_slice(&rest[i..]);
+                    return Resolved::External(segs);
+                }
             }
-            if let Some(child) = m.mods.get(seg) {
-                base = child.clone();
-                continue;
-            }
-            if let Some(target) = m.uses.get(seg) {
-                let mut full = target.clone();
-                full.extend_from_slice(&rest[i + 1..]);
-                return self.resolve(&base, &full, depth + 1);
-            }
-            if let Some(found) = self.resolve_glob(m, &rest[i..], depth) {
-                return found;
-            }
-            let mut segs = base.clone();
-            segs.extend_from_slice(&rest[i..]);
-            return Resolved::External(segs);
         }
         Resolved::Module(base)
     }
-}
-
-/// The module a `Module` value belongs to (globs resolve relative to it).
-fn glob_owner(index: &Index<'_>, m: &Module) -> ModPath {
-    index
-        .modules
-        .iter()
-        .find(|(_, candidate)| std::ptr::eq(*candidate, m))
-        .map(|(p, _)| p.clone())
-        .unwrap_or_default()
 }
 
 fn item_name(item: &Item) -> String {
@@ -483,7 +925,10 @@ fn item_name(item: &Item) -> String {
 /// The attributes with every `#[cfg_attr(pred, a, b)]` replaced by `#[a] #[b]`: wirecheck does not know
 /// which features a build enables, and serde or wire attributes behind a feature are usually the ones the
 /// protocol ships with.
-fn expand_cfg_attr(attrs: &[Attribute]) -> Vec<Attribute> {
+fn expand_cfg_attr(attrs: &[Attribute]) -> Cow<'_, [Attribute]> {
+    if !attrs.iter().any(|a| a.path().is_ident("cfg_attr")) {
+        return Cow::Borrowed(attrs);
+    }
     let mut out = Vec::with_capacity(attrs.len());
     for attr in attrs {
         if !attr.path().is_ident("cfg_attr") {
@@ -504,10 +949,10 @@ fn expand_cfg_attr(attrs: &[Attribute]) -> Vec<Attribute> {
                     meta,
                 })
                 .collect();
-            out.extend(expand_cfg_attr(&inner));
+            out.extend(expand_cfg_attr(&inner).iter().cloned());
         }
     }
-    out
+    Cow::Owned(out)
 }
 
 fn item_attrs(item: &Item) -> &[Attribute] {
@@ -610,21 +1055,47 @@ struct Ctx<'c> {
 }
 
 impl Index<'_> {
-    fn snapshot(mut self) -> Result<Snapshot, ExtractError> {
+    fn snapshot(
+        mut self,
+        keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
+    ) -> Result<Snapshot, ExtractError> {
+        let ws = self.ws;
+        // With a filter, only files that name `Protocol` can declare one (and, when only records are
+        // kept, only files that say `record` can declare a kept message): older releases parse only those
+        // of their changed files.
+        let decls = if keep.is_none() {
+            ws.decls(&|_| true)?
+        } else {
+            ws.decls(&|blob| blob.mentions("Protocol"))?
+        };
         let mut snapshot = Snapshot::default();
         // Protocols first: messages name them.
-        let mut protocol_by_item: HashMap<usize, String> = HashMap::new();
-        for id in 0..self.items.len() {
-            let t = &self.items[id];
-            let attrs = &expand_cfg_attr(item_attrs(t.item));
-            if !derives(attrs, "Protocol") || !attrs.iter().any(wirecheck_grammar::is_wire_attr) {
-                continue;
-            }
-            let Some(ident) = item_ident(t.item) else {
+        let mut protocol_by_item: HashMap<usize, String> = HashMap::default();
+        let mut keeps: HashMap<String, Keep> = HashMap::default();
+        for &(node, d) in &decls {
+            let file = node.path.as_str();
+            let result = match &d.what {
+                DeclWhat::WireMacro(name, span) => {
+                    self.notes.push(note(
+                        file,
+                        *span,
+                        format!(
+                            "macro `{name}` writes #[wire] declarations that wirecheck cannot expand: messages it generates are not checked; declare them without the macro"
+                        ),
+                    ));
+                    continue;
+                }
+                DeclWhat::Protocol(result) => result,
+                DeclWhat::Message(_) => continue,
+            };
+            let Some(ast) = self.ast(node) else { continue };
+            let item = item_at(ast, &d.item_path);
+            let Some(ident) = item_ident(item) else {
                 continue;
             };
-            let file = t.file;
-            match wirecheck_grammar::parse_protocol(attrs, ident.span()) {
+            let module = [node.module.as_slice(), &d.inline].concat();
+            let id = self.intern(node, &module, item);
+            match result {
                 Ok(p) => {
                     let decl = ProtocolDecl {
                         name: p.name.value.clone(),
@@ -643,41 +1114,56 @@ impl Index<'_> {
                         });
                     }
                     protocol_by_item.insert(id, decl.name.clone());
+                    keeps.insert(decl.name.clone(), keep.map_or(Keep::All, |k| k(&decl)));
                     snapshot.protocols.push(decl);
                 }
-                Err(e) => self.notes.push(note(
-                    file,
-                    e.span(),
-                    format!(
-                        "invalid #[wire] on protocol `{ident}` (the compiler rejects it too): {e}"
-                    ),
-                )),
-            }
-        }
-        // Messages.
-        let mut queue: VecDeque<usize> = VecDeque::new();
-        for id in 0..self.items.len() {
-            let t = &self.items[id];
-            let attrs = &expand_cfg_attr(item_attrs(t.item));
-            if !derives(attrs, "Message") || !attrs.iter().any(wirecheck_grammar::is_wire_attr) {
-                continue;
-            }
-            let Some(ident) = item_ident(t.item) else {
-                continue;
-            };
-            let file = t.file;
-            let module = t.module.clone();
-            let m = match wirecheck_grammar::parse_message(attrs, ident.span()) {
-                Ok(m) => m,
                 Err(e) => {
-                    self.notes.push(note(
+                    return Err(invalid_declaration(
                         file,
                         e.span(),
-                        format!("invalid #[wire] on message `{ident}` (the compiler rejects it too): {e}"),
+                        format!("invalid #[wire] on protocol `{ident}`: {e}"),
                     ));
+                }
+            }
+        }
+        // With a filter that keeps no protocol whole, only records need their protocol resolved.
+        let records_only = keep.is_some() && !keeps.values().any(|k| *k == Keep::All);
+        let decls = match (keep, records_only) {
+            (None, _) => decls,
+            (Some(_), true) => ws.decls(&|blob| blob.mentions("record"))?,
+            (Some(_), false) => ws.decls(&|_| true)?,
+        };
+        // Messages.
+        let mut queue: VecDeque<usize> = VecDeque::new();
+        for &(node, d) in &decls {
+            let DeclWhat::Message(result) = &d.what else {
+                continue;
+            };
+            let file = node.path.as_str();
+            let Some(ast) = self.ast(node) else { continue };
+            let item = item_at(ast, &d.item_path);
+            let Some(ident) = item_ident(item) else {
+                continue;
+            };
+            let m = match result {
+                Ok(m) => m,
+                Err(e) => {
+                    if keep.is_none() {
+                        return Err(invalid_declaration(
+                            file,
+                            e.span(),
+                            format!("invalid #[wire] on message `{ident}`: {e}"),
+                        ));
+                    }
                     continue;
                 }
             };
+            let message_kind = kind(m.kind.value);
+            if records_only && message_kind != Kind::Record {
+                continue;
+            }
+            let module = [node.module.as_slice(), &d.inline].concat();
+            let id = self.intern(node, &module, item);
             let protocol = match self.resolve(&module, &path_segments(&m.protocol), 0) {
                 Resolved::Type(pid) => protocol_by_item.get(&pid).cloned(),
                 Resolved::External(segs) => {
@@ -701,6 +1187,11 @@ impl Index<'_> {
                 ));
                 continue;
             };
+            match keeps.get(&protocol).copied().unwrap_or(Keep::All) {
+                Keep::All => {}
+                Keep::Records if message_kind == Kind::Record => {}
+                Keep::Records | Keep::Nothing => continue,
+            }
             let (response, response_path) = match (&m.responds, &m.streams) {
                 (Some(p), _) => (ResponseMode::Single, Some(p)),
                 (None, Some(p)) => (ResponseMode::Stream, Some(p)),
@@ -717,7 +1208,7 @@ impl Index<'_> {
                 name: strip_raw(ident),
                 rust_path: self.canonical(id),
                 topic: m.topic.value.clone(),
-                kind: kind(m.kind.value),
+                kind: message_kind,
                 response,
                 response_type,
                 since: m.since.as_ref().map(|v| v.value.clone()),
@@ -736,6 +1227,9 @@ impl Index<'_> {
                     queue.push_back(next);
                 }
             }
+        }
+        if let Some(error) = self.error.take() {
+            return Err(error);
         }
         snapshot.protocols.sort_by(|a, b| a.name.cmp(&b.name));
         snapshot.messages.sort_by(|a, b| {
@@ -811,7 +1305,8 @@ impl Index<'_> {
             Item::Enum(e) => {
                 let mut variants = Vec::new();
                 for v in &e.variants {
-                    let vs = serde_attrs::member(&expand_cfg_attr(&v.attrs), &mut problems);
+                    let v_attrs = expand_cfg_attr(&v.attrs);
+                    let vs = serde_attrs::member(&v_attrs, &mut problems);
                     let rust_name = strip_raw(&v.ident);
                     let ser_name = vs.rename.ser.clone().unwrap_or_else(|| {
                         serde
@@ -841,7 +1336,7 @@ impl Index<'_> {
                         reached,
                         &mut problems,
                     );
-                    let wire = self.member_wire(file, &expand_cfg_attr(&v.attrs));
+                    let wire = self.member_wire(file, &v_attrs);
                     variants.push(Variant {
                         rust_name,
                         ser_name,
@@ -916,7 +1411,8 @@ impl Index<'_> {
         };
         let mut out = Vec::new();
         for (i, f) in fields.iter().enumerate() {
-            let fs: MemberSerde = serde_attrs::member(&expand_cfg_attr(&f.attrs), problems);
+            let attrs = expand_cfg_attr(&f.attrs);
+            let fs: MemberSerde = serde_attrs::member(&attrs, problems);
             let rust_name = f.ident.as_ref().map_or_else(|| i.to_string(), strip_raw);
             let ser_name = fs
                 .rename
@@ -930,7 +1426,7 @@ impl Index<'_> {
                     .unwrap_or_else(|| rule.de.unwrap_or_default().apply_to_field(&rust_name)),
             ];
             de_names.extend(fs.aliases.iter().cloned());
-            let wire = self.member_wire(cx.file, &expand_cfg_attr(&f.attrs));
+            let wire = self.member_wire(cx.file, &attrs);
             let span = f.ident.as_ref().map_or_else(|| f.ty.span(), |i| i.span());
             out.push(Field {
                 rust_name,
@@ -1003,7 +1499,7 @@ impl Index<'_> {
 
     fn path_ty(&mut self, cx: &Ctx<'_>, path: &syn::Path, reached: &mut Vec<usize>) -> Ty {
         let segs = path_segments(path);
-        let args: Vec<syn::Type> = path
+        let args: Vec<&syn::Type> = path
             .segments
             .last()
             .map(|s| match &s.arguments {
@@ -1011,7 +1507,7 @@ impl Index<'_> {
                     .args
                     .iter()
                     .filter_map(|g| match g {
-                        syn::GenericArgument::Type(t) => Some(t.clone()),
+                        syn::GenericArgument::Type(t) => Some(t),
                         _ => None,
                     })
                     .collect(),
@@ -1056,6 +1552,7 @@ impl Index<'_> {
         let macros: Vec<String> = self
             .modules
             .get(cx.module)
+            .and_then(Option::as_ref)
             .map(|m| {
                 m.macros
                     .iter()
@@ -1080,7 +1577,7 @@ impl Index<'_> {
         &mut self,
         cx: &Ctx<'_>,
         full: &[String],
-        args: &[syn::Type],
+        args: &[&syn::Type],
         reached: &mut Vec<usize>,
     ) -> Option<Ty> {
         let name = full.last()?.as_str();
@@ -1132,6 +1629,18 @@ impl Index<'_> {
             "PhantomData" => Some(Ty::Unit),
             _ => None,
         }
+    }
+}
+
+/// A declaration the compiler rejects: an error rather than a note, since the protocol or message would
+/// otherwise look removed.
+fn invalid_declaration(file: &str, span: proc_macro2::Span, message: String) -> ExtractError {
+    let at = location(file, span);
+    ExtractError::InvalidDeclaration {
+        file: file.to_owned(),
+        line: at.line,
+        column: at.column,
+        message: format!("{message} (the compiler rejects it too)"),
     }
 }
 

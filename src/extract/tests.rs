@@ -446,3 +446,298 @@ pub struct Node {{ pub tree: Tree }}
     let s = snap(&[("src/lib.rs", &lib)]);
     assert_eq!(s.types.len(), 2);
 }
+
+/// A reader that counts what it is asked, and can give blob ids (as a git tree would) for its files.
+struct Counting {
+    files: BTreeMap<String, String>,
+    with_ids: bool,
+    reads: std::cell::RefCell<BTreeMap<String, usize>>,
+}
+
+impl Counting {
+    fn new(files: &[(&str, &str)], with_ids: bool) -> Self {
+        Counting {
+            files: files
+                .iter()
+                .map(|(p, t)| ((*p).to_owned(), (*t).to_owned()))
+                .collect(),
+            with_ids,
+            reads: Default::default(),
+        }
+    }
+
+    fn reads(&self, path: &str) -> usize {
+        self.reads.borrow().get(path).copied().unwrap_or(0)
+    }
+}
+
+impl FileReader for Counting {
+    fn read(&self, path: &str) -> Result<Option<Vec<u8>>, ExtractError> {
+        let text = self.files.get(path);
+        if text.is_some() {
+            *self.reads.borrow_mut().entry(path.to_owned()).or_default() += 1;
+        }
+        Ok(text.map(|t| t.as_bytes().to_vec()))
+    }
+
+    fn blob_id(&self, path: &str) -> Result<Option<git2::Oid>, ExtractError> {
+        Ok(self
+            .files
+            .get(path)
+            .filter(|_| self.with_ids)
+            .map(|t| git2::Oid::hash_object(git2::ObjectType::Blob, t.as_bytes()).unwrap()))
+    }
+}
+
+fn demo_root() -> Vec<CrateRoot> {
+    vec![CrateRoot {
+        name: "demo".into(),
+        root_file: "src/lib.rs".into(),
+    }]
+}
+
+#[test]
+fn files_without_declarations_or_reached_types_are_never_parsed() {
+    let lib = format!(
+        "{HEADER}
+mod types;
+mod plain;
+mod service;
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = P, topic = \"t.a\", kind = \"event\")]
+pub struct A {{ pub shared: types::Shared }}
+"
+    );
+    // `plain.rs` is not valid Rust, but its delimiters balance: the scan reads its (absent) `mod`
+    // declarations, and nothing ever needs its items.
+    let files = [
+        ("src/lib.rs", lib.as_str()),
+        ("src/types.rs", "pub struct Shared { pub n: u32 }\n"),
+        ("src/plain.rs", "fn broken() -> { let = ; }\nstruct ;\n"),
+        ("src/service.rs", "mod inner;\npub fn run() {}\n"),
+        (
+            "src/service/inner.rs",
+            "pub struct NotReached { pub x: u8 }\n",
+        ),
+    ];
+    let reader = Counting::new(&files, false);
+    let cache = SourceCache::new();
+    let s = extract_cached(&demo_root(), &reader, &cache).expect("plain.rs is never parsed");
+    assert_eq!(
+        s.types["demo::types::Shared"].path, "demo::types::Shared",
+        "reached types are found in files that are parsed on demand"
+    );
+    // lib.rs (declarations) and types.rs (a reached type) only.
+    assert_eq!(cache.stats().parsed, 2, "{:?}", cache.stats());
+    for (path, _) in files {
+        assert_eq!(
+            reader.reads(path),
+            1,
+            "{path} is read once, for the module scan"
+        );
+    }
+    // The same holds when the broken file is reached: then it is parsed, and its error reported.
+    let lib_reaching = lib.replace("types::Shared", "plain::Gone");
+    let files = [
+        ("src/lib.rs", lib_reaching.as_str()),
+        ("src/types.rs", "pub struct Shared { pub n: u32 }\n"),
+        ("src/plain.rs", "fn broken() -> { let = ; }\nstruct ;\n"),
+        ("src/service.rs", "mod inner;\npub fn run() {}\n"),
+        (
+            "src/service/inner.rs",
+            "pub struct NotReached { pub x: u8 }\n",
+        ),
+    ];
+    let err = extract(&demo_root(), &Counting::new(&files, false)).unwrap_err();
+    assert!(
+        matches!(&err, ExtractError::Parse { file, .. } if file == "src/plain.rs"),
+        "{err}"
+    );
+}
+
+#[test]
+fn one_cache_reads_and_parses_unchanged_blobs_once() {
+    let lib = |version: &str| {
+        format!(
+            "{}\nmod types;\nmod more;\n\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = P, topic = \"t.a\", kind = \"record\")]\npub struct A {{ pub shared: types::Shared }}\n",
+            HEADER.replace("1.2.3", version)
+        )
+    };
+    let more = "use serde::{Deserialize, Serialize};\nuse wirecheck::Message;\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = crate::P, topic = \"t.b\", kind = \"event\")]\npub struct B { pub id: u64 }\n";
+    let (lib_old, lib_new) = (lib("1.2.3"), lib("1.3.0"));
+    let old = [
+        ("src/lib.rs", lib_old.as_str()),
+        ("src/types.rs", "pub struct Shared { pub n: u32 }\n"),
+        ("src/more.rs", more),
+    ];
+    let new = [
+        ("src/lib.rs", lib_new.as_str()),
+        ("src/types.rs", "pub struct Shared { pub n: u32 }\n"),
+        ("src/more.rs", more),
+    ];
+    // The working tree first (no ids: read and hashed), then a revision whose reader knows blob ids.
+    let cache = SourceCache::new();
+    let current = Counting::new(&new, false);
+    let s_new = extract_cached(&demo_root(), &current, &cache).unwrap();
+    let after_current = cache.stats();
+    assert_eq!(after_current.parsed, 3, "{after_current:?}");
+    let base = Counting::new(&old, true);
+    let s_old = extract_cached(&demo_root(), &base, &cache).unwrap();
+    let stats = cache.stats();
+    assert_eq!(base.reads("src/lib.rs"), 1, "the changed file is read");
+    assert_eq!(
+        base.reads("src/types.rs"),
+        0,
+        "unchanged blobs are not read"
+    );
+    assert_eq!(base.reads("src/more.rs"), 0);
+    assert_eq!(
+        stats.parsed - after_current.parsed,
+        1,
+        "only the changed file is parsed"
+    );
+    assert_eq!(stats.hits - after_current.hits, 2);
+    // Same models as without the cache.
+    assert_eq!(s_old, snapshot_from_sources("demo", &old).unwrap());
+    assert_eq!(s_new, snapshot_from_sources("demo", &new).unwrap());
+    assert_eq!(s_old.protocol("p").unwrap().version.to_string(), "1.2.3");
+    // A filtered extraction keeps the protocols and only the records.
+    let records = extract_filtered(&demo_root(), &base, &cache, &|_| Keep::Records).unwrap();
+    assert_eq!(records.protocols, s_old.protocols);
+    let names: Vec<&str> = records.messages.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(names, ["A"]);
+    assert!(records.types.contains_key("demo::types::Shared"));
+    let nothing = extract_filtered(&demo_root(), &base, &cache, &|_| Keep::Nothing).unwrap();
+    assert!(nothing.messages.is_empty() && nothing.types.is_empty());
+    assert_eq!(nothing.protocols, s_old.protocols);
+}
+
+/// Commits `files` (path, text) to the repository at `dir` as a new commit on HEAD; returns its id.
+fn commit(repo: &git2::Repository, files: &[(&str, &str)]) -> String {
+    let mut index = repo.index().unwrap();
+    index.clear().unwrap();
+    for (path, text) in files {
+        let full = repo.workdir().unwrap().join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(&full, text).unwrap();
+        index.add_path(std::path::Path::new(path)).unwrap();
+    }
+    let tree = repo.find_tree(index.write_tree().unwrap()).unwrap();
+    let sig = git2::Signature::new("t", "t@example.invalid", &git2::Time::new(1, 0)).unwrap();
+    let parents: Vec<git2::Commit<'_>> = repo
+        .head()
+        .ok()
+        .and_then(|h| h.peel_to_commit().ok())
+        .into_iter()
+        .collect();
+    let parents: Vec<&git2::Commit<'_>> = parents.iter().collect();
+    repo.commit(Some("HEAD"), &sig, &sig, "c", &tree, &parents)
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn module_subtrees_of_unchanged_directories_are_reused_across_revisions() {
+    let tmp = tempfile::tempdir().unwrap();
+    let git = git2::Repository::init(tmp.path()).unwrap();
+    let lib = format!("{HEADER}\nmod a;\nmod b;\n");
+    let a_mod = "mod x;\nmod y;\n";
+    let x = "use serde::{Deserialize, Serialize};\nuse wirecheck::Message;\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = crate::P, topic = \"t.x\", kind = \"record\")]\npub struct X { pub y: super::y::Y }\n";
+    let b_mod = "mod z;\n";
+    let z = |n: u8| format!("pub struct Z{n};\nmod missing;\n");
+    let (z1, z2) = (z(1), z(2));
+    let first = commit(
+        &git,
+        &[
+            ("src/lib.rs", &lib),
+            ("src/a/mod.rs", a_mod),
+            ("src/a/x.rs", x),
+            ("src/a/y.rs", "pub struct Y { pub v: Vec<u8> }\n"),
+            ("src/b/mod.rs", b_mod),
+            ("src/b/z.rs", &z1),
+        ],
+    );
+    let second = commit(
+        &git,
+        &[
+            ("src/lib.rs", &lib),
+            ("src/a/mod.rs", a_mod),
+            ("src/a/x.rs", x),
+            ("src/a/y.rs", "pub struct Y { pub v: Vec<u8> }\n"),
+            ("src/b/mod.rs", b_mod),
+            ("src/b/z.rs", &z2),
+        ],
+    );
+    let repo = crate::source::Repo::discover(tmp.path()).unwrap();
+    let cache = SourceCache::new();
+    let at_second = extract_cached(&demo_root(), &repo.at(&second).unwrap(), &cache).unwrap();
+    assert_eq!(cache.stats().nodes_reused, 0);
+    let at_first = extract_cached(&demo_root(), &repo.at(&first).unwrap(), &cache).unwrap();
+    // `src/a` is the same tree in both commits: its subtree is reused, its files not looked up again.
+    assert_eq!(cache.stats().nodes_reused, 1, "{:?}", cache.stats());
+    let fresh = |commit: &str| extract(&demo_root(), &repo.at(commit).unwrap()).unwrap();
+    assert_eq!(at_first, fresh(&first));
+    assert_eq!(at_second, fresh(&second));
+    assert!(at_first.types.contains_key("demo::a::y::Y"));
+    assert!(
+        at_first
+            .notes
+            .iter()
+            .any(|n| n.message.contains("module `missing` has no file")
+                && n.location.file == "src/b/z.rs"),
+        "{:?}",
+        at_first.notes
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn a_directory_with_a_symlink_is_not_reused_when_the_target_changes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let git = git2::Repository::init(tmp.path()).unwrap();
+    let lib = format!("{HEADER}\nmod a;\n");
+    let x = |n: &str| {
+        format!(
+            "use serde::{{Deserialize, Serialize}};\nuse wirecheck::Message;\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = crate::P, topic = \"t.x\", kind = \"event\")]\npub struct X {{ pub {n}: u8 }}\n"
+        )
+    };
+    std::fs::create_dir_all(tmp.path().join("src/a")).unwrap();
+    std::os::unix::fs::symlink("../../shared/x.rs", tmp.path().join("src/a/x.rs")).unwrap();
+    let files = |x: &str| -> Vec<(String, String)> {
+        vec![
+            ("src/lib.rs".into(), lib.clone()),
+            ("src/a/mod.rs".into(), "mod x;\n".into()),
+            ("shared/x.rs".into(), x.to_owned()),
+        ]
+    };
+    let mut commits = Vec::new();
+    for field in ["old", "new"] {
+        let files = files(&x(field));
+        let mut list: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(p, t)| (p.as_str(), t.as_str()))
+            .collect();
+        commit(&git, &list);
+        // The symlink itself (`commit` writes regular files; the link stays as it is).
+        let mut index = git.index().unwrap();
+        index.add_path(std::path::Path::new("src/a/x.rs")).unwrap();
+        list.clear();
+        let tree = git.find_tree(index.write_tree().unwrap()).unwrap();
+        let sig = git2::Signature::new("t", "t@example.invalid", &git2::Time::new(1, 0)).unwrap();
+        let head = git.head().unwrap().peel_to_commit().unwrap();
+        let id = git
+            .commit(Some("HEAD"), &sig, &sig, "link", &tree, &[&head])
+            .unwrap();
+        commits.push(id.to_string());
+    }
+    let repo = crate::source::Repo::discover(tmp.path()).unwrap();
+    let cache = SourceCache::new();
+    for commit in commits.iter().rev() {
+        let cached = extract_cached(&demo_root(), &repo.at(commit).unwrap(), &cache).unwrap();
+        let fresh = extract(&demo_root(), &repo.at(commit).unwrap()).unwrap();
+        assert_eq!(cached, fresh);
+    }
+    let old = extract_cached(&demo_root(), &repo.at(&commits[0]).unwrap(), &cache).unwrap();
+    assert_eq!(fields(&old, "demo::a::x::X")[0].rust_name, "old");
+}

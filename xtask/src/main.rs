@@ -1,5 +1,6 @@
-//! This repository's own tasks: `cargo xtask check`, `cargo xtask demo`.
+//! This repository's own tasks: `cargo xtask check`, `cargo xtask demo`, `cargo xtask bench`.
 
+mod bench;
 mod demo;
 mod history;
 #[cfg(test)]
@@ -18,7 +19,9 @@ tasks:
   check [ARGS]        wirecheck this repository's protocols against its last release tag
                       (ARGS as for `wirecheck check`, e.g. --format json, --against REV)
   demo [--markdown]   replay the history of the Flux protocols (examples/flux-protocols/history)
-                      release by release; --markdown prints only the summary table";
+                      release by release; --markdown prints only the summary table
+  bench [ARGS]        time wirecheck check on a synthetic workspace against the floor and cargo check
+                      (see cargo xtask bench --help)";
 
 /// The workspace root (the parent of `xtask/`).
 pub fn workspace_root() -> PathBuf {
@@ -33,6 +36,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("demo") => demo::run(&args[1..]),
         Some("check") => Ok(check(&args[1..])),
+        Some("bench") => bench::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)

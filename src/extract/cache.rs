@@ -1,0 +1,248 @@
+//! Per-file work kept by git blob id across the extractions of one check.
+
+use std::cell::{Cell, OnceCell, RefCell};
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+use std::rc::Rc;
+
+use git2::{ObjectType, Oid};
+
+use super::resolve::{self, Decl, FxHasher, MountNode, NodeKey};
+use super::scan::{self, ModItem};
+use super::{ExtractError, FileReader};
+
+thread_local! {
+    /// How many [`SourceCache`]s are alive on this thread: the last one dropped frees the span data.
+    static LIVE: Cell<usize> = const { Cell::new(0) };
+}
+
+/// What a [`SourceCache`] did, for tests and benchmarks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CacheStats {
+    /// Files whose bytes were read through a [`FileReader`].
+    pub reads: usize,
+    /// Lookups answered with a blob the cache already held (no scan, no parse).
+    pub hits: usize,
+    /// Distinct blobs held (each was scanned once).
+    pub blobs: usize,
+    /// Blobs parsed with syn.
+    pub parsed: usize,
+    /// Module subtrees reused from an earlier revision (an unchanged directory), not looked at again.
+    pub nodes_reused: usize,
+}
+
+/// The text, module scan, syntax tree and declarations of every file an extraction looked at, keyed by
+/// git blob id (for working-tree files, the id git would give their bytes), so that the revisions one
+/// check reads share the work on their common files.
+///
+/// Syntax trees hold proc-macro2 spans, which live in a thread-local map: the cache is `!Send`, and the
+/// map is cleared ([`proc_macro2::extra::invalidate_current_thread_spans`]) when the last cache alive on
+/// the thread is dropped, not before. Do not clear it by hand while a cache is alive.
+pub struct SourceCache {
+    blobs: RefCell<HashMap<Oid, Rc<Blob>, BuildHasherDefault<FxHasher>>>,
+    /// Module-tree nodes by what they depend on (see `resolve::Workspace::mount`).
+    nodes: RefCell<HashMap<NodeKey, Rc<MountNode>, BuildHasherDefault<FxHasher>>>,
+    stats: Cell<CacheStats>,
+}
+
+impl std::fmt::Debug for SourceCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SourceCache")
+            .field("stats", &self.stats.get())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Default for SourceCache {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for SourceCache {
+    fn drop(&mut self) {
+        let last = LIVE.with(|live| {
+            let n = live.get().saturating_sub(1);
+            live.set(n);
+            n == 0
+        });
+        if last {
+            // Every span was converted to a plain location; free the thread's source map (it only grows
+            // otherwise). The trees still held are only dropped after this, which reads no span.
+            proc_macro2::extra::invalidate_current_thread_spans();
+        }
+    }
+}
+
+impl SourceCache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        LIVE.with(|live| live.set(live.get() + 1));
+        SourceCache {
+            blobs: RefCell::default(),
+            nodes: RefCell::default(),
+            stats: Cell::new(CacheStats::default()),
+        }
+    }
+
+    /// What the cache did so far.
+    pub fn stats(&self) -> CacheStats {
+        self.stats.get()
+    }
+
+    fn count(&self, f: impl FnOnce(&mut CacheStats)) {
+        let mut stats = self.stats.get();
+        f(&mut stats);
+        self.stats.set(stats);
+    }
+
+    /// A module-tree node built before for the same blob, directory and place.
+    pub(super) fn node(&self, key: &NodeKey) -> Option<Rc<MountNode>> {
+        let node = self.nodes.borrow().get(key).cloned();
+        if node.is_some() {
+            self.count(|s| s.nodes_reused += 1);
+        }
+        node
+    }
+
+    /// Keeps a node for the next revisions.
+    pub(super) fn keep_node(&self, key: NodeKey, node: Rc<MountNode>) {
+        self.nodes.borrow_mut().insert(key, node);
+    }
+
+    /// The file at `path` of `reader`'s revision, from the cache when its blob id is known there.
+    pub(super) fn load(
+        &self,
+        reader: &dyn FileReader,
+        path: &str,
+    ) -> Result<Option<Rc<Blob>>, ExtractError> {
+        let known = reader.blob_id(path)?;
+        if let Some(id) = known
+            && let Some(blob) = self.blobs.borrow().get(&id)
+        {
+            self.count(|s| s.hits += 1);
+            return Ok(Some(Rc::clone(blob)));
+        }
+        let Some(bytes) = reader.read(path)? else {
+            return Ok(None);
+        };
+        self.count(|s| s.reads += 1);
+        let id = match known {
+            Some(id) => id,
+            None => Oid::hash_object(ObjectType::Blob, &bytes).map_err(|e| ExtractError::Read {
+                file: path.to_owned(),
+                message: e.message().to_owned(),
+            })?,
+        };
+        if let Some(blob) = self.blobs.borrow().get(&id) {
+            self.count(|s| s.hits += 1);
+            return Ok(Some(Rc::clone(blob)));
+        }
+        let text = String::from_utf8(bytes).map_err(|e| ExtractError::NotUtf8 {
+            file: path.to_owned(),
+            offset: e.utf8_error().valid_up_to(),
+        })?;
+        let blob = Rc::new(Blob::new(id, text));
+        self.blobs.borrow_mut().insert(id, Rc::clone(&blob));
+        self.count(|s| s.blobs += 1);
+        Ok(Some(blob))
+    }
+}
+
+/// A syn error without the file it is in (one blob can be at several paths).
+#[derive(Debug, Clone)]
+pub(super) struct ParseFailure {
+    line: u32,
+    column: u32,
+    message: String,
+}
+
+impl ParseFailure {
+    /// The error, for the file at `path`.
+    pub(super) fn at(&self, path: &str) -> ExtractError {
+        ExtractError::Parse {
+            file: path.to_owned(),
+            line: self.line,
+            column: self.column,
+            message: self.message.clone(),
+        }
+    }
+}
+
+/// One file's content and what was learnt from it.
+pub(super) struct Blob {
+    id: Oid,
+    text: String,
+    /// The `mod` declarations read by the scan; `None` when the scan could not read the file.
+    scanned: Option<Vec<ModItem>>,
+    /// The text contains `wire`: the file may declare a protocol or a message.
+    may_declare: bool,
+    ast: OnceCell<Result<syn::File, ParseFailure>>,
+    /// The `mod` declarations read from the syntax tree, when the scan could not read them.
+    ast_mods: OnceCell<Vec<ModItem>>,
+    decls: OnceCell<Vec<Decl>>,
+}
+
+impl Blob {
+    fn new(id: Oid, text: String) -> Self {
+        let scanned = scan::scan(scan::syn_content(&text));
+        let may_declare = text.contains("wire");
+        Blob {
+            id,
+            text,
+            scanned,
+            may_declare,
+            ast: OnceCell::new(),
+            ast_mods: OnceCell::new(),
+            decls: OnceCell::new(),
+        }
+    }
+
+    /// Its git blob id.
+    pub(super) fn id(&self) -> Oid {
+        self.id
+    }
+
+    /// Whether the file may declare a protocol or a message.
+    pub(super) fn may_declare(&self) -> bool {
+        self.may_declare
+    }
+
+    /// Whether the file's text contains `word`.
+    pub(super) fn mentions(&self, word: &str) -> bool {
+        self.text.contains(word)
+    }
+
+    /// The syntax tree, parsed on first use.
+    pub(super) fn ast(&self, cache: &SourceCache) -> Result<&syn::File, ParseFailure> {
+        self.ast
+            .get_or_init(|| {
+                cache.count(|s| s.parsed += 1);
+                syn::parse_file(&self.text).map_err(|e| {
+                    let start = e.span().start();
+                    ParseFailure {
+                        line: u32::try_from(start.line).unwrap_or(u32::MAX),
+                        column: u32::try_from(start.column + 1).unwrap_or(u32::MAX),
+                        message: e.to_string(),
+                    }
+                })
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// The item-level `mod` declarations, from the scan or else from the syntax tree.
+    pub(super) fn mods(&self, cache: &SourceCache) -> Result<&[ModItem], ParseFailure> {
+        if let Some(mods) = &self.scanned {
+            return Ok(mods);
+        }
+        let file = self.ast(cache)?;
+        Ok(self.ast_mods.get_or_init(|| resolve::mods_of(file)))
+    }
+
+    /// The protocol and message declarations (and `#[wire]`-writing macros) of the file.
+    pub(super) fn decls(&self, cache: &SourceCache) -> Result<&[Decl], ParseFailure> {
+        let file = self.ast(cache)?;
+        Ok(self.decls.get_or_init(|| resolve::decls_of(file)))
+    }
+}

@@ -1,0 +1,612 @@
+//! A cheap look at a file's structure without syn: its item-level `mod` declarations (with `#[path]`),
+//! found by a small lexer that knows comments, string, char and raw literals, lifetimes and delimiters.
+//!
+//! The extractor needs every file of a crate's module tree to find the tree itself, but only a few of them
+//! as syntax trees (those that may declare `#[wire]` items and those whose modules name resolution
+//! visits). The scan reads the `mod` structure at a fraction of the cost of `syn::parse_file`. It gives up
+//! ([`scan`] returns `None`) whenever it cannot be sure, for example on unbalanced delimiters or an
+//! unterminated literal; the caller then parses the file with syn, which also reports the syntax error.
+//! `tests::scan_agrees_with_syn` pins that both read the same declarations.
+
+/// Where a token is, as proc-macro2 reports it for a span: 1-based line, 1-based column in characters,
+/// and byte offsets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Pos {
+    pub(crate) line: u32,
+    pub(crate) column: u32,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+}
+
+/// An item-level `mod` declaration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ModItem {
+    /// The inline modules (`mod a { ... }`) it is written in, outermost first (raw prefixes stripped).
+    pub(crate) parents: Vec<String>,
+    /// Its name (`r#` stripped).
+    pub(crate) name: String,
+    /// `mod name { ... }` rather than `mod name;`.
+    pub(crate) inline: bool,
+    /// The value of its first `#[path = "..."]` attribute.
+    pub(crate) path_attr: Option<String>,
+    /// Its name's position.
+    pub(crate) pos: Pos,
+}
+
+/// The text syn parses: without a byte order mark, and without a shebang line (the newline stays), as
+/// `syn::parse_file` does, so that positions agree.
+pub(crate) fn syn_content(text: &str) -> &str {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if let Some(rest) = text.strip_prefix("#!")
+        && !rest.trim_start().starts_with('[')
+    {
+        return text.find('\n').map_or("", |i| &text[i..]);
+    }
+    text
+}
+
+/// A token of the lexer; literal and comment contents are skipped, not returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tok {
+    /// An identifier or keyword, raw prefix included, as byte offsets.
+    Ident(usize, usize),
+    /// A string literal: byte offsets of the whole literal (prefix, quotes and hashes included).
+    Str(usize, usize),
+    /// Any other literal or a lifetime.
+    Other,
+    Open(u8),
+    Close(u8),
+    Punct(u8),
+}
+
+struct Lexer<'t> {
+    text: &'t str,
+    bytes: &'t [u8],
+    at: usize,
+    line: u32,
+    line_start: usize,
+}
+
+fn is_ident_start(c: char) -> bool {
+    c == '_' || c.is_alphabetic()
+}
+
+fn is_ident_continue(c: char) -> bool {
+    c == '_' || c.is_alphanumeric()
+}
+
+impl<'t> Lexer<'t> {
+    fn new(text: &'t str) -> Self {
+        Lexer {
+            text,
+            bytes: text.as_bytes(),
+            at: 0,
+            line: 1,
+            line_start: 0,
+        }
+    }
+
+    fn peek(&self, ahead: usize) -> u8 {
+        self.bytes.get(self.at + ahead).copied().unwrap_or(0)
+    }
+
+    fn char_at(&self, at: usize) -> Option<char> {
+        self.text.get(at..).and_then(|s| s.chars().next())
+    }
+
+    /// Advances to `to`, counting the newlines passed.
+    fn advance_to(&mut self, to: usize) {
+        let skipped = &self.bytes[self.at..to];
+        for (i, &b) in skipped.iter().enumerate() {
+            if b == b'\n' {
+                self.line += 1;
+                self.line_start = self.at + i + 1;
+            }
+        }
+        self.at = to;
+    }
+
+    fn pos(&self, start: usize, end: usize) -> Pos {
+        Pos {
+            line: self.line,
+            column: u32::try_from(self.text[self.line_start..start].chars().count() + 1)
+                .unwrap_or(u32::MAX),
+            start,
+            end,
+        }
+    }
+
+    /// The end of the identifier starting at `from`.
+    fn ident_end(&self, from: usize) -> usize {
+        let mut end = from;
+        for c in self.text[from..].chars() {
+            if !is_ident_continue(c) {
+                break;
+            }
+            end += c.len_utf8();
+        }
+        end
+    }
+
+    /// Skips a quoted literal body starting after the opening quote; `None` when unterminated.
+    fn quoted_end(&self, from: usize, quote: u8) -> Option<usize> {
+        let mut i = from;
+        while i < self.bytes.len() {
+            match self.bytes[i] {
+                b'\\' => i += 2,
+                b if b == quote => return Some(i + 1),
+                _ => i += 1,
+            }
+        }
+        None
+    }
+
+    /// Skips a raw string: `from` is at the first `#` or the `"`.
+    fn raw_end(&self, from: usize) -> Option<usize> {
+        let hashes = self.bytes[from..]
+            .iter()
+            .take_while(|&&b| b == b'#')
+            .count();
+        if self.bytes.get(from + hashes) != Some(&b'"') {
+            return None;
+        }
+        let mut i = from + hashes + 1;
+        while i < self.bytes.len() {
+            if self.bytes[i] == b'"'
+                && self.bytes[i + 1..]
+                    .iter()
+                    .take(hashes)
+                    .filter(|&&b| b == b'#')
+                    .count()
+                    == hashes
+            {
+                return Some(i + 1 + hashes);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// The end of a literal suffix (`"x"suffix`, `1u8`).
+    fn suffix_end(&self, from: usize) -> usize {
+        match self.char_at(from) {
+            Some(c) if is_ident_start(c) => self.ident_end(from),
+            _ => from,
+        }
+    }
+
+    /// The next token and the position of its first byte; `Ok(None)` at the end; `Err(())` when the text
+    /// is not something the scan can read with certainty.
+    fn next(&mut self) -> Result<Option<(Tok, usize)>, ()> {
+        loop {
+            let Some(&b) = self.bytes.get(self.at) else {
+                return Ok(None);
+            };
+            let start = self.at;
+            match b {
+                b'\n' => {
+                    self.line += 1;
+                    self.at += 1;
+                    self.line_start = self.at;
+                }
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => self.at += 1,
+                b'/' if self.peek(1) == b'/' => {
+                    let end = self.bytes[start..]
+                        .iter()
+                        .position(|&c| c == b'\n')
+                        .map_or(self.bytes.len(), |i| start + i);
+                    self.at = end;
+                }
+                b'/' if self.peek(1) == b'*' => {
+                    let mut depth = 0usize;
+                    let mut i = start;
+                    loop {
+                        match (self.bytes.get(i), self.bytes.get(i + 1)) {
+                            (Some(b'/'), Some(b'*')) => {
+                                depth += 1;
+                                i += 2;
+                            }
+                            (Some(b'*'), Some(b'/')) => {
+                                depth -= 1;
+                                i += 2;
+                                if depth == 0 {
+                                    break;
+                                }
+                            }
+                            (Some(_), _) => i += 1,
+                            (None, _) => return Err(()),
+                        }
+                    }
+                    self.advance_to(i);
+                }
+                b'"' => {
+                    let end = self.quoted_end(start + 1, b'"').ok_or(())?;
+                    let end = self.suffix_end(end);
+                    self.advance_to(end);
+                    return Ok(Some((Tok::Str(start, end), start)));
+                }
+                b'\'' => {
+                    // A char literal ('a', '\n', '\u{1F600}') or a lifetime / label ('a, 'static).
+                    if self.peek(1) == b'\\' {
+                        let end = self.quoted_end(start + 1, b'\'').ok_or(())?;
+                        let end = self.suffix_end(end);
+                        self.advance_to(end);
+                        return Ok(Some((Tok::Other, start)));
+                    }
+                    let c = self.char_at(start + 1).ok_or(())?;
+                    let after = start + 1 + c.len_utf8();
+                    if self.bytes.get(after) == Some(&b'\'') {
+                        let end = self.suffix_end(after + 1);
+                        self.advance_to(end);
+                        return Ok(Some((Tok::Other, start)));
+                    }
+                    if !is_ident_start(c) {
+                        return Err(());
+                    }
+                    self.at = self.ident_end(start + 1);
+                    return Ok(Some((Tok::Other, start)));
+                }
+                b'0'..=b'9' => {
+                    let mut i = start;
+                    while i < self.bytes.len() {
+                        let c = self.bytes[i];
+                        // Digits, suffixes, and a `.` followed by a digit (`1.5`, not `1..2`).
+                        let fraction =
+                            c == b'.' && self.bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
+                        if !(c.is_ascii_alphanumeric() || c == b'_' || fraction) {
+                            break;
+                        }
+                        i += 1;
+                    }
+                    self.at = i;
+                    return Ok(Some((Tok::Other, start)));
+                }
+                b'{' | b'(' | b'[' => {
+                    self.at += 1;
+                    return Ok(Some((Tok::Open(b), start)));
+                }
+                b'}' | b')' | b']' => {
+                    self.at += 1;
+                    return Ok(Some((Tok::Close(b), start)));
+                }
+                _ if b.is_ascii() && !b.is_ascii_alphabetic() && b != b'_' => {
+                    self.at += 1;
+                    return Ok(Some((Tok::Punct(b), start)));
+                }
+                _ => {
+                    let c = self.char_at(start).ok_or(())?;
+                    if c.is_whitespace() {
+                        self.at += c.len_utf8();
+                        continue;
+                    }
+                    if !is_ident_start(c) {
+                        return Err(());
+                    }
+                    let end = self.ident_end(start);
+                    let word = &self.text[start..end];
+                    let next = self.bytes.get(end).copied().unwrap_or(0);
+                    match (word, next) {
+                        ("b" | "c", b'"') => {
+                            let lit_end = self.quoted_end(end + 1, b'"').ok_or(())?;
+                            let lit_end = self.suffix_end(lit_end);
+                            self.advance_to(lit_end);
+                            return Ok(Some((Tok::Str(start, lit_end), start)));
+                        }
+                        ("b", b'\'') => {
+                            let lit_end = self.quoted_end(end + 1, b'\'').ok_or(())?;
+                            let lit_end = self.suffix_end(lit_end);
+                            self.advance_to(lit_end);
+                            return Ok(Some((Tok::Other, start)));
+                        }
+                        ("r" | "br" | "cr", b'"' | b'#') => {
+                            let is_raw_ident = word == "r"
+                                && next == b'#'
+                                && self.char_at(end + 1).is_some_and(is_ident_start);
+                            if is_raw_ident {
+                                let ident_end = self.ident_end(end + 1);
+                                self.at = ident_end;
+                                return Ok(Some((Tok::Ident(start, ident_end), start)));
+                            }
+                            let lit_end = self.raw_end(end).ok_or(())?;
+                            let lit_end = self.suffix_end(lit_end);
+                            self.advance_to(lit_end);
+                            return Ok(Some((Tok::Str(start, lit_end), start)));
+                        }
+                        _ => {
+                            self.at = end;
+                            return Ok(Some((Tok::Ident(start, end), start)));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The value of a string literal token as written (`"a\tb"`, `r#"x"#`); `None` for byte or C strings,
+/// suffixed literals and escapes the scan does not decode.
+fn string_value(lit: &str) -> Option<String> {
+    if let Some(rest) = lit.strip_prefix('r') {
+        let hashes = rest.len() - rest.trim_start_matches('#').len();
+        let closing = format!("\"{}", "#".repeat(hashes));
+        let body = rest[hashes..]
+            .strip_prefix('"')?
+            .strip_suffix(closing.as_str())?;
+        return Some(body.to_owned());
+    }
+    let body = lit.strip_prefix('"')?.strip_suffix('"')?;
+    let mut out = String::with_capacity(body.len());
+    let mut chars = body.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next()? {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                'r' => out.push('\r'),
+                '0' => out.push('\0'),
+                '\\' => out.push('\\'),
+                '"' => out.push('"'),
+                '\'' => out.push('\''),
+                '\n' => {
+                    while chars.peek().is_some_and(|c| c.is_whitespace()) {
+                        chars.next();
+                    }
+                }
+                _ => return None,
+            },
+            '\r' => return None,
+            c => out.push(c),
+        }
+    }
+    Some(out)
+}
+
+/// What the structural pass is inside.
+enum Ctx {
+    /// A module body: the file itself, or an inline module.
+    Module,
+    /// The brackets of an attribute written at module level; `true` for an inner one (`#![...]`).
+    Attr(bool),
+    /// Any other group (bodies, parameters, macro input), by its closing delimiter.
+    Other(u8),
+}
+
+/// `#` or `#!` just read at module level.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Hash {
+    None,
+    Outer,
+    Inner,
+}
+
+/// The item-level `mod` declarations of a file in source order, inline ones included (the content of
+/// `mod a { ... }` is scanned too); `None` when the scan cannot read the file with certainty.
+/// `text` is the text as syn sees it ([`syn_content`]).
+pub(crate) fn scan(text: &str) -> Option<Vec<ModItem>> {
+    let mut lexer = Lexer::new(text);
+    let mut out = Vec::new();
+    let mut stack: Vec<Ctx> = vec![Ctx::Module];
+    // The names of the inline modules the pass is in.
+    let mut parents: Vec<String> = Vec::new();
+    // The first `#[path = "..."]` of the item being read (cleared at the end of every item).
+    let mut path_attr: Option<String> = None;
+    let mut hash = Hash::None;
+    // `mod` read at module level (`Some(None)`), then its name.
+    let mut after_mod: Option<Option<(String, Pos)>> = None;
+    let mut attr_tokens: Vec<Tok> = Vec::new();
+    while let Some((tok, _)) = lexer.next().ok()? {
+        match stack.last()? {
+            Ctx::Module => {
+                if let Some(state) = after_mod.take() {
+                    let (name, pos) = match (state, tok) {
+                        (None, Tok::Ident(s, e)) => {
+                            let raw = &text[s..e];
+                            let name = raw.strip_prefix("r#").unwrap_or(raw).to_owned();
+                            after_mod = Some(Some((name, lexer.pos(s, e))));
+                            continue;
+                        }
+                        (Some(named), Tok::Punct(b';') | Tok::Open(b'{')) => named,
+                        _ => return None,
+                    };
+                    let inline = tok == Tok::Open(b'{');
+                    out.push(ModItem {
+                        parents: parents.clone(),
+                        name: name.clone(),
+                        inline,
+                        path_attr: path_attr.take(),
+                        pos,
+                    });
+                    if inline {
+                        parents.push(name);
+                        stack.push(Ctx::Module);
+                    }
+                    hash = Hash::None;
+                    continue;
+                }
+                match tok {
+                    Tok::Ident(s, e) if &text[s..e] == "mod" => after_mod = Some(None),
+                    Tok::Punct(b'#') => {
+                        hash = Hash::Outer;
+                        continue;
+                    }
+                    Tok::Punct(b'!') if hash == Hash::Outer => {
+                        hash = Hash::Inner;
+                        continue;
+                    }
+                    Tok::Open(b'[') if hash != Hash::None => {
+                        attr_tokens.clear();
+                        stack.push(Ctx::Attr(hash == Hash::Inner));
+                    }
+                    Tok::Open(d) => stack.push(Ctx::Other(closing(d))),
+                    Tok::Close(b'}') if stack.len() > 1 => {
+                        // The end of an inline module, and of the item it is.
+                        stack.pop();
+                        parents.pop();
+                        path_attr = None;
+                    }
+                    Tok::Close(_) => return None,
+                    Tok::Punct(b';') => path_attr = None,
+                    _ => {}
+                }
+                hash = Hash::None;
+            }
+            &Ctx::Attr(inner) => match tok {
+                Tok::Close(b']') => {
+                    stack.pop();
+                    if let [Tok::Ident(s, e), Tok::Punct(b'='), Tok::Str(ls, le)] =
+                        attr_tokens.as_slice()
+                        && &text[*s..*e] == "path"
+                        && !inner
+                        && path_attr.is_none()
+                    {
+                        // syn decodes the literal with every escape; give up on unusual ones.
+                        path_attr = Some(string_value(&text[*ls..*le])?);
+                    }
+                }
+                Tok::Close(_) => return None,
+                Tok::Open(d) => {
+                    attr_tokens.push(tok);
+                    stack.push(Ctx::Other(closing(d)));
+                }
+                other => attr_tokens.push(other),
+            },
+            &Ctx::Other(close) => match tok {
+                Tok::Open(d) => stack.push(Ctx::Other(closing(d))),
+                Tok::Close(c) if c == close => {
+                    stack.pop();
+                    // A brace group closing at module level ends an item (struct, fn, impl, macro).
+                    if c == b'}' && matches!(stack.last(), Some(Ctx::Module)) {
+                        path_attr = None;
+                    }
+                }
+                Tok::Close(_) => return None,
+                _ => {}
+            },
+        }
+    }
+    (stack.len() == 1 && after_mod.is_none()).then_some(out)
+}
+
+fn closing(open: u8) -> u8 {
+    match open {
+        b'{' => b'}',
+        b'(' => b')',
+        _ => b']',
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The same declarations read from syn's tree.
+    fn from_syn(text: &str) -> Vec<ModItem> {
+        fn walk(items: &[syn::Item], parents: &mut Vec<String>, out: &mut Vec<ModItem>) {
+            for item in items {
+                if let syn::Item::Mod(m) = item {
+                    let name = m.ident.to_string();
+                    let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
+                    let span = m.ident.span();
+                    let range = span.byte_range();
+                    out.push(ModItem {
+                        parents: parents.clone(),
+                        name: name.clone(),
+                        inline: m.content.is_some(),
+                        path_attr: super::super::resolve::path_attr(&m.attrs),
+                        pos: Pos {
+                            line: span.start().line as u32,
+                            column: span.start().column as u32 + 1,
+                            start: range.start,
+                            end: range.end,
+                        },
+                    });
+                    if let Some((_, inner)) = &m.content {
+                        parents.push(name);
+                        walk(inner, parents, out);
+                        parents.pop();
+                    }
+                }
+            }
+        }
+        let file = syn::parse_file(text).expect("test input parses");
+        let mut out = Vec::new();
+        walk(&file.items, &mut Vec::new(), &mut out);
+        out
+    }
+
+    fn agree(text: &str) {
+        let content = syn_content(text);
+        let scanned = scan(content).unwrap_or_else(|| panic!("scan gave up on:\n{text}"));
+        assert_eq!(scanned, from_syn(text), "on:\n{text}");
+    }
+
+    #[test]
+    fn tricky_lexemes() {
+        agree(
+            "//! mod no;\n/* mod no; /* nested mod no; */ */\n#[path = \"a/b.rs\"]\npub(crate) mod r#type;\n\
+             const S: &str = \"mod no; }\";\nconst R: &str = r##\"mod no; \"# }\"##;\nconst C: char = '}';\n\
+             const Q: char = '\\'';\nconst U: char = '\\u{7d}';\nconst B: u8 = b'}';\nfn f<'a>(x: &'a str) -> &'a str { mod inner_fn; x }\n\
+             macro_rules! m { () => { mod from_macro; } }\nm!{ mod nope; }\n#[cfg(test)]\nmod tests {\n    use super::*;\n    #[path = \"t.rs\"] mod t;\n    mod deeper { mod leaf; }\n}\n\
+             struct T<const N: usize = { 3 }>;\n#[doc = \"x\"] #[path = r\"odd.rs\"] mod odd;\nmod é;\n/// doc\nmod last;\n",
+        );
+        agree("#![allow(dead_code)]\nmod a;\n");
+        agree("#!/usr/bin/env run-cargo-script\nmod a;\n");
+        agree("\u{feff}mod a;\nmod b { mod c; }\n");
+        agree(
+            "fn main() { let x = 1..2; let y = 1.0e-3f64; let z = 0x1F_u8; 'outer: loop { break 'outer; } }\nmod a;\n",
+        );
+        agree(
+            "const S: &[u8] = br#\"}\"#; const T: &str = \"a\\\n  b\"; const C: &core::ffi::CStr = c\"}\";\nmod a;\n",
+        );
+    }
+
+    #[test]
+    fn gives_up_on_what_it_cannot_read() {
+        assert_eq!(scan("struct {"), None);
+        assert_eq!(scan("const S: &str = \"open"), None);
+        assert_eq!(scan("/* open"), None);
+        assert_eq!(scan("fn f() { ) }"), None);
+        assert_eq!(scan("mod a"), None);
+        assert_eq!(scan("#[path = \"\\x41.rs\"] mod a;"), None);
+    }
+
+    /// Every Rust file of this repository reads the same through the scan and through syn.
+    #[test]
+    fn scan_agrees_with_syn() {
+        fn visit(dir: &std::path::Path, files: &mut Vec<std::path::PathBuf>) {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                return;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                let name = entry.file_name();
+                if name == "target" || name == ".git" {
+                    continue;
+                }
+                if path.is_dir() {
+                    visit(&path, files);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    files.push(path);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        visit(std::path::Path::new(env!("CARGO_MANIFEST_DIR")), &mut files);
+        assert!(files.len() > 20, "found the repository's sources");
+        let mut checked = 0;
+        for path in files {
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue; // not UTF-8: a fuzzing input, say
+            };
+            if syn::parse_file(&text).is_err() {
+                continue; // compile-fail fixtures
+            }
+            let content = syn_content(&text);
+            let scanned =
+                scan(content).unwrap_or_else(|| panic!("the scan gave up on {}", path.display()));
+            assert_eq!(scanned, from_syn(&text), "{}", path.display());
+            checked += 1;
+        }
+        assert!(checked > 20);
+    }
+}

@@ -1,0 +1,1416 @@
+//! The synthetic workspace `cargo xtask bench` measures: several crates of service code, a few hundred files
+//! of `#[derive(Message)]` types of realistic shape among many more files without any, and a git history of
+//! release tags with a PR-sized change left in the working tree. Everything comes from a seeded generator:
+//! the same [`Scale`] gives the same bytes, the same commits and the same tags.
+//!
+//! Per crate (`crates/<name>/`):
+//!
+//! | file | what |
+//! |---|---|
+//! | `src/lib.rs` | `pub mod common; pub mod proto; pub mod svc;` |
+//! | `src/common.rs` | serde types shared by the crate's messages (no annotation) |
+//! | `src/proto/mod.rs` | the crate's three protocols: `<crate>-ctl` (requests and responses, `min_compatible`), `<crate>-events` (events), `<crate>-log` (records) |
+//! | `src/proto/gN/mod.rs`, `types.rs` | a group of message files and the serde types they share (no annotation) |
+//! | `src/proto/gN/mK.rs` | messages: structs and enums of every serde representation, nested helper types, serde and wire attributes |
+//! | `src/svc/sN/fK.rs` | service code: structs, impls, traits, closures, tests; no serde, no annotation |
+//!
+//! History: release `r` is tagged `v1.r.0` and declares every protocol at `1.r.0` (`min_compatible` of the
+//! ctl protocols: two releases back). Between tags, each commit adds an optional field to messages of two
+//! files and a function to two service files. The working tree then adds optional fields to three message
+//! files and functions to two service files, and bumps the touched protocols (a minor change, declared).
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context as _, Result, ensure};
+
+/// The size of the synthetic workspace and of its history.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scale {
+    /// `#[derive(Message)]` types, over all crates.
+    pub messages: usize,
+    /// Files holding them.
+    pub files: usize,
+    /// Files without any annotation (shared types and service code).
+    pub plain_files: usize,
+    /// Crates.
+    pub crates: usize,
+    /// Release tags.
+    pub tags: usize,
+    /// Commits from one tag to the next.
+    pub commits_per_tag: usize,
+    /// The generator's seed.
+    pub seed: u64,
+}
+
+/// What was generated.
+#[derive(Debug, Clone, Default)]
+pub struct Summary {
+    /// Every `.rs` file of the working tree.
+    pub rs_files: usize,
+    /// Their total size in bytes.
+    pub rs_bytes: usize,
+    /// `#[derive(Message)]` types.
+    pub messages: usize,
+    /// Other serde types (helpers, shared types).
+    pub helper_types: usize,
+    /// Files holding messages.
+    pub message_files: usize,
+    /// Files without annotations.
+    pub plain_files: usize,
+    /// Commits.
+    pub commits: usize,
+    /// Release tags.
+    pub tags: usize,
+    /// The last tag.
+    pub last_tag: String,
+    /// Files the working tree changes relative to the last tag.
+    pub changed_files: usize,
+    /// The crates' names.
+    pub crates: Vec<String>,
+}
+
+/// SplitMix64: small, fast, and the same everywhere.
+#[derive(Debug, Clone)]
+struct Rng(u64);
+
+impl Rng {
+    fn new(seed: u64, stream: u64) -> Self {
+        let mut rng = Rng(seed ^ stream.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        rng.next();
+        rng
+    }
+
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        usize::try_from(self.next() % (n.max(1) as u64)).expect("fits")
+    }
+
+    fn range(&mut self, lo: usize, hi: usize) -> usize {
+        lo + self.below(hi - lo + 1)
+    }
+
+    fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+
+    fn pick<'a>(&mut self, items: &'a [&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+const CRATE_NAMES: &[&str] = &[
+    "broker",
+    "sched",
+    "exec",
+    "kvs",
+    "cron",
+    "resource",
+    "overlay",
+    "content",
+    "journal",
+    "feasibility",
+];
+const NOUNS: &[&str] = &[
+    "Job", "Resource", "Node", "Queue", "Lease", "Shard", "Key", "Session", "Rank", "Slot", "Core",
+    "Gpu", "Bank", "User", "Policy", "Event", "Handle", "Stream", "Topic", "Module",
+];
+const VERBS: &[&str] = &[
+    "Alloc",
+    "Free",
+    "Query",
+    "Update",
+    "Cancel",
+    "Submit",
+    "Drain",
+    "Watch",
+    "List",
+    "Register",
+    "Release",
+    "Annotate",
+    "Expire",
+    "Hello",
+    "Ready",
+    "Prioritize",
+    "Kill",
+    "Attach",
+    "Restart",
+    "Sync",
+];
+const WORDS: &[&str] = &[
+    "id",
+    "name",
+    "rank",
+    "count",
+    "limit",
+    "state",
+    "reason",
+    "owner",
+    "queue",
+    "priority",
+    "urgency",
+    "nodes",
+    "cores",
+    "gpus",
+    "expiration",
+    "start",
+    "end",
+    "duration",
+    "flags",
+    "status",
+    "message",
+    "userid",
+    "path",
+    "epoch",
+    "seq",
+    "hint",
+    "label",
+    "weight",
+    "score",
+    "version",
+];
+
+/// The kind of a message file's protocol.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Proto {
+    Ctl,
+    Events,
+    Log,
+}
+
+impl Proto {
+    fn type_name(self) -> &'static str {
+        match self {
+            Proto::Ctl => "Ctl",
+            Proto::Events => "Events",
+            Proto::Log => "Log",
+        }
+    }
+}
+
+/// One message file: its place and the optional fields added to its struct messages so far.
+#[derive(Debug, Clone)]
+struct MsgFile {
+    krate: usize,
+    group: usize,
+    index: usize,
+    id: u64,
+    proto: Proto,
+    messages: usize,
+    extras: usize,
+}
+
+/// One service file and the functions added to it so far.
+#[derive(Debug, Clone)]
+struct PlainFile {
+    krate: usize,
+    group: usize,
+    index: usize,
+    id: u64,
+    extras: usize,
+}
+
+/// The whole workspace as data, rendered to files on demand.
+#[derive(Debug, Clone)]
+struct Model {
+    seed: u64,
+    crates: Vec<String>,
+    /// Message groups per crate.
+    groups: Vec<usize>,
+    /// Service groups per crate.
+    svc_groups: Vec<usize>,
+    msg_files: Vec<MsgFile>,
+    plain: Vec<PlainFile>,
+    /// The release each crate's protocols declare.
+    versions: Vec<usize>,
+}
+
+const GROUP_SIZE: usize = 20;
+
+impl Model {
+    fn new(scale: &Scale) -> Result<Self> {
+        ensure!(scale.crates >= 1, "--crates must be at least 1");
+        ensure!(
+            scale.files >= scale.crates,
+            "--files must be at least the number of crates"
+        );
+        ensure!(
+            scale.messages >= scale.files,
+            "--messages must be at least --files"
+        );
+        // Each crate has a common.rs, and each message group a types.rs: they count as plain files.
+        let crates: Vec<String> = (0..scale.crates)
+            .map(|i| match CRATE_NAMES.get(i) {
+                Some(name) => (*name).to_owned(),
+                None => format!("svc{i}"),
+            })
+            .collect();
+        let mut rng = Rng::new(scale.seed, 1);
+        let mut msg_files = Vec::new();
+        let mut groups = vec![0; scale.crates];
+        for (k, group_count) in groups.iter_mut().enumerate() {
+            let n = scale.files / scale.crates + usize::from(k < scale.files % scale.crates);
+            *group_count = n.div_ceil(GROUP_SIZE);
+            for i in 0..n {
+                // Mostly requests and responses, a quarter events, one file in twenty eventlog records.
+                let proto = match rng.below(20) {
+                    0..=13 => Proto::Ctl,
+                    14..=18 => Proto::Events,
+                    _ => Proto::Log,
+                };
+                msg_files.push(MsgFile {
+                    krate: k,
+                    group: i / GROUP_SIZE,
+                    index: i % GROUP_SIZE,
+                    id: msg_files.len() as u64,
+                    proto,
+                    messages: 0,
+                    extras: 0,
+                });
+            }
+        }
+        for (i, f) in msg_files.iter_mut().enumerate() {
+            f.messages =
+                scale.messages / scale.files + usize::from(i < scale.messages % scale.files);
+        }
+        let shared: usize = scale.crates + groups.iter().sum::<usize>();
+        ensure!(
+            scale.plain_files >= shared,
+            "--plain-files must be at least {shared} (each crate's common.rs and each group's types.rs)"
+        );
+        let svc = scale.plain_files - shared;
+        let mut plain = Vec::new();
+        let mut svc_groups = vec![0; scale.crates];
+        for (k, group_count) in svc_groups.iter_mut().enumerate() {
+            let n = svc / scale.crates + usize::from(k < svc % scale.crates);
+            *group_count = n.div_ceil(GROUP_SIZE);
+            for i in 0..n {
+                plain.push(PlainFile {
+                    krate: k,
+                    group: i / GROUP_SIZE,
+                    index: i % GROUP_SIZE,
+                    id: plain.len() as u64,
+                    extras: 0,
+                });
+            }
+        }
+        Ok(Model {
+            seed: scale.seed,
+            versions: vec![0; crates.len()],
+            crates,
+            groups,
+            svc_groups,
+            msg_files,
+            plain,
+        })
+    }
+
+    fn crate_dir(&self, k: usize) -> String {
+        format!("crates/{}", self.crates[k])
+    }
+
+    fn msg_path(&self, f: &MsgFile) -> String {
+        format!(
+            "{}/src/proto/g{}/m{}.rs",
+            self.crate_dir(f.krate),
+            f.group,
+            f.index
+        )
+    }
+
+    fn plain_path(&self, f: &PlainFile) -> String {
+        format!(
+            "{}/src/svc/s{}/f{}.rs",
+            self.crate_dir(f.krate),
+            f.group,
+            f.index
+        )
+    }
+
+    fn proto_path(&self, k: usize) -> String {
+        format!("{}/src/proto/mod.rs", self.crate_dir(k))
+    }
+
+    /// Every file of the working tree at this state, by path.
+    fn all_files(&self, wirecheck: &Path) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        let members: Vec<String> = (0..self.crates.len())
+            .map(|k| format!("\"{}\"", self.crate_dir(k)))
+            .collect();
+        out.push((
+            "Cargo.toml".to_owned(),
+            format!(
+                "# Generated by `cargo xtask bench` (xtask/src/bench/synth.rs).\n[workspace]\nmembers = [{}]\nresolver = \"2\"\n\n\
+                 [workspace.dependencies]\nserde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n\
+                 wirecheck = {{ path = {:?} }}\n",
+                members.join(", "),
+                wirecheck.display().to_string()
+            ),
+        ));
+        out.push((".gitignore".to_owned(), "/target\n".to_owned()));
+        for k in 0..self.crates.len() {
+            let dir = self.crate_dir(k);
+            let name = &self.crates[k];
+            out.push((
+                format!("{dir}/Cargo.toml"),
+                format!(
+                    "[package]\nname = \"{name}\"\nversion = \"0.1.0\"\nedition = \"2021\"\npublish = false\n\n\
+                     [dependencies]\nserde = {{ workspace = true }}\nserde_json = {{ workspace = true }}\nwirecheck = {{ workspace = true }}\n"
+                ),
+            ));
+            out.push((
+                format!("{dir}/src/lib.rs"),
+                format!(
+                    "//! The {name} service (synthetic, generated by `cargo xtask bench`).\n#![allow(dead_code, unused_imports)]\n\n\
+                     pub mod common;\npub mod proto;\npub mod svc;\n\n/// The crate's name, for logs.\npub const NAME: &str = \"{name}\";\n"
+                ),
+            ));
+            out.push((format!("{dir}/src/common.rs"), common_rs(name)));
+            out.push((self.proto_path(k), self.proto_rs(k)));
+            for g in 0..self.groups[k] {
+                let files: Vec<&MsgFile> = self
+                    .msg_files
+                    .iter()
+                    .filter(|f| f.krate == k && f.group == g)
+                    .collect();
+                let mut m = format!("//! Message group {g} of {name}.\n\npub mod types;\n");
+                for f in &files {
+                    let _ = writeln!(m, "pub mod m{};", f.index);
+                }
+                out.push((format!("{dir}/src/proto/g{g}/mod.rs"), m));
+                out.push((
+                    format!("{dir}/src/proto/g{g}/types.rs"),
+                    group_types_rs(self.seed, k, g),
+                ));
+            }
+            let mut svc = format!("//! Service code of {name}.\n\n");
+            for g in 0..self.svc_groups[k] {
+                let _ = writeln!(svc, "pub mod s{g};");
+                let mut m = format!("//! Service group {g}.\n\n");
+                for f in self.plain.iter().filter(|f| f.krate == k && f.group == g) {
+                    let _ = writeln!(m, "pub mod f{};", f.index);
+                }
+                out.push((format!("{dir}/src/svc/s{g}/mod.rs"), m));
+            }
+            out.push((format!("{dir}/src/svc/mod.rs"), svc));
+        }
+        for f in &self.msg_files {
+            out.push((self.msg_path(f), self.msg_rs(f)));
+        }
+        for f in &self.plain {
+            out.push((self.plain_path(f), plain_rs(self.seed, f)));
+        }
+        out
+    }
+
+    fn proto_rs(&self, k: usize) -> String {
+        let name = &self.crates[k];
+        let r = self.versions[k];
+        let min = r.saturating_sub(2);
+        let mut s = format!(
+            "//! The protocols of {name}.\n\nuse wirecheck::Protocol;\n\n\
+             /// Requests and responses between {name} and its clients.\n\
+             #[derive(Protocol)]\n#[wire(name = \"{name}-ctl\", version = \"1.{r}.0\", min_compatible = \"1.{min}.0\")]\npub struct Ctl;\n\n\
+             /// Events {name} publishes.\n\
+             #[derive(Protocol)]\n#[wire(name = \"{name}-events\", version = \"1.{r}.0\", upgrade = \"server-first\")]\npub struct Events;\n\n\
+             /// The eventlog {name} stores: every later release reads it back.\n\
+             #[derive(Protocol)]\n#[wire(name = \"{name}-log\", version = \"1.{r}.0\")]\npub struct Log;\n\n"
+        );
+        for g in 0..self.groups[k] {
+            let _ = writeln!(s, "pub mod g{g};");
+        }
+        s
+    }
+
+    fn msg_rs(&self, f: &MsgFile) -> String {
+        MsgWriter::new(self, f).render()
+    }
+}
+
+/// Shared types of a crate (reached from messages, not annotated).
+fn common_rs(name: &str) -> String {
+    format!(
+        r#"//! Types shared by the messages of {name}.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::{{Deserialize, Serialize}};
+
+/// A job id, an integer in payloads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct JobId(pub u64);
+
+impl fmt::Display for JobId {{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {{
+        write!(f, "f{{}}", self.0)
+    }}
+}}
+
+/// Seconds since the epoch.
+pub type Timestamp = f64;
+
+/// A set of resources, as R describes it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ResourceSet {{
+    pub version: u32,
+    #[serde(default)]
+    pub nodelist: Vec<String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub properties: BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expiration: Option<Timestamp>,
+}}
+
+/// How soon a job should run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Urgency {{
+    Hold,
+    Low,
+    Default,
+    Expedite,
+}}
+
+/// Who asked.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Credentials {{
+    pub userid: u32,
+    #[serde(default)]
+    pub rolemask: u32,
+}}
+
+impl Credentials {{
+    /// The instance owner.
+    pub fn owner() -> Self {{
+        Credentials {{ userid: 0, rolemask: 1 }}
+    }}
+
+    /// Whether these credentials may act on a job of `userid`.
+    pub fn may_act_for(&self, userid: u32) -> bool {{
+        self.rolemask & 1 == 1 || self.userid == userid
+    }}
+}}
+"#
+    )
+}
+
+/// Types shared by one message group (reached from messages, not annotated).
+fn group_types_rs(seed: u64, k: usize, g: usize) -> String {
+    let mut rng = Rng::new(seed, 10_000 + (k * 1000 + g) as u64);
+    let repr = rng.pick(&[
+        "rename_all = \"lowercase\"",
+        "rename_all = \"SCREAMING_SNAKE_CASE\"",
+        "rename_all = \"kebab-case\"",
+    ]);
+    format!(
+        r#"//! Types shared by the messages of group {g}.
+
+use std::collections::BTreeMap;
+
+use serde::{{Deserialize, Serialize}};
+
+/// Limits of a request.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Limits {{
+    pub max: u64,
+    #[serde(default)]
+    pub min: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<f64>,
+}}
+
+/// A priority class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde({repr})]
+pub enum Priority {{
+    Low,
+    Normal,
+    High,
+    Urgent,
+}}
+
+/// Free-form labels.
+pub type Labels = BTreeMap<String, String>;
+
+/// One page of a listing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Page<T> {{
+    pub items: Vec<T>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub next: Option<String>,
+}}
+
+impl<T> Page<T> {{
+    /// A page with every item and no continuation.
+    pub fn all(items: Vec<T>) -> Self {{
+        Page {{ items, next: None }}
+    }}
+
+    /// Whether more pages follow.
+    pub fn has_more(&self) -> bool {{
+        self.next.is_some()
+    }}
+}}
+
+/// Clamps `value` into the limits.
+pub fn clamp(limits: &Limits, value: u64) -> u64 {{
+    value.max(limits.min).min(limits.max.max(limits.min))
+}}
+"#
+    )
+}
+
+/// Renders one message file.
+struct MsgWriter<'m> {
+    model: &'m Model,
+    file: &'m MsgFile,
+    rng: Rng,
+    out: String,
+    /// Local helper types (name, is generic-free struct).
+    helpers: Vec<String>,
+    glob: bool,
+}
+
+/// A field: attributes, name and type.
+struct FieldSpec {
+    attrs: Vec<String>,
+    name: String,
+    ty: String,
+}
+
+impl<'m> MsgWriter<'m> {
+    fn new(model: &'m Model, file: &'m MsgFile) -> Self {
+        MsgWriter {
+            model,
+            file,
+            rng: Rng::new(model.seed, 1_000_000 + file.id),
+            out: String::new(),
+            helpers: Vec::new(),
+            glob: false,
+        }
+    }
+
+    fn stem(&self, i: usize) -> String {
+        let f = self.file;
+        let n = (f.id as usize) * 7 + i * 3;
+        format!(
+            "{}{}{}",
+            NOUNS[n % NOUNS.len()],
+            VERBS[(n / NOUNS.len() + i) % VERBS.len()],
+            f.id * 10 + i as u64
+        )
+    }
+
+    fn render(mut self) -> String {
+        let f = self.file;
+        let name = &self.model.crates[f.krate];
+        self.glob = self.rng.chance(40);
+        let types_import = if self.glob {
+            "use super::types::*;".to_owned()
+        } else {
+            "use super::types::{Labels, Limits, Page, Priority};".to_owned()
+        };
+        let _ = write!(
+            self.out,
+            "//! {} messages of {name}, group {}, file {}.\n\n\
+             use std::collections::{{BTreeMap, HashMap}};\n\n\
+             use serde::{{Deserialize, Serialize}};\nuse wirecheck::Message;\n\n\
+             {types_import}\nuse crate::common::{{self, Credentials, JobId, Timestamp}};\nuse crate::proto::{};\n\n",
+            f.proto.type_name(),
+            f.group,
+            f.index,
+            f.proto.type_name()
+        );
+        let mut i = 0;
+        // Fields added over the history all go to the first struct message: a message only ever grows.
+        let mut extras_left = f.extras;
+        while i < f.messages {
+            let stem = self.stem(i);
+            let topic = format!(
+                "{name}.{}.{}",
+                stem.to_lowercase(),
+                self.rng.pick(&["get", "set", "run", "put", "watch"])
+            );
+            match f.proto {
+                Proto::Ctl if i + 1 < f.messages && self.rng.chance(80) => {
+                    self.request_response(&stem, &topic, &mut extras_left);
+                    i += 2;
+                }
+                Proto::Ctl => {
+                    self.message(&stem, "Request", &topic, "request", None, &mut extras_left);
+                    i += 1;
+                }
+                Proto::Events => {
+                    if self.rng.chance(35) {
+                        self.event_enum(&stem, &topic);
+                    } else {
+                        self.message(&stem, "Event", &topic, "event", None, &mut extras_left);
+                    }
+                    i += 1;
+                }
+                Proto::Log => {
+                    self.record(&stem, &topic, std::mem::take(&mut extras_left));
+                    i += 1;
+                }
+            }
+        }
+        self.out
+    }
+
+    /// A helper struct or enum for a message, returning its name.
+    fn helper(&mut self, stem: &str) -> String {
+        if self.rng.chance(50) {
+            let name = format!("{stem}Info");
+            let n = self.rng.range(2, 5);
+            let fields = self.fields(n, false, 0);
+            self.derive_line(false);
+            if self.rng.chance(30) {
+                self.out.push_str("#[serde(rename_all = \"camelCase\")]\n");
+            }
+            self.struct_body(&name, &fields);
+            self.helpers.push(name.clone());
+            name
+        } else {
+            let name = format!("{stem}State");
+            self.enum_def(&name);
+            self.helpers.push(name.clone());
+            name
+        }
+    }
+
+    fn derive_line(&mut self, message: bool) {
+        self.out.push_str(if message {
+            "#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Message)]\n"
+        } else {
+            "#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]\n"
+        });
+    }
+
+    fn struct_body(&mut self, name: &str, fields: &[FieldSpec]) {
+        let _ = writeln!(self.out, "pub struct {name} {{");
+        for field in fields {
+            for attr in &field.attrs {
+                let _ = writeln!(self.out, "    {attr}");
+            }
+            let _ = writeln!(self.out, "    pub {}: {},", field.name, field.ty);
+        }
+        self.out.push_str("}\n\n");
+    }
+
+    /// An enum of a random serde representation.
+    fn enum_def(&mut self, name: &str) {
+        let repr = self.rng.below(4);
+        self.derive_line(false);
+        match repr {
+            0 => {}
+            1 => self
+                .out
+                .push_str("#[serde(tag = \"type\", rename_all = \"snake_case\")]\n"),
+            2 => self
+                .out
+                .push_str("#[serde(tag = \"t\", content = \"c\")]\n"),
+            _ => self.out.push_str("#[serde(untagged)]\n"),
+        }
+        let _ = writeln!(self.out, "pub enum {name} {{");
+        let variants = self.rng.range(2, 5);
+        for v in 0..variants {
+            let vname = VERBS[(v * 7 + name.len()) % VERBS.len()].to_owned() + &v.to_string();
+            match (repr, self.rng.below(3)) {
+                // Untagged: distinguishable payloads.
+                (3, _) => {
+                    let _ = writeln!(
+                        self.out,
+                        "    {vname} {{ {}_{v}: {} }},",
+                        self.rng.pick(WORDS),
+                        self.rng.pick(&["u64", "String", "Vec<u32>", "bool"])
+                    );
+                }
+                (_, 0) => {
+                    if v == 0 && self.rng.chance(40) {
+                        self.out.push_str("    #[serde(rename = \"none\")]\n");
+                    }
+                    let _ = writeln!(self.out, "    {vname},");
+                }
+                (1, 1) | (_, 2) => {
+                    let _ = writeln!(
+                        self.out,
+                        "    {vname} {{ {}: {}, #[serde(default)] {}_seq: u64 }},",
+                        self.rng.pick(WORDS),
+                        self.rng
+                            .pick(&["String", "u32", "f64", "JobId", "Option<Priority>"]),
+                        self.rng.pick(WORDS)
+                    );
+                }
+                _ => {
+                    let _ = writeln!(
+                        self.out,
+                        "    {vname}({}),",
+                        self.rng.pick(&["u64", "String", "Limits", "Vec<String>"])
+                    );
+                }
+            }
+        }
+        if matches!(repr, 1 | 2) && self.rng.chance(50) {
+            self.out.push_str("    #[serde(other)]\n    Unknown,\n");
+        }
+        self.out.push_str("}\n\n");
+    }
+
+    /// `n` fields of realistic types; message fields may carry `#[wire(since)]`.
+    fn fields(&mut self, n: usize, message: bool, extras: usize) -> Vec<FieldSpec> {
+        let mut used = BTreeSet::new();
+        let mut out = Vec::new();
+        for i in 0..n {
+            let mut name = self.rng.pick(WORDS).to_owned();
+            if !used.insert(name.clone()) {
+                name = format!("{name}_{i}");
+                used.insert(name.clone());
+            }
+            let mut attrs = Vec::new();
+            let helper = if message && !self.helpers.is_empty() && self.rng.chance(30) {
+                Some(self.helpers[self.rng.below(self.helpers.len())].clone())
+            } else {
+                None
+            };
+            let ty = match (helper, self.rng.below(20)) {
+                (Some(h), 0..=9) => h,
+                (Some(h), 10..=14) => format!("Option<{h}>"),
+                (Some(h), _) => format!("Vec<{h}>"),
+                (None, 0..=2) => "u64".into(),
+                (None, 3) => "u32".into(),
+                (None, 4) => "i64".into(),
+                (None, 5) => "f64".into(),
+                (None, 6) => "bool".into(),
+                (None, 7 | 8) => "String".into(),
+                (None, 9) => {
+                    attrs.push("#[serde(skip_serializing_if = \"Option::is_none\")]".into());
+                    "Option<String>".into()
+                }
+                (None, 10) => {
+                    attrs.push("#[serde(default)]".into());
+                    "Vec<u64>".into()
+                }
+                (None, 11) => "HashMap<String, u64>".into(),
+                (None, 12) => "JobId".into(),
+                (None, 13) => "Timestamp".into(),
+                (None, 14) => "common::ResourceSet".into(),
+                (None, 15) => "Option<Limits>".into(),
+                (None, 16) => "Priority".into(),
+                (None, 17) => {
+                    attrs.push("#[serde(default)]".into());
+                    "Labels".into()
+                }
+                (None, 18) => "Credentials".into(),
+                (None, _) => "serde_json::Value".into(),
+            };
+            if self.rng.chance(10) {
+                attrs.push(format!("#[serde(rename = \"{}\")]", name.to_uppercase()));
+            } else if self.rng.chance(5) {
+                attrs.push(format!("#[serde(alias = \"{name}_old\")]"));
+            }
+            if message && self.rng.chance(8) {
+                attrs.push("#[wire(since = \"1.0.0\")]".into());
+            }
+            out.push(FieldSpec { attrs, name, ty });
+        }
+        for e in 0..extras {
+            out.push(FieldSpec {
+                attrs: vec!["#[serde(default, skip_serializing_if = \"Option::is_none\")]".into()],
+                name: format!("added_{e}"),
+                ty: "Option<u64>".into(),
+            });
+        }
+        out
+    }
+
+    /// A struct message; it takes the file's added fields unless it denies unknown fields (adding a
+    /// field to such a message breaks old readers: not the kind of change the history makes).
+    fn message(
+        &mut self,
+        stem: &str,
+        suffix: &str,
+        topic: &str,
+        kind: &str,
+        responds: Option<&str>,
+        extras_left: &mut usize,
+    ) {
+        if self.rng.chance(50) {
+            self.helper(&format!("{stem}{suffix}"));
+        }
+        let container = self.rng.below(6);
+        let extras = if container == 0 {
+            0
+        } else {
+            std::mem::take(extras_left)
+        };
+        let n = self.rng.range(3, 9);
+        let fields = self.fields(n, true, extras);
+        let name = format!("{stem}{suffix}");
+        let _ = writeln!(self.out, "/// The `{topic}` {kind}.");
+        self.derive_line(true);
+        let responds = responds.map_or(String::new(), |r| format!(", responds = {r}"));
+        let _ = writeln!(
+            self.out,
+            "#[wire(protocol = {}, topic = \"{topic}\", kind = \"{kind}\"{responds})]",
+            self.file.proto.type_name()
+        );
+        match container {
+            0 => self.out.push_str("#[serde(deny_unknown_fields)]\n"),
+            1 => self.out.push_str("#[serde(rename_all = \"camelCase\")]\n"),
+            _ => {}
+        }
+        self.struct_body(&name, &fields);
+    }
+
+    fn request_response(&mut self, stem: &str, topic: &str, extras_left: &mut usize) {
+        let response = format!("{stem}Response");
+        self.message(
+            stem,
+            "Request",
+            topic,
+            "request",
+            Some(&response),
+            extras_left,
+        );
+        if self.rng.chance(30) {
+            // A paged response.
+            let _ = writeln!(self.out, "/// The `{topic}` response.");
+            self.derive_line(true);
+            let _ = writeln!(
+                self.out,
+                "#[wire(protocol = Ctl, topic = \"{topic}\", kind = \"response\")]\npub struct {response} {{\n    pub page: Page<JobId>,\n    #[serde(default)]\n    pub errors: Vec<String>,\n}}\n"
+            );
+        } else {
+            self.message(stem, "Response", topic, "response", None, &mut 0);
+        }
+    }
+
+    fn event_enum(&mut self, stem: &str, topic: &str) {
+        let name = format!("{stem}Event");
+        let _ = writeln!(self.out, "/// The `{topic}` event.");
+        self.derive_line(true);
+        let _ = writeln!(
+            self.out,
+            "#[wire(protocol = Events, topic = \"{topic}\", kind = \"event\")]\n#[serde(tag = \"event\", rename_all = \"kebab-case\")]\npub enum {name} {{\n    Started {{ id: JobId, at: Timestamp }},\n    Progress {{ id: JobId, #[serde(default)] percent: u8 }},\n    Finished {{ id: JobId, status: i32, #[serde(skip_serializing_if = \"Option::is_none\")] note: Option<String> }},\n    #[serde(other)]\n    Unknown,\n}}\n"
+        );
+    }
+
+    fn record(&mut self, stem: &str, topic: &str, extras: usize) {
+        let context = format!("{stem}Context");
+        let _ = writeln!(self.out, "/// What a `{topic}` entry says.");
+        self.derive_line(false);
+        let _ = writeln!(
+            self.out,
+            "#[serde(tag = \"name\", content = \"context\", rename_all = \"kebab-case\")]\npub enum {context} {{\n    Submit {{ userid: u32, urgency: common::Urgency }},\n    Depend {{ description: String }},\n    Alloc {{ #[serde(default)] annotations: BTreeMap<String, String> }},\n    Exception {{ r#type: String, severity: u8, note: String }},\n    Clean,\n}}\n"
+        );
+        let name = format!("{stem}Entry");
+        let mut fields = vec![
+            FieldSpec {
+                attrs: vec![],
+                name: "timestamp".into(),
+                ty: "Timestamp".into(),
+            },
+            FieldSpec {
+                attrs: vec!["#[serde(flatten)]".into()],
+                name: "event".into(),
+                ty: context,
+            },
+        ];
+        fields.extend(self.fields(0, true, extras));
+        let _ = writeln!(self.out, "/// An entry of the `{topic}` eventlog.");
+        self.derive_line(true);
+        let _ = writeln!(
+            self.out,
+            "#[wire(protocol = Log, topic = \"{topic}\", kind = \"record\")]"
+        );
+        self.struct_body(&name, &fields);
+    }
+}
+
+/// Service code: no serde, no annotation; the kind of code most files of a service hold.
+fn plain_rs(seed: u64, f: &PlainFile) -> String {
+    let mut rng = Rng::new(seed, 5_000_000 + f.id);
+    let mut s = String::with_capacity(8 * 1024);
+    let _ = write!(
+        s,
+        "//! Service code, group {}, file {}.\n//!\n//! Handles requests, keeps state between them and reports progress.\n\n\
+         use std::collections::{{BTreeMap, HashMap, VecDeque}};\nuse std::fmt;\n\n",
+        f.group, f.index
+    );
+    let blocks = rng.range(5, 9);
+    for b in 0..blocks {
+        block(&mut s, &mut rng, b);
+    }
+    for e in 0..f.extras {
+        let _ = write!(
+            s,
+            "/// Added later ({e}).\npub fn added_{e}(values: &[u64]) -> u64 {{\n    values.iter().copied().filter(|v| v % {} == 0).sum()\n}}\n\n",
+            e + 2
+        );
+    }
+    let _ = write!(
+        s,
+        "#[cfg(test)]\nmod tests {{\n    use super::*;\n\n    #[test]\n    fn smoke() {{\n        let v: Vec<u64> = (0..10).collect();\n        assert_eq!(v.len(), 10);\n    }}\n}}\n"
+    );
+    s
+}
+
+/// One block of service code.
+fn block(s: &mut String, rng: &mut Rng, b: usize) {
+    let noun = rng.pick(NOUNS);
+    match rng.below(6) {
+        0 => {
+            let _ = write!(
+                s,
+                r#"/// A registry of {noun} entries.
+#[derive(Debug, Default, Clone)]
+pub struct {noun}Registry{b} {{
+    entries: HashMap<u64, String>,
+    order: VecDeque<u64>,
+    hits: u64,
+}}
+
+impl {noun}Registry{b} {{
+    /// An empty registry.
+    pub fn new() -> Self {{
+        Self::default()
+    }}
+
+    /// Adds or replaces an entry; returns the old one.
+    pub fn insert(&mut self, id: u64, name: &str) -> Option<String> {{
+        self.order.push_back(id);
+        if self.order.len() > {cap} {{
+            if let Some(old) = self.order.pop_front() {{
+                self.entries.remove(&old);
+            }}
+        }}
+        self.entries.insert(id, name.to_owned())
+    }}
+
+    /// Looks an entry up, counting hits.
+    pub fn lookup(&mut self, id: u64) -> Option<&str> {{
+        let found = self.entries.get(&id).map(String::as_str);
+        if found.is_some() {{
+            self.hits += 1;
+        }}
+        found
+    }}
+
+    /// A score for a text: braces and quotes weigh more ('{{' and '"' are common in payloads).
+    pub fn score(text: &str) -> usize {{
+        text.chars()
+            .map(|c| match c {{
+                '{{' | '}}' => 3,
+                '"' | '\'' => 2,
+                _ => 1,
+            }})
+            .sum()
+    }}
+}}
+
+"#,
+                cap = rng.range(16, 4096)
+            );
+        }
+        1 => {
+            let _ = write!(
+                s,
+                r#"/// Splits work into batches of at most `size` items.
+pub fn batches{b}(items: &[u64], size: usize) -> Vec<Vec<u64>> {{
+    let mut out = Vec::new();
+    let mut current = Vec::with_capacity(size);
+    for &item in items {{
+        if current.len() == size {{
+            out.push(std::mem::take(&mut current));
+        }}
+        current.push(item * {m} + {a});
+    }}
+    if !current.is_empty() {{
+        out.push(current);
+    }}
+    out
+}}
+
+/// The median of a batch (`None` when empty).
+pub fn median{b}(values: &mut [u64]) -> Option<u64> {{
+    if values.is_empty() {{
+        return None;
+    }}
+    values.sort_unstable();
+    Some(values[values.len() / 2])
+}}
+
+"#,
+                m = rng.range(2, 9),
+                a = rng.range(0, 99)
+            );
+        }
+        2 => {
+            let _ = write!(
+                s,
+                r#"/// Where a {noun} is in its life.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum {noun}Phase{b} {{
+    New,
+    Pending {{ since: u64 }},
+    Running(u32),
+    Done,
+}}
+
+impl fmt::Display for {noun}Phase{b} {{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {{
+        match self {{
+            Self::New => f.write_str("new"),
+            Self::Pending {{ since }} => write!(f, "pending since {{since}}"),
+            Self::Running(n) => write!(f, "running on {{n}} ranks"),
+            Self::Done => f.write_str("done"),
+        }}
+    }}
+}}
+
+impl {noun}Phase{b} {{
+    /// The next phase, if any.
+    pub fn next(self, now: u64) -> Option<Self> {{
+        Some(match self {{
+            Self::New => Self::Pending {{ since: now }},
+            Self::Pending {{ .. }} => Self::Running({r}),
+            Self::Running(_) => Self::Done,
+            Self::Done => return None,
+        }})
+    }}
+}}
+
+"#,
+                r = rng.range(1, 64)
+            );
+        }
+        3 => {
+            let _ = write!(
+                s,
+                r##"/// Something that can be drained.
+pub trait Drain{b} {{
+    /// Takes everything out.
+    fn drain_all(&mut self) -> Vec<String>;
+
+    /// How many items are waiting.
+    fn waiting(&self) -> usize;
+}}
+
+/// A queue of messages waiting for a peer.
+#[derive(Debug, Default)]
+pub struct Outbox{b} {{
+    pending: Vec<String>,
+    by_topic: BTreeMap<String, usize>,
+}}
+
+impl Drain{b} for Outbox{b} {{
+    fn drain_all(&mut self) -> Vec<String> {{
+        self.by_topic.clear();
+        std::mem::take(&mut self.pending)
+    }}
+
+    fn waiting(&self) -> usize {{
+        self.pending.len()
+    }}
+}}
+
+impl Outbox{b} {{
+    /// Queues a message (the raw text is kept as is: r"{{}}" and r#"a "b""# alike).
+    pub fn push<'a>(&mut self, topic: &'a str, text: &'a str) -> &'a str {{
+        *self.by_topic.entry(topic.to_owned()).or_default() += 1;
+        self.pending.push(format!("{{topic}}: {{text}}"));
+        topic
+    }}
+}}
+
+"##
+            );
+        }
+        4 => {
+            let _ = write!(
+                s,
+                r#"/// Retries `op` up to {tries} times, doubling the delay (in ms) each time.
+pub fn retry{b}<T, E: fmt::Debug>(mut op: impl FnMut(u32) -> Result<T, E>) -> Result<T, Vec<E>> {{
+    let mut errors = Vec::new();
+    let mut delay = {delay}u64;
+    for attempt in 0..{tries} {{
+        match op(attempt) {{
+            Ok(value) => return Ok(value),
+            Err(e) => {{
+                errors.push(e);
+                delay = delay.saturating_mul(2).min(60_000);
+            }}
+        }}
+    }}
+    let _ = delay;
+    Err(errors)
+}}
+
+"#,
+                tries = rng.range(2, 8),
+                delay = rng.range(10, 500)
+            );
+        }
+        _ => {
+            let _ = write!(
+                s,
+                r#"/// Counters kept per {noun}.
+#[derive(Debug, Clone, Default)]
+pub struct {noun}Stats{b} {{
+    pub requests: u64,
+    pub errors: u64,
+    pub latency_ms: Vec<f64>,
+}}
+
+impl {noun}Stats{b} {{
+    /// Records one request.
+    pub fn record(&mut self, ok: bool, latency_ms: f64) {{
+        self.requests += 1;
+        if !ok {{
+            self.errors += 1;
+        }}
+        self.latency_ms.push(latency_ms);
+    }}
+
+    /// The error rate, 0 when nothing was recorded.
+    pub fn error_rate(&self) -> f64 {{
+        if self.requests == 0 {{
+            0.0
+        }} else {{
+            self.errors as f64 / self.requests as f64
+        }}
+    }}
+
+    /// The mean latency over the last {window} requests.
+    pub fn recent_latency(&self) -> f64 {{
+        let recent: Vec<f64> = self.latency_ms.iter().rev().take({window}).copied().collect();
+        recent.iter().sum::<f64>() / recent.len().max(1) as f64
+    }}
+}}
+
+"#,
+                window = rng.range(8, 128)
+            );
+        }
+    }
+}
+
+/// Runs git in `dir` with a fixed identity and dates (commit ids are then the same on every run).
+fn git(dir: &Path, args: &[&str], when: u64) -> Result<()> {
+    let date = format!("{} +0000", 1_700_000_000 + when * 3600);
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=bench",
+            "-c",
+            "user.email=bench@example.invalid",
+            "-c",
+            "init.defaultBranch=main",
+            "-c",
+            "commit.gpgSign=false",
+            "-c",
+            "tag.gpgSign=false",
+            "-c",
+            "core.autocrlf=false",
+        ])
+        .args(args)
+        .env("GIT_AUTHOR_DATE", &date)
+        .env("GIT_COMMITTER_DATE", &date)
+        .current_dir(dir)
+        .output()
+        .with_context(|| format!("running git {args:?}"))?;
+    ensure!(
+        out.status.success(),
+        "git {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Ok(())
+}
+
+fn write_files(root: &Path, files: &[(String, String)]) -> Result<()> {
+    for (path, text) in files {
+        let full = root.join(path);
+        if let Some(parent) = full.parent() {
+            fs::create_dir_all(parent)?;
+        }
+        fs::write(&full, text).with_context(|| format!("writing {}", full.display()))?;
+    }
+    Ok(())
+}
+
+/// Generates the workspace into `root` (which must not exist or be empty): files, git history, tags and
+/// the working-tree change. `wirecheck` is this repository's root (the crates depend on it for the derives).
+pub fn generate(root: &Path, scale: &Scale, wirecheck: &Path) -> Result<Summary> {
+    fs::create_dir_all(root)?;
+    let mut model = Model::new(scale)?;
+    let mut rng = Rng::new(scale.seed, 7);
+    let files = model.all_files(wirecheck);
+    write_files(root, &files)?;
+    git(root, &["init", "-q"], 0)?;
+    git(root, &["add", "-A"], 0)?;
+    git(root, &["commit", "-q", "-m", "release 1.0.0"], 0)?;
+    git(root, &["tag", "v1.0.0"], 0)?;
+    let mut commits = 1;
+    let mut when = 1;
+    for r in 1..scale.tags {
+        for c in 0..scale.commits_per_tag {
+            let mut changed: Vec<(String, String)> = Vec::new();
+            let mut touched = BTreeSet::new();
+            for _ in 0..2 {
+                let i = rng.below(model.msg_files.len());
+                model.msg_files[i].extras += 1;
+                touched.insert(model.msg_files[i].krate);
+                let f = &model.msg_files[i];
+                changed.push((model.msg_path(f), model.msg_rs(f)));
+            }
+            for _ in 0..2 {
+                if model.plain.is_empty() {
+                    break;
+                }
+                let i = rng.below(model.plain.len());
+                model.plain[i].extras += 1;
+                let f = &model.plain[i];
+                changed.push((model.plain_path(f), plain_rs(model.seed, f)));
+            }
+            let last = c + 1 == scale.commits_per_tag;
+            if last {
+                for k in 0..model.crates.len() {
+                    model.versions[k] = r;
+                    changed.push((model.proto_path(k), model.proto_rs(k)));
+                }
+            }
+            write_files(root, &changed)?;
+            let mut args = vec!["add", "--"];
+            args.extend(changed.iter().map(|(p, _)| p.as_str()));
+            git(root, &args, when)?;
+            let message = format!("change {commits}");
+            git(
+                root,
+                &["commit", "-q", "--allow-empty", "-m", &message],
+                when,
+            )?;
+            commits += 1;
+            when += 1;
+        }
+        let tag = format!("v1.{r}.0");
+        git(root, &["tag", &tag], when)?;
+    }
+    // The PR-sized change, uncommitted: optional fields in three message files, two service files edited,
+    // and the touched protocols bumped (minor).
+    let mut changed: Vec<(String, String)> = Vec::new();
+    let mut touched = BTreeSet::new();
+    let mut seen = BTreeSet::new();
+    while seen.len() < 3.min(model.msg_files.len()) {
+        let i = rng.below(model.msg_files.len());
+        if !seen.insert(i) {
+            continue;
+        }
+        model.msg_files[i].extras += 1;
+        touched.insert(model.msg_files[i].krate);
+        let f = &model.msg_files[i];
+        changed.push((model.msg_path(f), model.msg_rs(f)));
+    }
+    let mut seen = BTreeSet::new();
+    while seen.len() < 2.min(model.plain.len()) {
+        let i = rng.below(model.plain.len());
+        if !seen.insert(i) {
+            continue;
+        }
+        model.plain[i].extras += 1;
+        let f = &model.plain[i];
+        changed.push((model.plain_path(f), plain_rs(model.seed, f)));
+    }
+    for &k in &touched {
+        model.versions[k] = scale.tags;
+        changed.push((model.proto_path(k), model.proto_rs(k)));
+    }
+    write_files(root, &changed)?;
+    let all = model.all_files(wirecheck);
+    let rs: Vec<&(String, String)> = all.iter().filter(|(p, _)| p.ends_with(".rs")).collect();
+    Ok(Summary {
+        rs_files: rs.len(),
+        rs_bytes: rs.iter().map(|(_, t)| t.len()).sum(),
+        messages: count_messages(&all),
+        helper_types: all
+            .iter()
+            .map(|(_, t)| t.matches("Serialize, Deserialize)]").count())
+            .sum(),
+        message_files: model.msg_files.len(),
+        plain_files: scale.plain_files,
+        commits,
+        tags: scale.tags,
+        last_tag: format!("v1.{}.0", scale.tags - 1),
+        changed_files: changed.len(),
+        crates: model.crates.clone(),
+    })
+}
+
+fn count_messages(files: &[(String, String)]) -> usize {
+    files
+        .iter()
+        .map(|(_, t)| t.matches("Deserialize, Message)]").count())
+        .sum()
+}
+
+/// The `.rs` files of a generated workspace's crates, relative to its root.
+pub fn rs_files(root: &Path) -> Result<Vec<PathBuf>> {
+    fn visit(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+        for entry in fs::read_dir(dir)? {
+            let entry = entry?;
+            let path = entry.path();
+            if entry.file_type()?.is_dir() {
+                visit(&path, out)?;
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+        Ok(())
+    }
+    let mut out = Vec::new();
+    visit(&root.join("crates"), &mut out)?;
+    out.sort();
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_same_scale_gives_the_same_files() {
+        let scale = Scale {
+            messages: 60,
+            files: 12,
+            plain_files: 20,
+            crates: 2,
+            tags: 2,
+            commits_per_tag: 1,
+            seed: 42,
+        };
+        let a = Model::new(&scale).unwrap().all_files(Path::new("/w"));
+        let b = Model::new(&scale).unwrap().all_files(Path::new("/w"));
+        assert_eq!(a, b);
+        assert_eq!(count_messages(&a), 60);
+        let plain = a
+            .iter()
+            .filter(|(p, t)| p.ends_with(".rs") && !t.contains("wire") && !p.ends_with("mod.rs"))
+            .filter(|(p, _)| !p.ends_with("lib.rs"))
+            .count();
+        assert_eq!(
+            plain, 20,
+            "common.rs, types.rs and service files carry no annotation"
+        );
+    }
+}
