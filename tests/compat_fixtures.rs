@@ -151,6 +151,7 @@ fixtures! {
     seq_to_set: Major,
     skip_serializing_if_added: Major,
     struct_tag_changed: Major,
+    struct_tag_changed__denied_own_tag: Major,
     topic_renamed: Major,
     transparent_changed: Major,
     tuple_length_changed: Major,

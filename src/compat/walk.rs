@@ -745,10 +745,14 @@ impl<'a> Walk<'a> {
             |set: &BTreeSet<Vec<String>>, p: &[String]| set.iter().any(|s| p.starts_with(s));
 
         // The struct's own tag key.
+        // serde writes a struct's tag key but never consumes it when reading, so a reader that denies
+        // unknown fields rejects it, even when the reader declares the same tag.
+        let tag_denied = |k: &String| {
+            rf.deny && rf.rest.is_none() && !rf.fields.iter().any(|f| f.field.de_names.contains(k))
+        };
         match (&wf.tag, &rf.tag) {
-            (Some((k, _)), rt) if rt.as_ref().map(|t| &t.0) != Some(k) => {
-                let known = rf.fields.iter().any(|f| f.field.de_names.contains(k));
-                if rf.deny && rf.rest.is_none() && !known {
+            (Some((k, _)), rt) if rt.as_ref().map(|t| &t.0) != Some(k) || tag_denied(k) => {
+                if tag_denied(k) {
                     out.push(self.brk(
                         RuleId::StructTagChanged,
                         format!(
