@@ -335,7 +335,14 @@ impl<'a> Decoder<'a> {
             EnumRepr::Untagged => Err("untagged".to_owned()),
             EnumRepr::External => match v {
                 Value::String(s) => match Self::by_tag(en, s) {
-                    Some((i, var)) => self.payload(var, deny, None).map(|_| i),
+                    // A bare tag is a unit variant to serde_json: a newtype, tuple or struct variant
+                    // rejects it, even one whose payload would accept null (`V(Option<T>)`).
+                    Some((i, var)) if var.style == Style::Unit => {
+                        self.payload(var, deny, None).map(|_| i)
+                    }
+                    Some(_) => {
+                        Err("invalid type: unit variant, expected a variant with data".to_owned())
+                    }
                     None => Err(format!("unknown variant `{s}`")),
                 },
                 Value::Object(m) if m.len() == 1 => {

@@ -404,7 +404,16 @@ impl<'a> Walk<'a> {
                 out.extend(self.cmp(&a, r));
             }
             (S::Unit, S::Option(_)) => {}
-            (ws @ S::Value, S::Option(_)) => out.extend(self.generic(w, r, &ws)),
+            (ws @ S::Value, S::Option(b)) => {
+                // Anything may be written; an opaque reader type cannot be judged, so say so rather
+                // than let the decoder model accept it.
+                let inner = resolve(self.r, &b, Role::Reader).shape;
+                if matches!(inner, S::External(_) | S::Unresolved(_)) {
+                    out.extend(self.cmp(w, &b));
+                } else {
+                    out.extend(self.generic(w, r, &ws));
+                }
+            }
             (_, S::Option(b)) => out.extend(self.cmp(w, &b)),
             (S::Bool, S::Bool)
             | (S::Char, S::Char)

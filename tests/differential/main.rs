@@ -161,57 +161,19 @@ fn macro_type_changed(_error: &str, reader: &str, writer: &str) -> bool {
         .any(|(name, inner)| w.get(name).is_some_and(|x| x != inner))
 }
 
-/// serde_json cannot read a unit variant (`"Name"`) into a newtype variant, even of an `Option`.
-fn unit_read_as_newtype(error: &str, _reader: &str, _writer: &str) -> bool {
-    error.starts_with("invalid type: unit variant, expected newtype variant")
-}
-
-/// A reader of a std type the engine compares by path rejects what a `serde_json::Value` writer sent.
-fn value_into_external(error: &str, _reader: &str, writer: &str) -> bool {
-    error.starts_with("invalid type")
-        && (error.contains("expected IPv4 address") || error.contains("expected struct Duration"))
-        && writer.contains("serde_json::Value")
-}
-
 /// The engine's known false negatives.
-const KNOWN_FALSE_NEGATIVES: &[KnownFalseNegative] = &[
-    KnownFalseNegative {
-        name: "macro_generated_type_changed",
-        what: "a type written by a `macro_rules!` the extraction cannot expand is compared by name only (the \
+const KNOWN_FALSE_NEGATIVES: &[KnownFalseNegative] = &[KnownFalseNegative {
+    name: "macro_generated_type_changed",
+    what: "a type written by a `macro_rules!` the extraction cannot expand is compared by name only (the \
 extraction adds a note, no finding): when the macro's expansion changes between releases under the same name, \
 the engine reports nothing",
-        old: "macro_rules! wire_newtype {\n    ($name:ident, $inner:ty) => {\n        #[derive(Serialize, Deserialize)]\n        pub struct $name(pub $inner);\n    };\n}\n\n#[derive(Serialize, Deserialize)]\n//@message\npub struct Task {\n    pub id: TaskId,\n}\n\nwire_newtype!(TaskId, u64);\n",
-        new: "macro_rules! wire_newtype {\n    ($name:ident, $inner:ty) => {\n        #[derive(Serialize, Deserialize)]\n        pub struct $name(pub $inner);\n    };\n}\n\n#[derive(Serialize, Deserialize)]\n//@message\npub struct Task {\n    pub id: TaskId,\n}\n\nwire_newtype!(TaskId, i64);\n",
-        message: "Task",
-        dir: Direction::OldReadsNew,
-        payload: r#"{"id":-1}"#,
-        explains: macro_type_changed,
-    },
-    KnownFalseNegative {
-        name: "unit_variant_became_newtype_of_option",
-        what: "an externally tagged unit variant that becomes a newtype variant of an `Option` (`Depend` -> \
-`Depend(Option<u32>)`): the engine takes the old writers' `\"Depend\"` as a null payload the `Option` accepts, but \
-serde_json rejects a unit variant where a newtype variant is expected",
-        old: "#[derive(Serialize, Deserialize)]\n//@message\npub enum State {\n    Depend,\n    Run,\n}\n",
-        new: "#[derive(Serialize, Deserialize)]\n//@message\npub enum State {\n    Depend(Option<u32>),\n    Run,\n}\n",
-        message: "State",
-        dir: Direction::NewReadsOld,
-        payload: r#""Depend""#,
-        explains: unit_read_as_newtype,
-    },
-    KnownFalseNegative {
-        name: "value_written_where_an_external_type_is_read",
-        what: "a field that becomes `serde_json::Value` (new writers may send anything) where old readers have a \
-type from another crate (`Option<std::net::Ipv4Addr>`): the engine reports nothing in that direction, though the \
-reader rejects most values",
-        old: "#[derive(Serialize, Deserialize)]\n//@message\npub struct Timeout {\n    pub addr: Option<std::net::Ipv4Addr>,\n}\n",
-        new: "#[derive(Serialize, Deserialize)]\n//@message\npub struct Timeout {\n    pub addr: serde_json::Value,\n}\n",
-        message: "Timeout",
-        dir: Direction::OldReadsNew,
-        payload: r#"{"addr":true}"#,
-        explains: value_into_external,
-    },
-];
+    old: "macro_rules! wire_newtype {\n    ($name:ident, $inner:ty) => {\n        #[derive(Serialize, Deserialize)]\n        pub struct $name(pub $inner);\n    };\n}\n\n#[derive(Serialize, Deserialize)]\n//@message\npub struct Task {\n    pub id: TaskId,\n}\n\nwire_newtype!(TaskId, u64);\n",
+    new: "macro_rules! wire_newtype {\n    ($name:ident, $inner:ty) => {\n        #[derive(Serialize, Deserialize)]\n        pub struct $name(pub $inner);\n    };\n}\n\n#[derive(Serialize, Deserialize)]\n//@message\npub struct Task {\n    pub id: TaskId,\n}\n\nwire_newtype!(TaskId, i64);\n",
+    message: "Task",
+    dir: Direction::OldReadsNew,
+    payload: r#"{"id":-1}"#,
+    explains: macro_type_changed,
+}];
 
 const ENGINE_HEAD: &str = "use serde::{Deserialize, Serialize};\nuse std::collections::{BTreeMap, BTreeSet};\nuse wirecheck::{Message, Protocol};\n\n#[derive(Protocol)]\n#[wire(name = \"p\", version = \"1.0.0\")]\npub struct P;\n\n";
 
