@@ -392,6 +392,10 @@ proptest! {
     #![proptest_config(ProptestConfig {
         cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(128),
         failure_persistence: None,
+        // A fixed seed keeps CI deterministic; PROPTEST_RNG_SEED=N explores other inputs.
+        rng_seed: proptest::test_runner::RngSeed::Fixed(
+            std::env::var("PROPTEST_RNG_SEED").ok().and_then(|s| s.parse().ok()).unwrap_or(0x5EED_2026),
+        ),
         .. ProptestConfig::default()
     })]
 

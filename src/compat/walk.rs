@@ -756,9 +756,12 @@ impl<'a> Walk<'a> {
         // The struct's own tag key.
         // serde writes a struct's tag key but never consumes it when reading, so a reader that denies
         // unknown fields rejects it, even when the reader declares the same tag.
-        let tag_denied = |k: &String| {
-            rf.deny && rf.rest.is_none() && !rf.fields.iter().any(|f| f.field.de_names.contains(k))
+        // When the writer's own release rejects its tag as well, its payloads never decoded anywhere:
+        // not something this change breaks.
+        let denies = |o: &FlatObj, k: &String| {
+            o.deny && o.rest.is_none() && !o.fields.iter().any(|f| f.field.de_names.contains(k))
         };
+        let tag_denied = |k: &String| denies(rf, k) && !(own.tag.is_some() && denies(own, k));
         match (&wf.tag, &rf.tag) {
             (Some((k, _)), rt) if rt.as_ref().map(|t| &t.0) != Some(k) || tag_denied(k) => {
                 if tag_denied(k) {
