@@ -1832,25 +1832,31 @@ impl<'a> Walk<'a> {
                 .iter()
                 .any(|a| !a.skip_ser && same_variant(a, b))
             {
-                let issue = self.change(
-                    self.pick(RuleId::VariantRemoved, RuleId::VariantAdded),
-                    format!(
-                        "the untagged variant `{}` is read by {} only",
-                        b.rust_name,
-                        self.who(false)
-                    ),
+                let detail = format!(
+                    "the untagged variant `{}` is read by {} only",
+                    b.rust_name,
+                    self.who(false)
                 );
-                let loc = self.loc(None, Some(&b.location));
-                out.extend(Self::wrap(
-                    vec![issue],
-                    std::slice::from_ref(&b.rust_name),
-                    &b.allow.iter().cloned().collect::<Vec<_>>(),
-                    loc,
-                    &|c| Some(c),
-                ));
+                out.extend(self.reader_only_variant(b, detail));
             }
         }
         out
+    }
+
+    /// A variant only the reader has: a visible change (added or removed, by side), never a break.
+    fn reader_only_variant(&mut self, b: &Variant, detail: String) -> Vec<Issue> {
+        let issue = self.change(
+            self.pick(RuleId::VariantRemoved, RuleId::VariantAdded),
+            detail,
+        );
+        let loc = self.loc(None, Some(&b.location));
+        Self::wrap(
+            vec![issue],
+            std::slice::from_ref(&b.rust_name),
+            &b.allow.iter().cloned().collect::<Vec<_>>(),
+            loc,
+            &|c| Some(c),
+        )
     }
 
     // ----- positional formats (bincode, postcard) -----
@@ -2238,23 +2244,13 @@ impl<'a> Walk<'a> {
             }));
         }
         for b in re.variants.iter().skip(we.variants.len()) {
-            let issue = self.change(
-                self.pick(RuleId::VariantRemoved, RuleId::VariantAdded),
-                format!(
-                    "the variant `{}` is read by {} and never written by {}",
-                    b.rust_name,
-                    self.who(false),
-                    self.who(true)
-                ),
+            let detail = format!(
+                "the variant `{}` is read by {} and never written by {}",
+                b.rust_name,
+                self.who(false),
+                self.who(true)
             );
-            let loc = self.loc(None, Some(&b.location));
-            out.extend(Self::wrap(
-                vec![issue],
-                std::slice::from_ref(&b.rust_name),
-                &b.allow.iter().cloned().collect::<Vec<_>>(),
-                loc,
-                &|c| Some(c),
-            ));
+            out.extend(self.reader_only_variant(b, detail));
         }
         out
     }
