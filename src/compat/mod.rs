@@ -15,7 +15,7 @@ mod walk;
 #[cfg(test)]
 mod tests;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, VecDeque};
 
 use serde_json::Value;
 
@@ -57,8 +57,10 @@ pub fn directions(kind: Kind, upgrade: Upgrade) -> &'static [Direction] {
     }
 }
 
-/// A rule for pairing an old message with a new one.
-type MatchPass = dyn Fn(&MessageDecl, &MessageDecl) -> bool;
+/// A rule for pairing an old message with a new one: messages pair when their keys are equal (a `None`
+/// part is not compared).
+type MatchKey =
+    for<'m> fn(&'m MessageDecl) -> (Option<&'m String>, Option<Kind>, Option<&'m String>);
 
 /// One finding before the allow and level decisions.
 struct Raw<'m> {
@@ -140,18 +142,25 @@ pub fn compare_protocol(
     let mut old_taken = vec![false; olds.len()];
     let mut new_taken = vec![false; news.len()];
     let mut pairs: Vec<(usize, usize)> = Vec::new();
-    let passes: [&MatchPass; 4] = [
-        &|a, b| a.topic == b.topic && a.kind == b.kind && a.name == b.name,
-        &|a, b| a.topic == b.topic && a.kind == b.kind,
-        &|a, b| a.topic == b.topic && a.name == b.name,
-        &|a, b| a.name == b.name && a.kind == b.kind,
+    let passes: [MatchKey; 4] = [
+        |m| (Some(&m.topic), Some(m.kind), Some(&m.name)),
+        |m| (Some(&m.topic), Some(m.kind), None),
+        |m| (Some(&m.topic), None, Some(&m.name)),
+        |m| (None, Some(m.kind), Some(&m.name)),
     ];
-    for pass in passes {
+    for key in passes {
+        // Each old message takes the first new one not yet taken with the same key: a queue per key.
+        let mut untaken: HashMap<_, VecDeque<usize>> = HashMap::new();
+        for (j, n) in news.iter().enumerate() {
+            if !new_taken[j] {
+                untaken.entry(key(n)).or_default().push_back(j);
+            }
+        }
         for (i, o) in olds.iter().enumerate() {
             if old_taken[i] {
                 continue;
             }
-            if let Some(j) = (0..news.len()).find(|&j| !new_taken[j] && pass(o, news[j])) {
+            if let Some(j) = untaken.get_mut(&key(o)).and_then(VecDeque::pop_front) {
                 old_taken[i] = true;
                 new_taken[j] = true;
                 pairs.push((i, j));
