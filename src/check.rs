@@ -14,6 +14,7 @@ use crate::findings::{Direction, Finding, Level, Side};
 use crate::model::{Location, Snapshot};
 use crate::policy;
 use crate::source::{Release, Repo, SourceError, WorkTree};
+use crate::store::Store;
 
 /// Why a check could not run (exit code 2). Every variant says what to do next.
 #[derive(Debug, thiserror::Error)]
@@ -58,6 +59,9 @@ pub struct CheckOptions {
     pub tag_pattern: String,
     /// Only these packages (default: every workspace member).
     pub packages: Vec<String>,
+    /// Extract every release again instead of reading what an earlier check kept in the
+    /// [store](crate::store).
+    pub no_cache: bool,
 }
 
 /// A workspace: its root and the crates to extract.
@@ -67,6 +71,19 @@ pub struct Workspace {
     pub root: PathBuf,
     /// The crates, by root file relative to the workspace root.
     pub crates: Vec<CrateRoot>,
+    /// Cargo's target directory, where the [store](crate::store) lives.
+    pub target_dir: PathBuf,
+}
+
+impl Workspace {
+    /// The store of release models for this workspace; with `disabled`, one that keeps nothing.
+    pub fn store(&self, disabled: bool) -> Store {
+        if disabled {
+            Store::disabled()
+        } else {
+            Store::open(&self.target_dir, &self.crates)
+        }
+    }
 }
 
 /// Reads the workspace members and their crate roots with `cargo metadata`.
@@ -117,7 +134,11 @@ pub fn load_workspace(
     }
     crates.sort_by(|a, b| a.root_file.cmp(&b.root_file));
     crates.dedup();
-    Ok(Workspace { root, crates })
+    Ok(Workspace {
+        root,
+        crates,
+        target_dir: meta.target_directory.clone().into_std_path_buf(),
+    })
 }
 
 /// The baseline a check compares against.
@@ -274,21 +295,36 @@ pub fn check(options: &CheckOptions) -> Result<Report, CheckError> {
             )
         }
     };
-    // One cache for every revision read: files unchanged between them are read and parsed once.
+    // One cache for every revision read: files unchanged between them are read and parsed once. The
+    // store keeps what was extracted at release commits for the next check.
     let cache = extract::SourceCache::new();
+    let store = ws.store(options.no_cache);
     let current = current_snapshot_cached(&ws, &cache)?;
-    let base =
-        revision_snapshot_cached(&ws, &repo, (&baseline.commit, &baseline.rev), &cache, None)?;
+    let base = store.whole(&baseline.commit, || {
+        revision_snapshot_cached(&ws, &repo, (&baseline.commit, &baseline.rev), &cache, None)
+    })?;
     let keep = older_release_keep(&current);
     let mut olds = Vec::new();
+    // A protocol is compared once per distinct shape: a later release with the same shape gives the same
+    // findings, which the first (older) one already reports.
+    let mut compared: BTreeSet<(String, String)> = BTreeSet::new();
     let mut progress = crate::report::Progress::new("reading release", older.len());
     for release in &older {
         progress.step(&release.tag);
         // An older release whose source no longer parses is reported, not fatal: only records and
         // min_compatible need it.
         let at = (release.commit.as_str(), release.tag.as_str());
-        match revision_snapshot_cached(&ws, &repo, at, &cache, Some(&keep)) {
-            Ok(snapshot) => olds.push((release.tag.clone(), snapshot)),
+        let unseen =
+            |name: &str, shape: &str| !compared.contains(&(name.to_owned(), shape.to_owned()));
+        let parts = store.parts(&release.commit, &keep, &unseen, || {
+            revision_snapshot_cached(&ws, &repo, at, &cache, Some(&keep))
+        });
+        match parts {
+            Ok(parts) => {
+                compared.extend(parts.iter().map(|p| (p.name.clone(), p.shape().to_owned())));
+                let models = parts.iter().map(|p| &p.model);
+                olds.push((release.tag.clone(), Snapshot::join(models, Vec::new())));
+            }
             Err(e) => {
                 progress.finish();
                 eprintln!("wirecheck: skipping release {}: {e}", release.tag);

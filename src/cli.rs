@@ -91,6 +91,10 @@ pub struct CheckArgs {
     /// Write the report to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Extract every release from git again instead of reading the models an earlier run kept in
+    /// `<target-dir>/wirecheck/store`.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 /// `wirecheck matrix`.
@@ -114,6 +118,10 @@ pub struct MatrixArgs {
     /// Write the matrix to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Extract every release from git again instead of reading the models an earlier run kept in
+    /// `<target-dir>/wirecheck/store`.
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 /// `wirecheck baseline`.
@@ -257,6 +265,7 @@ fn execute(command: Command) -> Result<ExitCode, String> {
                 against: args.against.clone(),
                 tag_pattern: args.tag_pattern.clone(),
                 packages: args.packages.clone(),
+                no_cache: args.no_cache,
             })
             .map_err(|e| e.to_string())?;
             let options = RenderOptions {
@@ -307,6 +316,7 @@ fn execute(command: Command) -> Result<ExitCode, String> {
                 releases: args.releases,
                 tag_pattern: args.tag_pattern.clone(),
                 packages: args.packages.clone(),
+                no_cache: args.no_cache,
             })
             .map_err(|e| e.to_string())?;
             emit(

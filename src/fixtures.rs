@@ -77,7 +77,7 @@ use serde_json::Value;
 use crate::check::{self, CheckError, Report};
 use crate::extract::FileReader;
 use crate::findings::{Finding, Level, Side};
-use crate::model::{Body, MessageDecl, Snapshot, Ty};
+use crate::model::{MessageDecl, Snapshot};
 use crate::rules::RuleId;
 use crate::source::{Repo, SourceError, WorkTree};
 
@@ -237,40 +237,9 @@ fn denies_unknown(snapshot: &Snapshot, message: &MessageDecl) -> bool {
         if def.attrs.deny_unknown_fields {
             return true;
         }
-        let mut tys: Vec<&Ty> = Vec::new();
-        tys.extend(def.attrs.from.as_ref().map(|p| &p.ty));
-        tys.extend(def.attrs.into.as_ref());
-        match &def.body {
-            Body::Struct { fields, .. } => tys.extend(fields.iter().map(|f| &f.ty)),
-            Body::Enum { variants } => {
-                tys.extend(variants.iter().flat_map(|v| v.fields.iter().map(|f| &f.ty)));
-            }
-            Body::Alias { target } => tys.push(target),
-        }
-        for ty in tys {
-            named_paths(ty, &mut stack);
-        }
+        stack.extend(def.named_types().into_iter().map(str::to_owned));
     }
     false
-}
-
-fn named_paths(ty: &Ty, out: &mut Vec<String>) {
-    match ty {
-        Ty::Named { path, args } => {
-            out.push(path.clone());
-            for a in args {
-                named_paths(a, out);
-            }
-        }
-        Ty::Option { inner } => named_paths(inner, out),
-        Ty::Seq { elem, .. } | Ty::Array { elem, .. } => named_paths(elem, out),
-        Ty::Tuple { elems } => elems.iter().for_each(|e| named_paths(e, out)),
-        Ty::Map { key, value } => {
-            named_paths(key, out);
-            named_paths(value, out);
-        }
-        _ => {}
-    }
 }
 
 /// The directory (relative to the workspace root, `/`-separated, `""` for the root) of the package whose

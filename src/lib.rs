@@ -69,5 +69,7 @@ pub mod report;
 pub mod rules;
 #[cfg(feature = "checker")]
 pub mod source;
+#[cfg(feature = "checker")]
+pub mod store;
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -165,6 +165,9 @@ pub struct MatrixOptions {
     pub tag_pattern: String,
     /// Only these packages (default: every workspace member).
     pub packages: Vec<String>,
+    /// Extract every release again instead of reading what an earlier run kept in the
+    /// [store](crate::store).
+    pub no_cache: bool,
 }
 
 /// Reads the last `releases` release tags (ancestors of HEAD, pre-releases skipped) from git and the
@@ -182,15 +185,22 @@ pub fn matrix(options: &MatrixOptions) -> Result<Matrix, CheckError> {
     let skip = releases.len().saturating_sub(options.releases);
     let mut progress = crate::report::Progress::new("reading release", releases.len() - skip);
     let mut snapshots = Vec::new();
+    // Files unchanged between releases are parsed once; releases read before come from the store.
+    let cache = crate::extract::SourceCache::new();
+    let store = ws.store(options.no_cache);
     for release in &releases[skip..] {
         progress.step(&release.tag);
-        match check::revision_snapshot(&ws, &repo, &release.commit, &release.tag) {
-            Ok(snapshot) => snapshots.push((
+        let model = store.whole(&release.commit, || {
+            let at = (release.commit.as_str(), release.tag.as_str());
+            check::revision_snapshot_cached(&ws, &repo, at, &cache, None)
+        });
+        match model {
+            Ok(model) => snapshots.push((
                 Revision {
                     label: release.tag.clone(),
                     commit: Some(release.commit.clone()),
                 },
-                snapshot,
+                model,
             )),
             Err(e) => {
                 progress.finish();
@@ -204,7 +214,7 @@ pub fn matrix(options: &MatrixOptions) -> Result<Matrix, CheckError> {
             label: "working tree".to_owned(),
             commit: None,
         },
-        check::current_snapshot(&ws)?,
+        check::current_snapshot_cached(&ws, &cache)?,
     ));
     Ok(compute(&snapshots))
 }

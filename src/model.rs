@@ -40,7 +40,7 @@ pub struct Snapshot {
 }
 
 /// A `#[derive(Protocol)]` declaration.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ProtocolDecl {
     /// `name = "..."`.
     pub name: String,
@@ -59,7 +59,7 @@ pub struct ProtocolDecl {
 }
 
 /// A suppression written in the source: `#[wire(allow(rule, ...), reason = "...")]`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct AllowDecl {
     /// The rule ids.
     pub rules: Vec<String>,
@@ -68,7 +68,7 @@ pub struct AllowDecl {
 }
 
 /// A `#[derive(Message)]` declaration.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Hash, Serialize, Deserialize)]
 pub struct MessageDecl {
     /// The protocol's `name` (resolved from the `protocol = Path` key).
     pub protocol: String,
@@ -93,7 +93,7 @@ pub struct MessageDecl {
 }
 
 /// A type definition reached from a message.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Hash, Serialize, Deserialize)]
 pub struct TypeDef {
     /// Canonical path.
     pub path: String,
@@ -108,7 +108,7 @@ pub struct TypeDef {
 }
 
 /// A type's body.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Body {
     /// A struct.
@@ -131,7 +131,7 @@ pub enum Body {
 }
 
 /// The shape of a struct or a variant.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Style {
     /// `{ a: T }`
@@ -143,7 +143,7 @@ pub enum Style {
 }
 
 /// How an enum is represented (serde's four representations).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum EnumRepr {
     /// `{"Variant": payload}` / `"Variant"` (serde's default).
@@ -166,7 +166,7 @@ pub enum EnumRepr {
 }
 
 /// Container attributes that change the wire.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub struct ContainerAttrs {
     /// The container's wire name (serialize side), after `rename`.
     pub ser_name: String,
@@ -191,7 +191,7 @@ pub struct ContainerAttrs {
 }
 
 /// A `from`/`try_from` proxy.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Proxy {
     /// The proxy type.
     pub ty: Ty,
@@ -208,7 +208,7 @@ fn is_external(r: &EnumRepr) -> bool {
 }
 
 /// When a field is left out when serializing.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum SkipSer {
     /// Always written.
@@ -221,7 +221,7 @@ pub enum SkipSer {
 }
 
 /// Custom (de)serialization functions: opaque to the checker.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 pub struct Custom {
     /// `serialize_with` (or `with`'s `serialize`).
     pub ser: Option<String>,
@@ -230,7 +230,7 @@ pub struct Custom {
 }
 
 /// A field of a struct or a struct/tuple variant.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Hash, Serialize, Deserialize)]
 pub struct Field {
     /// The Rust name, or the index of a tuple field.
     pub rust_name: String,
@@ -270,7 +270,7 @@ fn is_never(s: &SkipSer) -> bool {
 }
 
 /// A variant of an enum.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Hash, Serialize, Deserialize)]
 pub struct Variant {
     /// The Rust name.
     pub rust_name: String,
@@ -411,6 +411,119 @@ impl Snapshot {
     /// The messages of the protocol named `name`.
     pub fn messages_of<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a MessageDecl> + 'a {
         self.messages.iter().filter(move |m| m.protocol == name)
+    }
+
+    /// What a comparison of the protocol named `name` reads: its declaration, the messages `keep`
+    /// accepts, and every type they reach (no notes). An empty model when the protocol is not declared.
+    pub fn protocol_part(&self, name: &str, keep: impl Fn(&MessageDecl) -> bool) -> Snapshot {
+        let Some(decl) = self.protocol(name) else {
+            return Snapshot::default();
+        };
+        let messages: Vec<MessageDecl> = self
+            .messages_of(name)
+            .filter(|m| keep(m))
+            .cloned()
+            .collect();
+        let mut types = BTreeMap::new();
+        let mut stack: Vec<&str> = messages.iter().map(|m| m.rust_path.as_str()).collect();
+        while let Some(path) = stack.pop() {
+            if types.contains_key(path) {
+                continue;
+            }
+            let Some(def) = self.types.get(path) else {
+                continue;
+            };
+            stack.extend(def.named_types());
+            types.insert(path.to_owned(), def.clone());
+        }
+        Snapshot {
+            protocols: vec![decl.clone()],
+            messages,
+            types,
+            notes: Vec::new(),
+        }
+    }
+
+    /// Joins models of distinct protocols (such as [`Snapshot::protocol_part`]s) into one, with `notes`.
+    pub fn join<'a>(
+        parts: impl IntoIterator<Item = &'a Snapshot>,
+        notes: Vec<ExtractNote>,
+    ) -> Snapshot {
+        let mut joined = Snapshot {
+            notes,
+            ..Snapshot::default()
+        };
+        for part in parts {
+            joined.protocols.extend(part.protocols.iter().cloned());
+            joined.messages.extend(part.messages.iter().cloned());
+            for (path, def) in &part.types {
+                joined
+                    .types
+                    .entry(path.clone())
+                    .or_insert_with(|| def.clone());
+            }
+        }
+        joined.sort();
+        joined
+    }
+
+    /// Puts protocols, messages and notes in the model's order (see the fields).
+    pub(crate) fn sort(&mut self) {
+        self.protocols.sort_by(|a, b| a.name.cmp(&b.name));
+        self.messages.sort_by(|a, b| {
+            (&a.protocol, &a.topic, a.kind, &a.rust_path).cmp(&(
+                &b.protocol,
+                &b.topic,
+                b.kind,
+                &b.rust_path,
+            ))
+        });
+        self.notes.sort();
+        self.notes.dedup();
+    }
+}
+
+impl TypeDef {
+    /// The paths of the types this definition names: in fields, payloads, an alias's target and the
+    /// `from`/`into` proxies, with generic arguments.
+    pub fn named_types(&self) -> Vec<&str> {
+        let mut tys: Vec<&Ty> = Vec::new();
+        tys.extend(self.attrs.from.as_ref().map(|p| &p.ty));
+        tys.extend(self.attrs.into.as_ref());
+        match &self.body {
+            Body::Struct { fields, .. } => tys.extend(fields.iter().map(|f| &f.ty)),
+            Body::Enum { variants } => {
+                tys.extend(variants.iter().flat_map(|v| v.fields.iter().map(|f| &f.ty)));
+            }
+            Body::Alias { target } => tys.push(target),
+        }
+        let mut out = Vec::new();
+        for ty in tys {
+            ty.named_paths(&mut out);
+        }
+        out
+    }
+}
+
+impl Ty {
+    /// Appends the path of every [`Ty::Named`] in this type, outermost first.
+    pub fn named_paths<'a>(&'a self, out: &mut Vec<&'a str>) {
+        match self {
+            Ty::Named { path, args } => {
+                out.push(path);
+                for a in args {
+                    a.named_paths(out);
+                }
+            }
+            Ty::Option { inner } => inner.named_paths(out),
+            Ty::Seq { elem, .. } | Ty::Array { elem, .. } => elem.named_paths(out),
+            Ty::Tuple { elems } => elems.iter().for_each(|e| e.named_paths(out)),
+            Ty::Map { key, value } => {
+                key.named_paths(out);
+                value.named_paths(out);
+            }
+            _ => {}
+        }
     }
 }
 

@@ -336,3 +336,72 @@ pub struct Start { pub id: u64 }
     assert_eq!(exec["findings"][0]["level"], "major");
     assert_eq!(exec["findings"][0]["side"], "old");
 }
+
+/// The store (`target/wirecheck/store`) never changes a verdict: a check with it cold, with it warm, and
+/// without it give the same bytes, also once the baseline has become an older release read for its
+/// records only.
+#[test]
+fn the_release_store_gives_the_same_report_as_extracting() {
+    let record = |fields: &str| {
+        format!(
+            "\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = Sched, topic = \"sched.event\", kind = \"record\")]\npub struct Event {{ pub a: u32, {fields} }}\n"
+        )
+    };
+    let repo = Repo::new();
+    repo.write(&lib("0.9.0", "", &record("")));
+    repo.commit("0.9");
+    git(&repo.dir, &["tag", "v0.9.0"]);
+    repo.write(&lib("0.10.0", "", &record("pub b: Option<String>,")));
+    repo.commit("0.10");
+    git(&repo.dir, &["tag", "v0.10.0"]);
+    // `b` becomes required: v0.10.0 wrote null, v0.9.0 wrote nothing.
+    repo.write(&lib("0.10.0", "", &record("pub b: String,")));
+    let outputs = |repo: &Repo| {
+        let plain = repo.run(&["check", "--format", "json", "--no-cache"]);
+        let cold = repo.run(&["check", "--format", "json"]);
+        let warm = repo.run(&["check", "--format", "json"]);
+        for out in [&cold, &warm] {
+            assert_eq!(out.status.code(), plain.status.code());
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&plain.stdout)
+            );
+        }
+        serde_json::from_slice::<Value>(&plain.stdout).unwrap()
+    };
+    let json = outputs(&repo);
+    let against: Vec<&str> = json["protocols"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["against"].as_str().unwrap())
+        .collect();
+    assert!(
+        against.contains(&"v0.10.0") && against.contains(&"v0.9.0"),
+        "{json:#}"
+    );
+    let store = repo.dir.join("target/wirecheck/store");
+    let releases = std::fs::read_dir(&store)
+        .unwrap()
+        .map(|build| {
+            std::fs::read_dir(build.unwrap().path().join("releases"))
+                .unwrap()
+                .count()
+        })
+        .sum::<usize>();
+    assert_eq!(releases, 2, "one file per release read");
+    // Released as 1.0.0; the next change reads v0.10.0 (stored whole) for its records only.
+    repo.write(&lib("1.0.0", "", &record("pub b: String,")));
+    repo.commit("1.0");
+    git(&repo.dir, &["tag", "v1.0.0"]);
+    repo.write(&lib("1.0.0", "", &record("pub b: String, pub c: u8,")));
+    let json = outputs(&repo);
+    assert_eq!(json["baseline"]["rev"], "v1.0.0");
+    let rules: Vec<&str> = json["protocols"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert!(rules.contains(&"required_field_added"), "{json:#}");
+}

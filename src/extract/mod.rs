@@ -149,7 +149,7 @@ pub enum ExtractError {
 }
 
 /// Which messages of a protocol an extraction keeps (see [`extract_filtered`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Keep {
     /// Every message.
     All,

@@ -1231,18 +1231,8 @@ impl Index<'_> {
         if let Some(error) = self.error.take() {
             return Err(error);
         }
-        snapshot.protocols.sort_by(|a, b| a.name.cmp(&b.name));
-        snapshot.messages.sort_by(|a, b| {
-            (&a.protocol, &a.topic, a.kind, &a.rust_path).cmp(&(
-                &b.protocol,
-                &b.topic,
-                b.kind,
-                &b.rust_path,
-            ))
-        });
-        self.notes.sort();
-        self.notes.dedup();
         snapshot.notes = self.notes;
+        snapshot.sort();
         Ok(snapshot)
     }
 

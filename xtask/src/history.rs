@@ -472,6 +472,7 @@ pub fn replay(dir: &Path, mut progress: impl FnMut(&StepResult)) -> Result<Vec<S
                     against: Some(tag.clone()),
                     tag_pattern: "v*".into(),
                     packages: Vec::new(),
+                    no_cache: false,
                 })
                 .map_err(|e| anyhow!("{}: the check could not run: {e}", step.tag))?,
             ),

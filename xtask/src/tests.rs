@@ -328,6 +328,7 @@ fn xtask_check_explains_a_repository_without_release_tags() {
         packages: Vec::new(),
         format: wirecheck::report::OutputFormat::Human,
         output: None,
+        no_cache: false,
     };
     let manifest = repo.path().join("Cargo.toml");
     let message = crate::no_release_yet(&args(&manifest)).expect("no tag: a message");

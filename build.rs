@@ -1,0 +1,70 @@
+//! Gives the checker a fingerprint of its own source, `WIRECHECK_BUILD_ID`.
+//!
+//! The checker keeps the models it extracts at release commits on disk (`wirecheck::store`), keyed by
+//! commit. A model depends on the extractor's code as much as on the commit, so a stored model may only be
+//! reused by a build of the same code: the fingerprint covers the crate's version, every file under `src/`
+//! and, in this repository, the `#[wire]` grammar crate's source. Without the `checker` feature there is no
+//! store and nothing is hashed.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    if std::env::var_os("CARGO_FEATURE_CHECKER").is_none() {
+        return;
+    }
+    let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
+    let mut hash = Fnv::default();
+    hash.write(env!("CARGO_PKG_VERSION").as_bytes());
+    for dir in [manifest_dir.join("src"), manifest_dir.join("grammar/src")] {
+        if !dir.is_dir() {
+            continue;
+        }
+        println!("cargo:rerun-if-changed={}", dir.display());
+        let mut files = Vec::new();
+        collect(&dir, &mut files);
+        files.sort();
+        for file in files {
+            let rel = file.strip_prefix(&manifest_dir).unwrap_or(&file);
+            hash.write(rel.to_string_lossy().as_bytes());
+            hash.write(&[0]);
+            hash.write(&fs::read(&file).unwrap_or_default());
+            hash.write(&[0]);
+        }
+    }
+    println!("cargo:rustc-env=WIRECHECK_BUILD_ID={:016x}", hash.0);
+}
+
+/// Every file below `dir`.
+fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}
+
+/// 64-bit FNV-1a: stable across Rust releases (unlike `DefaultHasher`), and enough to tell builds apart.
+struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+}

@@ -1,0 +1,512 @@
+//! The store: what the checker extracted at release commits, kept on disk so that each release is read
+//! once, not on every check.
+//!
+//! A release commit never changes, and the model extracted there depends only on the commit, on the crates
+//! read and on the extractor's code. The store keeps it under `<target-dir>/wirecheck/store/<build>/`,
+//! where `<build>` fingerprints wirecheck's own source (so another build of wirecheck never reads what this
+//! one wrote):
+//!
+//! - `releases/<commit>-<crates>.json`: per protocol its declaration, which of its messages were kept and
+//!   the id of its part; and the extraction's notes.
+//! - `parts/<id>.json`: one protocol's [part](Snapshot::protocol_part) without its declaration, named by
+//!   the hash of its content, shared by every release where it is the same.
+//!
+//! Every part also has a *shape*: the hash of what a comparison reads of it (locations and versions left
+//! out), kept in the release's file. A caller that compares a protocol once per distinct shape (equal
+//! shapes give equal findings) asks only for the parts of shapes it has not seen, so a check with many
+//! release tags costs, per tag, one small file read, and a part read per change.
+//!
+//! The store is a cache: anything unreadable, stale or corrupt there is extracted again and rewritten,
+//! and a store that cannot be written is silently not used. `wirecheck check --no-cache` bypasses it.
+
+use std::cell::{OnceCell, RefCell};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use std::hash::{Hash, Hasher};
+
+use serde::{Deserialize, Serialize};
+
+use crate::Kind;
+use crate::extract::{CrateRoot, Keep};
+use crate::model::{Body, ExtractNote, Location, MessageDecl, ProtocolDecl, Snapshot, TypeDef};
+
+/// The fingerprint of this build's source (see `build.rs`).
+const BUILD_ID: &str = env!("WIRECHECK_BUILD_ID");
+
+/// Release models on disk (see the module documentation).
+#[derive(Debug)]
+pub struct Store {
+    /// `None`: not kept on disk (every release is extracted).
+    dir: Option<PathBuf>,
+    /// Which crates are read, as part of every release's file name.
+    crates_key: String,
+    /// Parts already read or derived in this process, by id and what they keep.
+    parts: RefCell<HashMap<(String, Keep), Rc<Part>>>,
+}
+
+/// One protocol of a release, as a comparison reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Part {
+    /// The protocol's name.
+    pub name: String,
+    /// The protocol's declaration, kept messages and the types they reach.
+    pub model: Snapshot,
+    /// Which messages were kept.
+    keep: Keep,
+    /// See [`Part::shape`].
+    shape: OnceCell<String>,
+}
+
+impl Part {
+    fn new(model: Snapshot, keep: Keep, shape: Option<&str>) -> Part {
+        Part {
+            name: model
+                .protocols
+                .first()
+                .map(|p| p.name.clone())
+                .unwrap_or_default(),
+            model,
+            keep,
+            shape: shape
+                .map(str::to_owned)
+                .map(OnceCell::from)
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The hash of what a comparison reads of this part: the model without locations and versions, and
+    /// which messages were kept. Equal shapes give equal findings.
+    pub fn shape(&self) -> &str {
+        self.shape.get_or_init(|| shape_of(&self.model, self.keep))
+    }
+}
+
+/// Which parts a caller has not compared yet, by protocol name and [shape](Part::shape).
+pub type Unseen<'a> = &'a dyn Fn(&str, &str) -> bool;
+
+/// A release's file in the store.
+#[derive(Debug, Serialize, Deserialize)]
+struct Entry {
+    /// Extracted with a filter ([`crate::extract::extract_filtered`]): may miss protocols that a full
+    /// extraction sees, so it only answers filtered requests.
+    filtered: bool,
+    protocols: Vec<EntryProtocol>,
+    notes: Vec<ExtractNote>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct EntryProtocol {
+    decl: ProtocolDecl,
+    keep: StoredKeep,
+    part: String,
+    /// Known once a caller asked for it.
+    shape: Option<String>,
+}
+
+/// [`Keep`] on disk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum StoredKeep {
+    All,
+    Records,
+    Nothing,
+}
+
+impl From<Keep> for StoredKeep {
+    fn from(keep: Keep) -> Self {
+        match keep {
+            Keep::All => StoredKeep::All,
+            Keep::Records => StoredKeep::Records,
+            Keep::Nothing => StoredKeep::Nothing,
+        }
+    }
+}
+
+impl From<StoredKeep> for Keep {
+    fn from(keep: StoredKeep) -> Self {
+        match keep {
+            StoredKeep::All => Keep::All,
+            StoredKeep::Records => Keep::Records,
+            StoredKeep::Nothing => Keep::Nothing,
+        }
+    }
+}
+
+/// Whether a part kept with `stored` holds everything `wanted` asks for.
+fn covers(stored: Keep, wanted: Keep) -> bool {
+    matches!(
+        (stored, wanted),
+        (Keep::All, _) | (Keep::Records, Keep::Records | Keep::Nothing) | (_, Keep::Nothing)
+    )
+}
+
+/// The messages of `part` that `keep` keeps, with the types they reach.
+fn narrow(part: &Snapshot, name: &str, keep: Keep) -> Snapshot {
+    part.protocol_part(name, |m| match keep {
+        Keep::All => true,
+        Keep::Records => m.kind == Kind::Record,
+        Keep::Nothing => false,
+    })
+}
+
+/// A 128-bit id of `value`. The hasher need not be stable across Rust releases: the store is per build.
+fn content_id(value: &(impl Hash + ?Sized)) -> String {
+    let half = |seed: u8| {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        seed.hash(&mut h);
+        value.hash(&mut h);
+        h.finish()
+    };
+    format!("{:016x}{:016x}", half(1), half(2))
+}
+
+/// A part on disk: the messages and types of one protocol, without its declaration (which the
+/// release's file holds), so that releases differing only in version share it. Borrowed from the
+/// release's model: writing a part copies nothing.
+#[derive(Serialize, Hash)]
+struct PartOut<'a> {
+    messages: Vec<&'a MessageDecl>,
+    types: BTreeMap<&'a str, &'a TypeDef>,
+}
+
+impl<'a> PartOut<'a> {
+    /// The part of the protocol `name` in `snapshot`: all its messages and the types they reach.
+    fn of(snapshot: &'a Snapshot, name: &str) -> PartOut<'a> {
+        let messages: Vec<&MessageDecl> = snapshot
+            .messages
+            .iter()
+            .filter(|m| m.protocol == name)
+            .collect();
+        let mut types = BTreeMap::new();
+        let mut stack: Vec<&str> = messages.iter().map(|m| m.rust_path.as_str()).collect();
+        while let Some(path) = stack.pop() {
+            if types.contains_key(path) {
+                continue;
+            }
+            if let Some((path, def)) = snapshot.types.get_key_value(path) {
+                stack.extend(def.named_types());
+                types.insert(path.as_str(), def);
+            }
+        }
+        PartOut { messages, types }
+    }
+
+    fn id(&self) -> String {
+        content_id(self)
+    }
+
+    fn to_part(&self, decl: &ProtocolDecl, keep: Keep) -> Part {
+        Part::new(
+            Snapshot {
+                protocols: vec![decl.clone()],
+                messages: self.messages.iter().map(|&m| m.clone()).collect(),
+                types: self
+                    .types
+                    .iter()
+                    .map(|(&p, &d)| (p.to_owned(), d.clone()))
+                    .collect(),
+                notes: Vec::new(),
+            },
+            keep,
+            None,
+        )
+    }
+}
+
+/// [`PartOut`], read back.
+#[derive(Deserialize)]
+struct PartIn {
+    messages: Vec<MessageDecl>,
+    types: BTreeMap<String, TypeDef>,
+}
+
+/// The shape of a part kept with `keep` (see [`Part::shape`]): its model with every location blanked
+/// and without the declaration's versions.
+fn shape_of(model: &Snapshot, keep: Keep) -> String {
+    let mut model = model.clone();
+    let none = Location::default;
+    for p in &mut model.protocols {
+        p.version = semver::Version::new(0, 0, 0);
+        p.min_compatible = None;
+        p.location = none();
+    }
+    for m in &mut model.messages {
+        m.location = none();
+    }
+    for def in model.types.values_mut() {
+        def.location = none();
+        let fields = match &mut def.body {
+            Body::Struct { fields, .. } => fields.iter_mut().collect::<Vec<_>>(),
+            Body::Enum { variants } => variants
+                .iter_mut()
+                .flat_map(|v| {
+                    v.location = none();
+                    v.fields.iter_mut()
+                })
+                .collect(),
+            Body::Alias { .. } => Vec::new(),
+        };
+        for f in fields {
+            f.location = none();
+        }
+    }
+    content_id(&(&model.protocols, &model.messages, &model.types, keep))
+}
+
+impl Store {
+    /// The store under `target_dir` (a workspace's target directory) for these crates.
+    pub fn open(target_dir: &Path, crates: &[CrateRoot]) -> Store {
+        let list: String = crates
+            .iter()
+            .map(|c| format!("{}={}\n", c.name, c.root_file))
+            .collect();
+        Store {
+            dir: Some(target_dir.join("wirecheck").join("store").join(BUILD_ID)),
+            crates_key: content_id(list.as_bytes())[..16].to_owned(),
+            parts: RefCell::default(),
+        }
+    }
+
+    /// A store that keeps nothing on disk: every release is extracted.
+    pub fn disabled() -> Store {
+        Store {
+            dir: None,
+            crates_key: String::new(),
+            parts: RefCell::default(),
+        }
+    }
+
+    /// Where this store keeps its files (`None` when disabled).
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// The whole model of the release at `commit`: from the store when it holds it, else from
+    /// `extract` (a full extraction), and then stored.
+    pub fn whole<E>(
+        &self,
+        commit: &str,
+        extract: impl FnOnce() -> Result<Snapshot, E>,
+    ) -> Result<Snapshot, E> {
+        if let Some((parts, notes)) = self.lookup(commit, None, None) {
+            return Ok(Snapshot::join(parts.iter().map(|p| &p.model), notes));
+        }
+        let snapshot = extract()?;
+        self.keep(commit, None, &snapshot, None);
+        Ok(snapshot)
+    }
+
+    /// The parts of the release at `commit` that `unseen(name, shape)` accepts (the others are not even
+    /// read), each keeping the messages `keep` asks for: from the store when it holds them, else from
+    /// `extract` (which must extract with the same `keep`), and then stored.
+    pub fn parts<E>(
+        &self,
+        commit: &str,
+        keep: &dyn Fn(&ProtocolDecl) -> Keep,
+        unseen: Unseen<'_>,
+        extract: impl FnOnce() -> Result<Snapshot, E>,
+    ) -> Result<Vec<Rc<Part>>, E> {
+        if let Some((parts, _)) = self.lookup(commit, Some(keep), Some(unseen)) {
+            return Ok(parts);
+        }
+        let snapshot = extract()?;
+        let mut parts = Vec::new();
+        self.keep(commit, Some(keep), &snapshot, Some(&mut parts));
+        parts.retain(|p| unseen(&p.name, p.shape()));
+        Ok(parts)
+    }
+
+    /// Writes an extracted release to the store; with `parts`, also gives its parts (with their shapes).
+    fn keep(
+        &self,
+        commit: &str,
+        keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
+        snapshot: &Snapshot,
+        mut parts: Option<&mut Vec<Rc<Part>>>,
+    ) {
+        let mut entry = Entry {
+            filtered: keep.is_some(),
+            protocols: Vec::with_capacity(snapshot.protocols.len()),
+            notes: snapshot.notes.clone(),
+        };
+        for decl in &snapshot.protocols {
+            let kept = keep.map_or(Keep::All, |k| k(decl));
+            let out = PartOut::of(snapshot, &decl.name);
+            let part = parts.as_ref().map(|_| Rc::new(out.to_part(decl, kept)));
+            if let Some(dir) = &self.dir {
+                let id = out.id();
+                // A part file that is present is whole (written by a rename) and right (a damaged one is
+                // removed when read).
+                let file = dir.join("parts").join(format!("{id}.json"));
+                if !file.exists() {
+                    write_atomically(&file, &serde_json::to_vec(&out).unwrap_or_default());
+                }
+                entry.protocols.push(EntryProtocol {
+                    decl: decl.clone(),
+                    keep: kept.into(),
+                    part: id.clone(),
+                    shape: part.as_ref().map(|p| p.shape().to_owned()),
+                });
+                if let Some(part) = &part {
+                    self.parts.borrow_mut().insert((id, kept), Rc::clone(part));
+                }
+            }
+            if let (Some(parts), Some(part)) = (parts.as_mut(), part) {
+                parts.push(part);
+            }
+        }
+        if let Some(path) = self.entry_path(commit) {
+            write_atomically(&path, &serde_json::to_vec(&entry).unwrap_or_default());
+        }
+        if cfg!(debug_assertions)
+            && keep.is_none()
+            && let Some((stored, notes)) = self.lookup(commit, None, None)
+        {
+            debug_assert_eq!(
+                &Snapshot::join(stored.iter().map(|p| &p.model), notes),
+                snapshot,
+                "a release's parts must join into its model"
+            );
+        }
+    }
+
+    fn entry_path(&self, commit: &str) -> Option<PathBuf> {
+        let dir = self.dir.as_ref()?;
+        Some(
+            dir.join("releases")
+                .join(format!("{commit}-{}.json", self.crates_key)),
+        )
+    }
+
+    /// The stored parts and notes of `commit`, when the store holds everything `keep` asks for (`None`:
+    /// every message, from a full extraction); only the parts `unseen` accepts (`None`: all).
+    fn lookup(
+        &self,
+        commit: &str,
+        keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
+        unseen: Option<Unseen<'_>>,
+    ) -> Option<(Vec<Rc<Part>>, Vec<ExtractNote>)> {
+        let path = self.entry_path(commit)?;
+        let mut entry: Entry = serde_json::from_slice(&std::fs::read(&path).ok()?).ok()?;
+        if entry.filtered && keep.is_none() {
+            return None;
+        }
+        let wants: Vec<Keep> = entry
+            .protocols
+            .iter()
+            .map(|p| keep.map_or(Keep::All, |k| k(&p.decl)))
+            .collect();
+        if !entry
+            .protocols
+            .iter()
+            .zip(&wants)
+            .all(|(p, want)| covers(p.keep.into(), *want))
+        {
+            return None;
+        }
+        let mut found = Vec::with_capacity(entry.protocols.len());
+        let mut learned = false;
+        for (p, want) in entry.protocols.iter_mut().zip(wants) {
+            let stored = Keep::from(p.keep);
+            let same = stored == want;
+            if let (true, Some(unseen), Some(shape)) = (same, unseen, &p.shape)
+                && !unseen(&p.decl.name, shape)
+            {
+                continue; // Not read at all.
+            }
+            let shape = if same { p.shape.as_deref() } else { None };
+            let part = self.part(&p.part, &p.decl, stored, want, shape)?;
+            if let Some(unseen) = unseen {
+                if same && p.shape.is_none() {
+                    p.shape = Some(part.shape().to_owned());
+                    learned = true;
+                }
+                if !unseen(&part.name, part.shape()) {
+                    continue;
+                }
+            }
+            found.push(part);
+        }
+        if learned {
+            // Shapes computed now are kept for the next check.
+            write_atomically(&path, &serde_json::to_vec(&entry).unwrap_or_default());
+        }
+        Some((found, entry.notes))
+    }
+
+    /// The part `id` of the protocol `decl` (kept with `stored`), narrowed to what `want` keeps; `shape`
+    /// when the release's file knows it.
+    fn part(
+        &self,
+        id: &str,
+        decl: &ProtocolDecl,
+        stored: Keep,
+        want: Keep,
+        shape: Option<&str>,
+    ) -> Option<Rc<Part>> {
+        let name = decl.name.as_str();
+        let key = (id.to_owned(), want);
+        let known = self.parts.borrow().get(&key).cloned();
+        let part = match known {
+            // The same content under the same declaration: shared.
+            Some(part) if part.model.protocols.first() == Some(decl) => return Some(part),
+            // Under another declaration (another version): the same messages and types.
+            Some(part) => {
+                let mut model = part.model.clone();
+                model.protocols = vec![decl.clone()];
+                Part::new(model, want, shape)
+            }
+            None if stored == want => {
+                let dir = self.dir.as_ref()?;
+                let file = dir.join("parts").join(format!("{id}.json"));
+                let bytes = std::fs::read(&file).ok()?;
+                let read: Option<PartIn> = serde_json::from_slice(&bytes).ok();
+                // A damaged or foreign part: removed, so that extracting the release again rewrites it.
+                let Some(PartIn { messages, types }) =
+                    read.filter(|p| p.messages.iter().all(|m| m.protocol == name))
+                else {
+                    let _ = std::fs::remove_file(&file);
+                    return None;
+                };
+                let model = Snapshot {
+                    protocols: vec![decl.clone()],
+                    messages,
+                    types,
+                    notes: Vec::new(),
+                };
+                Part::new(model, want, shape)
+            }
+            None => {
+                let whole = self.part(id, decl, stored, stored, None)?;
+                Part::new(narrow(&whole.model, name, want), want, None)
+            }
+        };
+        let part = Rc::new(part);
+        self.parts.borrow_mut().insert(key, Rc::clone(&part));
+        Some(part)
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file and a rename, so that a reader (another check
+/// running at the same time) sees the whole file or none. Failures leave the store without the file.
+fn write_atomically(path: &Path, bytes: &[u8]) {
+    let Some(dir) = path.parent() else {
+        return;
+    };
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let temp = dir.join(format!(
+        ".{}.{}.tmp",
+        path.file_name().and_then(|n| n.to_str()).unwrap_or("part"),
+        std::process::id()
+    ));
+    if std::fs::write(&temp, bytes).is_ok() && std::fs::rename(&temp, path).is_err() {
+        let _ = std::fs::remove_file(&temp);
+    }
+}
+
+#[cfg(test)]
+mod tests;

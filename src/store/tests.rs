@@ -1,0 +1,354 @@
+use std::cell::Cell;
+use std::collections::BTreeMap;
+
+use super::*;
+use crate::extract::{SourceCache, extract_cached, extract_filtered};
+
+const COMMIT: &str = "0123456789abcdef0123456789abcdef01234567";
+
+/// A crate with two protocols: `jobs` (a request, its response, and a record reaching a shared enum) and
+/// `ctl` (one request).
+fn sources(extra_line: bool, record_field: &str, version: &str) -> BTreeMap<String, String> {
+    let blank = if extra_line { "\n\n" } else { "" };
+    let lib = format!(
+        "use serde::{{Deserialize, Serialize}};
+use wirecheck::{{Message, Protocol}};
+{blank}
+#[derive(Protocol)]
+#[wire(name = \"jobs\", version = \"{version}\", min_compatible = \"1.0.0\")]
+pub struct Jobs;
+
+#[derive(Protocol)]
+#[wire(name = \"ctl\", version = \"{version}\")]
+pub struct Ctl;
+
+#[derive(Serialize, Deserialize)]
+pub enum State {{ Run, Done(Detail) }}
+
+#[derive(Serialize, Deserialize)]
+pub struct Detail {{ pub code: i32 }}
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = Jobs, topic = \"jobs.submit\", kind = \"request\", responds = Submitted)]
+pub struct Submit {{ pub id: u64 }}
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = Jobs, topic = \"jobs.submit\", kind = \"response\")]
+pub struct Submitted {{ pub ok: bool }}
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = Jobs, topic = \"jobs.event\", kind = \"record\")]
+pub struct Event {{ pub state: State, {record_field} }}
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = Ctl, topic = \"ctl.stop\", kind = \"request\")]
+pub struct Stop {{ pub now: bool }}
+"
+    );
+    BTreeMap::from([("src/lib.rs".to_owned(), lib)])
+}
+
+fn crates() -> Vec<CrateRoot> {
+    vec![CrateRoot {
+        name: "demo".to_owned(),
+        root_file: "src/lib.rs".to_owned(),
+    }]
+}
+
+fn full(files: &BTreeMap<String, String>) -> Snapshot {
+    extract_cached(&crates(), files, &SourceCache::new()).expect("extracts")
+}
+
+fn records_of_jobs(decl: &ProtocolDecl) -> Keep {
+    if decl.name == "jobs" {
+        Keep::Records
+    } else {
+        Keep::Nothing
+    }
+}
+
+fn filtered(files: &BTreeMap<String, String>) -> Snapshot {
+    extract_filtered(&crates(), files, &SourceCache::new(), &records_of_jobs).expect("extracts")
+}
+
+/// Counts the extractions the store asked for.
+#[derive(Default)]
+struct Counter(Cell<usize>);
+
+impl Counter {
+    fn get(&self) -> usize {
+        self.0.get()
+    }
+
+    /// `store.whole`, answered by `snapshot` when it must extract.
+    fn whole(&self, store: &Store, snapshot: &Snapshot) -> Snapshot {
+        store
+            .whole::<std::convert::Infallible>(COMMIT, || {
+                self.0.set(self.0.get() + 1);
+                Ok(snapshot.clone())
+            })
+            .unwrap()
+    }
+
+    /// `store.parts` with `keep` and every part, answered by `snapshot` when it must extract.
+    fn parts(
+        &self,
+        store: &Store,
+        commit: &str,
+        keep: &dyn Fn(&ProtocolDecl) -> Keep,
+        unseen: &dyn Fn(&str, &str) -> bool,
+        snapshot: &Snapshot,
+    ) -> Vec<Rc<Part>> {
+        store
+            .parts::<std::convert::Infallible>(commit, keep, unseen, || {
+                self.0.set(self.0.get() + 1);
+                Ok(snapshot.clone())
+            })
+            .unwrap()
+    }
+}
+
+fn every(_: &str, _: &str) -> bool {
+    true
+}
+
+fn joined(parts: &[Rc<Part>]) -> Snapshot {
+    Snapshot::join(parts.iter().map(|p| &p.model), Vec::new())
+}
+
+fn shapes(parts: &[Rc<Part>]) -> BTreeMap<String, String> {
+    parts
+        .iter()
+        .map(|p| (p.name.clone(), p.shape().to_owned()))
+        .collect()
+}
+
+#[test]
+fn a_release_is_extracted_once_then_read_back_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = sources(false, "pub note: String", "1.2.0");
+    let snapshot = full(&files);
+    let count = Counter::default();
+    assert_eq!(
+        count.whole(&Store::open(dir.path(), &crates()), &snapshot),
+        snapshot
+    );
+    // A new process: nothing in memory, everything on disk.
+    let again = count.whole(&Store::open(dir.path(), &crates()), &Snapshot::default());
+    assert_eq!(count.get(), 1);
+    assert_eq!(again, snapshot);
+}
+
+#[test]
+fn a_whole_release_answers_a_records_only_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = sources(false, "pub note: String", "1.2.0");
+    let count = Counter::default();
+    count.whole(&Store::open(dir.path(), &crates()), &full(&files));
+    // The baseline of the last check is an older release now: only its records are read.
+    let store = Store::open(dir.path(), &crates());
+    let narrowed = count.parts(
+        &store,
+        COMMIT,
+        &records_of_jobs,
+        &every,
+        &Snapshot::default(),
+    );
+    assert_eq!(count.get(), 1);
+    assert_eq!(joined(&narrowed), filtered(&files));
+    // With the shapes of the same release extracted with the filter.
+    let extracted = count.parts(
+        &Store::disabled(),
+        COMMIT,
+        &records_of_jobs,
+        &every,
+        &filtered(&files),
+    );
+    assert_eq!(shapes(&narrowed), shapes(&extracted));
+}
+
+#[test]
+fn a_filtered_release_never_answers_a_request_for_more() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = sources(false, "pub note: String", "1.2.0");
+    let count = Counter::default();
+    let store = || Store::open(dir.path(), &crates());
+    count.parts(
+        &store(),
+        COMMIT,
+        &records_of_jobs,
+        &every,
+        &filtered(&files),
+    );
+    assert_eq!(count.get(), 1);
+    // The same filter: read back.
+    let again = count.parts(
+        &store(),
+        COMMIT,
+        &records_of_jobs,
+        &every,
+        &Snapshot::default(),
+    );
+    assert_eq!(count.get(), 1);
+    assert_eq!(joined(&again), filtered(&files));
+    // Every message of `jobs` (min_compatible moved back): not in the store, extracted.
+    let all_jobs = |d: &ProtocolDecl| {
+        if d.name == "jobs" {
+            Keep::All
+        } else {
+            Keep::Nothing
+        }
+    };
+    count.parts(&store(), COMMIT, &all_jobs, &every, &full(&files));
+    assert_eq!(count.get(), 2);
+    // A whole model from a store that only holds a filtered one: extracted.
+    let dir2 = tempfile::tempdir().unwrap();
+    let store2 = || Store::open(dir2.path(), &crates());
+    count.parts(
+        &store2(),
+        COMMIT,
+        &records_of_jobs,
+        &every,
+        &filtered(&files),
+    );
+    assert_eq!(count.whole(&store2(), &full(&files)), full(&files));
+    assert_eq!(count.get(), 4);
+}
+
+#[test]
+fn damaged_or_foreign_files_are_extracted_again_and_repaired() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = sources(false, "pub note: String", "1.2.0");
+    let snapshot = full(&files);
+    let count = Counter::default();
+    let store = || Store::open(dir.path(), &crates());
+    count.whole(&store(), &snapshot);
+    let root = store().dir().unwrap().to_path_buf();
+    let part = std::fs::read_dir(root.join("parts"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::write(&part, b"{\"protocols\": []}").unwrap();
+    assert_eq!(count.whole(&store(), &snapshot), snapshot);
+    assert_eq!(count.get(), 2);
+    assert_eq!(count.whole(&store(), &Snapshot::default()), snapshot);
+    assert_eq!(count.get(), 2, "repaired");
+    // A release file that is not JSON.
+    let entry = std::fs::read_dir(root.join("releases"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    std::fs::write(&entry, b"\xff not json").unwrap();
+    assert_eq!(count.whole(&store(), &snapshot), snapshot);
+    assert_eq!(count.get(), 3);
+    // Other crates read: another file name, so not answered from these.
+    let other = vec![CrateRoot {
+        name: "other".to_owned(),
+        root_file: "src/lib.rs".to_owned(),
+    }];
+    count.whole(&Store::open(dir.path(), &other), &snapshot);
+    assert_eq!(count.get(), 4);
+}
+
+#[test]
+fn a_disabled_store_writes_nothing() {
+    let store = Store::disabled();
+    assert!(store.dir().is_none());
+    let snapshot = full(&sources(false, "pub note: String", "1.2.0"));
+    let count = Counter::default();
+    count.whole(&store, &snapshot);
+    count.whole(&store, &snapshot);
+    assert_eq!(count.get(), 2);
+}
+
+#[test]
+fn shapes_ignore_locations_and_versions_but_not_the_wire() {
+    let count = Counter::default();
+    let of = |files: &BTreeMap<String, String>, keep: &dyn Fn(&ProtocolDecl) -> Keep| {
+        let snapshot = extract_filtered(&crates(), files, &SourceCache::new(), keep).unwrap();
+        shapes(&count.parts(&Store::disabled(), COMMIT, keep, &every, &snapshot))
+    };
+    let all = |_: &ProtocolDecl| Keep::All;
+    let base = of(&sources(false, "pub note: String", "1.2.0"), &all);
+    // Moved down two lines and released again: the same shapes.
+    assert_eq!(of(&sources(true, "pub note: String", "1.3.0"), &all), base);
+    // A field's type changes in the record: `jobs` changes, `ctl` does not.
+    let changed = of(&sources(false, "pub note: u32", "1.2.0"), &all);
+    assert_ne!(changed["jobs"], base["jobs"]);
+    assert_eq!(changed["ctl"], base["ctl"]);
+    // What is kept is part of the shape.
+    let records = of(
+        &sources(false, "pub note: String", "1.2.0"),
+        &records_of_jobs,
+    );
+    assert_ne!(records["jobs"], base["jobs"]);
+}
+
+#[test]
+fn parts_already_compared_are_not_read_and_new_versions_share_parts() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = || Store::open(dir.path(), &crates());
+    let count = Counter::default();
+    let (one, two) = (
+        "1111111111111111111111111111111111111111",
+        "2222222222222222222222222222222222222222",
+    );
+    let v1 = filtered(&sources(false, "pub note: String", "1.2.0"));
+    let v2 = filtered(&sources(false, "pub note: String", "1.3.0"));
+    let first = count.parts(&store(), one, &records_of_jobs, &every, &v1);
+    count.parts(&store(), two, &records_of_jobs, &every, &v2);
+    assert_eq!(count.get(), 2);
+    // Two releases, one version apart, same messages: one file per protocol, not two.
+    let parts_dir = store().dir().unwrap().join("parts");
+    assert_eq!(std::fs::read_dir(&parts_dir).unwrap().count(), 2);
+    // The second release read back, asking only for shapes not seen in the first: nothing is new, and
+    // no part is read (they are gone).
+    for part in std::fs::read_dir(&parts_dir).unwrap() {
+        std::fs::remove_file(part.unwrap().path()).unwrap();
+    }
+    let seen = shapes(&first);
+    let unseen = |name: &str, shape: &str| seen.get(name).map(String::as_str) != Some(shape);
+    let second = count.parts(
+        &store(),
+        two,
+        &records_of_jobs,
+        &unseen,
+        &Snapshot::default(),
+    );
+    assert!(second.is_empty(), "{second:?}");
+    assert_eq!(count.get(), 2);
+    // Asked for everything, the missing parts send it back to extraction, which repairs the store.
+    let all = count.parts(&store(), two, &records_of_jobs, &every, &v2);
+    assert_eq!(joined(&all), v2);
+    assert_eq!(count.get(), 3);
+    assert_eq!(std::fs::read_dir(&parts_dir).unwrap().count(), 2);
+}
+
+#[test]
+fn shapes_learned_from_a_whole_release_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = || Store::open(dir.path(), &crates());
+    let count = Counter::default();
+    let files = sources(false, "pub note: String", "1.2.0");
+    count.whole(&store(), &full(&files));
+    // Read as an older release in the min_compatible range: every message, shapes computed then.
+    let all = |_: &ProtocolDecl| Keep::All;
+    let first = count.parts(&store(), COMMIT, &all, &every, &Snapshot::default());
+    assert_eq!(count.get(), 1);
+    // Next time, the shapes come from the release's file: nothing seen twice is read.
+    for part in std::fs::read_dir(store().dir().unwrap().join("parts")).unwrap() {
+        std::fs::remove_file(part.unwrap().path()).unwrap();
+    }
+    let seen = shapes(&first);
+    let unseen = |name: &str, shape: &str| seen.get(name).map(String::as_str) != Some(shape);
+    assert!(
+        count
+            .parts(&store(), COMMIT, &all, &unseen, &Snapshot::default())
+            .is_empty()
+    );
+    assert_eq!(count.get(), 1);
+}
