@@ -6,12 +6,17 @@
 //!
 //! - `check`: the `wirecheck` binary, built with `cargo build --release --features checker`, running
 //!   `wirecheck check --format json` in the generated workspace (working tree against the last tag, and the
-//!   older tags its records and `min_compatible` need).
+//!   older tags its records and `min_compatible` need). Twice: with the store warm (what an earlier check
+//!   kept in `target/wirecheck/store`: each release is extracted once, ever) and cold (the store removed
+//!   before each run, as on a CI runner without a cached target directory). Both must print the same
+//!   report.
 //! - `check, 10x commits`: the same on a workspace of the same scale whose history has ten times more
 //!   commits between the same tags (history length alone: only tags are read, never commits).
 //! - `check, 10x tags`: the same on a workspace whose history has ten times more tags (and commits): every
-//!   tag is an older release whose records the working tree must still read (the contract), so each one
-//!   costs something, in proportion to what changed in it (unchanged files and directories are reused).
+//!   tag is an older release whose records the working tree must still read (the contract). Cold, each
+//!   costs what changed in it (unchanged files and directories are reused); warm, a small file read, and
+//!   a protocol is compared once per distinct shape of it, not once per tag.
+//! - `check, 10x files changed`: the same history, with a working-tree change ten times larger.
 //! - `floor`: `examples/floor.rs`, built the same way: read every `.rs` file of both revisions (the working
 //!   tree from disk, the last tag from git objects) and parse each with `syn::parse_file`, nothing else.
 //! - `cargo check`: `cargo check --offline --workspace` of the generated crates, in a target directory of
@@ -58,7 +63,8 @@ pub struct BenchArgs {
     /// Commits between two tags.
     #[arg(long, default_value_t = 4)]
     pub commits_per_tag: usize,
-    /// How many times longer the second and third histories are (commits; tags and commits).
+    /// How many times longer the second and third histories are (commits; tags and commits), and how
+    /// many times more files the fourth workspace's change touches.
     #[arg(long, default_value_t = 10)]
     pub history_factor: usize,
     /// Runs of each measurement (the median is reported).
@@ -139,6 +145,7 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         crates: args.crates,
         tags: args.tags,
         commits_per_tag: args.commits_per_tag,
+        change: 1,
         seed: args.seed,
     };
     let commits_scale = Scale {
@@ -149,10 +156,15 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         tags: args.tags * args.history_factor,
         ..scale.clone()
     };
+    let change_scale = Scale {
+        change: args.history_factor,
+        ..scale.clone()
+    };
     let ws = base_dir.join("ws");
     let commits_ws = base_dir.join("ws-more-commits");
     let long_ws = base_dir.join("ws-more-tags");
-    for dir in [&ws, &commits_ws, &long_ws] {
+    let change_ws = base_dir.join("ws-bigger-change");
+    for dir in [&ws, &commits_ws, &long_ws, &change_ws] {
         ensure!(
             !dir.exists(),
             "{} exists: pass an empty --keep directory",
@@ -165,21 +177,24 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     let commits_summary = synth::generate(&commits_ws, &commits_scale, &repo_root)?;
     eprintln!("bench: generating {}", long_ws.display());
     let long_summary = synth::generate(&long_ws, &long_scale, &repo_root)?;
+    eprintln!("bench: generating {}", change_ws.display());
+    let change_summary = synth::generate(&change_ws, &change_scale, &repo_root)?;
 
     let memory = Path::new("/usr/bin/time").exists();
-    let check_cmd = |dir: &Path| {
-        let mut cmd = Command::new(&wirecheck);
-        cmd.args(["check", "--format", "json", "--manifest-path"])
-            .arg(dir.join("Cargo.toml"))
-            .current_dir(dir);
-        cmd
+    let runs = args.runs;
+    let timed_check = |dir: &Path, what: &str| {
+        eprintln!("bench: wirecheck check, {what} ({runs} runs, store warm, then cold)");
+        measure_check(&wirecheck, dir, runs, memory)
     };
-    eprintln!("bench: wirecheck check ({} runs)", args.runs);
-    let (check, verdict) = measure(args.runs, memory, || check_cmd(&ws), check_ok)?;
-    eprintln!("bench: wirecheck check, {}x commits", args.history_factor);
-    let (check_commits, _) = measure(args.runs, memory, || check_cmd(&commits_ws), check_ok)?;
-    eprintln!("bench: wirecheck check, {}x tags", args.history_factor);
-    let (check_long, _) = measure(args.runs, memory, || check_cmd(&long_ws), check_ok)?;
+    let (check, check_cold, verdict) = timed_check(&ws, "the workspace")?;
+    let (check_commits, check_commits_cold, _) =
+        timed_check(&commits_ws, &format!("{}x commits", args.history_factor))?;
+    let (check_long, check_long_cold, _) =
+        timed_check(&long_ws, &format!("{}x tags", args.history_factor))?;
+    let (check_change, check_change_cold, _) = timed_check(
+        &change_ws,
+        &format!("{}x files changed", args.history_factor),
+    )?;
     eprintln!("bench: floor");
     let (floor_t, _) = measure(
         args.runs,
@@ -197,29 +212,38 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         Some(cargo_check(&ws, &base_dir, &repo_root, args.runs, memory)?)
     };
 
+    let factor = args.history_factor;
     print_report(
         &args,
-        &[&summary, &commits_summary, &long_summary],
+        &[&summary, &commits_summary, &long_summary, &change_summary],
         &verdict,
         &[
             (
-                format!("wirecheck check (against {})", summary.last_tag),
+                format!("wirecheck check (against {}), store warm", summary.last_tag),
                 check.clone(),
             ),
+            ("  same, store cold".to_owned(), check_cold.clone()),
             (
-                format!(
-                    "wirecheck check, {}x commits (against {})",
-                    args.history_factor, commits_summary.last_tag
-                ),
+                format!("wirecheck check, {factor}x commits, store warm"),
                 check_commits.clone(),
             ),
+            ("  same, store cold".to_owned(), check_commits_cold.clone()),
             (
                 format!(
-                    "wirecheck check, {}x tags (against {})",
-                    args.history_factor, long_summary.last_tag
+                    "wirecheck check, {factor}x tags (against {}), store warm",
+                    long_summary.last_tag
                 ),
                 check_long.clone(),
             ),
+            ("  same, store cold".to_owned(), check_long_cold.clone()),
+            (
+                format!(
+                    "wirecheck check, {factor}x files changed ({}), store warm",
+                    change_summary.changed_files
+                ),
+                check_change.clone(),
+            ),
+            ("  same, store cold".to_owned(), check_change_cold.clone()),
             (
                 "floor: read + syn::parse_file every .rs of both revisions".to_owned(),
                 floor_t.clone(),
@@ -237,26 +261,70 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     );
     let secs = |t: &Timing| t.median().as_secs_f64();
     let extra_tags = (long_summary.tags - summary.tags) as f64;
+    for (state, base, commits, long) in [
+        ("warm", &check, &check_commits, &check_long),
+        ("cold", &check_cold, &check_commits_cold, &check_long_cold),
+    ] {
+        println!(
+            "history, store {state}: {factor}x commits / check = {:.3}; {factor}x tags / check = {:.3} ({:.1} ms per extra tag)",
+            secs(commits) / secs(base),
+            secs(long) / secs(base),
+            (secs(long) - secs(base)) * 1000.0 / extra_tags
+        );
+    }
     println!(
-        "history: {}x commits / check = {:.3}; {}x tags / check = {:.3} ({:.1} ms per extra tag)",
-        args.history_factor,
-        secs(&check_commits) / secs(&check),
-        args.history_factor,
-        secs(&check_long) / secs(&check),
-        (secs(&check_long) - secs(&check)) * 1000.0 / extra_tags
+        "change: {factor}x files changed / check = {:.3} (store warm), {:.3} (store cold)",
+        secs(&check_change) / secs(&check),
+        secs(&check_change_cold) / secs(&check_cold)
     );
+    // The last line uses the cold store: what a CI runner without a cached target directory sees.
     let cargo_ratio = cargo_check.as_ref().map_or_else(
         || "n/a".to_owned(),
-        |t| format!("{:.4}", secs(&check) / secs(t)),
+        |t| format!("{:.4}", secs(&check_cold) / secs(t)),
     );
     println!(
         "check/floor={:.3} check/cargo_check={cargo_ratio}",
-        secs(&check) / secs(&floor_t)
+        secs(&check_cold) / secs(&floor_t)
     );
     if args.keep.is_none() {
         drop(temp);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Times `wirecheck check --format json` in the generated workspace `dir`: `runs` runs after a first one
+/// that fills the store (warm), then `runs` runs each starting without a store (cold, as on a CI runner
+/// without a cached target directory). Checks that both give the same report; returns the two timings
+/// and the report.
+fn measure_check(
+    wirecheck: &Path,
+    dir: &Path,
+    runs: usize,
+    memory: bool,
+) -> Result<(Timing, Timing, String)> {
+    // The generated workspace's own target directory, whatever the caller's CARGO_TARGET_DIR says.
+    let store = dir.join("target").join("wirecheck");
+    let cmd = || {
+        let mut cmd = Command::new(wirecheck);
+        cmd.args(["check", "--format", "json", "--manifest-path"])
+            .arg(dir.join("Cargo.toml"))
+            .current_dir(dir)
+            .env_remove("CARGO_TARGET_DIR");
+        cmd
+    };
+    let (_, first) = measure(1, false, cmd, check_ok)?;
+    let (warm, report) = measure(runs, memory, cmd, check_ok)?;
+    let cold_cmd = || {
+        let _ = std::fs::remove_dir_all(&store);
+        cmd()
+    };
+    let (cold, cold_report) = measure(runs, memory, cold_cmd, check_ok)?;
+    ensure!(
+        first == report && report == cold_report,
+        "wirecheck check reported differently with and without its store in {}",
+        dir.display()
+    );
+    Ok((warm, cold, report))
 }
 
 /// `wirecheck check` ran (exit 0 or 1, JSON on stdout): the verdict for the report.
@@ -480,12 +548,12 @@ fn mib(bytes: usize) -> String {
 
 fn print_report(
     args: &BenchArgs,
-    histories: &[&Summary; 3],
+    histories: &[&Summary; 4],
     verdict_json: &str,
     rows: &[(String, Timing)],
     memory: bool,
 ) {
-    let [summary, commits, long] = *histories;
+    let [summary, commits, long, change] = *histories;
     println!("wirecheck bench (xtask/src/bench.rs; seed {})", args.seed);
     println!(
         "scale: {} crates; {} messages and {} other serde types in {} message files; {} unannotated files; {} .rs files, {}",
@@ -498,7 +566,7 @@ fn print_report(
         mib(summary.rs_bytes)
     );
     println!(
-        "history: {} tags, {} commits (baseline {}); the working tree changes {} files; longer histories: {} tags and {} commits, {} tags and {} commits",
+        "history: {} tags, {} commits (baseline {}); the working tree changes {} files; longer histories: {} tags and {} commits, {} tags and {} commits; a bigger change: {} files",
         summary.tags,
         summary.commits,
         summary.last_tag,
@@ -506,7 +574,8 @@ fn print_report(
         commits.tags,
         commits.commits,
         long.tags,
-        long.commits
+        long.commits,
+        change.changed_files
     );
     println!("check verdict: {}", verdict(verdict_json));
     println!(

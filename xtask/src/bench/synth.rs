@@ -42,6 +42,8 @@ pub struct Scale {
     pub tags: usize,
     /// Commits from one tag to the next.
     pub commits_per_tag: usize,
+    /// The size of the change left in the working tree: 3 message files and 2 service files per unit.
+    pub change: usize,
     /// The generator's seed.
     pub seed: u64,
 }
@@ -1307,12 +1309,12 @@ pub fn generate(root: &Path, scale: &Scale, wirecheck: &Path) -> Result<Summary>
         let tag = format!("v1.{r}.0");
         git(root, &["tag", &tag], when)?;
     }
-    // The PR-sized change, uncommitted: optional fields in three message files, two service files edited,
-    // and the touched protocols bumped (minor).
+    // The PR-sized change, uncommitted: optional fields in three message files, two service files edited
+    // (times `change`), and the touched protocols bumped (minor).
     let mut changed: Vec<(String, String)> = Vec::new();
     let mut touched = BTreeSet::new();
     let mut seen = BTreeSet::new();
-    while seen.len() < 3.min(model.msg_files.len()) {
+    while seen.len() < (3 * scale.change).min(model.msg_files.len()) {
         let i = rng.below(model.msg_files.len());
         if !seen.insert(i) {
             continue;
@@ -1323,7 +1325,7 @@ pub fn generate(root: &Path, scale: &Scale, wirecheck: &Path) -> Result<Summary>
         changed.push((model.msg_path(f), model.msg_rs(f)));
     }
     let mut seen = BTreeSet::new();
-    while seen.len() < 2.min(model.plain.len()) {
+    while seen.len() < (2 * scale.change).min(model.plain.len()) {
         let i = rng.below(model.plain.len());
         if !seen.insert(i) {
             continue;
@@ -1397,6 +1399,7 @@ mod tests {
             crates: 2,
             tags: 2,
             commits_per_tag: 1,
+            change: 1,
             seed: 42,
         };
         let a = Model::new(&scale).unwrap().all_files(Path::new("/w"));
