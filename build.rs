@@ -2,9 +2,9 @@
 //!
 //! The checker keeps the models it extracts at release commits on disk (`wirecheck::store`), keyed by
 //! commit. A model depends on the extractor's code as much as on the commit, so a stored model may only be
-//! reused by a build of the same code: the fingerprint covers the crate's version, every file under `src/`
-//! and, in this repository, the `#[wire]` grammar crate's source. Without the `checker` feature there is no
-//! store and nothing is hashed.
+//! reused by a build of the same code: the fingerprint covers the crate's version, the compiler, every file
+//! under `src/` and, in this repository, the `#[wire]` grammar crate's source. Without the `checker`
+//! feature there is no store and nothing is hashed.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -17,6 +17,11 @@ fn main() {
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
     let mut hash = Fnv::default();
     hash.write(env!("CARGO_PKG_VERSION").as_bytes());
+    // The compiler too: the store names its files with std's hasher, which may change between releases.
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    if let Ok(out) = std::process::Command::new(rustc).arg("-vV").output() {
+        hash.write(&out.stdout);
+    }
     for dir in [manifest_dir.join("src"), manifest_dir.join("grammar/src")] {
         if !dir.is_dir() {
             continue;

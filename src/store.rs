@@ -21,10 +21,9 @@
 
 use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, HashMap};
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-
-use std::hash::{Hash, Hasher};
 
 use serde::{Deserialize, Serialize};
 
@@ -151,7 +150,8 @@ fn narrow(part: &Snapshot, name: &str, keep: Keep) -> Snapshot {
     })
 }
 
-/// A 128-bit id of `value`. The hasher need not be stable across Rust releases: the store is per build.
+/// A 128-bit id of `value`. The hasher need not be stable across Rust releases: the store is per build,
+/// and the build's fingerprint covers the compiler.
 fn content_id(value: &(impl Hash + ?Sized)) -> String {
     let half = |seed: u8| {
         let mut h = std::collections::hash_map::DefaultHasher::new();
