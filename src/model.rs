@@ -419,29 +419,33 @@ impl Snapshot {
         let Some(decl) = self.protocol(name) else {
             return Snapshot::default();
         };
-        let messages: Vec<MessageDecl> = self
-            .messages_of(name)
-            .filter(|m| keep(m))
-            .cloned()
-            .collect();
+        let messages: Vec<&MessageDecl> = self.messages_of(name).filter(|m| keep(m)).collect();
+        let types = self.reached_from(&messages);
+        Snapshot {
+            protocols: vec![decl.clone()],
+            messages: messages.into_iter().cloned().collect(),
+            types: types
+                .into_iter()
+                .map(|(path, def)| (path.to_owned(), def.clone()))
+                .collect(),
+            notes: Vec::new(),
+        }
+    }
+
+    /// The definitions of every type reached from `messages`, by path.
+    pub fn reached_from<'s>(&'s self, messages: &[&MessageDecl]) -> BTreeMap<&'s str, &'s TypeDef> {
         let mut types = BTreeMap::new();
         let mut stack: Vec<&str> = messages.iter().map(|m| m.rust_path.as_str()).collect();
         while let Some(path) = stack.pop() {
             if types.contains_key(path) {
                 continue;
             }
-            let Some(def) = self.types.get(path) else {
-                continue;
-            };
-            stack.extend(def.named_types());
-            types.insert(path.to_owned(), def.clone());
+            if let Some((path, def)) = self.types.get_key_value(path) {
+                stack.extend(def.named_types());
+                types.insert(path.as_str(), def);
+            }
         }
-        Snapshot {
-            protocols: vec![decl.clone()],
-            messages,
-            types,
-            notes: Vec::new(),
-        }
+        types
     }
 
     /// Joins models of distinct protocols (such as [`Snapshot::protocol_part`]s) into one, with `notes`.

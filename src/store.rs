@@ -179,17 +179,7 @@ impl<'a> PartOut<'a> {
             .iter()
             .filter(|m| m.protocol == name)
             .collect();
-        let mut types = BTreeMap::new();
-        let mut stack: Vec<&str> = messages.iter().map(|m| m.rust_path.as_str()).collect();
-        while let Some(path) = stack.pop() {
-            if types.contains_key(path) {
-                continue;
-            }
-            if let Some((path, def)) = snapshot.types.get_key_value(path) {
-                stack.extend(def.named_types());
-                types.insert(path.as_str(), def);
-            }
-        }
+        let types = snapshot.reached_from(&messages);
         PartOut { messages, types }
     }
 

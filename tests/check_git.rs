@@ -97,6 +97,16 @@ impl Repo {
     }
 }
 
+/// The `key` of every finding of the report's first protocol.
+fn first_protocol_findings<'j>(json: &'j Value, key: &str) -> Vec<&'j str> {
+    json["protocols"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f[key].as_str().unwrap())
+        .collect()
+}
+
 const TWO_FIELDS: &str = "    pub priority: u32,\n    pub t_submit: f64,\n";
 
 /// A repository with v0.9.0 (lightweight), v0.10.0 (annotated) and v1.0.0-rc.1 (pre-release) tags; the
@@ -286,12 +296,7 @@ fn against_any_revision_and_uncommitted_edits() {
     let out = repo.run(&["check", "--format", "json", "--against", "v0.9.0"]);
     let json: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["baseline"]["rev"], "v0.9.0");
-    let rules: Vec<&str> = json["protocols"][0]["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["rule"].as_str().unwrap())
-        .collect();
+    let rules: Vec<&str> = first_protocol_findings(&json, "rule");
     assert!(rules.contains(&"required_field_added"), "{json:#}");
 }
 
@@ -370,12 +375,7 @@ fn the_release_store_gives_the_same_report_as_extracting() {
         serde_json::from_slice::<Value>(&plain.stdout).unwrap()
     };
     let json = outputs(&repo);
-    let against: Vec<&str> = json["protocols"][0]["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["against"].as_str().unwrap())
-        .collect();
+    let against: Vec<&str> = first_protocol_findings(&json, "against");
     assert!(
         against.contains(&"v0.10.0") && against.contains(&"v0.9.0"),
         "{json:#}"
@@ -397,11 +397,6 @@ fn the_release_store_gives_the_same_report_as_extracting() {
     repo.write(&lib("1.0.0", "", &record("pub b: String, pub c: u8,")));
     let json = outputs(&repo);
     assert_eq!(json["baseline"]["rev"], "v1.0.0");
-    let rules: Vec<&str> = json["protocols"][0]["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["rule"].as_str().unwrap())
-        .collect();
+    let rules: Vec<&str> = first_protocol_findings(&json, "rule");
     assert!(rules.contains(&"required_field_added"), "{json:#}");
 }
