@@ -1,7 +1,10 @@
 //! Where source text comes from: the working tree, or git objects at a revision (git2; never a checkout).
 //! Also which release tags exist and which one is the baseline.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use git2::{ObjectType, Oid, Repository};
 use semver::Version;
@@ -122,7 +125,9 @@ pub struct Repo {
     /// The workspace root relative to the repository's top (`""` when they are the same), `/`-separated.
     prefix: String,
     /// Whether a tree (by id) holds a symlink anywhere below it (see [`GitRevision::dir_id`]).
-    symlink_trees: std::cell::RefCell<std::collections::HashMap<Oid, bool>>,
+    symlink_trees: RefCell<HashMap<Oid, bool>>,
+    /// The repositories of the submodules read so far, by path from the top of the working tree.
+    submodules: RefCell<HashMap<String, Rc<Repository>>>,
 }
 
 impl std::fmt::Debug for Repo {
@@ -161,7 +166,28 @@ impl Repo {
             repo,
             prefix,
             symlink_trees: Default::default(),
+            submodules: Default::default(),
         })
+    }
+
+    /// The repository of the submodule at `path` (from the top of the working tree): the one git
+    /// keeps for it, or the one checked out there.
+    fn submodule(&self, path: &str) -> Option<Rc<Repository>> {
+        if let Some(repo) = self.submodules.borrow().get(path) {
+            return Some(Rc::clone(repo));
+        }
+        let repo = self
+            .repo
+            .find_submodule(path)
+            .and_then(|s| s.open())
+            .ok()
+            .or_else(|| Repository::open(self.repo.workdir()?.join(path)).ok())
+            .or_else(|| Repository::open(self.repo.path().join("modules").join(path)).ok())?;
+        let repo = Rc::new(repo);
+        self.submodules
+            .borrow_mut()
+            .insert(path.to_owned(), Rc::clone(&repo));
+        Some(repo)
     }
 
     /// Whether the clone is shallow.
@@ -278,24 +304,104 @@ impl GitRevision<'_> {
         }
     }
 
-    /// The tree entry of a source file: a blob that is not a symlink (submodules and directories hold no
-    /// source here; symlinks are not followed in git).
-    fn entry(&self, path: &str) -> Option<git2::TreeEntry<'static>> {
+    /// The tree entry of a source file (a blob that is not a symlink; directories hold no source) and
+    /// the submodule repository holding it, if it is in one.
+    fn entry(&self, path: &str) -> Result<Option<Located<'_>>, ExtractError> {
         let mut full = self.full_path(path);
         // A symlink is followed to its target in the same tree, as a checkout and the compiler would (a
         // few hops at most); a link out of the repository, or a loop, holds no source here.
         for _ in 0..8 {
-            let e = self.tree.get_path(Path::new(&full)).ok()?;
-            if e.kind() != Some(ObjectType::Blob) {
-                return None;
+            let Some(found) = self.locate(None, &self.tree, &full, "", path)? else {
+                return Ok(None);
+            };
+            if found.entry.kind() != Some(ObjectType::Blob) {
+                return Ok(None);
             }
-            if e.filemode() != 0o120000 {
-                return Some(e);
+            if found.entry.filemode() != 0o120000 {
+                return Ok(Some(found));
             }
-            let target = self.repo.repo.find_blob(e.id()).ok()?;
-            full = link_target(&full, std::str::from_utf8(target.content()).ok()?)?;
+            let target = found.repo().find_blob(found.entry.id()).ok();
+            let Some(next) = target
+                .as_ref()
+                .and_then(|t| std::str::from_utf8(t.content()).ok())
+                .and_then(|t| link_target(&full, t))
+            else {
+                return Ok(None);
+            };
+            full = next;
         }
-        None
+        Ok(None)
+    }
+
+    /// The entry at `rest` below `tree` (of the submodule `sub` at `top`, or of the commit itself),
+    /// going into submodules at the commits the trees record. `file` names the file for errors.
+    fn locate(
+        &self,
+        sub: Option<&Rc<Repository>>,
+        tree: &git2::Tree<'_>,
+        rest: &str,
+        top: &str,
+        file: &str,
+    ) -> Result<Option<Located<'_>>, ExtractError> {
+        if let Ok(entry) = tree.get_path(Path::new(rest)) {
+            return Ok(Some(Located {
+                entry: entry.to_owned(),
+                sub: sub.cloned(),
+                repo: self.repo,
+            }));
+        }
+        // Not a path of this tree: it may run through a submodule (a commit entry).
+        let parts: Vec<&str> = rest.split('/').collect();
+        for i in 1..parts.len() {
+            let prefix = parts[..i].join("/");
+            let Ok(entry) = tree.get_path(Path::new(&prefix)) else {
+                return Ok(None);
+            };
+            match entry.kind() {
+                Some(ObjectType::Tree) => continue,
+                Some(ObjectType::Commit) => {}
+                _ => return Ok(None),
+            }
+            let at = if top.is_empty() {
+                prefix
+            } else {
+                format!("{top}/{prefix}")
+            };
+            let unavailable = |what: &str| ExtractError::Read {
+                file: file.to_owned(),
+                message: format!(
+                    "it is in the git submodule `{at}`, whose commit {} {what}: run `git submodule update --init --recursive` (a CI checkout needs `submodules: recursive`)",
+                    entry.id()
+                ),
+            };
+            let repo = self
+                .repo
+                .submodule(&at)
+                .ok_or_else(|| unavailable("is in no repository here"))?;
+            let commit = repo
+                .find_commit(entry.id())
+                .map_err(|_| unavailable("is not in its repository"))?;
+            let sub_tree = commit
+                .tree()
+                .map_err(|_| unavailable("has no readable tree"))?;
+            let rest = parts[i..].join("/");
+            return self.locate(Some(&repo), &sub_tree, &rest, &at, file);
+        }
+        Ok(None)
+    }
+}
+
+/// A tree entry found by [`GitRevision::locate`], with the repository that holds its object.
+struct Located<'r> {
+    entry: git2::TreeEntry<'static>,
+    /// The submodule's repository, or `None` for the commit's own.
+    sub: Option<Rc<Repository>>,
+    repo: &'r Repo,
+}
+
+impl Located<'_> {
+    fn repo(&self) -> &Repository {
+        self.sub.as_deref().unwrap_or(&self.repo.repo)
     }
 }
 
@@ -339,13 +445,12 @@ fn link_target(link: &str, target: &str) -> Option<String> {
 
 impl FileReader for GitRevision<'_> {
     fn read(&self, path: &str) -> Result<Option<Vec<u8>>, ExtractError> {
-        let Some(entry) = self.entry(path) else {
+        let Some(found) = self.entry(path)? else {
             return Ok(None);
         };
-        let blob = self
-            .repo
-            .repo
-            .find_blob(entry.id())
+        let blob = found
+            .repo()
+            .find_blob(found.entry.id())
             .map_err(|e| ExtractError::Read {
                 file: path.to_owned(),
                 message: e.message().to_owned(),
@@ -356,19 +461,22 @@ impl FileReader for GitRevision<'_> {
     /// The id in the commit's tree, without reading the blob: files unchanged between the revisions a
     /// check reads are read and parsed once.
     fn blob_id(&self, path: &str) -> Result<Option<Oid>, ExtractError> {
-        Ok(self.entry(path).map(|e| e.id()))
+        Ok(self.entry(path)?.map(|found| found.entry.id()))
     }
 
     /// The id in the commit's tree: the module trees under a directory unchanged since a revision
     /// already read are not looked at again. Unknown when a symlink is below it: a symlinked file can
-    /// change without the directory's id changing.
+    /// change without the directory's id changing. Unknown too in a submodule.
     fn dir_id(&self, path: &str) -> Result<DirId, ExtractError> {
         let tree = if path.is_empty() && self.repo.prefix.is_empty() {
             Some(self.tree.id())
         } else {
             let full = self.full_path(path);
-            match self.tree.get_path(Path::new(&full)) {
-                Ok(e) if e.kind() == Some(ObjectType::Tree) => Some(e.id()),
+            match self.locate(None, &self.tree, &full, "", path)? {
+                Some(found) if found.sub.is_some() => return Ok(DirId::Unknown),
+                Some(found) if found.entry.kind() == Some(ObjectType::Tree) => {
+                    Some(found.entry.id())
+                }
                 _ => None,
             }
         };

@@ -400,3 +400,85 @@ fn the_release_store_gives_the_same_report_as_extracting() {
     let rules: Vec<&str> = first_protocol_findings(&json, "rule");
     assert!(rules.contains(&"required_field_added"), "{json:#}");
 }
+
+/// A workspace member that is a git submodule is read at the commit each release records for it: a
+/// field removed there is a break, not a protocol that looks new.
+#[test]
+fn a_member_in_a_git_submodule_is_read_at_the_recorded_commit() {
+    let tmp = tempfile::tempdir().unwrap();
+    // The member's own repository.
+    let member = tmp.path().join("proto-src");
+    std::fs::create_dir_all(member.join("src")).unwrap();
+    std::fs::write(
+        member.join("Cargo.toml"),
+        MANIFEST.replace("\"demo\"", "\"proto\""),
+    )
+    .unwrap();
+    std::fs::write(member.join("src/lib.rs"), lib("0.10.0", TWO_FIELDS, "")).unwrap();
+    git(&member, &["init", "-q"]);
+    git(&member, &["add", "-A"]);
+    git(&member, &["commit", "-q", "-m", "proto"]);
+    // The workspace, with the member as a submodule, released as v0.10.0.
+    let top = tmp.path().join("ws");
+    std::fs::create_dir_all(&top).unwrap();
+    std::fs::write(
+        top.join("Cargo.toml"),
+        "[workspace]\nmembers = [\"proto\"]\nresolver = \"2\"\n",
+    )
+    .unwrap();
+    git(&top, &["init", "-q"]);
+    let source = member.to_str().unwrap();
+    git(
+        &top,
+        &[
+            "-c",
+            "protocol.file.allow=always",
+            "submodule",
+            "add",
+            "-q",
+            source,
+            "proto",
+        ],
+    );
+    git(&top, &["add", "-A"]);
+    git(&top, &["commit", "-q", "-m", "workspace"]);
+    git(&top, &["tag", "v0.10.0"]);
+    let check = || {
+        Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+            .args(["check", "--format", "json", "--no-cache", "--manifest-path"])
+            .arg(top.join("Cargo.toml"))
+            .current_dir(&top)
+            .output()
+            .unwrap()
+    };
+    // Unchanged: nothing to report.
+    let out = check();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A field removed in the submodule's checkout, version not bumped.
+    std::fs::write(
+        top.join("proto/src/lib.rs"),
+        lib("0.10.0", "    pub priority: u32,\n", ""),
+    )
+    .unwrap();
+    let out = check();
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{json:#}");
+    assert_eq!(json["protocols"][0]["old_version"], "0.10.0", "{json:#}");
+    assert!(
+        first_protocol_findings(&json, "rule").contains(&"field_removed"),
+        "{json:#}"
+    );
+    // The submodule's repository gone: exit 2, saying which submodule and what to run.
+    std::fs::remove_dir_all(top.join(".git/modules")).unwrap();
+    std::fs::remove_file(top.join("proto/.git")).unwrap();
+    let out = check();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("git submodule `proto`"), "{err}");
+    assert!(err.contains("git submodule update --init"), "{err}");
+}
