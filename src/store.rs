@@ -18,12 +18,14 @@
 //!
 //! The store is a cache: anything unreadable, stale or corrupt there is extracted again and rewritten,
 //! and a store that cannot be written is silently not used. `wirecheck check --no-cache` bypasses it.
+//! The stores of other builds are removed once unused for 30 days.
 
 use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
@@ -252,8 +254,10 @@ impl Store {
             .iter()
             .map(|c| format!("{}={}\n", c.name, c.root_file))
             .collect();
+        let stores = target_dir.join("wirecheck").join("store");
+        prune(&stores, BUILD_ID, SystemTime::now());
         Store {
-            dir: Some(target_dir.join("wirecheck").join("store").join(BUILD_ID)),
+            dir: Some(stores.join(BUILD_ID)),
             crates_key: content_id(list.as_bytes())[..16].to_owned(),
             parts: RefCell::default(),
         }
@@ -476,6 +480,39 @@ impl Store {
         let part = Rc::new(part);
         self.parts.borrow_mut().insert(key, Rc::clone(&part));
         Some(part)
+    }
+}
+
+/// How long the store of another build of wirecheck is kept after its last use.
+const UNUSED_FOR: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+
+/// Marks the store of `build` under `stores` as used `now` (at most once a day: a file's modification
+/// time), and removes the stores of other builds (an older or newer wirecheck) unused for
+/// [`UNUSED_FOR`], so that upgrading wirecheck does not grow the target directory forever.
+fn prune(stores: &Path, build: &str, now: SystemTime) {
+    let age = |path: &Path| {
+        std::fs::metadata(path)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| now.duration_since(t).ok())
+    };
+    let mark = stores.join(build).join("used");
+    if age(&mark).is_none_or(|a| a > Duration::from_secs(24 * 60 * 60)) {
+        write_atomically(&mark, b"");
+    }
+    let Ok(entries) = std::fs::read_dir(stores) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if entry.file_name() == build || !path.is_dir() {
+            continue;
+        }
+        // A store without the mark is judged by its directory's own time.
+        let unused = age(&path.join("used")).or_else(|| age(&path));
+        if unused.is_some_and(|a| a > UNUSED_FOR) {
+            let _ = std::fs::remove_dir_all(&path);
+        }
     }
 }
 

@@ -352,3 +352,29 @@ fn shapes_learned_from_a_whole_release_are_kept() {
     );
     assert_eq!(count.get(), 1);
 }
+
+#[test]
+fn stores_of_other_builds_go_when_unused_for_a_month() {
+    let dir = tempfile::tempdir().unwrap();
+    let stores = dir.path().join("wirecheck/store");
+    for build in ["old", "recent", "mine"] {
+        std::fs::create_dir_all(stores.join(build).join("parts")).unwrap();
+        write_atomically(&stores.join(build).join("used"), b"");
+    }
+    let day = Duration::from_secs(24 * 60 * 60);
+    // Ten days on: nothing is old enough.
+    prune(&stores, "mine", SystemTime::now() + 10 * day);
+    assert!(stores.join("old").exists() && stores.join("recent").exists());
+    // Forty days on, "recent" used again on day 20 (its mark rewritten by its own build).
+    let mark = std::fs::File::options()
+        .write(true)
+        .open(stores.join("recent/used"))
+        .unwrap();
+    mark.set_modified(SystemTime::now() + 20 * day).unwrap();
+    prune(&stores, "mine", SystemTime::now() + 40 * day);
+    assert!(!stores.join("old").exists(), "unused for 40 days");
+    assert!(stores.join("recent").exists(), "used 20 days ago");
+    assert!(stores.join("mine").exists(), "this build's own");
+    // A store that cannot be listed is not an error.
+    prune(&dir.path().join("nowhere"), "mine", SystemTime::now());
+}
