@@ -76,12 +76,13 @@ pub struct Workspace {
 }
 
 impl Workspace {
-    /// The store of release models for this workspace; with `disabled`, one that keeps nothing.
-    pub fn store(&self, disabled: bool) -> Store {
+    /// The store of release models for this workspace (at its place in `repo`); with `disabled`, one
+    /// that keeps nothing.
+    pub fn store(&self, repo: &Repo, disabled: bool) -> Store {
         if disabled {
             Store::disabled()
         } else {
-            Store::open(&self.target_dir, &self.crates)
+            Store::open(&self.target_dir, repo.workspace_prefix(), &self.crates)
         }
     }
 }
@@ -298,7 +299,7 @@ pub fn check(options: &CheckOptions) -> Result<Report, CheckError> {
     // One cache for every revision read: files unchanged between them are read and parsed once. The
     // store keeps what was extracted at release commits for the next check.
     let cache = extract::SourceCache::new();
-    let store = ws.store(options.no_cache);
+    let store = ws.store(&repo, options.no_cache);
     let current = current_snapshot_cached(&ws, &cache)?;
     let base = store.whole(&baseline.commit, || {
         revision_snapshot_cached(&ws, &repo, (&baseline.commit, &baseline.rev), &cache, None)

@@ -187,7 +187,7 @@ pub fn matrix(options: &MatrixOptions) -> Result<Matrix, CheckError> {
     let mut snapshots = Vec::new();
     // Files unchanged between releases are parsed once; releases read before come from the store.
     let cache = crate::extract::SourceCache::new();
-    let store = ws.store(options.no_cache);
+    let store = ws.store(&repo, options.no_cache);
     for release in &releases[skip..] {
         progress.step(&release.tag);
         let model = store.whole(&release.commit, || {

@@ -190,6 +190,12 @@ impl Repo {
         Some(repo)
     }
 
+    /// Where the workspace is in the repository: its root relative to the top of the working tree,
+    /// `/`-separated (`""` at the top).
+    pub fn workspace_prefix(&self) -> &str {
+        &self.prefix
+    }
+
     /// Whether the clone is shallow.
     pub fn is_shallow(&self) -> bool {
         self.repo.is_shallow()

@@ -6,7 +6,8 @@
 //! where `<build>` fingerprints wirecheck's own source (so another build of wirecheck never reads what this
 //! one wrote):
 //!
-//! - `releases/<commit>-<crates>.json`: per protocol its declaration, which of its messages were kept and
+//! - `releases/<commit>-<crates>.json` (`<crates>`: the crates read and the workspace's place in the
+//!   repository): per protocol its declaration, which of its messages were kept and
 //!   the id of its part; and the extraction's notes.
 //! - `parts/<id>.json`: one protocol's [part](Snapshot::protocol_part) without its declaration, named by
 //!   the hash of its content, shared by every release where it is the same.
@@ -248,11 +249,15 @@ fn shape_of(model: &Snapshot, keep: Keep) -> String {
 }
 
 impl Store {
-    /// The store under `target_dir` (a workspace's target directory) for these crates.
-    pub fn open(target_dir: &Path, crates: &[CrateRoot]) -> Store {
-        let list: String = crates
-            .iter()
-            .map(|c| format!("{}={}\n", c.name, c.root_file))
+    /// The store under `target_dir` (a workspace's target directory) for these crates of the workspace
+    /// at `prefix` in its repository (two workspaces of one repository may share a target directory).
+    pub fn open(target_dir: &Path, prefix: &str, crates: &[CrateRoot]) -> Store {
+        let list: String = std::iter::once(format!("workspace={prefix}\n"))
+            .chain(
+                crates
+                    .iter()
+                    .map(|c| format!("{}={}\n", c.name, c.root_file)),
+            )
             .collect();
         let stores = target_dir.join("wirecheck").join("store");
         prune(&stores, BUILD_ID, SystemTime::now());

@@ -482,3 +482,37 @@ fn a_member_in_a_git_submodule_is_read_at_the_recorded_commit() {
     assert!(err.contains("git submodule `proto`"), "{err}");
     assert!(err.contains("git submodule update --init"), "{err}");
 }
+
+/// Two workspaces of one repository, with the same crate names and paths, sharing a target directory
+/// (and so a store): each is read for itself.
+#[test]
+fn workspaces_sharing_a_target_directory_keep_apart() {
+    let repo = Repo::new();
+    for (ws, fields) in [("a", TWO_FIELDS), ("b", "    pub priority: u32,\n")] {
+        let dir = repo.dir.join(ws);
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        std::fs::write(dir.join("Cargo.toml"), MANIFEST).unwrap();
+        std::fs::write(dir.join("src/lib.rs"), lib("0.10.0", fields, "")).unwrap();
+    }
+    repo.commit("two workspaces");
+    git(&repo.dir, &["tag", "v0.10.0"]);
+    let shared = repo.dir.join("shared-target");
+    let check = |ws: &str| {
+        Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+            .args(["check", "--format", "json", "--manifest-path"])
+            .arg(repo.dir.join(ws).join("Cargo.toml"))
+            .current_dir(repo.dir.join(ws))
+            .env("CARGO_TARGET_DIR", &shared)
+            .output()
+            .unwrap()
+    };
+    assert_eq!(check("a").status.code(), Some(0));
+    // b drops `priority`; its baseline is b's own v0.10.0, not a's (which had one more field).
+    std::fs::write(repo.dir.join("b/src/lib.rs"), lib("0.10.0", "", "")).unwrap();
+    let out = check("b");
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{json:#}");
+    let fields = first_protocol_findings(&json, "field");
+    assert_eq!(fields, ["priority"], "{json:#}");
+    assert!(shared.join("wirecheck/store").is_dir());
+}

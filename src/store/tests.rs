@@ -130,11 +130,14 @@ fn a_release_is_extracted_once_then_read_back_whole() {
     let snapshot = full(&files);
     let count = Counter::default();
     assert_eq!(
-        count.whole(&Store::open(dir.path(), &crates()), &snapshot),
+        count.whole(&Store::open(dir.path(), "", &crates()), &snapshot),
         snapshot
     );
     // A new process: nothing in memory, everything on disk.
-    let again = count.whole(&Store::open(dir.path(), &crates()), &Snapshot::default());
+    let again = count.whole(
+        &Store::open(dir.path(), "", &crates()),
+        &Snapshot::default(),
+    );
     assert_eq!(count.get(), 1);
     assert_eq!(again, snapshot);
 }
@@ -144,9 +147,9 @@ fn a_whole_release_answers_a_records_only_request() {
     let dir = tempfile::tempdir().unwrap();
     let files = sources(false, "pub note: String", "1.2.0");
     let count = Counter::default();
-    count.whole(&Store::open(dir.path(), &crates()), &full(&files));
+    count.whole(&Store::open(dir.path(), "", &crates()), &full(&files));
     // The baseline of the last check is an older release now: only its records are read.
-    let store = Store::open(dir.path(), &crates());
+    let store = Store::open(dir.path(), "", &crates());
     let narrowed = count.parts(
         &store,
         COMMIT,
@@ -172,7 +175,7 @@ fn a_filtered_release_never_answers_a_request_for_more() {
     let dir = tempfile::tempdir().unwrap();
     let files = sources(false, "pub note: String", "1.2.0");
     let count = Counter::default();
-    let store = || Store::open(dir.path(), &crates());
+    let store = || Store::open(dir.path(), "", &crates());
     count.parts(
         &store(),
         COMMIT,
@@ -203,7 +206,7 @@ fn a_filtered_release_never_answers_a_request_for_more() {
     assert_eq!(count.get(), 2);
     // A whole model from a store that only holds a filtered one: extracted.
     let dir2 = tempfile::tempdir().unwrap();
-    let store2 = || Store::open(dir2.path(), &crates());
+    let store2 = || Store::open(dir2.path(), "", &crates());
     count.parts(
         &store2(),
         COMMIT,
@@ -221,7 +224,7 @@ fn damaged_or_foreign_files_are_extracted_again_and_repaired() {
     let files = sources(false, "pub note: String", "1.2.0");
     let snapshot = full(&files);
     let count = Counter::default();
-    let store = || Store::open(dir.path(), &crates());
+    let store = || Store::open(dir.path(), "", &crates());
     count.whole(&store(), &snapshot);
     let root = store().dir().unwrap().to_path_buf();
     let part = std::fs::read_dir(root.join("parts"))
@@ -250,8 +253,12 @@ fn damaged_or_foreign_files_are_extracted_again_and_repaired() {
         name: "other".to_owned(),
         root_file: "src/lib.rs".to_owned(),
     }];
-    count.whole(&Store::open(dir.path(), &other), &snapshot);
+    count.whole(&Store::open(dir.path(), "", &other), &snapshot);
     assert_eq!(count.get(), 4);
+    // The same crates of another workspace of the repository (sharing the target directory): not
+    // answered either.
+    count.whole(&Store::open(dir.path(), "services/b", &crates()), &snapshot);
+    assert_eq!(count.get(), 5);
 }
 
 #[test]
@@ -291,7 +298,7 @@ fn shapes_ignore_locations_and_versions_but_not_the_wire() {
 #[test]
 fn parts_already_compared_are_not_read_and_new_versions_share_parts() {
     let dir = tempfile::tempdir().unwrap();
-    let store = || Store::open(dir.path(), &crates());
+    let store = || Store::open(dir.path(), "", &crates());
     let count = Counter::default();
     let (one, two) = (
         "1111111111111111111111111111111111111111",
@@ -331,7 +338,7 @@ fn parts_already_compared_are_not_read_and_new_versions_share_parts() {
 #[test]
 fn shapes_learned_from_a_whole_release_are_kept() {
     let dir = tempfile::tempdir().unwrap();
-    let store = || Store::open(dir.path(), &crates());
+    let store = || Store::open(dir.path(), "", &crates());
     let count = Counter::default();
     let files = sources(false, "pub note: String", "1.2.0");
     count.whole(&store(), &full(&files));
