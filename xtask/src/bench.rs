@@ -182,19 +182,22 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
 
     let memory = Path::new("/usr/bin/time").exists();
     let runs = args.runs;
-    let timed_check = |dir: &Path, what: &str| {
-        eprintln!("bench: wirecheck check, {what} ({runs} runs, store warm, then cold)");
-        measure_check(&wirecheck, dir, runs, memory)
-    };
-    let (check, check_cold, verdict) = timed_check(&ws, "the workspace")?;
-    let (check_commits, check_commits_cold, _) =
-        timed_check(&commits_ws, &format!("{}x commits", args.history_factor))?;
-    let (check_long, check_long_cold, _) =
-        timed_check(&long_ws, &format!("{}x tags", args.history_factor))?;
-    let (check_change, check_change_cold, _) = timed_check(
-        &change_ws,
-        &format!("{}x files changed", args.history_factor),
+    eprintln!(
+        "bench: wirecheck check on the four workspaces, store warm and cold ({runs} rounds, interleaved)"
+    );
+    let (timings, verdict) = measure_checks(
+        &wirecheck,
+        &[&ws, &commits_ws, &long_ws, &change_ws],
+        runs,
+        memory,
     )?;
+    let [
+        (check, check_cold),
+        (check_commits, check_commits_cold),
+        (check_long, check_long_cold),
+        (check_change, check_change_cold),
+    ] = <[(Timing, Timing); 4]>::try_from(timings)
+        .map_err(|_| anyhow::anyhow!("one timing per workspace"))?;
     eprintln!("bench: floor");
     let (floor_t, _) = measure(
         args.runs,
@@ -292,39 +295,57 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Times `wirecheck check --format json` in the generated workspace `dir`: `runs` runs after a first one
-/// that fills the store (warm), then `runs` runs each starting without a store (cold, as on a CI runner
-/// without a cached target directory). Checks that both give the same report; returns the two timings
-/// and the report.
-fn measure_check(
+/// Times `wirecheck check --format json` in each generated workspace of `dirs`, with the store warm (an
+/// earlier check filled it) and cold (removed before the run, as on a CI runner without a cached target
+/// directory). The runs go in `runs` rounds, each running every workspace warm then cold, so that the
+/// machine's drift over the minutes of the bench falls on all of them alike. Every run of a workspace
+/// must print the same report. Returns (warm, cold) per workspace and the first workspace's report.
+fn measure_checks(
     wirecheck: &Path,
-    dir: &Path,
+    dirs: &[&Path],
     runs: usize,
     memory: bool,
-) -> Result<(Timing, Timing, String)> {
-    // The generated workspace's own target directory, whatever the caller's CARGO_TARGET_DIR says.
-    let store = dir.join("target").join("wirecheck");
-    let cmd = || {
+) -> Result<(Vec<(Timing, Timing)>, String)> {
+    let cmd = |dir: &Path| {
         let mut cmd = Command::new(wirecheck);
         cmd.args(["check", "--format", "json", "--manifest-path"])
             .arg(dir.join("Cargo.toml"))
             .current_dir(dir)
+            // The generated workspace's own target directory, whatever the caller's says.
             .env_remove("CARGO_TARGET_DIR");
         cmd
     };
-    let (_, first) = measure(1, false, cmd, check_ok)?;
-    let (warm, report) = measure(runs, memory, cmd, check_ok)?;
-    let cold_cmd = || {
-        let _ = std::fs::remove_dir_all(&store);
-        cmd()
+    // A first run fills each store and gives the report every later run must repeat.
+    let mut reports = Vec::new();
+    for dir in dirs {
+        reports.push(measure(1, false, || cmd(dir), check_ok)?.1);
+    }
+    let empty = || Timing {
+        runs: Vec::new(),
+        peak_kib: None,
     };
-    let (cold, cold_report) = measure(runs, memory, cold_cmd, check_ok)?;
-    ensure!(
-        first == report && report == cold_report,
-        "wirecheck check reported differently with and without its store in {}",
-        dir.display()
-    );
-    Ok((warm, cold, report))
+    let mut timings: Vec<(Timing, Timing)> = dirs.iter().map(|_| (empty(), empty())).collect();
+    for _ in 0..runs {
+        for ((dir, report), (warm, cold)) in dirs.iter().zip(&reports).zip(&mut timings) {
+            for (timing, store_kept) in [(&mut *warm, true), (&mut *cold, false)] {
+                let make = || {
+                    if !store_kept {
+                        let _ = std::fs::remove_dir_all(dir.join("target").join("wirecheck"));
+                    }
+                    cmd(dir)
+                };
+                let (t, out) = measure(1, memory, make, check_ok)?;
+                ensure!(
+                    out == *report,
+                    "wirecheck check reported differently with and without its store in {}",
+                    dir.display()
+                );
+                timing.runs.extend(t.runs);
+                timing.peak_kib = timing.peak_kib.max(t.peak_kib);
+            }
+        }
+    }
+    Ok((timings, reports.swap_remove(0)))
 }
 
 /// `wirecheck check` ran (exit 0 or 1, JSON on stdout): the verdict for the report.
