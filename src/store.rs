@@ -30,7 +30,6 @@ use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
-use crate::Kind;
 use crate::extract::{CrateRoot, Keep};
 use crate::model::{Body, ExtractNote, Location, MessageDecl, ProtocolDecl, Snapshot, TypeDef};
 
@@ -101,39 +100,10 @@ struct Entry {
 #[derive(Debug, Serialize, Deserialize)]
 struct EntryProtocol {
     decl: ProtocolDecl,
-    keep: StoredKeep,
+    keep: Keep,
     part: String,
     /// Known once a caller asked for it.
     shape: Option<String>,
-}
-
-/// [`Keep`] on disk.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum StoredKeep {
-    All,
-    Records,
-    Nothing,
-}
-
-impl From<Keep> for StoredKeep {
-    fn from(keep: Keep) -> Self {
-        match keep {
-            Keep::All => StoredKeep::All,
-            Keep::Records => StoredKeep::Records,
-            Keep::Nothing => StoredKeep::Nothing,
-        }
-    }
-}
-
-impl From<StoredKeep> for Keep {
-    fn from(keep: StoredKeep) -> Self {
-        match keep {
-            StoredKeep::All => Keep::All,
-            StoredKeep::Records => Keep::Records,
-            StoredKeep::Nothing => Keep::Nothing,
-        }
-    }
 }
 
 /// Whether a part kept with `stored` holds everything `wanted` asks for.
@@ -146,11 +116,7 @@ fn covers(stored: Keep, wanted: Keep) -> bool {
 
 /// The messages of `part` that `keep` keeps, with the types they reach.
 fn narrow(part: &Snapshot, name: &str, keep: Keep) -> Snapshot {
-    part.protocol_part(name, |m| match keep {
-        Keep::All => true,
-        Keep::Records => m.kind == Kind::Record,
-        Keep::Nothing => false,
-    })
+    part.protocol_part(name, |m| keep.keeps(m.kind))
 }
 
 /// A 128-bit id of `value`. The hasher need not be stable across Rust releases: the store is per build,
@@ -344,7 +310,7 @@ impl Store {
                 }
                 entry.protocols.push(EntryProtocol {
                     decl: decl.clone(),
-                    keep: kept.into(),
+                    keep: kept,
                     part: id.clone(),
                     shape: part.as_ref().map(|p| p.shape().to_owned()),
                 });
@@ -401,14 +367,14 @@ impl Store {
             .protocols
             .iter()
             .zip(&wants)
-            .all(|(p, want)| covers(p.keep.into(), *want))
+            .all(|(p, want)| covers(p.keep, *want))
         {
             return None;
         }
         let mut found = Vec::with_capacity(entry.protocols.len());
         let mut learned = false;
         for (p, want) in entry.protocols.iter_mut().zip(wants) {
-            let stored = Keep::from(p.keep);
+            let stored = p.keep;
             let same = stored == want;
             if let (true, Some(unseen), Some(shape)) = (same, unseen, &p.shape)
                 && !unseen(&p.decl.name, shape)

@@ -149,7 +149,8 @@ pub enum ExtractError {
 }
 
 /// Which messages of a protocol an extraction keeps (see [`extract_filtered`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Keep {
     /// Every message.
     All,
@@ -157,6 +158,17 @@ pub enum Keep {
     Records,
     /// No message (the protocol's declaration is still kept).
     Nothing,
+}
+
+impl Keep {
+    /// Whether a message of this kind is kept.
+    pub fn keeps(self, kind: crate::Kind) -> bool {
+        match self {
+            Keep::All => true,
+            Keep::Records => kind == crate::Kind::Record,
+            Keep::Nothing => false,
+        }
+    }
 }
 
 /// Extracts the protocol model of the given crates, reading files through `reader`.

@@ -1187,10 +1187,13 @@ impl Index<'_> {
                 ));
                 continue;
             };
-            match keeps.get(&protocol).copied().unwrap_or(Keep::All) {
-                Keep::All => {}
-                Keep::Records if message_kind == Kind::Record => {}
-                Keep::Records | Keep::Nothing => continue,
+            if !keeps
+                .get(&protocol)
+                .copied()
+                .unwrap_or(Keep::All)
+                .keeps(message_kind)
+            {
+                continue;
             }
             let (response, response_path) = match (&m.responds, &m.streams) {
                 (Some(p), _) => (ResponseMode::Single, Some(p)),
