@@ -434,7 +434,7 @@ fn finish(raws: Vec<Raw<'_>>, protocol: &str, against: &str, format: Format) -> 
             (None, None) => (Location::default(), Side::New),
         });
         let finding = Finding {
-            rule: issue.rule.as_str().to_owned(),
+            rule: issue.rule,
             level,
             allowed: reason.is_some(),
             allow_reason: reason,
