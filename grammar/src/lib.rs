@@ -639,14 +639,14 @@ pub fn parse_protocol(attrs: &[Attribute], item_span: Span) -> Result<ProtocolAt
         required.push(("version = \"...\"", None));
     }
     missing_keys(&required, "protocol", item_span, &mut errors);
-    if let (Some(v), Some(min)) = (&version, &min_compatible)
-        && min.value > v.value
+    if let (Some(declared), Some(minimum)) = (&version, &min_compatible)
+        && minimum.value > declared.value
     {
         errors.at(
-            min.span,
+            minimum.span,
             format!(
                 "`min_compatible` {} is newer than `version` {}",
-                min.value, v.value
+                minimum.value, declared.value
             ),
         );
     }

@@ -367,17 +367,20 @@ mod tests {
 
     #[test]
     fn generic_mentions() {
-        let g = generics("<'a, T, const N: usize>");
-        assert!(mentions_generics(&path("Reply::<T>"), &g));
-        assert!(mentions_generics(&path("Reply::<N>"), &g));
-        assert!(mentions_generics(&path("Reply::<'a>"), &g));
-        assert!(mentions_generics(&path("m::Reply::<Vec<T>>"), &g));
+        let item_generics = generics("<'a, T, const N: usize>");
+        assert!(mentions_generics(&path("Reply::<T>"), &item_generics));
+        assert!(mentions_generics(&path("Reply::<N>"), &item_generics));
+        assert!(mentions_generics(&path("Reply::<'a>"), &item_generics));
+        assert!(mentions_generics(
+            &path("m::Reply::<Vec<T>>"),
+            &item_generics
+        ));
         assert!(mentions_generics(&path("Self"), &generics("")));
         assert!(
-            !mentions_generics(&path("a::Reply"), &g),
+            !mentions_generics(&path("a::Reply"), &item_generics),
             "`a` is a module, not the lifetime"
         );
-        assert!(!mentions_generics(&path("Reply::<'b, U>"), &g));
+        assert!(!mentions_generics(&path("Reply::<'b, U>"), &item_generics));
     }
 
     #[test]

@@ -114,14 +114,14 @@ pub(super) fn apply_known(known: &[Known], failures: &mut Vec<Failure>, dir: &Pa
 impl fmt::Display for Known {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}", self.protocol, self.versions)?;
-        if let Some(t) = &self.topic {
-            write!(f, " topic {t}")?;
+        if let Some(topic) = &self.topic {
+            write!(f, " topic {topic}")?;
         }
-        if let Some(m) = &self.message {
-            write!(f, " message {m}")?;
+        if let Some(message) = &self.message {
+            write!(f, " message {message}")?;
         }
-        if let Some(c) = &self.case {
-            write!(f, " case `{c}`")?;
+        if let Some(case) = &self.case {
+            write!(f, " case `{case}`")?;
         }
         write!(f, " ({})", self.reason)
     }
@@ -191,24 +191,24 @@ impl fmt::Display for Failure {
         )?;
         if !self.message.is_empty() {
             write!(f, ", `{}` ({}", self.message, self.topic)?;
-            if let Some(k) = self.kind {
-                write!(f, " {k}")?;
+            if let Some(kind) = self.kind {
+                write!(f, " {kind}")?;
             }
             f.write_str(")")?;
         }
-        if let Some(c) = &self.case {
-            write!(f, ", case `{c}`")?;
+        if let Some(case) = &self.case {
+            write!(f, ", case `{case}`")?;
         }
-        if let Some(d) = self.direction {
-            write!(f, ", {d}")?;
+        if let Some(direction) = self.direction {
+            write!(f, ", {direction}")?;
         }
         write!(f, ":\n    {}", self.problem)?;
-        if let Some(p) = &self.payload {
-            write!(f, "\n    payload: {p}")?;
+        if let Some(payload) = &self.payload {
+            write!(f, "\n    payload: {payload}")?;
         }
         write!(f, "\n    file: {}", self.file.display())?;
-        if let Some(k) = &self.known {
-            write!(f, "\n    known: {k}")?;
+        if let Some(known) = &self.known {
+            write!(f, "\n    known: {known}")?;
         }
         Ok(())
     }
@@ -250,7 +250,7 @@ impl fmt::Display for Outcome {
         let releases: Vec<String> = self
             .releases
             .iter()
-            .map(|(p, v)| format!("{p} {v}"))
+            .map(|(protocol, release)| format!("{protocol} {release}"))
             .collect();
         writeln!(
             f,
@@ -281,7 +281,7 @@ impl fmt::Display for Outcome {
             let skipped: Vec<String> = self
                 .skipped
                 .iter()
-                .map(|(p, v)| format!("{p} {v}"))
+                .map(|(protocol, release)| format!("{protocol} {release}"))
                 .collect();
             writeln!(
                 f,
