@@ -214,7 +214,7 @@ impl fmt::Display for Failure {
     }
 }
 
-/// The result of [`Skew::run`].
+/// The result of [`Skew::run`](super::Skew::run).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Outcome {
     /// The fixtures folder.
