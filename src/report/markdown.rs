@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use super::{Severity, place, subject, witness_words};
-use crate::check::{ProtocolReport, Report};
 use crate::findings::Level;
+use crate::outcome::{ProtocolReport, Report};
 
 /// Escapes inline text for a GFM table cell: `|` everywhere, `<`, `>` and `*` outside code spans, line
 /// breaks as `<br>`. Backticks are kept, so code spans in messages stay code.

@@ -18,17 +18,15 @@ mod junit;
 mod markdown;
 mod matrix_html;
 mod matrix_md;
-mod progress;
 mod sarif;
 
 use std::io::IsTerminal as _;
 
-use crate::check::{ProtocolReport, Report, source_label};
 use crate::findings::{Direction, Finding, Level};
 use crate::matrix::Matrix;
+use crate::outcome::{ProtocolReport, Report, source_label};
 
 pub use help::migration;
-pub(crate) use progress::Progress;
 
 /// An output format of `wirecheck check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
