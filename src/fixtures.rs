@@ -112,14 +112,14 @@ pub fn protocol_files(snapshot: &Snapshot, protocol: &str) -> Vec<FixtureFile> {
     let messages: Vec<&MessageDecl> = snapshot.messages_of(protocol).collect();
     let stems: Vec<String> = messages
         .iter()
-        .map(|m| format!("{}.{}", sanitize(&m.topic), m.kind))
+        .map(|message| format!("{}.{}", sanitize(&message.topic), message.kind))
         .collect();
     let mut used = BTreeSet::new();
     let mut files = Vec::new();
-    for (m, stem) in messages.iter().zip(&stems) {
+    for (message, stem) in messages.iter().zip(&stems) {
         let shared = stems.iter().filter(|s| *s == stem).count() > 1;
         let mut name = if shared {
-            format!("{stem}.{}", sanitize(&m.name))
+            format!("{stem}.{}", sanitize(&message.name))
         } else {
             stem.clone()
         };
@@ -129,51 +129,61 @@ pub fn protocol_files(snapshot: &Snapshot, protocol: &str) -> Vec<FixtureFile> {
             name = format!("{base}.{n}");
             n += 1;
         }
-        let (cases, notes) = crate::compat::fixture_cases(snapshot, m);
-        let mut text = String::new();
-        text.push_str("{\n");
-        text.push_str(&format!("  \"wirecheck_fixture\": {LAYOUT_VERSION},\n"));
-        for (key, value) in [
-            ("protocol", decl.name.as_str()),
-            ("version", &decl.version.to_string()),
-            ("format", decl.format.as_str()),
-            ("message", &m.name),
-            ("topic", &m.topic),
-            ("kind", m.kind.as_str()),
-        ] {
-            text.push_str(&format!("  \"{key}\": {},\n", json_string(value)));
-        }
-        text.push_str(&format!("  \"strict\": {},\n", denies_unknown(snapshot, m)));
-        if !notes.is_empty() {
-            text.push_str("  \"notes\": [\n");
-            for (i, note) in notes.iter().enumerate() {
-                let comma = if i + 1 < notes.len() { "," } else { "" };
-                text.push_str(&format!("    {}{comma}\n", json_string(note)));
-            }
-            text.push_str("  ],\n");
-        }
-        text.push_str("  \"cases\": [");
-        for (i, (case, payload)) in cases.iter().enumerate() {
-            text.push_str(if i == 0 { "\n" } else { ",\n" });
-            text.push_str(&format!(
-                "    {{\"case\": {}, \"payload\": ",
-                json_string(case)
-            ));
-            canonical(payload, &mut text);
-            text.push('}');
-        }
-        text.push_str(if cases.is_empty() { "]\n" } else { "\n  ]\n" });
-        text.push_str("}\n");
+        let text = fixture_text(snapshot, decl, message);
         files.push(FixtureFile {
             name: format!("{name}.json"),
-            message: m.name.clone(),
-            topic: m.topic.clone(),
-            kind: m.kind,
+            message: message.name.clone(),
+            topic: message.topic.clone(),
+            kind: message.kind,
             text,
         });
     }
     files.sort_by(|a, b| a.name.cmp(&b.name));
     files
+}
+
+/// The text of the fixture file of `message` (of the protocol `decl` in `snapshot`): the header, one key a
+/// line, then one case a line (see the module documentation).
+fn fixture_text(snapshot: &Snapshot, decl: &ProtocolDecl, message: &MessageDecl) -> String {
+    let (cases, notes) = crate::compat::fixture_cases(snapshot, message);
+    let mut text = String::new();
+    text.push_str("{\n");
+    text.push_str(&format!("  \"wirecheck_fixture\": {LAYOUT_VERSION},\n"));
+    for (key, value) in [
+        ("protocol", decl.name.as_str()),
+        ("version", &decl.version.to_string()),
+        ("format", decl.format.as_str()),
+        ("message", &message.name),
+        ("topic", &message.topic),
+        ("kind", message.kind.as_str()),
+    ] {
+        text.push_str(&format!("  \"{key}\": {},\n", json_string(value)));
+    }
+    text.push_str(&format!(
+        "  \"strict\": {},\n",
+        denies_unknown(snapshot, message)
+    ));
+    if !notes.is_empty() {
+        text.push_str("  \"notes\": [\n");
+        for (i, note) in notes.iter().enumerate() {
+            let comma = if i + 1 < notes.len() { "," } else { "" };
+            text.push_str(&format!("    {}{comma}\n", json_string(note)));
+        }
+        text.push_str("  ],\n");
+    }
+    text.push_str("  \"cases\": [");
+    for (i, (case, payload)) in cases.iter().enumerate() {
+        text.push_str(if i == 0 { "\n" } else { ",\n" });
+        text.push_str(&format!(
+            "    {{\"case\": {}, \"payload\": ",
+            json_string(case)
+        ));
+        canonical(payload, &mut text);
+        text.push('}');
+    }
+    text.push_str(if cases.is_empty() { "]\n" } else { "\n  ]\n" });
+    text.push_str("}\n");
+    text
 }
 
 /// A file name part: characters outside `[A-Za-z0-9._-]` become `_`.
@@ -245,7 +255,7 @@ fn denies_unknown(snapshot: &Snapshot, message: &MessageDecl) -> bool {
 
 /// The directory (relative to the workspace root, `/`-separated, `""` for the root) of the package whose
 /// source holds `file`: the nearest ancestor with a `Cargo.toml`.
-pub fn package_dir(reader: &dyn FileReader, file: &str) -> String {
+pub(crate) fn package_dir(reader: &dyn FileReader, file: &str) -> String {
     let mut dir = match file.rfind('/') {
         Some(i) => &file[..i],
         None => "",

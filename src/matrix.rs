@@ -157,24 +157,24 @@ fn pair(older: usize, newer: usize, findings: Vec<Finding>) -> Pair {
 
 /// What `wirecheck matrix` reads.
 #[derive(Debug, Clone, Default)]
-pub struct MatrixOptions {
+pub(crate) struct MatrixOptions {
     /// The workspace's `Cargo.toml` (default: found from the current directory).
-    pub manifest_path: Option<std::path::PathBuf>,
+    pub(crate) manifest_path: Option<std::path::PathBuf>,
     /// How many of the last release tags to include (the working tree comes on top).
-    pub releases: usize,
+    pub(crate) releases: usize,
     /// The release tag glob (default `v*`).
-    pub tag_pattern: String,
+    pub(crate) tag_pattern: String,
     /// Only these packages (default: every workspace member).
-    pub packages: Vec<String>,
+    pub(crate) packages: Vec<String>,
     /// Extract every release again instead of reading what an earlier run kept in the
     /// [store](crate::store).
-    pub no_cache: bool,
+    pub(crate) no_cache: bool,
 }
 
 /// Reads the last `releases` release tags (ancestors of HEAD, pre-releases skipped) from git and the
 /// working tree, and computes their matrix. A release whose source cannot be read is left out, and
 /// `progress` told why.
-pub fn matrix(
+pub(crate) fn matrix(
     options: &MatrixOptions,
     progress: &mut dyn Progress,
 ) -> Result<Matrix, WorkspaceError> {

@@ -1,5 +1,6 @@
 //! What a check finds, as plain data: the [`Report`] that `wirecheck check` produces and every renderer
-//! reads. The driver ([`crate::check`]) builds it; [`crate::report`] reads it; neither depends on the other.
+//! reads. The driver (`check`) builds it and the renderers (`report`) read it, so that neither depends on
+//! the other.
 
 use std::collections::BTreeMap;
 

@@ -7,7 +7,7 @@ use crate::config::{AllowNote, Config};
 use crate::findings::{Finding, Level};
 
 /// The highest level among the findings that count (not allowed, not known history).
-pub fn required_level(findings: &[Finding]) -> Level {
+pub(crate) fn required_level(findings: &[Finding]) -> Level {
     findings
         .iter()
         .filter(|f| f.counts())

@@ -11,7 +11,7 @@
 //! 4. apply the policy: the missing golden fixtures, the `wirecheck.toml` allows, then each protocol's
 //!    verdict, computed once ([`crate::policy`]);
 //! 5. attach the source text of every file a finding points into (`sources`), so that the renderers of
-//!    [`crate::report`] read nothing but the [`Report`].
+//!    `report` read nothing but the [`Report`].
 
 mod compare;
 mod sources;
