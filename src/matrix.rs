@@ -4,7 +4,7 @@
 //!
 //! [`compute`] is pure over snapshots: for each protocol and each pair of revisions (older, newer) that both
 //! declare it, it runs the comparison with [`Scope::Full`], which checks every message in each direction
-//! the contract's table needs for its kind and the protocol's upgrade order. [`matrix`] is the thin driver
+//! the contract's table needs for its kind and the protocol's upgrade order. `matrix` is the thin driver
 //! that reads the snapshots from the working tree and from git.
 
 use semver::Version;

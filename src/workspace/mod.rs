@@ -2,10 +2,10 @@
 //! releases to read there, and the protocol model of the working tree and of each release, through one
 //! source cache and the [store](crate::store). `check`, `matrix` and `fixtures` read their snapshots here.
 //!
-//! - [`Workspace`]: the crates and where they are; the model of the working tree or of one revision.
-//! - [`History`]: the working tree and the releases one run reads, sharing the parse of unchanged files
+//! - `Workspace`: the crates and where they are; the model of the working tree or of one revision.
+//! - `History`: the working tree and the releases one run reads, sharing the parse of unchanged files
 //!   and keeping release models in the store.
-//! - [`CheckedReleases`] and [`last_releases`]: which release tags a check or a matrix reads.
+//! - `CheckedReleases` and `last_releases`: which release tags a check or a matrix reads.
 //! - [`Progress`]: what reading many releases tells its caller; the library never prints.
 
 mod history;
