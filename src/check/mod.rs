@@ -64,9 +64,9 @@ pub struct CheckOptions {
 pub fn check(options: &CheckOptions, progress: &mut dyn Progress) -> Result<Report, CheckError> {
     let workspace = Workspace::load(options.manifest_path.as_deref(), &options.packages)?;
     let config = config::load(&workspace.root)?;
-    let repo = workspace.repository().map_err(WorkspaceError::from)?;
-    let releases = CheckedReleases::select(&repo, options.against.as_deref(), &options.tag_pattern)
-        .map_err(WorkspaceError::from)?;
+    let repo = workspace.repository()?;
+    let releases =
+        CheckedReleases::select(&repo, options.against.as_deref(), &options.tag_pattern)?;
     let history = History::new(&workspace, &repo, options.no_cache);
     let snapshots = read_snapshots(&history, &releases, progress)?;
     let mut protocols = compare::protocols(
@@ -126,7 +126,7 @@ fn read_older_releases(
     let read = read_releases(older, progress, |release| {
         let unseen =
             |name: &str, shape: &str| !compared.contains(&(name.to_owned(), shape.to_owned()));
-        let parts = history.release_parts((&release.commit, &release.tag), &keep, &unseen)?;
+        let parts = history.release_parts(&release.commit, &release.tag, &keep, &unseen)?;
         compared.extend(parts.iter().map(|p| (p.name.clone(), p.shape().to_owned())));
         Ok(Snapshot::join(parts.iter().map(|p| &p.model), Vec::new()))
     });

@@ -67,7 +67,8 @@ impl<'w> History<'w> {
     /// messages `keep` asks for (see [`Store::parts`]): from the store, else extracted with `keep`.
     pub(crate) fn release_parts(
         &self,
-        (commit, rev): (&str, &str),
+        commit: &str,
+        rev: &str,
         keep: &dyn Fn(&ProtocolDecl) -> Keep,
         unseen: Unseen<'_>,
     ) -> Result<Vec<Rc<Part>>, WorkspaceError> {

@@ -112,8 +112,8 @@ impl Workspace {
     }
 
     /// Opens the git repository that holds the workspace.
-    pub(crate) fn repository(&self) -> Result<Repo, SourceError> {
-        Repo::discover(&self.root)
+    pub(crate) fn repository(&self) -> Result<Repo, WorkspaceError> {
+        Ok(Repo::discover(&self.root)?)
     }
 
     /// Extracts the working tree's model.

@@ -1,6 +1,7 @@
 //! Which release tags a run reads: release tags are the tags matching a glob (`v*`) whose name holds a
 //! version, pre-releases skipped, ordered by version.
 
+use super::WorkspaceError;
 use crate::outcome::Baseline;
 use crate::source::{Release, Repo, SourceError};
 
@@ -33,7 +34,7 @@ impl CheckedReleases {
         repo: &Repo,
         against: Option<&str>,
         tag_pattern: &str,
-    ) -> Result<CheckedReleases, SourceError> {
+    ) -> Result<CheckedReleases, WorkspaceError> {
         let pattern = self::tag_pattern(tag_pattern);
         match against {
             Some(rev) => {
@@ -57,7 +58,8 @@ impl CheckedReleases {
                     return Err(SourceError::NoReleaseTag {
                         pattern: pattern.to_owned(),
                         shallow: repo.is_shallow(),
-                    });
+                    }
+                    .into());
                 };
                 Ok(CheckedReleases {
                     baseline: Baseline {
@@ -87,7 +89,7 @@ pub(crate) fn last_releases(
     repo: &Repo,
     tag_pattern: &str,
     count: usize,
-) -> Result<Vec<Release>, SourceError> {
+) -> Result<Vec<Release>, WorkspaceError> {
     let mut releases = repo.releases(self::tag_pattern(tag_pattern), None)?;
     let skip = releases.len().saturating_sub(count);
     releases.drain(..skip);
