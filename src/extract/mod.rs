@@ -29,9 +29,13 @@
 //! back, and only a fifth of a typical workspace's files is parsed at all.
 
 mod cache;
-mod resolve;
+mod declarations;
+mod lower;
+mod names;
 mod scan;
 mod serde_attrs;
+mod syntax;
+mod tree;
 
 use std::collections::BTreeMap;
 
@@ -184,7 +188,7 @@ pub fn extract_cached(
     reader: &dyn FileReader,
     cache: &SourceCache,
 ) -> Result<Snapshot, ExtractError> {
-    resolve::Workspace::load(crates, reader, cache)?.snapshot(None)
+    lower::snapshot(&tree::ModuleTree::load(crates, reader, cache)?, None)
 }
 
 /// [`extract_cached`], keeping of each protocol only the messages `keep` asks for, given the protocol's
@@ -197,7 +201,7 @@ pub fn extract_filtered(
     cache: &SourceCache,
     keep: &dyn Fn(&ProtocolDecl) -> Keep,
 ) -> Result<Snapshot, ExtractError> {
-    resolve::Workspace::load(crates, reader, cache)?.snapshot(Some(keep))
+    lower::snapshot(&tree::ModuleTree::load(crates, reader, cache)?, Some(keep))
 }
 
 /// Extracts the model of one crate given as in-memory sources (`(path, text)`, the first being the crate

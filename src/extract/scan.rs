@@ -6,7 +6,13 @@
 //! visits). The scan reads the `mod` structure at a fraction of the cost of `syn::parse_file`. It gives up
 //! ([`scan`] returns `None`) whenever it cannot be sure, for example on unbalanced delimiters or an
 //! unterminated literal; the caller then parses the file with syn, which also reports the syntax error.
-//! `tests::scan_agrees_with_syn` pins that both read the same declarations.
+//! `tests::scan_agrees_with_syn` pins that both read the same declarations. [`mods_of_syntax`] reads them
+//! from syn's tree for the files the scan gives up on.
+
+use proc_macro2::Span;
+use syn::{Attribute, Item};
+
+use super::syntax::unraw;
 
 /// Where a token is, as proc-macro2 reports it for a span: 1-based line, 1-based column in characters,
 /// and byte offsets.
@@ -495,6 +501,59 @@ fn closing(open: u8) -> u8 {
     }
 }
 
+/// The item-level `mod` declarations of a parsed file, inline ones included, as [`scan`] reports them.
+pub(super) fn mods_of_syntax(file: &syn::File) -> Vec<ModItem> {
+    fn walk(items: &[Item], parents: &mut Vec<String>, out: &mut Vec<ModItem>) {
+        for item in items {
+            let Item::Mod(module) = item else { continue };
+            let name = unraw(&module.ident);
+            out.push(ModItem {
+                parents: parents.clone(),
+                name: name.clone(),
+                inline: module.content.is_some(),
+                path_attr: path_attr(&module.attrs),
+                pos: pos_of(module.ident.span()),
+            });
+            if let Some((_, inner)) = &module.content {
+                parents.push(name);
+                walk(inner, parents, out);
+                parents.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&file.items, &mut Vec::new(), &mut out);
+    out
+}
+
+/// The value of `#[path = "..."]` on a `mod` item.
+pub(super) fn path_attr(attrs: &[Attribute]) -> Option<String> {
+    attrs
+        .iter()
+        .find(|attr| attr.path().is_ident("path"))
+        .and_then(|attr| match &attr.meta {
+            syn::Meta::NameValue(name_value) => match &name_value.value {
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(text),
+                    ..
+                }) => Some(text.value()),
+                _ => None,
+            },
+            _ => None,
+        })
+}
+
+fn pos_of(span: Span) -> Pos {
+    let start = span.start();
+    let bytes = span.byte_range();
+    Pos {
+        line: u32::try_from(start.line).unwrap_or(u32::MAX),
+        column: u32::try_from(start.column + 1).unwrap_or(u32::MAX),
+        start: bytes.start,
+        end: bytes.end,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -512,7 +571,7 @@ mod tests {
                         parents: parents.clone(),
                         name: name.clone(),
                         inline: m.content.is_some(),
-                        path_attr: super::super::resolve::path_attr(&m.attrs),
+                        path_attr: super::path_attr(&m.attrs),
                         pos: Pos {
                             line: span.start().line as u32,
                             column: span.start().column as u32 + 1,
