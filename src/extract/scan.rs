@@ -189,95 +189,44 @@ impl<'t> Lexer<'t> {
                 return Ok(None);
             };
             let start = self.at;
-            match b {
+            let token = match b {
                 b'\n' => {
                     self.line += 1;
                     self.at += 1;
                     self.line_start = self.at;
+                    continue;
                 }
-                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => self.at += 1,
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
+                    self.at += 1;
+                    continue;
+                }
                 b'/' if self.peek(1) == b'/' => {
                     let end = self.bytes[start..]
                         .iter()
                         .position(|&c| c == b'\n')
                         .map_or(self.bytes.len(), |i| start + i);
                     self.at = end;
+                    continue;
                 }
                 b'/' if self.peek(1) == b'*' => {
-                    let mut depth = 0usize;
-                    let mut i = start;
-                    loop {
-                        match (self.bytes.get(i), self.bytes.get(i + 1)) {
-                            (Some(b'/'), Some(b'*')) => {
-                                depth += 1;
-                                i += 2;
-                            }
-                            (Some(b'*'), Some(b'/')) => {
-                                depth -= 1;
-                                i += 2;
-                                if depth == 0 {
-                                    break;
-                                }
-                            }
-                            (Some(_), _) => i += 1,
-                            (None, _) => return Err(()),
-                        }
-                    }
-                    self.advance_to(i);
-                }
-                b'"' => {
-                    let end = self.quoted_end(start + 1, b'"').ok_or(())?;
-                    let end = self.suffix_end(end);
+                    let end = self.block_comment_end(start)?;
                     self.advance_to(end);
-                    return Ok(Some((Tok::Str(start, end), start)));
+                    continue;
                 }
-                b'\'' => {
-                    // A char literal ('a', '\n', '\u{1F600}') or a lifetime / label ('a, 'static).
-                    if self.peek(1) == b'\\' {
-                        let end = self.quoted_end(start + 1, b'\'').ok_or(())?;
-                        let end = self.suffix_end(end);
-                        self.advance_to(end);
-                        return Ok(Some((Tok::Other, start)));
-                    }
-                    let c = self.char_at(start + 1).ok_or(())?;
-                    let after = start + 1 + c.len_utf8();
-                    if self.bytes.get(after) == Some(&b'\'') {
-                        let end = self.suffix_end(after + 1);
-                        self.advance_to(end);
-                        return Ok(Some((Tok::Other, start)));
-                    }
-                    if !is_ident_start(c) {
-                        return Err(());
-                    }
-                    self.at = self.ident_end(start + 1);
-                    return Ok(Some((Tok::Other, start)));
-                }
-                b'0'..=b'9' => {
-                    let mut i = start;
-                    while i < self.bytes.len() {
-                        let c = self.bytes[i];
-                        // Digits, suffixes, and a `.` followed by a digit (`1.5`, not `1..2`).
-                        let fraction =
-                            c == b'.' && self.bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
-                        if !(c.is_ascii_alphanumeric() || c == b'_' || fraction) {
-                            break;
-                        }
-                        i += 1;
-                    }
-                    self.at = i;
-                    return Ok(Some((Tok::Other, start)));
-                }
+                b'"' => Tok::Str(start, self.quoted_literal(start + 1, b'"')?),
+                b'\'' => self.char_or_lifetime(start)?,
+                b'0'..=b'9' => self.number(start),
                 b'{' | b'(' | b'[' => {
                     self.at += 1;
-                    return Ok(Some((Tok::Open(b), start)));
+                    Tok::Open(b)
                 }
                 b'}' | b')' | b']' => {
                     self.at += 1;
-                    return Ok(Some((Tok::Close(b), start)));
+                    Tok::Close(b)
                 }
                 _ if b.is_ascii() && !b.is_ascii_alphabetic() && b != b'_' => {
                     self.at += 1;
-                    return Ok(Some((Tok::Punct(b), start)));
+                    Tok::Punct(b)
                 }
                 _ => {
                     let c = self.char_at(start).ok_or(())?;
@@ -288,42 +237,108 @@ impl<'t> Lexer<'t> {
                     if !is_ident_start(c) {
                         return Err(());
                     }
-                    let end = self.ident_end(start);
-                    let word = &self.text[start..end];
-                    let next = self.bytes.get(end).copied().unwrap_or(0);
-                    match (word, next) {
-                        ("b" | "c", b'"') => {
-                            let lit_end = self.quoted_end(end + 1, b'"').ok_or(())?;
-                            let lit_end = self.suffix_end(lit_end);
-                            self.advance_to(lit_end);
-                            return Ok(Some((Tok::Str(start, lit_end), start)));
-                        }
-                        ("b", b'\'') => {
-                            let lit_end = self.quoted_end(end + 1, b'\'').ok_or(())?;
-                            let lit_end = self.suffix_end(lit_end);
-                            self.advance_to(lit_end);
-                            return Ok(Some((Tok::Other, start)));
-                        }
-                        ("r" | "br" | "cr", b'"' | b'#') => {
-                            let is_raw_ident = word == "r"
-                                && next == b'#'
-                                && self.char_at(end + 1).is_some_and(is_ident_start);
-                            if is_raw_ident {
-                                let ident_end = self.ident_end(end + 1);
-                                self.at = ident_end;
-                                return Ok(Some((Tok::Ident(start, ident_end), start)));
-                            }
-                            let lit_end = self.raw_end(end).ok_or(())?;
-                            let lit_end = self.suffix_end(lit_end);
-                            self.advance_to(lit_end);
-                            return Ok(Some((Tok::Str(start, lit_end), start)));
-                        }
-                        _ => {
-                            self.at = end;
-                            return Ok(Some((Tok::Ident(start, end), start)));
-                        }
+                    self.word(start)?
+                }
+            };
+            return Ok(Some((token, start)));
+        }
+    }
+
+    /// The end of the (possibly nested) block comment starting at `start`; `Err` when unterminated.
+    fn block_comment_end(&self, start: usize) -> Result<usize, ()> {
+        let mut depth = 0usize;
+        let mut i = start;
+        loop {
+            match (self.bytes.get(i), self.bytes.get(i + 1)) {
+                (Some(b'/'), Some(b'*')) => {
+                    depth += 1;
+                    i += 2;
+                }
+                (Some(b'*'), Some(b'/')) => {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        return Ok(i);
                     }
                 }
+                (Some(_), _) => i += 1,
+                (None, _) => return Err(()),
+            }
+        }
+    }
+
+    /// Passes a quoted literal whose body starts at `body_from`, and its suffix; returns its end.
+    fn quoted_literal(&mut self, body_from: usize, quote: u8) -> Result<usize, ()> {
+        let end = self.quoted_end(body_from, quote).ok_or(())?;
+        let end = self.suffix_end(end);
+        self.advance_to(end);
+        Ok(end)
+    }
+
+    /// A char literal (`'a'`, `'\n'`, `'\u{1F600}'`) or a lifetime or label (`'a`, `'static`).
+    fn char_or_lifetime(&mut self, start: usize) -> Result<Tok, ()> {
+        if self.peek(1) == b'\\' {
+            self.quoted_literal(start + 1, b'\'')?;
+            return Ok(Tok::Other);
+        }
+        let c = self.char_at(start + 1).ok_or(())?;
+        let after = start + 1 + c.len_utf8();
+        if self.bytes.get(after) == Some(&b'\'') {
+            let end = self.suffix_end(after + 1);
+            self.advance_to(end);
+            return Ok(Tok::Other);
+        }
+        if !is_ident_start(c) {
+            return Err(());
+        }
+        self.at = self.ident_end(start + 1);
+        Ok(Tok::Other)
+    }
+
+    /// A number literal with its suffix.
+    fn number(&mut self, start: usize) -> Tok {
+        let mut i = start;
+        while i < self.bytes.len() {
+            let c = self.bytes[i];
+            // Digits, suffixes, and a `.` followed by a digit (`1.5`, not `1..2`).
+            let fraction = c == b'.' && self.bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
+            if !(c.is_ascii_alphanumeric() || c == b'_' || fraction) {
+                break;
+            }
+            i += 1;
+        }
+        self.at = i;
+        Tok::Other
+    }
+
+    /// An identifier (raw ones included) or a literal with a prefix (`b"..."`, `b'x'`, `r#"..."#`).
+    fn word(&mut self, start: usize) -> Result<Tok, ()> {
+        let end = self.ident_end(start);
+        let word = &self.text[start..end];
+        let next = self.bytes.get(end).copied().unwrap_or(0);
+        match (word, next) {
+            ("b" | "c", b'"') => Ok(Tok::Str(start, self.quoted_literal(end + 1, b'"')?)),
+            ("b", b'\'') => {
+                self.quoted_literal(end + 1, b'\'')?;
+                Ok(Tok::Other)
+            }
+            ("r" | "br" | "cr", b'"' | b'#') => {
+                let is_raw_ident = word == "r"
+                    && next == b'#'
+                    && self.char_at(end + 1).is_some_and(is_ident_start);
+                if is_raw_ident {
+                    let ident_end = self.ident_end(end + 1);
+                    self.at = ident_end;
+                    return Ok(Tok::Ident(start, ident_end));
+                }
+                let lit_end = self.raw_end(end).ok_or(())?;
+                let lit_end = self.suffix_end(lit_end);
+                self.advance_to(lit_end);
+                Ok(Tok::Str(start, lit_end))
+            }
+            _ => {
+                self.at = end;
+                Ok(Tok::Ident(start, end))
             }
         }
     }
