@@ -62,6 +62,8 @@ struct TypeScope<'s> {
     file: &'s str,
 }
 
+/// One snapshot being built: name resolution over the module trees, and the notes so far (those of
+/// mounting the trees first).
 struct Lowering<'a> {
     names: Names<'a>,
     notes: Vec<ExtractNote>,

@@ -21,9 +21,11 @@ use crate::model::ExtractNote;
 /// compiler reports; here the path is then taken as external).
 const MAX_HOPS: usize = 32;
 
-/// A type item and where it lives.
+/// A type item (struct, enum or type alias) and where it lives.
 pub(super) struct TypeItem<'a> {
+    /// The module it is defined in (inline modules included): its fields' types resolve from here.
     pub(super) module: ModPath,
+    /// Its file, relative to the workspace root.
     pub(super) file: &'a str,
     pub(super) item: &'a Item,
     /// `crate::module::Name`.
