@@ -67,9 +67,9 @@ impl Default for SourceCache {
 impl Drop for SourceCache {
     fn drop(&mut self) {
         let last = LIVE.with(|live| {
-            let n = live.get().saturating_sub(1);
-            live.set(n);
-            n == 0
+            let remaining = live.get().saturating_sub(1);
+            live.set(remaining);
+            remaining == 0
         });
         if last {
             // Every span was converted to a plain location; free the thread's source map (it only grows

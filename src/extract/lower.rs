@@ -84,7 +84,8 @@ impl<'a> Lowering<'a> {
         // Protocols first: messages name them.
         let protocols = self.protocols(&declarations, keep, &mut snapshot)?;
         // With a filter that keeps no protocol whole, only records need their protocol resolved.
-        let records_only = keep.is_some() && !protocols.keeps.values().any(|k| *k == Keep::All);
+        let records_only =
+            keep.is_some() && !protocols.keeps.values().any(|kept| *kept == Keep::All);
         let declarations = match (keep, records_only) {
             (None, _) => declarations,
             (Some(_), true) => tree.declarations(&|blob| blob.mentions("record"))?,
@@ -165,7 +166,11 @@ impl<'a> Lowering<'a> {
                 format: format(attrs.format),
                 location: location(path, ident.span()),
             };
-            if let Some(first) = snapshot.protocols.iter().find(|q| q.name == decl.name) {
+            if let Some(first) = snapshot
+                .protocols
+                .iter()
+                .find(|earlier| earlier.name == decl.name)
+            {
                 return Err(ExtractError::DuplicateProtocol {
                     name: decl.name.clone(),
                     first: first.location.clone(),
@@ -173,9 +178,10 @@ impl<'a> Lowering<'a> {
                 });
             }
             protocols.by_item.insert(id, decl.name.clone());
-            protocols
-                .keeps
-                .insert(decl.name.clone(), keep.map_or(Keep::All, |k| k(&decl)));
+            protocols.keeps.insert(
+                decl.name.clone(),
+                keep.map_or(Keep::All, |keep| keep(&decl)),
+            );
             snapshot.protocols.push(decl);
         }
         Ok(protocols)
@@ -280,7 +286,9 @@ impl<'a> Lowering<'a> {
                 let matching: Vec<&ProtocolDecl> = snapshot
                     .protocols
                     .iter()
-                    .filter(|p| p.rust_path.rsplit("::").next() == Some(last.as_str()))
+                    .filter(|protocol| {
+                        protocol.rust_path.rsplit("::").next() == Some(last.as_str())
+                    })
                     .collect();
                 (matching.len() == 1).then(|| matching[0].name.clone())
             }
