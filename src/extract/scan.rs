@@ -383,7 +383,8 @@ fn string_value(lit: &str) -> Option<String> {
 }
 
 /// What the structural pass is inside.
-enum Ctx {
+#[derive(Clone, Copy)]
+enum Group {
     /// A module body: the file itself, or an inline module.
     Module,
     /// The brackets of an attribute written at module level; `true` for an inner one (`#![...]`).
@@ -405,107 +406,151 @@ enum Hash {
 /// `text` is the text as syn sees it ([`syn_content`]).
 pub(crate) fn scan(text: &str) -> Option<Vec<ModItem>> {
     let mut lexer = Lexer::new(text);
-    let mut out = Vec::new();
-    let mut stack: Vec<Ctx> = vec![Ctx::Module];
-    // The names of the inline modules the pass is in.
-    let mut parents: Vec<String> = Vec::new();
-    // The first `#[path = "..."]` of the item being read (cleared at the end of every item).
-    let mut path_attr: Option<String> = None;
-    let mut hash = Hash::None;
-    // `mod` read at module level (`Some(None)`), then its name.
-    let mut after_mod: Option<Option<(String, Pos)>> = None;
-    let mut attr_tokens: Vec<Tok> = Vec::new();
+    let mut pass = StructuralPass {
+        text,
+        out: Vec::new(),
+        stack: vec![Group::Module],
+        parents: Vec::new(),
+        path_attr: None,
+        hash: Hash::None,
+        after_mod: None,
+        attr_tokens: Vec::new(),
+    };
     while let Some((tok, _)) = lexer.next().ok()? {
-        match stack.last()? {
-            Ctx::Module => {
-                if let Some(state) = after_mod.take() {
-                    let (name, pos) = match (state, tok) {
-                        (None, Tok::Ident(s, e)) => {
-                            let raw = &text[s..e];
-                            let name = raw.strip_prefix("r#").unwrap_or(raw).to_owned();
-                            after_mod = Some(Some((name, lexer.pos(s, e))));
-                            continue;
-                        }
-                        (Some(named), Tok::Punct(b';') | Tok::Open(b'{')) => named,
-                        _ => return None,
-                    };
-                    let inline = tok == Tok::Open(b'{');
-                    out.push(ModItem {
-                        parents: parents.clone(),
-                        name: name.clone(),
-                        inline,
-                        path_attr: path_attr.take(),
-                        pos,
-                    });
-                    if inline {
-                        parents.push(name);
-                        stack.push(Ctx::Module);
-                    }
-                    hash = Hash::None;
-                    continue;
-                }
-                match tok {
-                    Tok::Ident(s, e) if &text[s..e] == "mod" => after_mod = Some(None),
-                    Tok::Punct(b'#') => {
-                        hash = Hash::Outer;
-                        continue;
-                    }
-                    Tok::Punct(b'!') if hash == Hash::Outer => {
-                        hash = Hash::Inner;
-                        continue;
-                    }
-                    Tok::Open(b'[') if hash != Hash::None => {
-                        attr_tokens.clear();
-                        stack.push(Ctx::Attr(hash == Hash::Inner));
-                    }
-                    Tok::Open(d) => stack.push(Ctx::Other(closing(d))),
-                    Tok::Close(b'}') if stack.len() > 1 => {
-                        // The end of an inline module, and of the item it is.
-                        stack.pop();
-                        parents.pop();
-                        path_attr = None;
-                    }
-                    Tok::Close(_) => return None,
-                    Tok::Punct(b';') => path_attr = None,
-                    _ => {}
-                }
-                hash = Hash::None;
-            }
-            &Ctx::Attr(inner) => match tok {
-                Tok::Close(b']') => {
-                    stack.pop();
-                    if let [Tok::Ident(s, e), Tok::Punct(b'='), Tok::Str(ls, le)] =
-                        attr_tokens.as_slice()
-                        && &text[*s..*e] == "path"
-                        && !inner
-                        && path_attr.is_none()
-                    {
-                        // syn decodes the literal with every escape; give up on unusual ones.
-                        path_attr = Some(string_value(&text[*ls..*le])?);
-                    }
-                }
-                Tok::Close(_) => return None,
-                Tok::Open(d) => {
-                    attr_tokens.push(tok);
-                    stack.push(Ctx::Other(closing(d)));
-                }
-                other => attr_tokens.push(other),
-            },
-            &Ctx::Other(close) => match tok {
-                Tok::Open(d) => stack.push(Ctx::Other(closing(d))),
-                Tok::Close(c) if c == close => {
-                    stack.pop();
-                    // A brace group closing at module level ends an item (struct, fn, impl, macro).
-                    if c == b'}' && matches!(stack.last(), Some(Ctx::Module)) {
-                        path_attr = None;
-                    }
-                }
-                Tok::Close(_) => return None,
-                _ => {}
-            },
+        match *pass.stack.last()? {
+            Group::Module => pass.module_token(tok, &lexer)?,
+            Group::Attr(inner) => pass.attr_token(tok, inner)?,
+            Group::Other(close) => pass.other_token(tok, close)?,
         }
     }
-    (stack.len() == 1 && after_mod.is_none()).then_some(out)
+    (pass.stack.len() == 1 && pass.after_mod.is_none()).then_some(pass.out)
+}
+
+/// The state of [`scan`] between tokens. Its methods return `None` when the scan gives up.
+struct StructuralPass<'t> {
+    text: &'t str,
+    out: Vec<ModItem>,
+    stack: Vec<Group>,
+    /// The names of the inline modules the pass is in.
+    parents: Vec<String>,
+    /// The first `#[path = "..."]` of the item being read (cleared at the end of every item).
+    path_attr: Option<String>,
+    hash: Hash,
+    /// `mod` read at module level (`Some(None)`), then its name.
+    after_mod: Option<Option<(String, Pos)>>,
+    /// The tokens of the attribute being read.
+    attr_tokens: Vec<Tok>,
+}
+
+impl StructuralPass<'_> {
+    /// A token at module level.
+    fn module_token(&mut self, tok: Tok, lexer: &Lexer<'_>) -> Option<()> {
+        if let Some(state) = self.after_mod.take() {
+            return self.mod_declaration(state, tok, lexer);
+        }
+        match tok {
+            Tok::Ident(s, e) if &self.text[s..e] == "mod" => self.after_mod = Some(None),
+            Tok::Punct(b'#') => {
+                self.hash = Hash::Outer;
+                return Some(());
+            }
+            Tok::Punct(b'!') if self.hash == Hash::Outer => {
+                self.hash = Hash::Inner;
+                return Some(());
+            }
+            Tok::Open(b'[') if self.hash != Hash::None => {
+                self.attr_tokens.clear();
+                self.stack.push(Group::Attr(self.hash == Hash::Inner));
+            }
+            Tok::Open(d) => self.stack.push(Group::Other(closing(d))),
+            Tok::Close(b'}') if self.stack.len() > 1 => {
+                // The end of an inline module, and of the item it is.
+                self.stack.pop();
+                self.parents.pop();
+                self.path_attr = None;
+            }
+            Tok::Close(_) => return None,
+            Tok::Punct(b';') => self.path_attr = None,
+            _ => {}
+        }
+        self.hash = Hash::None;
+        Some(())
+    }
+
+    /// A token after `mod` (`state` is `None`) or after `mod name` (`state` holds the name).
+    fn mod_declaration(
+        &mut self,
+        state: Option<(String, Pos)>,
+        tok: Tok,
+        lexer: &Lexer<'_>,
+    ) -> Option<()> {
+        let (name, pos) = match (state, tok) {
+            (None, Tok::Ident(s, e)) => {
+                let raw = &self.text[s..e];
+                let name = raw.strip_prefix("r#").unwrap_or(raw).to_owned();
+                self.after_mod = Some(Some((name, lexer.pos(s, e))));
+                return Some(());
+            }
+            (Some(named), Tok::Punct(b';') | Tok::Open(b'{')) => named,
+            _ => return None,
+        };
+        let inline = tok == Tok::Open(b'{');
+        self.out.push(ModItem {
+            parents: self.parents.clone(),
+            name: name.clone(),
+            inline,
+            path_attr: self.path_attr.take(),
+            pos,
+        });
+        if inline {
+            self.parents.push(name);
+            self.stack.push(Group::Module);
+        }
+        self.hash = Hash::None;
+        Some(())
+    }
+
+    /// A token inside the brackets of a module-level attribute (`inner`: `#![...]`).
+    fn attr_token(&mut self, tok: Tok, inner: bool) -> Option<()> {
+        match tok {
+            Tok::Close(b']') => {
+                self.stack.pop();
+                if let [Tok::Ident(s, e), Tok::Punct(b'='), Tok::Str(ls, le)] =
+                    self.attr_tokens.as_slice()
+                    && &self.text[*s..*e] == "path"
+                    && !inner
+                    && self.path_attr.is_none()
+                {
+                    // syn decodes the literal with every escape; give up on unusual ones.
+                    self.path_attr = Some(string_value(&self.text[*ls..*le])?);
+                }
+            }
+            Tok::Close(_) => return None,
+            Tok::Open(d) => {
+                self.attr_tokens.push(tok);
+                self.stack.push(Group::Other(closing(d)));
+            }
+            other => self.attr_tokens.push(other),
+        }
+        Some(())
+    }
+
+    /// A token inside any other group, which `close` ends.
+    fn other_token(&mut self, tok: Tok, close: u8) -> Option<()> {
+        match tok {
+            Tok::Open(d) => self.stack.push(Group::Other(closing(d))),
+            Tok::Close(c) if c == close => {
+                self.stack.pop();
+                // A brace group closing at module level ends an item (struct, fn, impl, macro).
+                if c == b'}' && matches!(self.stack.last(), Some(Group::Module)) {
+                    self.path_attr = None;
+                }
+            }
+            Tok::Close(_) => return None,
+            _ => {}
+        }
+        Some(())
+    }
 }
 
 fn closing(open: u8) -> u8 {
