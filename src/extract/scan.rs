@@ -53,7 +53,7 @@ pub(crate) fn syn_content(text: &str) -> &str {
 
 /// A token of the lexer; literal and comment contents are skipped, not returned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Tok {
+enum Token {
     /// An identifier or keyword, raw prefix included, as byte offsets.
     Ident(usize, usize),
     /// A string literal: byte offsets of the whole literal (prefix, quotes and hashes included).
@@ -183,7 +183,7 @@ impl<'t> Lexer<'t> {
 
     /// The next token and the position of its first byte; `Ok(None)` at the end; `Err(())` when the text
     /// is not something the scan can read with certainty.
-    fn next(&mut self) -> Result<Option<(Tok, usize)>, ()> {
+    fn next(&mut self) -> Result<Option<(Token, usize)>, ()> {
         loop {
             let Some(&b) = self.bytes.get(self.at) else {
                 return Ok(None);
@@ -213,20 +213,20 @@ impl<'t> Lexer<'t> {
                     self.advance_to(end);
                     continue;
                 }
-                b'"' => Tok::Str(start, self.quoted_literal(start + 1, b'"')?),
+                b'"' => Token::Str(start, self.quoted_literal(start + 1, b'"')?),
                 b'\'' => self.char_or_lifetime(start)?,
                 b'0'..=b'9' => self.number(start),
                 b'{' | b'(' | b'[' => {
                     self.at += 1;
-                    Tok::Open(b)
+                    Token::Open(b)
                 }
                 b'}' | b')' | b']' => {
                     self.at += 1;
-                    Tok::Close(b)
+                    Token::Close(b)
                 }
                 _ if b.is_ascii() && !b.is_ascii_alphabetic() && b != b'_' => {
                     self.at += 1;
-                    Tok::Punct(b)
+                    Token::Punct(b)
                 }
                 _ => {
                     let c = self.char_at(start).ok_or(())?;
@@ -276,27 +276,27 @@ impl<'t> Lexer<'t> {
     }
 
     /// A char literal (`'a'`, `'\n'`, `'\u{1F600}'`) or a lifetime or label (`'a`, `'static`).
-    fn char_or_lifetime(&mut self, start: usize) -> Result<Tok, ()> {
+    fn char_or_lifetime(&mut self, start: usize) -> Result<Token, ()> {
         if self.peek(1) == b'\\' {
             self.quoted_literal(start + 1, b'\'')?;
-            return Ok(Tok::Other);
+            return Ok(Token::Other);
         }
         let c = self.char_at(start + 1).ok_or(())?;
         let after = start + 1 + c.len_utf8();
         if self.bytes.get(after) == Some(&b'\'') {
             let end = self.suffix_end(after + 1);
             self.advance_to(end);
-            return Ok(Tok::Other);
+            return Ok(Token::Other);
         }
         if !is_ident_start(c) {
             return Err(());
         }
         self.at = self.ident_end(start + 1);
-        Ok(Tok::Other)
+        Ok(Token::Other)
     }
 
     /// A number literal with its suffix.
-    fn number(&mut self, start: usize) -> Tok {
+    fn number(&mut self, start: usize) -> Token {
         let mut i = start;
         while i < self.bytes.len() {
             let c = self.bytes[i];
@@ -308,19 +308,19 @@ impl<'t> Lexer<'t> {
             i += 1;
         }
         self.at = i;
-        Tok::Other
+        Token::Other
     }
 
     /// An identifier (raw ones included) or a literal with a prefix (`b"..."`, `b'x'`, `r#"..."#`).
-    fn word(&mut self, start: usize) -> Result<Tok, ()> {
+    fn word(&mut self, start: usize) -> Result<Token, ()> {
         let end = self.ident_end(start);
         let word = &self.text[start..end];
         let next = self.bytes.get(end).copied().unwrap_or(0);
         match (word, next) {
-            ("b" | "c", b'"') => Ok(Tok::Str(start, self.quoted_literal(end + 1, b'"')?)),
+            ("b" | "c", b'"') => Ok(Token::Str(start, self.quoted_literal(end + 1, b'"')?)),
             ("b", b'\'') => {
                 self.quoted_literal(end + 1, b'\'')?;
-                Ok(Tok::Other)
+                Ok(Token::Other)
             }
             ("r" | "br" | "cr", b'"' | b'#') => {
                 let is_raw_ident = word == "r"
@@ -329,16 +329,16 @@ impl<'t> Lexer<'t> {
                 if is_raw_ident {
                     let ident_end = self.ident_end(end + 1);
                     self.at = ident_end;
-                    return Ok(Tok::Ident(start, ident_end));
+                    return Ok(Token::Ident(start, ident_end));
                 }
                 let lit_end = self.raw_end(end).ok_or(())?;
                 let lit_end = self.suffix_end(lit_end);
                 self.advance_to(lit_end);
-                Ok(Tok::Str(start, lit_end))
+                Ok(Token::Str(start, lit_end))
             }
             _ => {
                 self.at = end;
-                Ok(Tok::Ident(start, end))
+                Ok(Token::Ident(start, end))
             }
         }
     }
@@ -395,7 +395,7 @@ enum Group {
 
 /// `#` or `#!` just read at module level.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Hash {
+enum AttrStart {
     None,
     Outer,
     Inner,
@@ -412,15 +412,15 @@ pub(crate) fn scan(text: &str) -> Option<Vec<ModItem>> {
         stack: vec![Group::Module],
         parents: Vec::new(),
         path_attr: None,
-        hash: Hash::None,
+        attr_start: AttrStart::None,
         after_mod: None,
         attr_tokens: Vec::new(),
     };
-    while let Some((tok, _)) = lexer.next().ok()? {
+    while let Some((token, _)) = lexer.next().ok()? {
         match *pass.stack.last()? {
-            Group::Module => pass.module_token(tok, &lexer)?,
-            Group::Attr(inner) => pass.attr_token(tok, inner)?,
-            Group::Other(close) => pass.other_token(tok, close)?,
+            Group::Module => pass.module_token(token, &lexer)?,
+            Group::Attr(inner) => pass.attr_token(token, inner)?,
+            Group::Other(close) => pass.other_token(token, close)?,
         }
     }
     (pass.stack.len() == 1 && pass.after_mod.is_none()).then_some(pass.out)
@@ -435,45 +435,46 @@ struct StructuralPass<'t> {
     parents: Vec<String>,
     /// The first `#[path = "..."]` of the item being read (cleared at the end of every item).
     path_attr: Option<String>,
-    hash: Hash,
+    attr_start: AttrStart,
     /// `mod` read at module level (`Some(None)`), then its name.
     after_mod: Option<Option<(String, Pos)>>,
     /// The tokens of the attribute being read.
-    attr_tokens: Vec<Tok>,
+    attr_tokens: Vec<Token>,
 }
 
 impl StructuralPass<'_> {
     /// A token at module level.
-    fn module_token(&mut self, tok: Tok, lexer: &Lexer<'_>) -> Option<()> {
+    fn module_token(&mut self, token: Token, lexer: &Lexer<'_>) -> Option<()> {
         if let Some(state) = self.after_mod.take() {
-            return self.mod_declaration(state, tok, lexer);
+            return self.mod_declaration(state, token, lexer);
         }
-        match tok {
-            Tok::Ident(s, e) if &self.text[s..e] == "mod" => self.after_mod = Some(None),
-            Tok::Punct(b'#') => {
-                self.hash = Hash::Outer;
+        match token {
+            Token::Ident(s, e) if &self.text[s..e] == "mod" => self.after_mod = Some(None),
+            Token::Punct(b'#') => {
+                self.attr_start = AttrStart::Outer;
                 return Some(());
             }
-            Tok::Punct(b'!') if self.hash == Hash::Outer => {
-                self.hash = Hash::Inner;
+            Token::Punct(b'!') if self.attr_start == AttrStart::Outer => {
+                self.attr_start = AttrStart::Inner;
                 return Some(());
             }
-            Tok::Open(b'[') if self.hash != Hash::None => {
+            Token::Open(b'[') if self.attr_start != AttrStart::None => {
                 self.attr_tokens.clear();
-                self.stack.push(Group::Attr(self.hash == Hash::Inner));
+                self.stack
+                    .push(Group::Attr(self.attr_start == AttrStart::Inner));
             }
-            Tok::Open(d) => self.stack.push(Group::Other(closing(d))),
-            Tok::Close(b'}') if self.stack.len() > 1 => {
+            Token::Open(d) => self.stack.push(Group::Other(closing(d))),
+            Token::Close(b'}') if self.stack.len() > 1 => {
                 // The end of an inline module, and of the item it is.
                 self.stack.pop();
                 self.parents.pop();
                 self.path_attr = None;
             }
-            Tok::Close(_) => return None,
-            Tok::Punct(b';') => self.path_attr = None,
+            Token::Close(_) => return None,
+            Token::Punct(b';') => self.path_attr = None,
             _ => {}
         }
-        self.hash = Hash::None;
+        self.attr_start = AttrStart::None;
         Some(())
     }
 
@@ -481,20 +482,20 @@ impl StructuralPass<'_> {
     fn mod_declaration(
         &mut self,
         state: Option<(String, Pos)>,
-        tok: Tok,
+        token: Token,
         lexer: &Lexer<'_>,
     ) -> Option<()> {
-        let (name, pos) = match (state, tok) {
-            (None, Tok::Ident(s, e)) => {
+        let (name, pos) = match (state, token) {
+            (None, Token::Ident(s, e)) => {
                 let raw = &self.text[s..e];
                 let name = raw.strip_prefix("r#").unwrap_or(raw).to_owned();
                 self.after_mod = Some(Some((name, lexer.pos(s, e))));
                 return Some(());
             }
-            (Some(named), Tok::Punct(b';') | Tok::Open(b'{')) => named,
+            (Some(named), Token::Punct(b';') | Token::Open(b'{')) => named,
             _ => return None,
         };
-        let inline = tok == Tok::Open(b'{');
+        let inline = token == Token::Open(b'{');
         self.out.push(ModItem {
             parents: self.parents.clone(),
             name: name.clone(),
@@ -506,16 +507,16 @@ impl StructuralPass<'_> {
             self.parents.push(name);
             self.stack.push(Group::Module);
         }
-        self.hash = Hash::None;
+        self.attr_start = AttrStart::None;
         Some(())
     }
 
     /// A token inside the brackets of a module-level attribute (`inner`: `#![...]`).
-    fn attr_token(&mut self, tok: Tok, inner: bool) -> Option<()> {
-        match tok {
-            Tok::Close(b']') => {
+    fn attr_token(&mut self, token: Token, inner: bool) -> Option<()> {
+        match token {
+            Token::Close(b']') => {
                 self.stack.pop();
-                if let [Tok::Ident(s, e), Tok::Punct(b'='), Tok::Str(ls, le)] =
+                if let [Token::Ident(s, e), Token::Punct(b'='), Token::Str(ls, le)] =
                     self.attr_tokens.as_slice()
                     && &self.text[*s..*e] == "path"
                     && !inner
@@ -525,9 +526,9 @@ impl StructuralPass<'_> {
                     self.path_attr = Some(string_value(&self.text[*ls..*le])?);
                 }
             }
-            Tok::Close(_) => return None,
-            Tok::Open(d) => {
-                self.attr_tokens.push(tok);
+            Token::Close(_) => return None,
+            Token::Open(d) => {
+                self.attr_tokens.push(token);
                 self.stack.push(Group::Other(closing(d)));
             }
             other => self.attr_tokens.push(other),
@@ -536,17 +537,17 @@ impl StructuralPass<'_> {
     }
 
     /// A token inside any other group, which `close` ends.
-    fn other_token(&mut self, tok: Tok, close: u8) -> Option<()> {
-        match tok {
-            Tok::Open(d) => self.stack.push(Group::Other(closing(d))),
-            Tok::Close(c) if c == close => {
+    fn other_token(&mut self, token: Token, close: u8) -> Option<()> {
+        match token {
+            Token::Open(d) => self.stack.push(Group::Other(closing(d))),
+            Token::Close(c) if c == close => {
                 self.stack.pop();
                 // A brace group closing at module level ends an item (struct, fn, impl, macro).
                 if c == b'}' && matches!(self.stack.last(), Some(Group::Module)) {
                     self.path_attr = None;
                 }
             }
-            Tok::Close(_) => return None,
+            Token::Close(_) => return None,
             _ => {}
         }
         Some(())
