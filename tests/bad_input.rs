@@ -664,7 +664,7 @@ fn a_shallow_clone_says_to_fetch_history_and_tags() {
 
 /// `pub use child::*;` with `use super::*;` in the child (a glob-import cycle, ordinary Rust) made name
 /// resolution walk the cycle exponentially: found by tests/proptest_agreement.rs, fixed in
-/// `src/extract/resolve.rs` (`resolve_glob`).
+/// `src/extract/names.rs` (`resolve_glob`).
 #[test]
 fn glob_import_cycles_resolve_quickly() {
     let repo = Repo::released("0.1.0");

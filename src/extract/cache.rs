@@ -1,15 +1,20 @@
-//! Per-file work kept by git blob id across the extractions of one check.
+//! What one check keeps across its extractions: every file by git blob id (its text, module scan, syntax
+//! tree and declarations) and every file node of the crates' module trees by what it depends on, so that
+//! the revisions a check reads share the work on what they have in common.
 
 use std::cell::{Cell, OnceCell, RefCell};
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
 use git2::{ObjectType, Oid};
+use rustc_hash::FxHashMap;
 
-use super::resolve::{self, Decl, FxHasher, MountNode, NodeKey};
+use super::declarations::{self, Declaration};
 use super::scan::{self, ModItem};
 use super::{ExtractError, FileReader};
+use crate::model::ExtractNote;
+
+/// A module path: crate name first (`["flux_protocols", "sched"]`).
+pub(super) type ModPath = Vec<String>;
 
 thread_local! {
     /// How many [`SourceCache`]s are alive on this thread: the last one dropped frees the span data.
@@ -39,9 +44,9 @@ pub struct CacheStats {
 /// map is cleared ([`proc_macro2::extra::invalidate_current_thread_spans`]) when the last cache alive on
 /// the thread is dropped, not before. Do not clear it by hand while a cache is alive.
 pub struct SourceCache {
-    blobs: RefCell<HashMap<Oid, Rc<Blob>, BuildHasherDefault<FxHasher>>>,
-    /// Module-tree nodes by what they depend on (see `resolve::Workspace::mount`).
-    nodes: RefCell<HashMap<NodeKey, Rc<MountNode>, BuildHasherDefault<FxHasher>>>,
+    blobs: RefCell<FxHashMap<Oid, Rc<Blob>>>,
+    /// Module-tree files by what they depend on (see `tree::ModuleTree::mount`).
+    module_files: RefCell<FxHashMap<ModuleFileKey, Rc<ModuleFile>>>,
     stats: Cell<CacheStats>,
 }
 
@@ -62,9 +67,9 @@ impl Default for SourceCache {
 impl Drop for SourceCache {
     fn drop(&mut self) {
         let last = LIVE.with(|live| {
-            let n = live.get().saturating_sub(1);
-            live.set(n);
-            n == 0
+            let remaining = live.get().saturating_sub(1);
+            live.set(remaining);
+            remaining == 0
         });
         if last {
             // Every span was converted to a plain location; free the thread's source map (it only grows
@@ -80,7 +85,7 @@ impl SourceCache {
         LIVE.with(|live| live.set(live.get() + 1));
         SourceCache {
             blobs: RefCell::default(),
-            nodes: RefCell::default(),
+            module_files: RefCell::default(),
             stats: Cell::new(CacheStats::default()),
         }
     }
@@ -90,24 +95,24 @@ impl SourceCache {
         self.stats.get()
     }
 
-    fn count(&self, f: impl FnOnce(&mut CacheStats)) {
+    fn count(&self, update: impl FnOnce(&mut CacheStats)) {
         let mut stats = self.stats.get();
-        f(&mut stats);
+        update(&mut stats);
         self.stats.set(stats);
     }
 
-    /// A module-tree node built before for the same blob, directory and place.
-    pub(super) fn node(&self, key: &NodeKey) -> Option<Rc<MountNode>> {
-        let node = self.nodes.borrow().get(key).cloned();
-        if node.is_some() {
-            self.count(|s| s.nodes_reused += 1);
+    /// A module-tree file mounted before with the same blob, children's directory and place.
+    pub(super) fn module_file(&self, key: &ModuleFileKey) -> Option<Rc<ModuleFile>> {
+        let found = self.module_files.borrow().get(key).cloned();
+        if found.is_some() {
+            self.count(|stats| stats.nodes_reused += 1);
         }
-        node
+        found
     }
 
-    /// Keeps a node for the next revisions.
-    pub(super) fn keep_node(&self, key: NodeKey, node: Rc<MountNode>) {
-        self.nodes.borrow_mut().insert(key, node);
+    /// Keeps a mounted module-tree file for the next revisions.
+    pub(super) fn keep_module_file(&self, key: ModuleFileKey, file: Rc<ModuleFile>) {
+        self.module_files.borrow_mut().insert(key, file);
     }
 
     /// The file at `path` of `reader`'s revision, from the cache when its blob id is known there.
@@ -120,13 +125,13 @@ impl SourceCache {
         if let Some(id) = known
             && let Some(blob) = self.blobs.borrow().get(&id)
         {
-            self.count(|s| s.hits += 1);
+            self.count(|stats| stats.hits += 1);
             return Ok(Some(Rc::clone(blob)));
         }
         let Some(bytes) = reader.read(path)? else {
             return Ok(None);
         };
-        self.count(|s| s.reads += 1);
+        self.count(|stats| stats.reads += 1);
         let id = match known {
             Some(id) => id,
             None => Oid::hash_object(ObjectType::Blob, &bytes).map_err(|e| ExtractError::Read {
@@ -135,7 +140,7 @@ impl SourceCache {
             })?,
         };
         if let Some(blob) = self.blobs.borrow().get(&id) {
-            self.count(|s| s.hits += 1);
+            self.count(|stats| stats.hits += 1);
             return Ok(Some(Rc::clone(blob)));
         }
         let text = String::from_utf8(bytes).map_err(|e| ExtractError::NotUtf8 {
@@ -144,7 +149,7 @@ impl SourceCache {
         })?;
         let blob = Rc::new(Blob::new(id, text));
         self.blobs.borrow_mut().insert(id, Rc::clone(&blob));
-        self.count(|s| s.blobs += 1);
+        self.count(|stats| stats.blobs += 1);
         Ok(Some(blob))
     }
 }
@@ -180,7 +185,7 @@ pub(super) struct Blob {
     ast: OnceCell<Result<syn::File, ParseFailure>>,
     /// The `mod` declarations read from the syntax tree, when the scan could not read them.
     ast_mods: OnceCell<Vec<ModItem>>,
-    decls: OnceCell<Vec<Decl>>,
+    declarations: OnceCell<Vec<Declaration>>,
 }
 
 impl Blob {
@@ -194,7 +199,7 @@ impl Blob {
             may_declare,
             ast: OnceCell::new(),
             ast_mods: OnceCell::new(),
-            decls: OnceCell::new(),
+            declarations: OnceCell::new(),
         }
     }
 
@@ -217,7 +222,7 @@ impl Blob {
     pub(super) fn ast(&self, cache: &SourceCache) -> Result<&syn::File, ParseFailure> {
         self.ast
             .get_or_init(|| {
-                cache.count(|s| s.parsed += 1);
+                cache.count(|stats| stats.parsed += 1);
                 syn::parse_file(&self.text).map_err(|e| {
                     let start = e.span().start();
                     ParseFailure {
@@ -237,12 +242,64 @@ impl Blob {
             return Ok(mods);
         }
         let file = self.ast(cache)?;
-        Ok(self.ast_mods.get_or_init(|| resolve::mods_of(file)))
+        Ok(self.ast_mods.get_or_init(|| scan::mods_of_syntax(file)))
     }
 
     /// The protocol and message declarations (and `#[wire]`-writing macros) of the file.
-    pub(super) fn decls(&self, cache: &SourceCache) -> Result<&[Decl], ParseFailure> {
+    pub(super) fn declarations(&self, cache: &SourceCache) -> Result<&[Declaration], ParseFailure> {
         let file = self.ast(cache)?;
-        Ok(self.decls.get_or_init(|| resolve::decls_of(file)))
+        Ok(self
+            .declarations
+            .get_or_init(|| declarations::declarations_of(file)))
     }
+}
+
+/// A file of a crate's module tree, with the files its `mod` declarations mount below it. It only depends
+/// on its blob, the directory its children live in, and where it is mounted: the [`SourceCache`] shares it
+/// between revisions where these are the same (see `tree::ModuleTree::mount`).
+pub(super) struct ModuleFile {
+    /// Its path, relative to the workspace root.
+    pub(super) path: String,
+    pub(super) blob: Rc<Blob>,
+    /// The module it is.
+    pub(super) module: ModPath,
+    /// Its `mod` declarations in source order (inline modules included).
+    pub(super) children: Vec<ChildModule>,
+    /// The notes of the discovery, for this file and every file below.
+    pub(super) notes: Vec<ExtractNote>,
+    /// This file or a file below may declare protocols or messages.
+    pub(super) may_declare: bool,
+    /// A `#[path]` is followed here or below: the file may depend on files outside its directory, and
+    /// is not shared.
+    pub(super) has_path_attr: bool,
+}
+
+/// A `mod` declaration of a [`ModuleFile`].
+pub(super) struct ChildModule {
+    /// Its module, relative to the file's: the inline modules it is written in, then its name.
+    pub(super) relative_path: Vec<String>,
+    /// The byte offset of its name (declarations are ordered by it).
+    pub(super) offset: usize,
+    pub(super) source: ChildSource,
+}
+
+/// Where the items of a [`ChildModule`] are.
+pub(super) enum ChildSource {
+    /// `mod name { ... }`: its items are in the same file.
+    Inline,
+    /// `mod name;` and the file found for it.
+    File(Rc<ModuleFile>),
+    /// `mod name;` without a file here.
+    Missing,
+}
+
+/// The key under which a [`ModuleFile`] is shared: its blob, its children's directory, and its place.
+#[derive(PartialEq, Eq, Hash)]
+pub(super) struct ModuleFileKey {
+    pub(super) blob: Oid,
+    /// The git tree id of the children's directory (`None`: the revision has no such directory).
+    pub(super) child_dir_id: Option<Oid>,
+    pub(super) module: ModPath,
+    pub(super) path: String,
+    pub(super) child_dir: String,
 }

@@ -27,11 +27,28 @@
 //! Parsing is not spread over threads: syn's trees are `!Send` (proc-macro2 keeps span data in a
 //! thread-local map), so a parallel parse would have to rebuild a span-free copy of every tree it hands
 //! back, and only a fifth of a typical workspace's files is parsed at all.
+//!
+//! # Modules
+//!
+//! Each uses only the ones above it (and this module's items):
+//!
+//! - `syntax`: readings of syn items every stage shares (names without `r#`, `cfg_attr` expanded).
+//! - `scan`: a file's `mod` declarations, by the lexer scan or, when it gives up, from syn's tree.
+//! - `serde_attrs`: `#[serde(...)]` attributes, as serde_derive reads them.
+//! - `declarations`: what a parsed file declares (`#[derive(Protocol)]`, `#[derive(Message)]`).
+//! - `cache`: the [`SourceCache`]: files by blob id, module-tree files by what they depend on.
+//! - `tree`: the crates' module trees, mounted from the scans (`mod`, `name/mod.rs`, `#[path]`).
+//! - `names`: what a path written in a module names (`use`, renames, globs, `super`, re-exports).
+//! - `lower`: declarations and the types they reach, converted to the model.
 
 mod cache;
-mod resolve;
+mod declarations;
+mod lower;
+mod names;
 mod scan;
 mod serde_attrs;
+mod syntax;
+mod tree;
 
 use std::collections::BTreeMap;
 
@@ -95,7 +112,7 @@ pub enum ExtractError {
     /// A file is not valid Rust.
     #[error("{file}:{line}:{column}: cannot parse Rust source: {message}")]
     Parse {
-        /// The file.
+        /// The file, relative to the workspace root.
         file: String,
         /// 1-based line of the error.
         line: u32,
@@ -107,24 +124,24 @@ pub enum ExtractError {
     /// A source file is not UTF-8.
     #[error("{file}: not UTF-8 text (byte {offset}); Rust source must be UTF-8")]
     NotUtf8 {
-        /// The file.
+        /// The file, relative to the workspace root.
         file: String,
-        /// The offset of the first invalid byte.
+        /// The byte offset of the first invalid byte.
         offset: usize,
     },
     /// A file could not be read.
     #[error("{file}: cannot read: {message}")]
     Read {
-        /// The file.
+        /// The file, relative to the workspace root.
         file: String,
-        /// Why.
+        /// The reader's error (git's, or the file system's).
         message: String,
     },
     /// A `#[wire(...)]` declaration the compiler rejects too (a version that is not semver, an unknown
     /// key): without it the protocol or message would look removed.
     #[error("{file}:{line}:{column}: {message}")]
     InvalidDeclaration {
-        /// The file.
+        /// The file, relative to the workspace root.
         file: String,
         /// 1-based line of the offending token.
         line: u32,
@@ -139,11 +156,11 @@ pub enum ExtractError {
         first.file, first.line, second.file, second.line
     )]
     DuplicateProtocol {
-        /// The name.
+        /// The protocol name both declare.
         name: String,
-        /// The first declaration.
+        /// Where the first declaration (in the crates' depth-first item order) is.
         first: Location,
-        /// The second declaration.
+        /// Where the second one is.
         second: Location,
     },
 }
@@ -184,7 +201,7 @@ pub fn extract_cached(
     reader: &dyn FileReader,
     cache: &SourceCache,
 ) -> Result<Snapshot, ExtractError> {
-    resolve::Workspace::load(crates, reader, cache)?.snapshot(None)
+    lower::snapshot(&tree::ModuleTree::load(crates, reader, cache)?, None)
 }
 
 /// [`extract_cached`], keeping of each protocol only the messages `keep` asks for, given the protocol's
@@ -197,7 +214,7 @@ pub fn extract_filtered(
     cache: &SourceCache,
     keep: &dyn Fn(&ProtocolDecl) -> Keep,
 ) -> Result<Snapshot, ExtractError> {
-    resolve::Workspace::load(crates, reader, cache)?.snapshot(Some(keep))
+    lower::snapshot(&tree::ModuleTree::load(crates, reader, cache)?, Some(keep))
 }
 
 /// Extracts the model of one crate given as in-memory sources (`(path, text)`, the first being the crate
@@ -222,7 +239,8 @@ pub fn snapshot_from_sources(
     )
 }
 
-pub(crate) fn location(file: &str, span: Span) -> Location {
+/// Where a token of `file` is, in the model's terms (1-based line and column, byte range).
+fn location(file: &str, span: Span) -> Location {
     let start = span.start();
     let bytes = span.byte_range();
     Location {
@@ -234,7 +252,8 @@ pub(crate) fn location(file: &str, span: Span) -> Location {
     }
 }
 
-pub(crate) fn note(file: &str, span: Span, message: impl Into<String>) -> ExtractNote {
+/// A note about what extraction cannot see, at a token of `file`.
+fn note(file: &str, span: Span, message: impl Into<String>) -> ExtractNote {
     ExtractNote {
         message: message.into(),
         location: location(file, span),

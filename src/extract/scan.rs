@@ -6,7 +6,13 @@
 //! visits). The scan reads the `mod` structure at a fraction of the cost of `syn::parse_file`. It gives up
 //! ([`scan`] returns `None`) whenever it cannot be sure, for example on unbalanced delimiters or an
 //! unterminated literal; the caller then parses the file with syn, which also reports the syntax error.
-//! `tests::scan_agrees_with_syn` pins that both read the same declarations.
+//! `tests::scan_agrees_with_syn` pins that both read the same declarations. [`mods_of_syntax`] reads them
+//! from syn's tree for the files the scan gives up on.
+
+use proc_macro2::Span;
+use syn::{Attribute, Item};
+
+use super::syntax::unraw;
 
 /// Where a token is, as proc-macro2 reports it for a span: 1-based line, 1-based column in characters,
 /// and byte offsets.
@@ -47,7 +53,7 @@ pub(crate) fn syn_content(text: &str) -> &str {
 
 /// A token of the lexer; literal and comment contents are skipped, not returned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Tok {
+enum Token {
     /// An identifier or keyword, raw prefix included, as byte offsets.
     Ident(usize, usize),
     /// A string literal: byte offsets of the whole literal (prefix, quotes and hashes included).
@@ -177,101 +183,50 @@ impl<'t> Lexer<'t> {
 
     /// The next token and the position of its first byte; `Ok(None)` at the end; `Err(())` when the text
     /// is not something the scan can read with certainty.
-    fn next(&mut self) -> Result<Option<(Tok, usize)>, ()> {
+    fn next(&mut self) -> Result<Option<(Token, usize)>, ()> {
         loop {
             let Some(&b) = self.bytes.get(self.at) else {
                 return Ok(None);
             };
             let start = self.at;
-            match b {
+            let token = match b {
                 b'\n' => {
                     self.line += 1;
                     self.at += 1;
                     self.line_start = self.at;
+                    continue;
                 }
-                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => self.at += 1,
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
+                    self.at += 1;
+                    continue;
+                }
                 b'/' if self.peek(1) == b'/' => {
                     let end = self.bytes[start..]
                         .iter()
                         .position(|&c| c == b'\n')
                         .map_or(self.bytes.len(), |i| start + i);
                     self.at = end;
+                    continue;
                 }
                 b'/' if self.peek(1) == b'*' => {
-                    let mut depth = 0usize;
-                    let mut i = start;
-                    loop {
-                        match (self.bytes.get(i), self.bytes.get(i + 1)) {
-                            (Some(b'/'), Some(b'*')) => {
-                                depth += 1;
-                                i += 2;
-                            }
-                            (Some(b'*'), Some(b'/')) => {
-                                depth -= 1;
-                                i += 2;
-                                if depth == 0 {
-                                    break;
-                                }
-                            }
-                            (Some(_), _) => i += 1,
-                            (None, _) => return Err(()),
-                        }
-                    }
-                    self.advance_to(i);
-                }
-                b'"' => {
-                    let end = self.quoted_end(start + 1, b'"').ok_or(())?;
-                    let end = self.suffix_end(end);
+                    let end = self.block_comment_end(start)?;
                     self.advance_to(end);
-                    return Ok(Some((Tok::Str(start, end), start)));
+                    continue;
                 }
-                b'\'' => {
-                    // A char literal ('a', '\n', '\u{1F600}') or a lifetime / label ('a, 'static).
-                    if self.peek(1) == b'\\' {
-                        let end = self.quoted_end(start + 1, b'\'').ok_or(())?;
-                        let end = self.suffix_end(end);
-                        self.advance_to(end);
-                        return Ok(Some((Tok::Other, start)));
-                    }
-                    let c = self.char_at(start + 1).ok_or(())?;
-                    let after = start + 1 + c.len_utf8();
-                    if self.bytes.get(after) == Some(&b'\'') {
-                        let end = self.suffix_end(after + 1);
-                        self.advance_to(end);
-                        return Ok(Some((Tok::Other, start)));
-                    }
-                    if !is_ident_start(c) {
-                        return Err(());
-                    }
-                    self.at = self.ident_end(start + 1);
-                    return Ok(Some((Tok::Other, start)));
-                }
-                b'0'..=b'9' => {
-                    let mut i = start;
-                    while i < self.bytes.len() {
-                        let c = self.bytes[i];
-                        // Digits, suffixes, and a `.` followed by a digit (`1.5`, not `1..2`).
-                        let fraction =
-                            c == b'.' && self.bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
-                        if !(c.is_ascii_alphanumeric() || c == b'_' || fraction) {
-                            break;
-                        }
-                        i += 1;
-                    }
-                    self.at = i;
-                    return Ok(Some((Tok::Other, start)));
-                }
+                b'"' => Token::Str(start, self.quoted_literal(start + 1, b'"')?),
+                b'\'' => self.char_or_lifetime(start)?,
+                b'0'..=b'9' => self.number(start),
                 b'{' | b'(' | b'[' => {
                     self.at += 1;
-                    return Ok(Some((Tok::Open(b), start)));
+                    Token::Open(b)
                 }
                 b'}' | b')' | b']' => {
                     self.at += 1;
-                    return Ok(Some((Tok::Close(b), start)));
+                    Token::Close(b)
                 }
                 _ if b.is_ascii() && !b.is_ascii_alphabetic() && b != b'_' => {
                     self.at += 1;
-                    return Ok(Some((Tok::Punct(b), start)));
+                    Token::Punct(b)
                 }
                 _ => {
                     let c = self.char_at(start).ok_or(())?;
@@ -282,42 +237,108 @@ impl<'t> Lexer<'t> {
                     if !is_ident_start(c) {
                         return Err(());
                     }
-                    let end = self.ident_end(start);
-                    let word = &self.text[start..end];
-                    let next = self.bytes.get(end).copied().unwrap_or(0);
-                    match (word, next) {
-                        ("b" | "c", b'"') => {
-                            let lit_end = self.quoted_end(end + 1, b'"').ok_or(())?;
-                            let lit_end = self.suffix_end(lit_end);
-                            self.advance_to(lit_end);
-                            return Ok(Some((Tok::Str(start, lit_end), start)));
-                        }
-                        ("b", b'\'') => {
-                            let lit_end = self.quoted_end(end + 1, b'\'').ok_or(())?;
-                            let lit_end = self.suffix_end(lit_end);
-                            self.advance_to(lit_end);
-                            return Ok(Some((Tok::Other, start)));
-                        }
-                        ("r" | "br" | "cr", b'"' | b'#') => {
-                            let is_raw_ident = word == "r"
-                                && next == b'#'
-                                && self.char_at(end + 1).is_some_and(is_ident_start);
-                            if is_raw_ident {
-                                let ident_end = self.ident_end(end + 1);
-                                self.at = ident_end;
-                                return Ok(Some((Tok::Ident(start, ident_end), start)));
-                            }
-                            let lit_end = self.raw_end(end).ok_or(())?;
-                            let lit_end = self.suffix_end(lit_end);
-                            self.advance_to(lit_end);
-                            return Ok(Some((Tok::Str(start, lit_end), start)));
-                        }
-                        _ => {
-                            self.at = end;
-                            return Ok(Some((Tok::Ident(start, end), start)));
-                        }
+                    self.word(start)?
+                }
+            };
+            return Ok(Some((token, start)));
+        }
+    }
+
+    /// The end of the (possibly nested) block comment starting at `start`; `Err` when unterminated.
+    fn block_comment_end(&self, start: usize) -> Result<usize, ()> {
+        let mut depth = 0usize;
+        let mut i = start;
+        loop {
+            match (self.bytes.get(i), self.bytes.get(i + 1)) {
+                (Some(b'/'), Some(b'*')) => {
+                    depth += 1;
+                    i += 2;
+                }
+                (Some(b'*'), Some(b'/')) => {
+                    depth -= 1;
+                    i += 2;
+                    if depth == 0 {
+                        return Ok(i);
                     }
                 }
+                (Some(_), _) => i += 1,
+                (None, _) => return Err(()),
+            }
+        }
+    }
+
+    /// Passes a quoted literal whose body starts at `body_from`, and its suffix; returns its end.
+    fn quoted_literal(&mut self, body_from: usize, quote: u8) -> Result<usize, ()> {
+        let end = self.quoted_end(body_from, quote).ok_or(())?;
+        let end = self.suffix_end(end);
+        self.advance_to(end);
+        Ok(end)
+    }
+
+    /// A char literal (`'a'`, `'\n'`, `'\u{1F600}'`) or a lifetime or label (`'a`, `'static`).
+    fn char_or_lifetime(&mut self, start: usize) -> Result<Token, ()> {
+        if self.peek(1) == b'\\' {
+            self.quoted_literal(start + 1, b'\'')?;
+            return Ok(Token::Other);
+        }
+        let c = self.char_at(start + 1).ok_or(())?;
+        let after = start + 1 + c.len_utf8();
+        if self.bytes.get(after) == Some(&b'\'') {
+            let end = self.suffix_end(after + 1);
+            self.advance_to(end);
+            return Ok(Token::Other);
+        }
+        if !is_ident_start(c) {
+            return Err(());
+        }
+        self.at = self.ident_end(start + 1);
+        Ok(Token::Other)
+    }
+
+    /// A number literal with its suffix.
+    fn number(&mut self, start: usize) -> Token {
+        let mut i = start;
+        while i < self.bytes.len() {
+            let c = self.bytes[i];
+            // Digits, suffixes, and a `.` followed by a digit (`1.5`, not `1..2`).
+            let fraction = c == b'.' && self.bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
+            if !(c.is_ascii_alphanumeric() || c == b'_' || fraction) {
+                break;
+            }
+            i += 1;
+        }
+        self.at = i;
+        Token::Other
+    }
+
+    /// An identifier (raw ones included) or a literal with a prefix (`b"..."`, `b'x'`, `r#"..."#`).
+    fn word(&mut self, start: usize) -> Result<Token, ()> {
+        let end = self.ident_end(start);
+        let word = &self.text[start..end];
+        let next = self.bytes.get(end).copied().unwrap_or(0);
+        match (word, next) {
+            ("b" | "c", b'"') => Ok(Token::Str(start, self.quoted_literal(end + 1, b'"')?)),
+            ("b", b'\'') => {
+                self.quoted_literal(end + 1, b'\'')?;
+                Ok(Token::Other)
+            }
+            ("r" | "br" | "cr", b'"' | b'#') => {
+                let is_raw_ident = word == "r"
+                    && next == b'#'
+                    && self.char_at(end + 1).is_some_and(is_ident_start);
+                if is_raw_ident {
+                    let ident_end = self.ident_end(end + 1);
+                    self.at = ident_end;
+                    return Ok(Token::Ident(start, ident_end));
+                }
+                let lit_end = self.raw_end(end).ok_or(())?;
+                let lit_end = self.suffix_end(lit_end);
+                self.advance_to(lit_end);
+                Ok(Token::Str(start, lit_end))
+            }
+            _ => {
+                self.at = end;
+                Ok(Token::Ident(start, end))
             }
         }
     }
@@ -362,7 +383,8 @@ fn string_value(lit: &str) -> Option<String> {
 }
 
 /// What the structural pass is inside.
-enum Ctx {
+#[derive(Clone, Copy)]
+enum Group {
     /// A module body: the file itself, or an inline module.
     Module,
     /// The brackets of an attribute written at module level; `true` for an inner one (`#![...]`).
@@ -373,7 +395,7 @@ enum Ctx {
 
 /// `#` or `#!` just read at module level.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Hash {
+enum AttrStart {
     None,
     Outer,
     Inner,
@@ -384,107 +406,152 @@ enum Hash {
 /// `text` is the text as syn sees it ([`syn_content`]).
 pub(crate) fn scan(text: &str) -> Option<Vec<ModItem>> {
     let mut lexer = Lexer::new(text);
-    let mut out = Vec::new();
-    let mut stack: Vec<Ctx> = vec![Ctx::Module];
-    // The names of the inline modules the pass is in.
-    let mut parents: Vec<String> = Vec::new();
-    // The first `#[path = "..."]` of the item being read (cleared at the end of every item).
-    let mut path_attr: Option<String> = None;
-    let mut hash = Hash::None;
-    // `mod` read at module level (`Some(None)`), then its name.
-    let mut after_mod: Option<Option<(String, Pos)>> = None;
-    let mut attr_tokens: Vec<Tok> = Vec::new();
-    while let Some((tok, _)) = lexer.next().ok()? {
-        match stack.last()? {
-            Ctx::Module => {
-                if let Some(state) = after_mod.take() {
-                    let (name, pos) = match (state, tok) {
-                        (None, Tok::Ident(s, e)) => {
-                            let raw = &text[s..e];
-                            let name = raw.strip_prefix("r#").unwrap_or(raw).to_owned();
-                            after_mod = Some(Some((name, lexer.pos(s, e))));
-                            continue;
-                        }
-                        (Some(named), Tok::Punct(b';') | Tok::Open(b'{')) => named,
-                        _ => return None,
-                    };
-                    let inline = tok == Tok::Open(b'{');
-                    out.push(ModItem {
-                        parents: parents.clone(),
-                        name: name.clone(),
-                        inline,
-                        path_attr: path_attr.take(),
-                        pos,
-                    });
-                    if inline {
-                        parents.push(name);
-                        stack.push(Ctx::Module);
-                    }
-                    hash = Hash::None;
-                    continue;
-                }
-                match tok {
-                    Tok::Ident(s, e) if &text[s..e] == "mod" => after_mod = Some(None),
-                    Tok::Punct(b'#') => {
-                        hash = Hash::Outer;
-                        continue;
-                    }
-                    Tok::Punct(b'!') if hash == Hash::Outer => {
-                        hash = Hash::Inner;
-                        continue;
-                    }
-                    Tok::Open(b'[') if hash != Hash::None => {
-                        attr_tokens.clear();
-                        stack.push(Ctx::Attr(hash == Hash::Inner));
-                    }
-                    Tok::Open(d) => stack.push(Ctx::Other(closing(d))),
-                    Tok::Close(b'}') if stack.len() > 1 => {
-                        // The end of an inline module, and of the item it is.
-                        stack.pop();
-                        parents.pop();
-                        path_attr = None;
-                    }
-                    Tok::Close(_) => return None,
-                    Tok::Punct(b';') => path_attr = None,
-                    _ => {}
-                }
-                hash = Hash::None;
-            }
-            &Ctx::Attr(inner) => match tok {
-                Tok::Close(b']') => {
-                    stack.pop();
-                    if let [Tok::Ident(s, e), Tok::Punct(b'='), Tok::Str(ls, le)] =
-                        attr_tokens.as_slice()
-                        && &text[*s..*e] == "path"
-                        && !inner
-                        && path_attr.is_none()
-                    {
-                        // syn decodes the literal with every escape; give up on unusual ones.
-                        path_attr = Some(string_value(&text[*ls..*le])?);
-                    }
-                }
-                Tok::Close(_) => return None,
-                Tok::Open(d) => {
-                    attr_tokens.push(tok);
-                    stack.push(Ctx::Other(closing(d)));
-                }
-                other => attr_tokens.push(other),
-            },
-            &Ctx::Other(close) => match tok {
-                Tok::Open(d) => stack.push(Ctx::Other(closing(d))),
-                Tok::Close(c) if c == close => {
-                    stack.pop();
-                    // A brace group closing at module level ends an item (struct, fn, impl, macro).
-                    if c == b'}' && matches!(stack.last(), Some(Ctx::Module)) {
-                        path_attr = None;
-                    }
-                }
-                Tok::Close(_) => return None,
-                _ => {}
-            },
+    let mut pass = StructuralPass {
+        text,
+        out: Vec::new(),
+        stack: vec![Group::Module],
+        parents: Vec::new(),
+        path_attr: None,
+        attr_start: AttrStart::None,
+        after_mod: None,
+        attr_tokens: Vec::new(),
+    };
+    while let Some((token, _)) = lexer.next().ok()? {
+        match *pass.stack.last()? {
+            Group::Module => pass.module_token(token, &lexer)?,
+            Group::Attr(inner) => pass.attr_token(token, inner)?,
+            Group::Other(close) => pass.other_token(token, close)?,
         }
     }
-    (stack.len() == 1 && after_mod.is_none()).then_some(out)
+    (pass.stack.len() == 1 && pass.after_mod.is_none()).then_some(pass.out)
+}
+
+/// The state of [`scan`] between tokens. Its methods return `None` when the scan gives up.
+struct StructuralPass<'t> {
+    text: &'t str,
+    out: Vec<ModItem>,
+    stack: Vec<Group>,
+    /// The names of the inline modules the pass is in.
+    parents: Vec<String>,
+    /// The first `#[path = "..."]` of the item being read (cleared at the end of every item).
+    path_attr: Option<String>,
+    attr_start: AttrStart,
+    /// `mod` read at module level (`Some(None)`), then its name.
+    after_mod: Option<Option<(String, Pos)>>,
+    /// The tokens of the attribute being read.
+    attr_tokens: Vec<Token>,
+}
+
+impl StructuralPass<'_> {
+    /// A token at module level.
+    fn module_token(&mut self, token: Token, lexer: &Lexer<'_>) -> Option<()> {
+        if let Some(state) = self.after_mod.take() {
+            return self.mod_declaration(state, token, lexer);
+        }
+        match token {
+            Token::Ident(s, e) if &self.text[s..e] == "mod" => self.after_mod = Some(None),
+            Token::Punct(b'#') => {
+                self.attr_start = AttrStart::Outer;
+                return Some(());
+            }
+            Token::Punct(b'!') if self.attr_start == AttrStart::Outer => {
+                self.attr_start = AttrStart::Inner;
+                return Some(());
+            }
+            Token::Open(b'[') if self.attr_start != AttrStart::None => {
+                self.attr_tokens.clear();
+                self.stack
+                    .push(Group::Attr(self.attr_start == AttrStart::Inner));
+            }
+            Token::Open(d) => self.stack.push(Group::Other(closing(d))),
+            Token::Close(b'}') if self.stack.len() > 1 => {
+                // The end of an inline module, and of the item it is.
+                self.stack.pop();
+                self.parents.pop();
+                self.path_attr = None;
+            }
+            Token::Close(_) => return None,
+            Token::Punct(b';') => self.path_attr = None,
+            _ => {}
+        }
+        self.attr_start = AttrStart::None;
+        Some(())
+    }
+
+    /// A token after `mod` (`state` is `None`) or after `mod name` (`state` holds the name).
+    fn mod_declaration(
+        &mut self,
+        state: Option<(String, Pos)>,
+        token: Token,
+        lexer: &Lexer<'_>,
+    ) -> Option<()> {
+        let (name, pos) = match (state, token) {
+            (None, Token::Ident(s, e)) => {
+                let raw = &self.text[s..e];
+                let name = raw.strip_prefix("r#").unwrap_or(raw).to_owned();
+                self.after_mod = Some(Some((name, lexer.pos(s, e))));
+                return Some(());
+            }
+            (Some(named), Token::Punct(b';') | Token::Open(b'{')) => named,
+            _ => return None,
+        };
+        let inline = token == Token::Open(b'{');
+        self.out.push(ModItem {
+            parents: self.parents.clone(),
+            name: name.clone(),
+            inline,
+            path_attr: self.path_attr.take(),
+            pos,
+        });
+        if inline {
+            self.parents.push(name);
+            self.stack.push(Group::Module);
+        }
+        self.attr_start = AttrStart::None;
+        Some(())
+    }
+
+    /// A token inside the brackets of a module-level attribute (`inner`: `#![...]`).
+    fn attr_token(&mut self, token: Token, inner: bool) -> Option<()> {
+        match token {
+            Token::Close(b']') => {
+                self.stack.pop();
+                if let [Token::Ident(s, e), Token::Punct(b'='), Token::Str(ls, le)] =
+                    self.attr_tokens.as_slice()
+                    && &self.text[*s..*e] == "path"
+                    && !inner
+                    && self.path_attr.is_none()
+                {
+                    // syn decodes the literal with every escape; give up on unusual ones.
+                    self.path_attr = Some(string_value(&self.text[*ls..*le])?);
+                }
+            }
+            Token::Close(_) => return None,
+            Token::Open(d) => {
+                self.attr_tokens.push(token);
+                self.stack.push(Group::Other(closing(d)));
+            }
+            other => self.attr_tokens.push(other),
+        }
+        Some(())
+    }
+
+    /// A token inside any other group, which `close` ends.
+    fn other_token(&mut self, token: Token, close: u8) -> Option<()> {
+        match token {
+            Token::Open(d) => self.stack.push(Group::Other(closing(d))),
+            Token::Close(c) if c == close => {
+                self.stack.pop();
+                // A brace group closing at module level ends an item (struct, fn, impl, macro).
+                if c == b'}' && matches!(self.stack.last(), Some(Group::Module)) {
+                    self.path_attr = None;
+                }
+            }
+            Token::Close(_) => return None,
+            _ => {}
+        }
+        Some(())
+    }
 }
 
 fn closing(open: u8) -> u8 {
@@ -492,6 +559,59 @@ fn closing(open: u8) -> u8 {
         b'{' => b'}',
         b'(' => b')',
         _ => b']',
+    }
+}
+
+/// The item-level `mod` declarations of a parsed file, inline ones included, as [`scan`] reports them.
+pub(super) fn mods_of_syntax(file: &syn::File) -> Vec<ModItem> {
+    fn walk(items: &[Item], parents: &mut Vec<String>, out: &mut Vec<ModItem>) {
+        for item in items {
+            let Item::Mod(module) = item else { continue };
+            let name = unraw(&module.ident);
+            out.push(ModItem {
+                parents: parents.clone(),
+                name: name.clone(),
+                inline: module.content.is_some(),
+                path_attr: path_attr(&module.attrs),
+                pos: pos_of(module.ident.span()),
+            });
+            if let Some((_, inner)) = &module.content {
+                parents.push(name);
+                walk(inner, parents, out);
+                parents.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&file.items, &mut Vec::new(), &mut out);
+    out
+}
+
+/// The value of `#[path = "..."]` on a `mod` item.
+pub(super) fn path_attr(attrs: &[Attribute]) -> Option<String> {
+    attrs
+        .iter()
+        .find(|attr| attr.path().is_ident("path"))
+        .and_then(|attr| match &attr.meta {
+            syn::Meta::NameValue(name_value) => match &name_value.value {
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(text),
+                    ..
+                }) => Some(text.value()),
+                _ => None,
+            },
+            _ => None,
+        })
+}
+
+fn pos_of(span: Span) -> Pos {
+    let start = span.start();
+    let bytes = span.byte_range();
+    Pos {
+        line: u32::try_from(start.line).unwrap_or(u32::MAX),
+        column: u32::try_from(start.column + 1).unwrap_or(u32::MAX),
+        start: bytes.start,
+        end: bytes.end,
     }
 }
 
@@ -512,7 +632,7 @@ mod tests {
                         parents: parents.clone(),
                         name: name.clone(),
                         inline: m.content.is_some(),
-                        path_attr: super::super::resolve::path_attr(&m.attrs),
+                        path_attr: super::path_attr(&m.attrs),
                         pos: Pos {
                             line: span.start().line as u32,
                             column: span.start().column as u32 + 1,

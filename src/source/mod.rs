@@ -495,6 +495,9 @@ impl FileReader for GitRevision<'_> {
 }
 
 #[cfg(test)]
+mod extraction_tests;
+
+#[cfg(test)]
 mod tests {
     use super::{link_target, tag_version};
 

@@ -1,0 +1,131 @@
+//! Discovery of what a file declares: `#[derive(Protocol)]` and `#[derive(Message)]` items with their
+//! `#[wire(...)]` attributes read by the grammar crate (the one the derive uses), and `macro_rules!` that
+//! write such items. Found once per blob and kept by the [`SourceCache`](super::SourceCache).
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+use syn::{Attribute, Item};
+
+use super::syntax::{expand_cfg_attr, item_attrs, item_ident, unraw};
+
+/// A declaration in a file. Kept per blob in the cache (its spans stay valid as long as the cache).
+pub(super) struct Declaration {
+    /// The inline modules it is in, within its file.
+    pub(super) inline: Vec<String>,
+    /// The indices of the items leading to it from the file's items (inline modules, then the item).
+    pub(super) item_indices: Vec<usize>,
+    /// The byte offset of its name (declarations are ordered by it within a file).
+    pub(super) offset: usize,
+    pub(super) declared: Declared,
+}
+
+/// What a [`Declaration`] declares, with the `#[wire]` attributes as the grammar read them.
+pub(super) enum Declared {
+    Protocol(Result<wirecheck_grammar::ProtocolAttrs, syn::Error>),
+    Message(Result<wirecheck_grammar::MessageAttrs, syn::Error>),
+    /// A `macro_rules!` whose body writes `#[wire]` items: the macro's name and where.
+    WireMacro(String, Span),
+}
+
+/// The declarations of a parsed file, in source order.
+pub(super) fn declarations_of(file: &syn::File) -> Vec<Declaration> {
+    let mut out = Vec::new();
+    walk(&file.items, &mut Vec::new(), &mut Vec::new(), &mut out);
+    out
+}
+
+fn walk(
+    items: &[Item],
+    inline: &mut Vec<String>,
+    indices: &mut Vec<usize>,
+    out: &mut Vec<Declaration>,
+) {
+    for (index, item) in items.iter().enumerate() {
+        indices.push(index);
+        match item {
+            Item::Struct(_) | Item::Enum(_) | Item::Type(_) => {
+                type_declarations(item, inline, indices, out);
+            }
+            Item::Macro(item_macro) => {
+                if let Some(ident) = &item_macro.ident {
+                    let text = item_macro.mac.tokens.to_string();
+                    if (text.contains("Message") || text.contains("Protocol"))
+                        && text.contains("wire")
+                    {
+                        // A macro_rules! that writes #[wire] items: what it generates is invisible here.
+                        let span = item_macro.mac.path.span();
+                        out.push(Declaration {
+                            inline: inline.clone(),
+                            item_indices: indices.clone(),
+                            offset: span.byte_range().start,
+                            declared: Declared::WireMacro(ident.to_string(), span),
+                        });
+                    }
+                }
+            }
+            Item::Mod(module) => {
+                if let Some((_, inner)) = &module.content {
+                    inline.push(unraw(&module.ident));
+                    walk(inner, inline, indices, out);
+                    inline.pop();
+                }
+            }
+            _ => {}
+        }
+        indices.pop();
+    }
+}
+
+/// The protocol and message declarations of one type item (both when it derives both).
+fn type_declarations(
+    item: &Item,
+    inline: &[String],
+    indices: &[usize],
+    out: &mut Vec<Declaration>,
+) {
+    let attrs = expand_cfg_attr(item_attrs(item));
+    let Some(ident) = item_ident(item) else {
+        return;
+    };
+    if !attrs.iter().any(wirecheck_grammar::is_wire_attr) {
+        return;
+    }
+    let mut push = |declared| {
+        out.push(Declaration {
+            inline: inline.to_vec(),
+            item_indices: indices.to_vec(),
+            offset: ident.span().byte_range().start,
+            declared,
+        });
+    };
+    if derives(&attrs, "Protocol") {
+        push(Declared::Protocol(wirecheck_grammar::parse_protocol(
+            &attrs,
+            ident.span(),
+        )));
+    }
+    if derives(&attrs, "Message") {
+        push(Declared::Message(wirecheck_grammar::parse_message(
+            &attrs,
+            ident.span(),
+        )));
+    }
+}
+
+/// Whether `#[derive(...)]` lists `name` (by its last path segment).
+fn derives(attrs: &[Attribute], name: &str) -> bool {
+    attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("derive"))
+        .any(|attr| {
+            attr.parse_args_with(
+                syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
+            )
+            .map(|paths| {
+                paths
+                    .iter()
+                    .any(|path| path.segments.last().is_some_and(|last| last.ident == name))
+            })
+            .unwrap_or(false)
+        })
+}

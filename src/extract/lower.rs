@@ -1,0 +1,785 @@
+//! Lowering to the model: the declarations of the module trees become [`ProtocolDecl`]s and
+//! [`MessageDecl`]s, and every type a message reaches becomes a [`TypeDef`] with its serde-visible shape
+//! (wire names, optionality, enum representation, flatten, skip, proxies).
+
+use std::collections::{BTreeSet, VecDeque};
+
+use rustc_hash::FxHashMap;
+use syn::spanned::Spanned;
+use syn::{Attribute, Fields, Item};
+
+use super::cache::ModuleFile;
+use super::declarations::{Declaration, Declared};
+use super::names::{NameTarget, Names};
+use super::serde_attrs::{self, ContainerSerde, MemberSerde, Problems, RenameRule};
+use super::syntax::{
+    expand_cfg_attr, item_at, item_attrs, item_generics, item_ident, item_name, path_segments,
+    tokens_text, unraw,
+};
+use super::tree::ModuleTree;
+use super::{ExtractError, Keep, location, note};
+use crate::model::{
+    AllowDecl, Body, ContainerAttrs, Custom, EnumRepr, ExtractNote, Field, MessageDecl,
+    ProtocolDecl, Proxy, SeqKind, SkipSer, Snapshot, Style, Ty, TypeDef, Variant,
+};
+use crate::{Kind, ResponseMode};
+
+/// The crates whose types are known by name (when no crate type shadows them).
+const STD_ROOTS: &[&str] = &["std", "core", "alloc"];
+
+/// Which messages a snapshot keeps (`None`: every message).
+type KeepFilter<'k> = Option<&'k dyn Fn(&ProtocolDecl) -> Keep>;
+
+/// Builds the model of the module trees, keeping the messages `keep` asks for.
+///
+/// Files are parsed when they are needed: every file that may declare, for its declarations, and the
+/// modules name resolution visits.
+pub(super) fn snapshot(
+    tree: &ModuleTree<'_>,
+    keep: KeepFilter<'_>,
+) -> Result<Snapshot, ExtractError> {
+    Lowering {
+        names: Names::new(tree),
+        notes: tree.notes().cloned().collect(),
+    }
+    .snapshot(keep)
+}
+
+/// The protocols declared so far.
+#[derive(Default)]
+struct Protocols {
+    /// Protocol names by the id of the type item that declares them.
+    by_item: FxHashMap<usize, String>,
+    /// Which messages of each protocol are kept.
+    keeps: FxHashMap<String, Keep>,
+}
+
+/// Where a type is written: what its names resolve against.
+struct TypeScope<'s> {
+    module: &'s [String],
+    /// The type parameters of the definition it is in.
+    generics: &'s [String],
+    file: &'s str,
+}
+
+/// One snapshot being built: name resolution over the module trees, and the notes so far (those of
+/// mounting the trees first).
+struct Lowering<'a> {
+    names: Names<'a>,
+    notes: Vec<ExtractNote>,
+}
+
+impl<'a> Lowering<'a> {
+    fn snapshot(mut self, keep: KeepFilter<'_>) -> Result<Snapshot, ExtractError> {
+        let tree = self.names.tree();
+        // With a filter, only files that name `Protocol` can declare one (and, when only records are
+        // kept, only files that say `record` can declare a kept message): older releases parse only those
+        // of their changed files.
+        let declarations = if keep.is_none() {
+            tree.declarations(&|_| true)?
+        } else {
+            tree.declarations(&|blob| blob.mentions("Protocol"))?
+        };
+        let mut snapshot = Snapshot::default();
+        // Protocols first: messages name them.
+        let protocols = self.protocols(&declarations, keep, &mut snapshot)?;
+        // With a filter that keeps no protocol whole, only records need their protocol resolved.
+        let records_only =
+            keep.is_some() && !protocols.keeps.values().any(|kept| *kept == Keep::All);
+        let declarations = match (keep, records_only) {
+            (None, _) => declarations,
+            (Some(_), true) => tree.declarations(&|blob| blob.mentions("record"))?,
+            (Some(_), false) => tree.declarations(&|_| true)?,
+        };
+        let filter = MessageFilter {
+            keep,
+            records_only,
+            protocols: &protocols,
+        };
+        let mut queue: VecDeque<usize> = VecDeque::new();
+        for &(file, declaration) in &declarations {
+            let Declared::Message(attrs) = &declaration.declared else {
+                continue;
+            };
+            if let Some((id, message)) =
+                self.message(file, declaration, attrs, &filter, &snapshot)?
+            {
+                queue.push_back(id);
+                snapshot.messages.push(message);
+            }
+        }
+        self.reached_types(queue, &mut snapshot);
+        if let Some(error) = self.names.take_error() {
+            return Err(error);
+        }
+        snapshot.notes = self.notes;
+        snapshot.sort();
+        Ok(snapshot)
+    }
+
+    /// The protocol declarations, into `snapshot`; a macro that writes declarations gets a note.
+    fn protocols(
+        &mut self,
+        declarations: &[(&'a ModuleFile, &'a Declaration)],
+        keep: KeepFilter<'_>,
+        snapshot: &mut Snapshot,
+    ) -> Result<Protocols, ExtractError> {
+        let mut protocols = Protocols::default();
+        for &(file, declaration) in declarations {
+            let path = file.path.as_str();
+            let attrs = match &declaration.declared {
+                Declared::WireMacro(name, span) => {
+                    self.notes.push(note(
+                        path,
+                        *span,
+                        format!(
+                            "macro `{name}` writes #[wire] declarations that wirecheck cannot expand: messages it generates are not checked; declare them without the macro"
+                        ),
+                    ));
+                    continue;
+                }
+                Declared::Protocol(attrs) => attrs,
+                Declared::Message(_) => continue,
+            };
+            let Some(ast) = self.names.ast(file) else {
+                continue;
+            };
+            let item = item_at(ast, &declaration.item_indices);
+            let Some(ident) = item_ident(item) else {
+                continue;
+            };
+            let module = [file.module.as_slice(), &declaration.inline].concat();
+            let id = self.names.intern(file, &module, item);
+            let attrs = attrs.as_ref().map_err(|error| {
+                invalid_declaration(
+                    path,
+                    error.span(),
+                    format!("invalid #[wire] on protocol `{ident}`: {error}"),
+                )
+            })?;
+            let decl = ProtocolDecl {
+                name: attrs.name.value.clone(),
+                rust_path: self.names.canonical(id),
+                version: attrs.version.value.clone(),
+                min_compatible: attrs.min_compatible.as_ref().map(|v| v.value.clone()),
+                upgrade: attrs.upgrade,
+                format: attrs.format,
+                location: location(path, ident.span()),
+            };
+            if let Some(first) = snapshot
+                .protocols
+                .iter()
+                .find(|earlier| earlier.name == decl.name)
+            {
+                return Err(ExtractError::DuplicateProtocol {
+                    name: decl.name.clone(),
+                    first: first.location.clone(),
+                    second: decl.location,
+                });
+            }
+            protocols.by_item.insert(id, decl.name.clone());
+            protocols.keeps.insert(
+                decl.name.clone(),
+                keep.map_or(Keep::All, |keep| keep(&decl)),
+            );
+            snapshot.protocols.push(decl);
+        }
+        Ok(protocols)
+    }
+
+    /// A message declaration with the id of its type, unless the filter drops it or its protocol cannot
+    /// be found (a note then says so).
+    fn message(
+        &mut self,
+        file: &'a ModuleFile,
+        declaration: &'a Declaration,
+        attrs: &'a Result<wirecheck_grammar::MessageAttrs, syn::Error>,
+        filter: &MessageFilter<'_>,
+        snapshot: &Snapshot,
+    ) -> Result<Option<(usize, MessageDecl)>, ExtractError> {
+        let path = file.path.as_str();
+        let Some(ast) = self.names.ast(file) else {
+            return Ok(None);
+        };
+        let item = item_at(ast, &declaration.item_indices);
+        let Some(ident) = item_ident(item) else {
+            return Ok(None);
+        };
+        let attrs = match attrs {
+            Ok(attrs) => attrs,
+            Err(error) if filter.keep.is_none() => {
+                return Err(invalid_declaration(
+                    path,
+                    error.span(),
+                    format!("invalid #[wire] on message `{ident}`: {error}"),
+                ));
+            }
+            Err(_) => return Ok(None),
+        };
+        let message_kind = attrs.kind.value;
+        if filter.records_only && message_kind != Kind::Record {
+            return Ok(None);
+        }
+        let module = [file.module.as_slice(), &declaration.inline].concat();
+        let id = self.names.intern(file, &module, item);
+        let Some(protocol) = self.message_protocol(&module, &attrs.protocol, filter, snapshot)
+        else {
+            self.notes.push(note(
+                path,
+                attrs.protocol.span(),
+                format!("message `{ident}`: its `protocol` does not name a #[derive(Protocol)] type wirecheck can find; the message is skipped"),
+            ));
+            return Ok(None);
+        };
+        if !filter
+            .protocols
+            .keeps
+            .get(&protocol)
+            .copied()
+            .unwrap_or(Keep::All)
+            .keeps(message_kind)
+        {
+            return Ok(None);
+        }
+        let (response, response_path) = match (&attrs.responds, &attrs.streams) {
+            (Some(p), _) => (ResponseMode::Single, Some(p)),
+            (None, Some(p)) => (ResponseMode::Stream, Some(p)),
+            (None, None) => (ResponseMode::None, None),
+        };
+        let response_type = response_path.map(|response_path| {
+            match self.names.resolve(&module, &path_segments(response_path)) {
+                NameTarget::Type(response_id) => self.names.canonical(response_id),
+                NameTarget::External(segments) | NameTarget::Module(segments) => {
+                    segments.join("::")
+                }
+            }
+        });
+        let message = MessageDecl {
+            protocol,
+            name: unraw(ident),
+            rust_path: self.names.canonical(id),
+            topic: attrs.topic.value.clone(),
+            kind: message_kind,
+            response,
+            response_type,
+            since: attrs.since.as_ref().map(|v| v.value.clone()),
+            allow: allow_decl(&attrs.allow),
+            location: location(path, ident.span()),
+        };
+        Ok(Some((id, message)))
+    }
+
+    /// The name of the protocol a message's `protocol = Path` names.
+    fn message_protocol(
+        &mut self,
+        module: &[String],
+        protocol_path: &syn::Path,
+        filter: &MessageFilter<'_>,
+        snapshot: &Snapshot,
+    ) -> Option<String> {
+        match self.names.resolve(module, &path_segments(protocol_path)) {
+            NameTarget::Type(protocol_id) => filter.protocols.by_item.get(&protocol_id).cloned(),
+            NameTarget::External(segments) => {
+                // A protocol declared in another crate of the workspace, named through a path the
+                // resolver could not follow: match on the type's name when that is unambiguous.
+                let last = segments.last().cloned().unwrap_or_default();
+                let matching: Vec<&ProtocolDecl> = snapshot
+                    .protocols
+                    .iter()
+                    .filter(|protocol| {
+                        protocol.rust_path.rsplit("::").next() == Some(last.as_str())
+                    })
+                    .collect();
+                (matching.len() == 1).then(|| matching[0].name.clone())
+            }
+            NameTarget::Module(_) => None,
+        }
+    }
+
+    /// Every type reached from the messages' types (`queue`), into `snapshot`.
+    fn reached_types(&mut self, mut queue: VecDeque<usize>, snapshot: &mut Snapshot) {
+        let mut seen: BTreeSet<usize> = queue.iter().copied().collect();
+        while let Some(id) = queue.pop_front() {
+            let mut reached = Vec::new();
+            let def = self.type_def(id, &mut reached);
+            snapshot.types.insert(def.path.clone(), def);
+            for next in reached {
+                if seen.insert(next) {
+                    queue.push_back(next);
+                }
+            }
+        }
+    }
+
+    /// The definition of a type item; the crate types its fields, variants and proxies name are pushed on
+    /// `reached`.
+    fn type_def(&mut self, id: usize, reached: &mut Vec<usize>) -> TypeDef {
+        let item = self.names.item(id).item;
+        let file = self.names.item(id).file;
+        let module = self.names.item(id).module.clone();
+        let generics = item_generics(item);
+        let path = self.names.canonical(id);
+        let mut problems: Problems = Vec::new();
+        let scope = TypeScope {
+            module: &module,
+            generics: &generics,
+            file,
+        };
+        let serde = serde_attrs::container(&expand_cfg_attr(item_attrs(item)), &mut problems);
+        let ident_span = item_ident(item).map_or_else(proc_macro2::Span::call_site, |i| i.span());
+        let attrs = self.container_attrs(&scope, &serde, item_name(item), reached);
+        let body = match item {
+            Item::Struct(item) => {
+                let (style, fields) = self.fields(
+                    &scope,
+                    &item.fields,
+                    &serde,
+                    serde.rename_all.clone(),
+                    reached,
+                    &mut problems,
+                );
+                Body::Struct { style, fields }
+            }
+            Item::Enum(item) => Body::Enum {
+                variants: item
+                    .variants
+                    .iter()
+                    .map(|variant| self.variant(&scope, &serde, variant, reached, &mut problems))
+                    .collect(),
+            },
+            Item::Type(item) => Body::Alias {
+                target: self.ty(&scope, &item.ty, reached),
+            },
+            _ => Body::Alias {
+                target: Ty::External { path: path.clone() },
+            },
+        };
+        for (span, message) in problems {
+            self.notes.push(note(file, span, message));
+        }
+        TypeDef {
+            path,
+            generics,
+            attrs,
+            body,
+            location: location(file, ident_span),
+        }
+    }
+
+    /// The container's serde attributes in the model; `name` is the type's name in Rust.
+    fn container_attrs(
+        &mut self,
+        scope: &TypeScope<'_>,
+        serde: &ContainerSerde,
+        name: String,
+        reached: &mut Vec<usize>,
+    ) -> ContainerAttrs {
+        let mut attrs = ContainerAttrs {
+            ser_name: serde.rename.ser.clone().unwrap_or(name),
+            deny_unknown_fields: serde.deny_unknown_fields,
+            default: serde.default,
+            transparent: serde.transparent,
+            repr: match (&serde.tag, &serde.content, serde.untagged) {
+                (_, _, true) => EnumRepr::Untagged,
+                (Some(tag), Some(content), _) => EnumRepr::Adjacent {
+                    tag: tag.clone(),
+                    content: content.clone(),
+                },
+                (Some(tag), None, _) => EnumRepr::Internal { tag: tag.clone() },
+                _ => EnumRepr::External,
+            },
+            from: None,
+            into: None,
+        };
+        attrs.from = match (&serde.try_from, &serde.from) {
+            (Some(proxy), _) => Some(Proxy {
+                ty: self.ty(scope, proxy, reached),
+                fallible: true,
+            }),
+            (None, Some(proxy)) => Some(Proxy {
+                ty: self.ty(scope, proxy, reached),
+                fallible: false,
+            }),
+            _ => None,
+        };
+        attrs.into = serde
+            .into
+            .as_ref()
+            .map(|proxy| self.ty(scope, proxy, reached));
+        attrs
+    }
+
+    /// An enum variant, named by its own serde attributes or else the container's `rename_all`.
+    fn variant(
+        &mut self,
+        scope: &TypeScope<'_>,
+        container: &ContainerSerde,
+        variant: &syn::Variant,
+        reached: &mut Vec<usize>,
+        problems: &mut Problems,
+    ) -> Variant {
+        let attrs = expand_cfg_attr(&variant.attrs);
+        let variant_serde = serde_attrs::member(&attrs, problems);
+        let rust_name = unraw(&variant.ident);
+        let ser_name = variant_serde.rename.ser.clone().unwrap_or_else(|| {
+            container
+                .rename_all
+                .ser
+                .unwrap_or_default()
+                .apply_to_variant(&rust_name)
+        });
+        let mut de_names = vec![variant_serde.rename.de.clone().unwrap_or_else(|| {
+            container
+                .rename_all
+                .de
+                .unwrap_or_default()
+                .apply_to_variant(&rust_name)
+        })];
+        de_names.extend(variant_serde.aliases.iter().cloned());
+        let field_rule = serde_attrs::SerDe {
+            ser: variant_serde
+                .rename_all
+                .ser
+                .or(container.rename_all_fields.ser),
+            de: variant_serde
+                .rename_all
+                .de
+                .or(container.rename_all_fields.de),
+        };
+        let no_container = ContainerSerde::default();
+        let (style, fields) = self.fields(
+            scope,
+            &variant.fields,
+            &no_container,
+            field_rule,
+            reached,
+            problems,
+        );
+        let (since, allow) = self.member_wire(scope.file, &attrs);
+        Variant {
+            rust_name,
+            ser_name,
+            de_names,
+            style,
+            fields,
+            skip_ser: variant_serde.skip_ser,
+            skip_de: variant_serde.skip_de,
+            other: variant_serde.other,
+            untagged: variant_serde.untagged,
+            custom: custom(&variant_serde),
+            since,
+            allow,
+            location: location(scope.file, variant.ident.span()),
+        }
+    }
+
+    /// The `#[wire(since, allow)]` of a field or variant; an invalid one gets a note.
+    fn member_wire(
+        &mut self,
+        file: &str,
+        attrs: &[Attribute],
+    ) -> (Option<semver::Version>, Option<AllowDecl>) {
+        if !attrs.iter().any(wirecheck_grammar::is_wire_attr) {
+            return (None, None);
+        }
+        match wirecheck_grammar::parse_member(attrs) {
+            Ok(member) => (member.since.map(|v| v.value), allow_decl(&member.allow)),
+            Err(error) => {
+                self.notes.push(note(
+                    file,
+                    error.span(),
+                    format!("invalid #[wire] (the compiler rejects it too): {error}"),
+                ));
+                (None, None)
+            }
+        }
+    }
+
+    /// The fields of a struct or variant, named by their own serde attributes or else `rule`.
+    fn fields(
+        &mut self,
+        scope: &TypeScope<'_>,
+        fields: &Fields,
+        container: &ContainerSerde,
+        rule: serde_attrs::SerDe<RenameRule>,
+        reached: &mut Vec<usize>,
+        problems: &mut Problems,
+    ) -> (Style, Vec<Field>) {
+        let style = match fields {
+            Fields::Named(_) => Style::Named,
+            Fields::Unnamed(_) => Style::Tuple,
+            Fields::Unit => Style::Unit,
+        };
+        let mut out = Vec::new();
+        for (i, field) in fields.iter().enumerate() {
+            let attrs = expand_cfg_attr(&field.attrs);
+            let field_serde: MemberSerde = serde_attrs::member(&attrs, problems);
+            let rust_name = field.ident.as_ref().map_or_else(|| i.to_string(), unraw);
+            let ser_name = field_serde
+                .rename
+                .ser
+                .clone()
+                .unwrap_or_else(|| rule.ser.unwrap_or_default().apply_to_field(&rust_name));
+            let mut de_names = vec![
+                field_serde
+                    .rename
+                    .de
+                    .clone()
+                    .unwrap_or_else(|| rule.de.unwrap_or_default().apply_to_field(&rust_name)),
+            ];
+            de_names.extend(field_serde.aliases.iter().cloned());
+            let (since, allow) = self.member_wire(scope.file, &attrs);
+            let span = field
+                .ident
+                .as_ref()
+                .map_or_else(|| field.ty.span(), |ident| ident.span());
+            out.push(Field {
+                rust_name,
+                ser_name,
+                de_names,
+                ty: self.ty(scope, &field.ty, reached),
+                default: field_serde.default || container.default,
+                skip_ser: if field_serde.skip_ser {
+                    SkipSer::Always
+                } else if let Some(predicate) = &field_serde.skip_ser_if {
+                    SkipSer::If(predicate.clone())
+                } else {
+                    SkipSer::Never
+                },
+                skip_de: field_serde.skip_de,
+                flatten: field_serde.flatten,
+                custom: custom(&field_serde),
+                since,
+                allow,
+                location: location(scope.file, span),
+            });
+        }
+        (style, out)
+    }
+
+    /// Converts a type as written into the model, recording crate types reached.
+    fn ty(&mut self, scope: &TypeScope<'_>, ty: &syn::Type, reached: &mut Vec<usize>) -> Ty {
+        match ty {
+            syn::Type::Reference(reference) => self.ty(scope, &reference.elem, reached),
+            syn::Type::Paren(paren) => self.ty(scope, &paren.elem, reached),
+            syn::Type::Group(group) => self.ty(scope, &group.elem, reached),
+            syn::Type::Tuple(tuple) if tuple.elems.is_empty() => Ty::Unit,
+            syn::Type::Tuple(tuple) => Ty::Tuple {
+                elems: tuple
+                    .elems
+                    .iter()
+                    .map(|elem| self.ty(scope, elem, reached))
+                    .collect(),
+            },
+            syn::Type::Slice(slice) => Ty::Seq {
+                kind: SeqKind::List,
+                elem: Box::new(self.ty(scope, &slice.elem, reached)),
+            },
+            syn::Type::Array(array) => {
+                let elem = Box::new(self.ty(scope, &array.elem, reached));
+                match &array.len {
+                    syn::Expr::Lit(syn::ExprLit {
+                        lit: syn::Lit::Int(len),
+                        ..
+                    }) => match len.base10_parse::<u64>() {
+                        Ok(len) => Ty::Array { elem, len },
+                        Err(_) => Ty::External {
+                            path: tokens_text(ty),
+                        },
+                    },
+                    _ => Ty::External {
+                        path: tokens_text(ty),
+                    },
+                }
+            }
+            syn::Type::Path(path) if path.qself.is_none() => {
+                self.path_ty(scope, &path.path, reached)
+            }
+            other => {
+                self.notes.push(note(
+                    scope.file,
+                    other.span(),
+                    format!("type `{}` is not a serializable data type wirecheck can follow; compared by its text", tokens_text(other)),
+                ));
+                Ty::External {
+                    path: tokens_text(other),
+                }
+            }
+        }
+    }
+
+    /// A type named by a path: a type parameter, a crate type, a known std type, or external.
+    fn path_ty(&mut self, scope: &TypeScope<'_>, path: &syn::Path, reached: &mut Vec<usize>) -> Ty {
+        let segments = path_segments(path);
+        let args: Vec<&syn::Type> = path
+            .segments
+            .last()
+            .map(|last| match &last.arguments {
+                syn::PathArguments::AngleBracketed(angle) => angle
+                    .args
+                    .iter()
+                    .filter_map(|arg| match arg {
+                        syn::GenericArgument::Type(ty) => Some(ty),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            })
+            .unwrap_or_default();
+        if segments.len() == 1 && scope.generics.contains(&segments[0]) {
+            return Ty::Param {
+                name: segments[0].clone(),
+            };
+        }
+        match self.names.resolve(scope.module, &segments) {
+            NameTarget::Type(id) => {
+                reached.push(id);
+                let args = args
+                    .iter()
+                    .map(|arg| self.ty(scope, arg, reached))
+                    .collect();
+                Ty::Named {
+                    path: self.names.canonical(id),
+                    args,
+                }
+            }
+            NameTarget::External(full) | NameTarget::Module(full) => {
+                // Known std and serde_json types, by name, when they are not shadowed by a crate type.
+                let std_like = full.len() == 1
+                    || full.first().is_some_and(|first| {
+                        STD_ROOTS.contains(&first.as_str()) || first == "serde_json"
+                    });
+                if std_like && let Some(ty) = self.std_ty(scope, &full, &args, reached) {
+                    return ty;
+                }
+                if full.len() == 1 {
+                    self.note_unresolved(scope, path, &full[0]);
+                }
+                Ty::External {
+                    path: tokens_text(path),
+                }
+            }
+        }
+    }
+
+    /// A bare type name that is neither defined, imported nor a known std type.
+    fn note_unresolved(&mut self, scope: &TypeScope<'_>, path: &syn::Path, name: &str) {
+        let macros: Vec<String> = self
+            .names
+            .macros_in(scope.module)
+            .iter()
+            .map(|macro_note| {
+                format!(
+                    "{} at {}:{}",
+                    macro_note.message, macro_note.location.file, macro_note.location.line
+                )
+            })
+            .collect();
+        let message = if macros.is_empty() {
+            format!(
+                "type `{name}` is not defined or imported by name in this module (a glob import from another crate?): it is compared by name only"
+            )
+        } else {
+            format!(
+                "type `{name}` is not defined in this module as written; it may come from {}, which wirecheck cannot expand: it is compared by name only",
+                macros.join(", ")
+            )
+        };
+        self.notes.push(note(scope.file, path.span(), message));
+    }
+
+    /// A std or serde_json type the model knows by name (`full` is its path as far as it resolved).
+    fn std_ty(
+        &mut self,
+        scope: &TypeScope<'_>,
+        full: &[String],
+        args: &[&syn::Type],
+        reached: &mut Vec<usize>,
+    ) -> Option<Ty> {
+        let name = full.last()?.as_str();
+        let mut arg = |i: usize, this: &mut Self| args.get(i).map(|a| this.ty(scope, a, reached));
+        let int = |signed, bits| Some(Ty::Int { signed, bits });
+        match name {
+            "bool" => Some(Ty::Bool),
+            "char" => Some(Ty::Char),
+            "str" | "String" | "PathBuf" | "Path" | "OsString" => Some(Ty::String),
+            "u8" => int(false, 8),
+            "u16" => int(false, 16),
+            "u32" => int(false, 32),
+            "u64" | "usize" => int(false, 64),
+            "u128" => int(false, 128),
+            "i8" => int(true, 8),
+            "i16" => int(true, 16),
+            "i32" => int(true, 32),
+            "i64" | "isize" => int(true, 64),
+            "i128" => int(true, 128),
+            "f32" => Some(Ty::Float { bits: 32 }),
+            "f64" => Some(Ty::Float { bits: 64 }),
+            "Value" if full.first().is_some_and(|f| f == "serde_json") || full.len() == 1 => {
+                // A bare `Value` only counts when imported from serde_json; that import resolves to a
+                // serde_json path, so a bare unresolved `Value` is someone else's.
+                (full.len() > 1).then_some(Ty::Value)
+            }
+            "Map" if full.first().is_some_and(|f| f == "serde_json") => Some(Ty::Map {
+                key: Box::new(Ty::String),
+                value: Box::new(Ty::Value),
+            }),
+            "Option" => Some(Ty::Option {
+                inner: Box::new(arg(0, self)?),
+            }),
+            "Box" | "Rc" | "Arc" | "Cell" | "RefCell" | "Mutex" | "RwLock" | "Reverse"
+            | "Wrapping" => arg(0, self),
+            "Cow" => arg(0, self),
+            "Vec" | "VecDeque" | "LinkedList" | "BinaryHeap" => Some(Ty::Seq {
+                kind: SeqKind::List,
+                elem: Box::new(arg(0, self)?),
+            }),
+            "HashSet" | "BTreeSet" => Some(Ty::Seq {
+                kind: SeqKind::Set,
+                elem: Box::new(arg(0, self)?),
+            }),
+            "HashMap" | "BTreeMap" => Some(Ty::Map {
+                key: Box::new(arg(0, self)?),
+                value: Box::new(arg(1, self)?),
+            }),
+            "PhantomData" => Some(Ty::Unit),
+            _ => None,
+        }
+    }
+}
+
+/// What [`Lowering::message`] keeps.
+struct MessageFilter<'f> {
+    keep: KeepFilter<'f>,
+    /// Only `kind = "record"` messages are kept (no protocol is kept whole).
+    records_only: bool,
+    protocols: &'f Protocols,
+}
+
+/// A declaration the compiler rejects: an error rather than a note, since the protocol or message would
+/// otherwise look removed.
+fn invalid_declaration(file: &str, span: proc_macro2::Span, message: String) -> ExtractError {
+    let at = location(file, span);
+    ExtractError::InvalidDeclaration {
+        file: file.to_owned(),
+        line: at.line,
+        column: at.column,
+        message: format!("{message} (the compiler rejects it too)"),
+    }
+}
+
+fn custom(member: &MemberSerde) -> Option<Custom> {
+    (member.ser_with.is_some() || member.de_with.is_some()).then(|| Custom {
+        ser: member.ser_with.clone(),
+        de: member.de_with.clone(),
+    })
+}
+
+/// A `#[wire(allow(...), reason = "...")]`, when it names rules and gives a reason.
+fn allow_decl(allow: &wirecheck_grammar::Allow) -> Option<AllowDecl> {
+    let reason = allow.reason.as_ref()?;
+    (!allow.rules.is_empty()).then(|| AllowDecl {
+        rules: allow.rules.iter().map(|r| r.value.clone()).collect(),
+        reason: reason.value.clone(),
+    })
+}

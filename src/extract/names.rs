@@ -1,0 +1,403 @@
+//! Name resolution: what a path written in a module names, through child modules, `use` imports and
+//! renames, glob imports, re-exports and `crate`/`self`/`super`, as the compiler would find it. Modules
+//! are indexed (their files parsed) on first use; each type item gets an id, the same however it is
+//! reached.
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+
+use rustc_hash::FxHashMap;
+use syn::spanned::Spanned;
+use syn::{Item, UseTree};
+
+use super::ExtractError;
+use super::cache::{ModPath, ModuleFile};
+use super::note;
+use super::syntax::{inline_items, item_name, unraw};
+use super::tree::ModuleTree;
+use crate::model::ExtractNote;
+
+/// How many `use` and glob hops a lookup follows before it gives up (a `use` cycle is an error the
+/// compiler reports; here the path is then taken as external).
+const MAX_HOPS: usize = 32;
+
+/// A type item (struct, enum or type alias) and where it lives.
+pub(super) struct TypeItem<'a> {
+    /// The module it is defined in (inline modules included): its fields' types resolve from here.
+    pub(super) module: ModPath,
+    /// Its file, relative to the workspace root.
+    pub(super) file: &'a str,
+    pub(super) item: &'a Item,
+    /// `crate::module::Name`.
+    pub(super) canonical: String,
+}
+
+/// The names a module binds.
+#[derive(Default)]
+struct ModuleScope {
+    /// The module's own path: globs written in it resolve from here.
+    path: ModPath,
+    /// Type items by name.
+    types: FxHashMap<String, usize>,
+    /// Child modules by name.
+    mods: FxHashMap<String, ModPath>,
+    /// `use` imports by the name they bind: the path as written.
+    uses: FxHashMap<String, Vec<String>>,
+    /// `use x::*` imports.
+    globs: Vec<Vec<String>>,
+    /// Module-level macro invocations (they may define types wirecheck cannot see).
+    macros: Vec<ExtractNote>,
+}
+
+/// What a path names.
+pub(super) enum NameTarget {
+    /// A type item of the workspace, by id.
+    Type(usize),
+    Module(ModPath),
+    /// Something outside the workspace's module trees (another crate, std), or not found: the path as
+    /// far as it was followed.
+    External(Vec<String>),
+}
+
+/// The next step of a lookup in one module (computed under a borrow of the index, taken after it).
+enum Step {
+    Type(usize),
+    Child(ModPath),
+    Use(Vec<String>),
+    Globs(ModPath, Vec<Vec<String>>),
+}
+
+impl ModuleScope {
+    /// What `name` is in this module: a type (only when it is the last segment), a child module, an
+    /// import, or maybe something the globs bring; `None` when the module has no globs either.
+    fn step(&self, name: &str, is_last: bool) -> Option<Step> {
+        if is_last && let Some(&id) = self.types.get(name) {
+            Some(Step::Type(id))
+        } else if let Some(child) = self.mods.get(name) {
+            Some(Step::Child(child.clone()))
+        } else if let Some(target) = self.uses.get(name) {
+            Some(Step::Use(target.clone()))
+        } else if self.globs.is_empty() {
+            None
+        } else {
+            Some(Step::Globs(self.path.clone(), self.globs.clone()))
+        }
+    }
+
+    /// Binds the names a `use` tree imports.
+    fn add_use(&mut self, tree: &UseTree, prefix: &mut Vec<String>) {
+        match tree {
+            UseTree::Path(path) => {
+                prefix.push(unraw(&path.ident));
+                self.add_use(&path.tree, prefix);
+                prefix.pop();
+            }
+            UseTree::Name(name) => {
+                let name = unraw(&name.ident);
+                if name == "self" {
+                    if let Some(last) = prefix.last() {
+                        self.uses.insert(last.clone(), prefix.clone());
+                    }
+                } else {
+                    let mut full = prefix.clone();
+                    full.push(name.clone());
+                    self.uses.insert(name, full);
+                }
+            }
+            UseTree::Rename(rename) => {
+                let name = unraw(&rename.ident);
+                let mut full = prefix.clone();
+                if name != "self" {
+                    full.push(name);
+                }
+                self.uses.insert(unraw(&rename.rename), full);
+            }
+            UseTree::Glob(_) => self.globs.push(prefix.clone()),
+            UseTree::Group(group) => {
+                for tree in &group.items {
+                    self.add_use(tree, prefix);
+                }
+            }
+        }
+    }
+}
+
+/// The type items and modules of a [`ModuleTree`] resolution has visited.
+pub(super) struct Names<'a> {
+    tree: &'a ModuleTree<'a>,
+    items: Vec<TypeItem<'a>>,
+    /// Item ids by (module file, syntax node) addresses: an item reached twice is the same item.
+    item_ids: FxHashMap<(usize, usize), usize>,
+    /// Modules indexed so far (`None`: not in the module tree, or its file does not parse).
+    modules: FxHashMap<ModPath, Option<ModuleScope>>,
+    /// The first file that failed to parse when resolution needed it.
+    error: Option<ExtractError>,
+}
+
+impl<'a> Names<'a> {
+    pub(super) fn new(tree: &'a ModuleTree<'a>) -> Self {
+        Names {
+            tree,
+            items: Vec::new(),
+            item_ids: FxHashMap::default(),
+            modules: FxHashMap::default(),
+            error: None,
+        }
+    }
+
+    /// The module trees names are resolved in.
+    pub(super) fn tree(&self) -> &'a ModuleTree<'a> {
+        self.tree
+    }
+
+    /// The first parse error resolution met, taken out.
+    pub(super) fn take_error(&mut self) -> Option<ExtractError> {
+        self.error.take()
+    }
+
+    /// The syntax tree of a mounted file (parsed on first use); `None` when it does not parse (the error
+    /// is kept for the end).
+    pub(super) fn ast(&mut self, file: &'a ModuleFile) -> Option<&'a syn::File> {
+        match file.blob.ast(self.tree.cache) {
+            Ok(ast) => Some(ast),
+            Err(failure) => {
+                if self.error.is_none() {
+                    self.error = Some(failure.at(&file.path));
+                }
+                None
+            }
+        }
+    }
+
+    /// The type item of an id.
+    pub(super) fn item(&self, id: usize) -> &TypeItem<'a> {
+        &self.items[id]
+    }
+
+    /// `crate::module::Name` of a type item.
+    pub(super) fn canonical(&self, id: usize) -> String {
+        self.items[id].canonical.clone()
+    }
+
+    /// The macro invocations of a module already indexed (see [`ModuleScope::macros`]).
+    pub(super) fn macros_in(&self, module: &[String]) -> &[ExtractNote] {
+        self.modules
+            .get(module)
+            .and_then(Option::as_ref)
+            .map_or(&[], |scope| scope.macros.as_slice())
+    }
+
+    /// The module at `path`, indexed on first use; `None` when it is not in a module tree (or its file
+    /// does not parse).
+    fn module(&mut self, path: &[String]) -> Option<&ModuleScope> {
+        if !self.modules.contains_key(path) {
+            let tree: &'a ModuleTree<'a> = self.tree;
+            let scope = match tree.find(path) {
+                Some((file, inline)) => self
+                    .ast(file)
+                    .and_then(|ast| inline_items(ast, &inline))
+                    .map(|items| self.index_module(file, path, items)),
+                None => None,
+            };
+            self.modules.insert(path.to_vec(), scope);
+        }
+        self.modules.get(path).and_then(Option::as_ref)
+    }
+
+    fn index_module(
+        &mut self,
+        file: &'a ModuleFile,
+        path: &[String],
+        items: &'a [Item],
+    ) -> ModuleScope {
+        let mut scope = ModuleScope {
+            path: path.to_vec(),
+            ..ModuleScope::default()
+        };
+        for item in items {
+            match item {
+                Item::Struct(_) | Item::Enum(_) | Item::Type(_) => {
+                    let id = self.intern(file, path, item);
+                    scope.types.insert(item_name(item), id);
+                }
+                Item::Use(item_use) => scope.add_use(&item_use.tree, &mut Vec::new()),
+                Item::Macro(item_macro) if item_macro.ident.is_none() => {
+                    let name = item_macro
+                        .mac
+                        .path
+                        .segments
+                        .last()
+                        .map(|segment| segment.ident.to_string())
+                        .unwrap_or_default();
+                    scope.macros.push(note(
+                        &file.path,
+                        item_macro.mac.path.span(),
+                        format!("macro `{name}!`"),
+                    ));
+                }
+                Item::Mod(module) => {
+                    let name = unraw(&module.ident);
+                    let mut child = path.to_vec();
+                    child.push(name.clone());
+                    scope.mods.insert(name, child);
+                }
+                _ => {}
+            }
+        }
+        scope
+    }
+
+    /// The id of a type item, the same however it is reached.
+    pub(super) fn intern(
+        &mut self,
+        file: &'a ModuleFile,
+        module: &[String],
+        item: &'a Item,
+    ) -> usize {
+        let key = (
+            std::ptr::from_ref(file) as usize,
+            std::ptr::from_ref(item) as usize,
+        );
+        if let Some(&id) = self.item_ids.get(&key) {
+            return id;
+        }
+        let mut canonical = module.join("::");
+        canonical.push_str("::");
+        canonical.push_str(&item_name(item));
+        self.items.push(TypeItem {
+            module: module.to_vec(),
+            file: &file.path,
+            item,
+            canonical,
+        });
+        let id = self.items.len() - 1;
+        self.item_ids.insert(key, id);
+        id
+    }
+
+    /// Resolves a path as written in `module`.
+    pub(super) fn resolve(&mut self, module: &[String], segments: &[String]) -> NameTarget {
+        self.resolve_hops(module, segments, 0)
+    }
+
+    /// [`Names::resolve`], `hops` imports deep.
+    fn resolve_hops(&mut self, module: &[String], segments: &[String], hops: usize) -> NameTarget {
+        if hops > MAX_HOPS || segments.is_empty() {
+            return NameTarget::External(segments.to_vec());
+        }
+        let first = segments[0].as_str();
+        let (base, rest): (ModPath, &[String]) = match first {
+            "crate" => (module[..1].to_vec(), &segments[1..]),
+            "self" => (module.to_vec(), &segments[1..]),
+            "super" => {
+                let mut base = module[..module.len().saturating_sub(1).max(1)].to_vec();
+                let mut rest = &segments[1..];
+                while rest.first().is_some_and(|segment| segment == "super") {
+                    base.truncate(base.len().saturating_sub(1).max(1));
+                    rest = &rest[1..];
+                }
+                (base, rest)
+            }
+            "" => return self.resolve_absolute(&segments[1..], hops),
+            _ => {
+                let Some(scope) = self.module(module) else {
+                    return NameTarget::External(segments.to_vec());
+                };
+                let Some(step) = scope.step(first, segments.len() == 1) else {
+                    return self.resolve_absolute(segments, hops);
+                };
+                match step {
+                    Step::Type(id) => return NameTarget::Type(id),
+                    Step::Child(child) => (child, &segments[1..]),
+                    Step::Use(mut full) => {
+                        full.extend_from_slice(&segments[1..]);
+                        return self.resolve_hops(module, &full, hops + 1);
+                    }
+                    Step::Globs(owner, globs) => {
+                        return self
+                            .resolve_glob(&owner, &globs, segments, hops)
+                            .unwrap_or_else(|| self.resolve_absolute(segments, hops));
+                    }
+                }
+            }
+        };
+        self.resolve_below(base, rest, hops)
+    }
+
+    /// A path starting with a crate name (or `::name`).
+    fn resolve_absolute(&mut self, segments: &[String], hops: usize) -> NameTarget {
+        match segments.first() {
+            Some(first) if self.tree.crates.contains(first) => {
+                self.resolve_below(vec![first.clone()], &segments[1..], hops)
+            }
+            _ => NameTarget::External(segments.to_vec()),
+        }
+    }
+
+    /// `segments` through the glob imports `globs` of the module `owner` (globs resolve from the module
+    /// they are written in; only a hit inside the workspace counts).
+    fn resolve_glob(
+        &mut self,
+        owner: &[String],
+        globs: &[Vec<String>],
+        segments: &[String],
+        hops: usize,
+    ) -> Option<NameTarget> {
+        // Glob imports may form cycles (`pub use child::*;` in a module whose child has `use super::*;`):
+        // a lookup already in progress through the same module's globs finds nothing new, and without this
+        // every cycle is walked again at each level, exponentially (a hang on ordinary code).
+        thread_local! {
+            static IN_PROGRESS: RefCell<HashSet<(Vec<String>, Vec<String>)>> = RefCell::default();
+        }
+        struct Done((Vec<String>, Vec<String>));
+        impl Drop for Done {
+            fn drop(&mut self) {
+                IN_PROGRESS.with(|lookups| lookups.borrow_mut().remove(&self.0));
+            }
+        }
+        let key = (owner.to_vec(), segments.to_vec());
+        if !IN_PROGRESS.with(|lookups| lookups.borrow_mut().insert(key.clone())) {
+            return None;
+        }
+        let _done = Done(key);
+        for glob in globs {
+            let mut full = glob.clone();
+            full.extend_from_slice(segments);
+            if let NameTarget::Type(id) = self.resolve_hops(owner, &full, hops + 1) {
+                return Some(NameTarget::Type(id));
+            }
+        }
+        None
+    }
+
+    /// `rest` looked up from the module `base` down, one module per segment.
+    fn resolve_below(&mut self, mut base: ModPath, rest: &[String], hops: usize) -> NameTarget {
+        let external = |base: &ModPath, from: &[String]| {
+            let mut segments = base.clone();
+            segments.extend_from_slice(from);
+            NameTarget::External(segments)
+        };
+        for (i, segment) in rest.iter().enumerate() {
+            let Some(scope) = self.module(&base) else {
+                return external(&base, &rest[i..]);
+            };
+            let Some(step) = scope.step(segment, i + 1 == rest.len()) else {
+                return external(&base, &rest[i..]);
+            };
+            match step {
+                Step::Type(id) => return NameTarget::Type(id),
+                Step::Child(child) => base = child,
+                Step::Use(mut full) => {
+                    full.extend_from_slice(&rest[i + 1..]);
+                    return self.resolve_hops(&base, &full, hops + 1);
+                }
+                Step::Globs(owner, globs) => {
+                    return self
+                        .resolve_glob(&owner, &globs, &rest[i..], hops)
+                        .unwrap_or_else(|| external(&base, &rest[i..]));
+                }
+            }
+        }
+        NameTarget::Module(base)
+    }
+}

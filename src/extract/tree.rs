@@ -1,0 +1,311 @@
+//! The crates' module trees: from each crate root, the files its `mod` declarations mount (`name.rs`,
+//! `name/mod.rs`, or a `#[path]`), read from the scan of each file (or from syn when the scan cannot
+//! read it). Mounting parses nothing else; files unchanged since a revision the cache has seen are not
+//! looked at again.
+
+use std::rc::Rc;
+
+use super::cache::{
+    Blob, ChildModule, ChildSource, ModPath, ModuleFile, ModuleFileKey, SourceCache,
+};
+use super::declarations::Declaration;
+use super::scan::{ModItem, Pos};
+use super::{CrateRoot, DirId, ExtractError, FileReader};
+use crate::model::{ExtractNote, Location};
+
+/// Every crate's module tree at one revision.
+pub(super) struct ModuleTree<'c> {
+    pub(super) cache: &'c SourceCache,
+    /// The crate roots present at this revision, with the crate's name.
+    pub(super) roots: Vec<(String, Rc<ModuleFile>)>,
+    /// The names of every crate asked for, present at this revision or not.
+    pub(super) crates: Vec<String>,
+}
+
+/// Where `mount` is: what every file it mounts shares.
+struct Mounting<'a> {
+    cache: &'a SourceCache,
+    reader: &'a dyn FileReader,
+    /// The files being mounted, outermost first (a `#[path]` back to one of them is not followed).
+    chain: Vec<String>,
+}
+
+fn parent_dir(path: &str) -> &str {
+    path.rfind('/').map_or("", |i| &path[..i])
+}
+
+fn join(dir: &str, rest: &str) -> String {
+    if dir.is_empty() {
+        rest.to_owned()
+    } else {
+        format!("{dir}/{rest}")
+    }
+}
+
+fn pos_note(file: &str, pos: Pos, message: String) -> ExtractNote {
+    ExtractNote {
+        message,
+        location: Location {
+            file: file.to_owned(),
+            line: pos.line,
+            column: pos.column,
+            start: pos.start,
+            end: pos.end,
+        },
+    }
+}
+
+impl<'c> ModuleTree<'c> {
+    /// Finds every crate's module tree.
+    pub(super) fn load(
+        crates: &[CrateRoot],
+        reader: &dyn FileReader,
+        cache: &'c SourceCache,
+    ) -> Result<Self, ExtractError> {
+        let mut roots = Vec::new();
+        for krate in crates {
+            let Some(blob) = cache.load(reader, &krate.root_file)? else {
+                continue; // The crate does not exist at this revision.
+            };
+            let mut mounting = Mounting {
+                cache,
+                reader,
+                chain: vec![krate.root_file.clone()],
+            };
+            // Files whose `mod` children live beside them (`lib.rs`, `main.rs`, `mod.rs`).
+            let child_dir = parent_dir(&krate.root_file);
+            let root =
+                mounting.mount(&krate.root_file, blob, vec![krate.name.clone()], child_dir)?;
+            roots.push((krate.name.clone(), root));
+        }
+        Ok(ModuleTree {
+            cache,
+            roots,
+            crates: crates.iter().map(|krate| krate.name.clone()).collect(),
+        })
+    }
+
+    /// The notes of mounting every crate's module tree.
+    pub(super) fn notes(&self) -> impl Iterator<Item = &ExtractNote> {
+        self.roots.iter().flat_map(|(_, root)| root.notes.iter())
+    }
+
+    /// The file and inline modules of the module at `path`; `None` when no module tree has it.
+    pub(super) fn find(&self, path: &[String]) -> Option<(&ModuleFile, Vec<String>)> {
+        let (first, mut rest) = path.split_first()?;
+        let mut file: &ModuleFile = &self.roots.iter().find(|(name, _)| name == first)?.1;
+        let mut inline: Vec<String> = Vec::new();
+        while let Some((name, after)) = rest.split_first() {
+            // The last declaration of a name is the one the index keeps.
+            let child = file.children.iter().rev().find(|child| {
+                child.relative_path.len() == inline.len() + 1
+                    && child.relative_path[..inline.len()] == inline[..]
+                    && child.relative_path[inline.len()] == *name
+            })?;
+            match &child.source {
+                ChildSource::Inline => inline.push(name.clone()),
+                ChildSource::File(below) => {
+                    file = below;
+                    inline.clear();
+                }
+                ChildSource::Missing => return None,
+            }
+            rest = after;
+        }
+        Some((file, inline))
+    }
+
+    /// The declarations of the files `wanted` accepts, in the order of a depth-first walk of the crates'
+    /// items; only files whose text contains `wire` can hold one.
+    pub(super) fn declarations(
+        &self,
+        wanted: &dyn Fn(&Blob) -> bool,
+    ) -> Result<Vec<(&ModuleFile, &Declaration)>, ExtractError> {
+        let mut out = Vec::new();
+        for (_, root) in &self.roots {
+            collect_declarations(self.cache, wanted, root, &mut out)?;
+        }
+        Ok(out)
+    }
+}
+
+fn collect_declarations<'t>(
+    cache: &SourceCache,
+    wanted: &dyn Fn(&Blob) -> bool,
+    file: &'t ModuleFile,
+    out: &mut Vec<(&'t ModuleFile, &'t Declaration)>,
+) -> Result<(), ExtractError> {
+    if !file.may_declare {
+        return Ok(());
+    }
+    let own: &[Declaration] = if file.blob.may_declare() && wanted(&file.blob) {
+        file.blob
+            .declarations(cache)
+            .map_err(|error| error.at(&file.path))?
+    } else {
+        &[]
+    };
+    let mut own = own.iter().peekable();
+    for child in &file.children {
+        let ChildSource::File(below) = &child.source else {
+            continue;
+        };
+        while let Some(declaration) = own.next_if(|declaration| declaration.offset < child.offset) {
+            out.push((file, declaration));
+        }
+        collect_declarations(cache, wanted, below, out)?;
+    }
+    out.extend(own.map(|declaration| (file, declaration)));
+    Ok(())
+}
+
+impl Mounting<'_> {
+    /// The file at `path` mounted as `module`, with the files of its `mod` declarations (whose files are
+    /// under `child_dir`) below it. A file already mounted for the same blob, children's directory (by
+    /// git tree id) and place is reused: an older release costs what changed since the revisions already
+    /// read.
+    fn mount(
+        &mut self,
+        path: &str,
+        blob: Rc<Blob>,
+        module: ModPath,
+        child_dir: &str,
+    ) -> Result<Rc<ModuleFile>, ExtractError> {
+        let mods = blob.mods(self.cache).map_err(|error| error.at(path))?;
+        let key = self.key(path, &blob, &module, mods, child_dir)?;
+        if let Some(key) = &key
+            && let Some(shared) = self.cache.module_file(key)
+        {
+            return Ok(shared);
+        }
+        let mut file = ModuleFile {
+            path: path.to_owned(),
+            blob: Rc::clone(&blob),
+            module,
+            children: Vec::with_capacity(mods.len()),
+            notes: Vec::new(),
+            may_declare: blob.may_declare(),
+            has_path_attr: false,
+        };
+        for declared in mods {
+            let child = self.mount_child(&mut file, declared, child_dir)?;
+            file.children.push(child);
+        }
+        let file = Rc::new(file);
+        if let Some(key) = key
+            && !file.has_path_attr
+        {
+            self.cache.keep_module_file(key, Rc::clone(&file));
+        }
+        Ok(file)
+    }
+
+    /// The key a file is shared under, when the reader knows its children's directory (and the file has
+    /// children: a leaf costs nothing to mount again).
+    fn key(
+        &self,
+        path: &str,
+        blob: &Blob,
+        module: &ModPath,
+        mods: &[ModItem],
+        child_dir: &str,
+    ) -> Result<Option<ModuleFileKey>, ExtractError> {
+        if mods.is_empty() {
+            return Ok(None);
+        }
+        let child_dir_id = match self.reader.dir_id(child_dir)? {
+            DirId::Unknown => return Ok(None),
+            DirId::Missing => None,
+            DirId::Tree(id) => Some(id),
+        };
+        Ok(Some(ModuleFileKey {
+            blob: blob.id(),
+            child_dir_id,
+            module: module.clone(),
+            path: path.to_owned(),
+            child_dir: child_dir.to_owned(),
+        }))
+    }
+
+    /// The child module of `parent` that `declared` declares, with its file mounted below it when it has
+    /// one; a child without a file, or one whose `#[path]` leads back up the chain, gets a note.
+    fn mount_child(
+        &mut self,
+        parent: &mut ModuleFile,
+        declared: &ModItem,
+        child_dir: &str,
+    ) -> Result<ChildModule, ExtractError> {
+        let mut relative_path = declared.parents.clone();
+        relative_path.push(declared.name.clone());
+        let mut child = ChildModule {
+            relative_path,
+            offset: declared.pos.start,
+            source: ChildSource::Missing,
+        };
+        if declared.inline {
+            child.source = ChildSource::Inline;
+            return Ok(child);
+        }
+        parent.has_path_attr |= declared.path_attr.is_some();
+        for (candidate, sub_dir) in candidates(declared, child_dir) {
+            if self.chain.contains(&candidate) {
+                parent.notes.push(pos_note(
+                    &parent.path,
+                    declared.pos,
+                    format!(
+                        "module `{}` is `{candidate}` again, which contains it: not followed",
+                        declared.name
+                    ),
+                ));
+                return Ok(child);
+            }
+            if let Some(blob) = self.cache.load(self.reader, &candidate)? {
+                let mut child_module = parent.module.clone();
+                child_module.extend(child.relative_path.iter().cloned());
+                self.chain.push(candidate.clone());
+                let below = self.mount(&candidate, blob, child_module, &sub_dir)?;
+                self.chain.pop();
+                parent.may_declare |= below.may_declare;
+                parent.has_path_attr |= below.has_path_attr;
+                parent.notes.extend(below.notes.iter().cloned());
+                child.source = ChildSource::File(below);
+                return Ok(child);
+            }
+        }
+        parent.notes.push(pos_note(
+            &parent.path,
+            declared.pos,
+            format!(
+                "module `{}` has no file here (cfg'd out or generated?): its types are not seen",
+                declared.name
+            ),
+        ));
+        Ok(child)
+    }
+}
+
+/// The files a `mod name;` may be in, each with the directory of its own children: its `#[path]`, or
+/// `name.rs` then `name/mod.rs`.
+fn candidates(declared: &ModItem, child_dir: &str) -> Vec<(String, String)> {
+    let dir = declared
+        .parents
+        .iter()
+        .fold(child_dir.to_owned(), |dir, parent| join(&dir, parent));
+    match &declared.path_attr {
+        Some(path) => {
+            let file = join(&dir, path);
+            let sub_dir = parent_dir(&file).to_owned();
+            vec![(file, sub_dir)]
+        }
+        None => vec![
+            (
+                join(&dir, &format!("{}.rs", declared.name)),
+                join(&dir, &declared.name),
+            ),
+            (
+                join(&dir, &format!("{}/mod.rs", declared.name)),
+                join(&dir, &declared.name),
+            ),
+        ],
+    }
+}
