@@ -3,8 +3,9 @@
 //! The checker proves, before merge, that a release interoperates with the releases it claims to. The handshake
 //! makes running peers act on that claim when they connect, in the shape the Flux maintainers proposed for
 //! connections to the broker (flux-core issue #3157): each peer sends a [`Hello`] that lists every protocol it
-//! speaks with its version and `min_compatible`, plus free key/value pairs, and [`negotiate`] accepts or refuses
-//! every protocol both peers speak, with a [`Refusal`] a person can act on.
+//! speaks with its version, `min_compatible`, upgrade order and its side (server or client), plus free key/value
+//! pairs, and [`negotiate`] accepts or refuses every protocol both peers speak, with a [`Refusal`] a person can
+//! act on.
 //!
 //! ```
 //! use wirecheck::handshake::{negotiate, Hello, ProtocolVersion};
@@ -73,9 +74,45 @@
 //!
 //! Why this is the checker's rule: the checker refuses a merge whose declared version is short of the bump its
 //! changes need, so two releases of one series interoperate, and so does a release with every release from its
-//! `min_compatible` on (the checker compares it against each of them). What the handshake does not look at is
-//! the protocol's `upgrade` order: a hello carries no server or client side per protocol, so a `server-first`
-//! protocol is accepted in both mixed orders, though the checker only proved one of them.
+//! `min_compatible` on (the checker compares it against each of them), in the directions the protocol's upgrade
+//! order needs: the second condition.
+//!
+//! # The upgrade order
+//!
+//! The checker proves a mixed pair only in the directions the protocol's `upgrade` order needs (the README's
+//! "What it decides"). Under `any-order` that is both; under `server-first`, the new server reading the old
+//! client's requests and the old client reading the new server's responses: a server at least as new as its
+//! client. A client newer than its server is a pairing nothing proved. So each peer says its side of each
+//! protocol ([`Role`]): [`Hello::serves`] (it reads the requests and writes the responses) or [`Hello::calls`],
+//! and every entry built from a declaration states its order. Two different versions are then accepted when,
+//! besides [the rule](#the-rule):
+//!
+//! | order in force | server newer | client newer | roles not told |
+//! |---|---|---|---|
+//! | `any-order` | accepted | accepted | accepted |
+//! | `server-first` | accepted | refused: upgrade the server (the servers first) | refused |
+//! | `client-first` | refused: upgrade the client (the clients first) | accepted | refused |
+//!
+//! The same version is always accepted (by precedence: build metadata aside), whatever the order and roles.
+//!
+//! - **The order in force** is the one the newer peer states: that release's check compared it with the older
+//!   release under its own declaration. When the newer peer's hello states none (a hello older than
+//!   `wirecheck-hello` 0.1.1, or an entry built with [`ProtocolVersion::new`]), the older peer's stated order
+//!   applies, and when neither states one, `any-order`, the declaration's default.
+//! - **The roles.** A peer that does not state its role is the other end of a peer that does (a server's peer is
+//!   a client). When neither states one, or both state the same, the hellos do not tell which peer is the server:
+//!   under a `server-first` or `client-first` order, a pairing of different versions is then refused, since it is
+//!   proven in one orientation only ([`MinimumSource::RolesUnstated`]); the refusal says to state the roles, or to
+//!   upgrade the older peer to the newer one's version. [`Hello::with`] states no role: enough for an
+//!   `any-order` protocol only.
+//! - **The remedy.** A refusal by the order names the side the order upgrades first and the other's version as
+//!   the one to reach ([`MinimumSource::UpgradeOrder`]): "sched is server-first: this job-manager (client) speaks
+//!   0.88.0 and the scheduler (server) 0.87.0; upgrade the servers first: the scheduler to 0.88.0 or later". The
+//!   order is looked at before the minimums: its remedy also meets the other peer's minimum, which is never above
+//!   that peer's version.
+//! - **Both ends agree.** Every input is in the two hellos and the condition does not depend on which end
+//!   computes it. A peer running a handshake older than this one does not look at the order; the peer that does
+//!   refuses, and its refusal closes the connection.
 //!
 //! # Protocols only one side speaks
 //!
@@ -97,7 +134,9 @@ use serde::{Deserialize, Serialize};
 
 #[cfg(feature = "derive")]
 use crate::Message;
-use crate::{Protocol, ProtocolInfo};
+use crate::{Protocol, ProtocolInfo, Upgrade};
+
+mod order;
 
 /// The handshake's own protocol, `wirecheck-hello`, whose one message is [`Hello`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -105,7 +144,7 @@ use crate::{Protocol, ProtocolInfo};
 // written by hand below (`manual`), so that `default-features = false` keeps the handshake: the feature only
 // decides whether the derive macros exist, not which runtime APIs do.
 #[cfg_attr(feature = "derive", derive(Protocol))]
-#[cfg_attr(feature = "derive", wire(name = "wirecheck-hello", version = "0.1.0"))]
+#[cfg_attr(feature = "derive", wire(name = "wirecheck-hello", version = "0.1.1"))]
 pub struct HelloProtocol;
 
 /// What a peer sends when a connection opens: its role, the protocols it speaks, and free key/value pairs.
@@ -114,12 +153,14 @@ pub struct HelloProtocol;
 ///
 /// ```json
 /// {"role":"scheduler",
-///  "protocols":[{"name":"wirecheck-hello","version":"0.1.0"},{"name":"sched","version":"0.86.2"}],
+///  "protocols":[{"name":"wirecheck-hello","version":"0.1.1","upgrade":"any-order"},
+///               {"name":"sched","version":"0.86.2","upgrade":"server-first","role":"server"}],
 ///  "attributes":{"pid":"4242"}}
 /// ```
 ///
-/// Versions travel as strings so that a bad one reaches [`negotiate`], which reports it as a malformed hello,
-/// instead of failing the decode. Unknown keys are ignored, so later versions of the hello can add some.
+/// Versions, orders and roles travel as strings so that a bad one reaches [`negotiate`], which reports it as a
+/// malformed hello, instead of failing the decode. Unknown keys are ignored and absent optional keys default, so
+/// hellos of older and later versions parse (`upgrade` and `role` came with `wirecheck-hello` 0.1.1).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "derive", derive(Message))]
 // Both peers write and read it: an event.
@@ -147,7 +188,7 @@ mod manual {
 
     impl Protocol for HelloProtocol {
         const NAME: &'static str = "wirecheck-hello";
-        const VERSION: &'static str = "0.1.0";
+        const VERSION: &'static str = "0.1.1";
         const MIN_COMPATIBLE: Option<&'static str> = None;
         const UPGRADE: Upgrade = Upgrade::AnyOrder;
         const FORMAT: Format = Format::Json;
@@ -174,9 +215,26 @@ impl Hello {
         .with::<HelloProtocol>()
     }
 
-    /// Adds the protocol `P` as its `Protocol` impl (the derive) declares it: name, version, `min_compatible`.
+    /// Adds the protocol `P` as its `Protocol` impl (the derive) declares it: name, version, `min_compatible`
+    /// and upgrade order, without saying which side of it this peer is.
+    ///
+    /// Enough for an `any-order` protocol. For a `server-first` or `client-first` one, say the side with
+    /// [`Hello::serves`] or [`Hello::calls`]: when neither peer does, mixed versions are refused, since the checker
+    /// proved them in one orientation only (see [the upgrade order](self#the-upgrade-order)).
     pub fn with<P: Protocol>(self) -> Self {
         self.with_entry(P::info())
+    }
+
+    /// Adds the protocol `P` as [`Hello::with`] does, stating that this peer is its server: it reads `P`'s
+    /// requests and writes its responses.
+    pub fn serves<P: Protocol>(self) -> Self {
+        self.with_entry(ProtocolVersion::of::<P>().with_role(Role::Server))
+    }
+
+    /// Adds the protocol `P` as [`Hello::with`] does, stating that this peer is its client: it writes `P`'s
+    /// requests and reads its responses.
+    pub fn calls<P: Protocol>(self) -> Self {
+        self.with_entry(ProtocolVersion::of::<P>().with_role(Role::Client))
     }
 
     /// Adds a protocol entry, replacing any entry with the same name (so an override can follow [`Hello::with`]).
@@ -200,8 +258,8 @@ impl Hello {
         self.protocols.iter().find(|e| e.name == name)
     }
 
-    /// Checks the hello on its own: a role, named protocols each listed once, semantic versions, and
-    /// `min_compatible` not above the version. Returns the parsed versions by protocol name.
+    /// Checks the hello on its own: a role, named protocols each listed once, semantic versions,
+    /// `min_compatible` not above the version, and known upgrade orders and protocol roles. Returns the parsed versions by protocol name.
     pub fn validate(&self) -> Result<BTreeMap<&str, Compat>, HelloProblem> {
         if self.role.trim().is_empty() {
             return Err(HelloProblem::EmptyRole);
@@ -222,7 +280,8 @@ impl Hello {
     }
 }
 
-/// One protocol in a [`Hello`]: its name, the version the peer speaks, and the declared `min_compatible`.
+/// One protocol in a [`Hello`]: its name, the version the peer speaks, the declared `min_compatible` and
+/// upgrade order, and the peer's side of the protocol.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ProtocolVersion {
     /// The protocol's name ([`Protocol::NAME`]).
@@ -233,15 +292,26 @@ pub struct ProtocolVersion {
     /// the first release of the version's series ([`default_min_compatible`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_compatible: Option<String>,
+    /// The upgrade order the peer's release declares ([`Protocol::UPGRADE`]: `any-order`, `server-first` or
+    /// `client-first`). Absent when not stated: in hellos of peers older than `wirecheck-hello` 0.1.1, and in
+    /// entries built with [`ProtocolVersion::new`]. See [the upgrade order](self#the-upgrade-order).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upgrade: Option<String>,
+    /// The peer's side of the protocol ([`Role`]): `server` (it reads the requests and writes the responses) or
+    /// `client`. Absent when not stated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
 }
 
 impl ProtocolVersion {
-    /// An entry for protocol `name` at `version`, without a declared `min_compatible`.
+    /// An entry for protocol `name` at `version`, without a declared `min_compatible`, upgrade order or role.
     pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
         ProtocolVersion {
             name: name.into(),
             version: version.into(),
             min_compatible: None,
+            upgrade: None,
+            role: None,
         }
     }
 
@@ -256,7 +326,20 @@ impl ProtocolVersion {
         self
     }
 
-    /// Parses the version and the minimum (declared or default); the minimum may not be above the version.
+    /// Sets the declared upgrade order.
+    pub fn with_upgrade(mut self, upgrade: Upgrade) -> Self {
+        self.upgrade = Some(upgrade.as_str().to_owned());
+        self
+    }
+
+    /// Sets the peer's side of the protocol.
+    pub fn with_role(mut self, role: Role) -> Self {
+        self.role = Some(role.as_str().to_owned());
+        self
+    }
+
+    /// Parses the version, the minimum (declared or default), the upgrade order and the role; the minimum may
+    /// not be above the version.
     pub fn parse(&self) -> Result<Compat, HelloProblem> {
         let version = self.parse_field("version", &self.version)?;
         let (minimum, minimum_source) = match &self.min_compatible {
@@ -273,11 +356,41 @@ impl ProtocolVersion {
                 version: version.to_string(),
             });
         }
+        let upgrade = match &self.upgrade {
+            Some(text) => Some(
+                text.parse::<Upgrade>()
+                    .map_err(|_| self.unknown_keyword("upgrade", text, Upgrade::KEYWORDS))?,
+            ),
+            None => None,
+        };
+        let role = match &self.role {
+            Some(text) => Some(
+                Role::from_keyword(text)
+                    .ok_or_else(|| self.unknown_keyword("role", text, Role::KEYWORDS))?,
+            ),
+            None => None,
+        };
         Ok(Compat {
             version,
             minimum,
             minimum_source,
+            upgrade,
+            role,
         })
+    }
+
+    fn unknown_keyword(
+        &self,
+        field: &'static str,
+        text: &str,
+        expected: &'static [&'static str],
+    ) -> HelloProblem {
+        HelloProblem::UnknownKeyword {
+            protocol: self.name.clone(),
+            field,
+            text: text.to_owned(),
+            expected,
+        }
     }
 
     fn parse_field(&self, field: &'static str, text: &str) -> Result<Version, HelloProblem> {
@@ -296,7 +409,63 @@ impl From<ProtocolInfo> for ProtocolVersion {
             name: info.name.to_owned(),
             version: info.version.to_owned(),
             min_compatible: info.min_compatible.map(str::to_owned),
+            upgrade: Some(info.upgrade.as_str().to_owned()),
+            role: None,
         }
+    }
+}
+
+/// A peer's side of a protocol, stated in its hello ([`Hello::serves`], [`Hello::calls`]).
+///
+/// The side the upgrade order names: under `server-first` the servers are upgraded before the clients.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// It reads the protocol's requests and writes its responses (`server`).
+    Server,
+    /// It writes the protocol's requests and reads its responses (`client`).
+    Client,
+}
+
+impl Role {
+    /// Every role's keyword, as a hello writes it.
+    pub const KEYWORDS: &'static [&'static str] = &["server", "client"];
+
+    /// The keyword a hello writes for this role (`server`, `client`).
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Role::Server => "server",
+            Role::Client => "client",
+        }
+    }
+
+    /// The role written as `keyword`, if it is one.
+    pub fn from_keyword(keyword: &str) -> Option<Role> {
+        [Role::Server, Role::Client]
+            .into_iter()
+            .find(|role| role.as_str() == keyword)
+    }
+
+    /// The other end of a connection: a server's peer is a client, and a client's a server.
+    pub const fn counterpart(self) -> Role {
+        match self {
+            Role::Server => Role::Client,
+            Role::Client => Role::Server,
+        }
+    }
+
+    /// The role an upgrade order has upgraded first, if it names one (`any-order` does not).
+    pub const fn upgraded_first(order: Upgrade) -> Option<Role> {
+        match order {
+            Upgrade::AnyOrder => None,
+            Upgrade::ServerFirst => Some(Role::Server),
+            Upgrade::ClientFirst => Some(Role::Client),
+        }
+    }
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -335,13 +504,21 @@ pub fn default_min_compatible(version: &Version) -> Version {
     }
 }
 
-/// Where a peer's minimum for a protocol comes from.
+/// Where a minimum comes from: a peer's own minimum for a protocol, or, in a [`Refusal`], the version the
+/// protocol's upgrade order requires.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MinimumSource {
     /// The protocol's declared `min_compatible`.
     Declared,
     /// No `min_compatible`: the first release of the version's series ([`default_min_compatible`]).
     Series,
+    /// The other peer's version: the protocol's upgrade order (`server-first` or `client-first`) has the side it
+    /// names upgraded first, so that side must be at least as new as the other, and here it is older.
+    UpgradeOrder(Upgrade),
+    /// The other peer's version: under this upgrade order the checker proved mixed versions in one orientation
+    /// only, and the hellos do not tell which peer is the server (neither states its [`Role`], or both state the
+    /// same), so only the same version is proven.
+    RolesUnstated(Upgrade),
 }
 
 /// A protocol version as one peer speaks it, with the oldest peer version it accepts.
@@ -353,10 +530,15 @@ pub struct Compat {
     pub minimum: Version,
     /// Whether `minimum` was declared or is the series default.
     pub minimum_source: MinimumSource,
+    /// The upgrade order the peer's release declares, if its hello states it.
+    pub upgrade: Option<Upgrade>,
+    /// The peer's side of the protocol, if its hello states it.
+    pub role: Option<Role>,
 }
 
 impl Compat {
-    /// One peer's view: whether this peer accepts `peer`.
+    /// One peer's view of the versions: whether this peer's minimum and `peer`'s accept each other. The upgrade
+    /// order is a second condition, common to both views ([`negotiate`]).
     ///
     /// True when `self.minimum <= peer.version`, and either `peer.version <= self.version`, or the peer is newer
     /// and its own minimum accepts this version (`peer.minimum <= self.version`). Versions compare by semver
@@ -441,7 +623,8 @@ impl Agreed {
     }
 }
 
-/// Why two peers cannot talk one protocol: one of them is below the other's minimum.
+/// Why two peers cannot talk one protocol: one of them is below the other's minimum, or older than the upgrade
+/// order allows ([`Refusal::minimum_source`] says which).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Refusal {
     /// The protocol's name.
@@ -454,11 +637,14 @@ pub struct Refusal {
     pub local: Version,
     /// The version the other peer speaks.
     pub remote: Version,
-    /// The side that must be upgraded: the one whose version is below the other's minimum.
+    /// The side that must be upgraded: the one whose version is below the other's minimum, or, refused by the
+    /// upgrade order, the side the order upgrades first (the server under `server-first`), or the older side when
+    /// the hellos do not tell the roles.
     pub upgrade: Side,
-    /// The minimum it is below: the other side's `min_compatible` or series default. Upgrading to it suffices.
+    /// The minimum it is below: the other side's `min_compatible` or series default, or, refused by the upgrade
+    /// order, the other side's version. Upgrading to it suffices.
     pub minimum: Version,
-    /// Whether [`Refusal::minimum`] was declared or is the series default.
+    /// Where [`Refusal::minimum`] comes from: declared, the series default, or the upgrade order.
     pub minimum_source: MinimumSource,
 }
 
@@ -475,13 +661,35 @@ impl Refusal {
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (local, remote) = (shown(&self.local_role), shown(&self.remote_role));
-        match self.upgrade {
-            Side::Remote => write!(
+        let upgrade = self.role_to_upgrade();
+        match (self.minimum_source, self.upgrade) {
+            (MinimumSource::UpgradeOrder(order), side) => {
+                // The side to upgrade is the one the order upgrades first; the other is its counterpart.
+                let first = Role::upgraded_first(order).unwrap_or(Role::Server);
+                let (local_side, remote_side) = match side {
+                    Side::Local => (first, first.counterpart()),
+                    Side::Remote => (first.counterpart(), first),
+                };
+                write!(
+                    f,
+                    "{} is {order}: this {local} ({local_side}) speaks {} and the {remote} ({remote_side}) {}; \
+                     upgrade the {first}s first: the {upgrade} to {} or later",
+                    self.protocol, self.local, self.remote, self.minimum
+                )
+            }
+            (MinimumSource::RolesUnstated(order), _) => write!(
+                f,
+                "{} is {order}, and the hellos do not tell which peer is its server: this {local} speaks {} and \
+                 the {remote} {}, a pairing proven in one orientation only; state each peer's role in its hello \
+                 (`Hello::serves` or `Hello::calls`), or upgrade the {upgrade} to {} or later",
+                self.protocol, self.local, self.remote, self.minimum
+            ),
+            (MinimumSource::Declared | MinimumSource::Series, Side::Remote) => write!(
                 f,
                 "{remote} speaks {} {}; this {local} accepts {} and later: upgrade the {remote} first",
                 self.protocol, self.remote, self.minimum
             ),
-            Side::Local => write!(
+            (MinimumSource::Declared | MinimumSource::Series, Side::Local) => write!(
                 f,
                 "{remote} speaks {} {}, which accepts {} and later; this {local} speaks {}: upgrade the {local} first",
                 self.protocol, self.remote, self.minimum, self.local
@@ -516,6 +724,18 @@ pub enum HelloProblem {
         text: String,
         /// The parser's explanation.
         reason: String,
+    },
+    /// An upgrade order or a role is not one of the keywords this version knows.
+    #[error("{protocol} {field} `{text}` is not one of {}", .expected.join(", "))]
+    UnknownKeyword {
+        /// The protocol's name.
+        protocol: String,
+        /// `upgrade` or `role`.
+        field: &'static str,
+        /// The text found.
+        text: String,
+        /// The keywords accepted.
+        expected: &'static [&'static str],
     },
     /// The declared `min_compatible` is above the version.
     #[error("{protocol} min_compatible {min_compatible} is above its version {version}")]
@@ -611,8 +831,10 @@ fn shown(role: &str) -> &str {
 /// Negotiates every protocol `local` (this peer's hello) and `remote` (the other peer's) both speak.
 ///
 /// Both hellos are validated first ([`Hello::validate`]; a malformed one is an error, this peer's checked
-/// first). Then each shared protocol is accepted when both peers' views accept it ([`Compat::accepts`], the rule
-/// in the [module docs](self)), and refused otherwise, naming the side to upgrade. Returns the agreed set, or
+/// first). Then each shared protocol is accepted when its upgrade order allows the pairing ([the upgrade
+/// order](self#the-upgrade-order)) and both peers' views accept the versions ([`Compat::accepts`], [the
+/// rule](self#the-rule)), and refused otherwise, naming the side to upgrade (the order is looked at first: its
+/// remedy, the other peer's version, also meets that peer's minimum). Returns the agreed set, or
 /// every refusal (sorted by protocol name). Protocols only one side speaks are neither: they are listed in the
 /// [`Agreement`].
 pub fn negotiate(local: &Hello, remote: &Hello) -> Result<Agreement, HandshakeError> {
@@ -644,19 +866,15 @@ pub fn negotiate(local: &Hello, remote: &Hello) -> Result<Agreement, HandshakeEr
             agreement.local_only.push(name.to_string());
             continue;
         };
-        if local_view.accepts(remote_view) && remote_view.accepts(local_view) {
+        let refused = order::refusal(local_view, remote_view)
+            .or_else(|| minimum_refusal(local_view, remote_view));
+        let Some((upgrade, minimum, minimum_source)) = refused else {
             agreement.protocols.push(Agreed {
                 name: name.to_string(),
                 local: local_view.version.clone(),
                 remote: remote_view.version.clone(),
             });
             continue;
-        }
-        // Refused: exactly one side is below the other's minimum (module docs); that side upgrades.
-        let (upgrade, refusing) = if !at_most(&local_view.minimum, &remote_view.version) {
-            (Side::Remote, local_view)
-        } else {
-            (Side::Local, remote_view)
         };
         refusals.push(Refusal {
             protocol: name.to_string(),
@@ -665,8 +883,8 @@ pub fn negotiate(local: &Hello, remote: &Hello) -> Result<Agreement, HandshakeEr
             local: local_view.version.clone(),
             remote: remote_view.version.clone(),
             upgrade,
-            minimum: refusing.minimum.clone(),
-            minimum_source: refusing.minimum_source,
+            minimum,
+            minimum_source,
         });
     }
     if refusals.is_empty() {
@@ -674,6 +892,20 @@ pub fn negotiate(local: &Hello, remote: &Hello) -> Result<Agreement, HandshakeEr
     } else {
         Err(HandshakeError::Refused(refusals))
     }
+}
+
+/// The version rule's verdict: `None` when both views accept, else the side to upgrade and the minimum it is
+/// below. Exactly one side is below the other's minimum ([module docs](self#the-rule)); that side upgrades.
+fn minimum_refusal(local: &Compat, remote: &Compat) -> Option<(Side, Version, MinimumSource)> {
+    if local.accepts(remote) && remote.accepts(local) {
+        return None;
+    }
+    let (upgrade, refusing) = if !at_most(&local.minimum, &remote.version) {
+        (Side::Remote, local)
+    } else {
+        (Side::Local, remote)
+    };
+    Some((upgrade, refusing.minimum.clone(), refusing.minimum_source))
 }
 
 #[cfg(test)]

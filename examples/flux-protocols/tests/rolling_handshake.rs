@@ -324,6 +324,58 @@ fn without_min_compatible_a_new_0_y_refuses_the_previous_one() {
     );
 }
 
+/// Issue 14, item 5: with `server-first` announced by both releases, a job-manager (sched's client) newer than
+/// its scheduler (the server) is the pairing the checker did not prove. Both processes refuse it, naming the order.
+#[test]
+fn server_first_refuses_a_job_manager_newer_than_its_scheduler() {
+    let (job_manager, scheduler) = run_pair(
+        &[
+            "--sched-version",
+            "0.88.0",
+            "--sched-min-compatible",
+            "0.87.0",
+            "--sched-upgrade",
+            "server-first",
+        ],
+        &[
+            "--sched-version",
+            "0.87.4",
+            "--sched-upgrade",
+            "server-first",
+        ],
+    );
+    assert_refused(
+        &job_manager,
+        &scheduler,
+        "sched is server-first: this job-manager (client) speaks 0.88.0 and the scheduler (server) 0.87.4; \
+         upgrade the servers first: the scheduler to 0.88.0 or later",
+        "sched is server-first: this scheduler (server) speaks 0.87.4 and the job-manager (client) 0.88.0; \
+         upgrade the servers first: the scheduler to 0.88.0 or later",
+    );
+}
+
+/// The same two versions the other way round: the scheduler upgraded first is the pairing `server-first` proves.
+#[test]
+fn server_first_accepts_a_scheduler_upgraded_first() {
+    let (job_manager, scheduler) = run_pair(
+        &[
+            "--sched-version",
+            "0.87.4",
+            "--sched-upgrade",
+            "server-first",
+        ],
+        &[
+            "--sched-version",
+            "0.88.0",
+            "--sched-min-compatible",
+            "0.87.0",
+            "--sched-upgrade",
+            "server-first",
+        ],
+    );
+    assert_agreed(&job_manager, &scheduler, "0.87.4", "0.88.0");
+}
+
 #[test]
 fn patch_skew_within_a_series_is_accepted() {
     let (job_manager, scheduler) = run_pair(

@@ -1,8 +1,8 @@
 //! A Flux job-manager stand-in for the rolling-upgrade example (see `tests/rolling_handshake.rs`).
 //!
-//! It listens on a loopback TCP port and waits for one scheduler. It opens with a wirecheck hello
-//! listing the `sched` protocol (Flux RFC 27) it speaks. If the handshake agrees, it runs the RFC 27
-//! exchange a job-manager has with a freshly loaded scheduler:
+//! It listens on a loopback TCP port and waits for one scheduler. It opens with a wirecheck hello listing the
+//! `sched` protocol (Flux RFC 27) it speaks, as its client (`sched.alloc` and `sched.free` go to the scheduler).
+//! If the handshake agrees, it runs the RFC 27 exchange a job-manager has with a freshly loaded scheduler:
 //!
 //! 1. it answers `job-manager.sched-hello` with the job that holds resources, then ends the stream with ENODATA;
 //! 2. it answers `job-manager.sched-ready` with the queue depth;
@@ -11,12 +11,13 @@
 //!
 //! ```text
 //! flux-job-manager [--listen 127.0.0.1:0] [--sched-version VERSION] [--sched-min-compatible VERSION]
-//!                  [--timeout SECONDS]
+//!                  [--sched-upgrade ORDER] [--timeout SECONDS]
 //! ```
 //!
 //! `--sched-version` announces another `sched` version than the one declared by
 //! `<Sched as Protocol>::VERSION`, as an older or newer release would. The declared `min_compatible` is
-//! dropped with it; `--sched-min-compatible` sets one. The first line on stdout is
+//! dropped with it; `--sched-min-compatible` sets one; `--sched-upgrade` announces another upgrade order
+//! (`any-order`, `server-first`, `client-first`), as a release declaring it would. The first line on stdout is
 //! `listening on ADDR`; then comes one line per step. A failure goes to stderr as
 //! `flux-job-manager: <why>`. Exit code: 0 done, 1 handshake refused (or a malformed hello), 2 any
 //! other error.
@@ -36,6 +37,7 @@ use flux_protocols::sched::{
 use peer::{Args, Conn, ENODATA, Failure, RUNNING_JOB};
 use serde_json::{Value, json};
 use wirecheck::Message;
+use wirecheck::handshake::Role;
 
 const PROGRAM: &str = "flux-job-manager";
 
@@ -48,7 +50,7 @@ fn main() -> ExitCode {
 
 fn job_manager() -> Result<(), Failure> {
     let args = Args::parse(PROGRAM, "--listen")?;
-    let hello = args.hello("job-manager")?;
+    let hello = args.hello("job-manager", Role::Client)?;
     let addr = args.addr.unwrap_or(SocketAddr::from(([127, 0, 0, 1], 0)));
     let listener = TcpListener::bind(addr)
         .map_err(|e| Failure::Connection(format!("cannot listen on {addr}: {e}")))?;

@@ -1,7 +1,8 @@
 //! A Flux scheduler stand-in for the rolling-upgrade example (see `tests/rolling_handshake.rs`).
 //!
 //! It connects to a `flux-job-manager` on a loopback address and answers the job-manager's wirecheck hello
-//! with its own. If the handshake agrees, it does what a freshly loaded scheduler does under RFC 27:
+//! with its own, which lists `sched` with this peer as its server. If the handshake agrees, it does what a
+//! freshly loaded scheduler does under RFC 27:
 //!
 //! 1. it asks `job-manager.sched-hello` which jobs hold resources, and looks their R up (the example's KVS);
 //! 2. it sends `job-manager.sched-ready` (unlimited);
@@ -11,13 +12,14 @@
 //!
 //! ```text
 //! flux-scheduler --connect 127.0.0.1:PORT [--sched-version VERSION] [--sched-min-compatible VERSION]
-//!                [--timeout SECONDS]
+//!                [--sched-upgrade ORDER] [--timeout SECONDS]
 //! ```
 //!
 //! `--sched-version` announces another `sched` version than the one declared by
 //! `<Sched as Protocol>::VERSION`, as an older or newer release would. The declared `min_compatible` is
-//! dropped with it; `--sched-min-compatible` sets one. It prints one line per step on stdout; a
-//! failure goes to stderr as `flux-scheduler: <why>`. Exit code: 0 done, 1 handshake refused (or a
+//! dropped with it; `--sched-min-compatible` sets one; `--sched-upgrade` announces another upgrade order
+//! (`any-order`, `server-first`, `client-first`), as a release declaring it would. It prints one line per step
+//! on stdout; a failure goes to stderr as `flux-scheduler: <why>`. Exit code: 0 done, 1 handshake refused (or a
 //! malformed hello), 2 any other error.
 
 mod peer;
@@ -31,6 +33,7 @@ use flux_protocols::sched::{
 };
 use peer::{Args, Conn, ENODATA, Failure};
 use serde_json::json;
+use wirecheck::handshake::Role;
 use wirecheck::{Kind, Message};
 
 const PROGRAM: &str = "flux-scheduler";
@@ -47,7 +50,7 @@ fn main() -> ExitCode {
 
 fn scheduler() -> Result<(), Failure> {
     let args = Args::parse(PROGRAM, "--connect")?;
-    let hello = args.hello("scheduler")?;
+    let hello = args.hello("scheduler", Role::Server)?;
     let addr = args
         .addr
         .ok_or_else(|| Failure::Usage("--connect ADDR is required".into()))?;

@@ -16,9 +16,9 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use wirecheck::handshake::{
-    Agreement, HandshakeError, Hello, MalformedHello, ProtocolVersion, Side,
+    Agreement, HandshakeError, Hello, MalformedHello, ProtocolVersion, Role, Side,
 };
-use wirecheck::{Kind, Message, Protocol};
+use wirecheck::{Kind, Message, Protocol, Upgrade};
 
 /// ENODATA on Linux: ends the `job-manager.sched-hello` stream.
 pub const ENODATA: i32 = 61;
@@ -85,6 +85,8 @@ pub struct Args {
     pub sched_version: Option<String>,
     /// `--sched-min-compatible`: announce this `min_compatible` for `sched`.
     pub sched_min_compatible: Option<String>,
+    /// `--sched-upgrade`: announce this upgrade order for `sched` instead of `<Sched as Protocol>::UPGRADE`.
+    pub sched_upgrade: Option<Upgrade>,
     /// `--timeout`: seconds to wait for the peer at any step.
     pub timeout: Duration,
 }
@@ -95,13 +97,14 @@ impl Args {
         let usage = || {
             format!(
                 "usage: {program} [{addr_flag} ADDR] [--sched-version VERSION] [--sched-min-compatible VERSION] \
-                 [--timeout SECONDS]"
+                 [--sched-upgrade ORDER] [--timeout SECONDS]"
             )
         };
         let mut args = Args {
             addr: None,
             sched_version: None,
             sched_min_compatible: None,
+            sched_upgrade: None,
             timeout: Duration::from_secs(10),
         };
         let mut it = std::env::args().skip(1);
@@ -125,6 +128,13 @@ impl Args {
                 }
                 "--sched-version" => args.sched_version = Some(value()?),
                 "--sched-min-compatible" => args.sched_min_compatible = Some(value()?),
+                "--sched-upgrade" => {
+                    let text = value()?;
+                    let order = text
+                        .parse()
+                        .map_err(|e| Failure::Usage(format!("--sched-upgrade: {e}")))?;
+                    args.sched_upgrade = Some(order);
+                }
                 "--timeout" => {
                     let text = value()?;
                     let seconds: u64 = text
@@ -143,13 +153,14 @@ impl Args {
         Ok(args)
     }
 
-    /// This peer's hello: the `sched` protocol as declared, or as overridden on the command line.
+    /// This peer's hello, for a peer in `role` that is `side` of `sched`: the protocol as declared, or as
+    /// overridden on the command line.
     ///
     /// `--sched-version` replaces the declared version and drops the declared `min_compatible` (it belongs to
-    /// the declared release); `--sched-min-compatible` sets one. A hello that is malformed on its own is refused
-    /// here, before any connection.
-    pub fn hello(&self, role: &str) -> Result<Hello, Failure> {
-        let mut entry = ProtocolVersion::of::<Sched>();
+    /// the declared release); `--sched-min-compatible` sets one; `--sched-upgrade` replaces the declared upgrade
+    /// order. A hello that is malformed on its own is refused here, before any connection.
+    pub fn hello(&self, role: &str, side: Role) -> Result<Hello, Failure> {
+        let mut entry = ProtocolVersion::of::<Sched>().with_role(side);
         if let Some(version) = &self.sched_version {
             entry.version = version.clone();
             entry.min_compatible = None;
@@ -157,8 +168,10 @@ impl Args {
         if let Some(min) = &self.sched_min_compatible {
             entry.min_compatible = Some(min.clone());
         }
+        if let Some(order) = self.sched_upgrade {
+            entry = entry.with_upgrade(order);
+        }
         let hello = Hello::new(role)
-            .with::<Sched>()
             .with_entry(entry)
             .with_attribute("pid", std::process::id().to_string());
         hello.validate().map_err(|problem| {
