@@ -74,11 +74,26 @@ pub struct Finding {
     /// Which revision [`Finding::location`] is in.
     pub side: Side,
     /// For major findings: a payload the writer side produces that the reader side rejects or misreads.
+    /// Serialized only when there is one, so that `"witness": null` is a real `null` payload (a unit
+    /// struct) and no witness is the key's absence.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present_witness"
+    )]
     pub witness: Option<serde_json::Value>,
     /// The break already existed between this older release and the baseline: it shipped before and is not
     /// counted again.
     #[serde(default)]
     pub known: bool,
+}
+
+/// A `witness` key that is present is a witness, `null` included (its absence is `None`, by `default`).
+fn present_witness<'de, D>(deserializer: D) -> Result<Option<serde_json::Value>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    serde_json::Value::deserialize(deserializer).map(Some)
 }
 
 impl Finding {

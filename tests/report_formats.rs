@@ -97,3 +97,53 @@ fn matrix_html() {
     );
     insta::assert_snapshot!(html);
 }
+
+/// Issue 14, item 15: a unit struct's witness is `null`, so "no witness" must be told apart by the key's
+/// absence, in `check --format json` and in the matrix's JSON alike.
+#[test]
+fn json_leaves_out_a_missing_witness_and_keeps_a_null_one() {
+    let mut r = report_fixture::report();
+    let sched = r.protocols.iter_mut().find(|p| p.name == "sched").unwrap();
+    sched.findings[1].witness = Some(serde_json::Value::Null);
+    let value: serde_json::Value =
+        serde_json::from_str(&report::render(&r, OutputFormat::Json)).unwrap();
+    let findings = value["protocols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "sched")
+        .unwrap()["findings"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let by_rule = |rule: &str| findings.iter().find(|f| f["rule"] == rule).unwrap().clone();
+    let minor = by_rule("field_added");
+    assert!(
+        minor.get("witness").is_none(),
+        "no witness: no key, {minor}"
+    );
+    let unit = by_rule("required_field_added");
+    assert_eq!(
+        unit.get("witness"),
+        Some(&serde_json::Value::Null),
+        "a null payload is a witness: {unit}"
+    );
+
+    let mut matrix = report_fixture::matrix();
+    let pair = &mut matrix.protocols[2].pairs[0];
+    pair.breaking[0].witness = None;
+    pair.breaking[1].witness = Some(serde_json::Value::Null);
+    let value: serde_json::Value =
+        serde_json::from_str(&report::render_matrix(&matrix, MatrixFormat::Json)).unwrap();
+    let breaking = &value["protocols"][2]["pairs"][0]["breaking"];
+    assert!(breaking[0].get("witness").is_none(), "{}", breaking[0]);
+    assert_eq!(breaking[1].get("witness"), Some(&serde_json::Value::Null));
+    let back: wirecheck::findings::Finding = serde_json::from_value(breaking[1].clone()).unwrap();
+    assert_eq!(
+        back.witness,
+        Some(serde_json::Value::Null),
+        "read back as a null witness"
+    );
+    let back: wirecheck::findings::Finding = serde_json::from_value(breaking[0].clone()).unwrap();
+    assert_eq!(back.witness, None);
+}

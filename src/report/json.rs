@@ -64,6 +64,8 @@ struct FindingOut<'a> {
     file: &'a str,
     line: u32,
     column: u32,
+    /// Absent when there is no witness; `null` is a real payload (a unit struct).
+    #[serde(skip_serializing_if = "Option::is_none")]
     witness: Option<&'a serde_json::Value>,
 }
 
