@@ -40,6 +40,12 @@ pub struct ProtocolReport {
 }
 
 impl ProtocolReport {
+    /// The declared version is below the baseline's (see [`policy::went_backwards`]): the check fails
+    /// on that alone.
+    pub fn version_went_backwards(&self) -> bool {
+        policy::went_backwards(self.old_version.as_ref(), self.new_version.as_ref())
+    }
+
     /// Computes the verdict again from the findings, after some of them were allowed.
     pub(crate) fn judge_again(&mut self) {
         let requirement = policy::requirement(

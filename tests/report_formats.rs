@@ -147,3 +147,44 @@ fn json_leaves_out_a_missing_witness_and_keeps_a_null_one() {
     let back: wirecheck::findings::Finding = serde_json::from_value(breaking[0].clone()).unwrap();
     assert_eq!(back.witness, None);
 }
+
+/// Issue 14, item 14: a declared version below the baseline's fails, and every format says why (never
+/// "no bump needed").
+#[test]
+fn a_version_that_went_backwards_is_named_in_every_format() {
+    let mut r = report_fixture::report();
+    r.protocols.retain(|p| p.name == "job-eventlog");
+    let p = &mut r.protocols[0];
+    p.old_version = Some(report_fixture::v("0.2.1"));
+    p.new_version = Some(report_fixture::v("0.2.0"));
+    // What the policy gives: nothing changed, so the baseline's version is the least to declare.
+    p.required_version = Some(report_fixture::v("0.2.1"));
+    p.ok = false;
+    r.ok = false;
+    for format in [
+        OutputFormat::Human,
+        OutputFormat::Json,
+        OutputFormat::Github,
+        OutputFormat::Sarif,
+        OutputFormat::Junit,
+        OutputFormat::Markdown,
+    ] {
+        let text = report::render(&r, format);
+        assert!(
+            text.contains("went backwards") || text.contains("\"version_went_backwards\": true"),
+            "{format:?} names the step back:\n{text}"
+        );
+        assert!(
+            !text.contains("no bump needed"),
+            "{format:?} does not call it fine:\n{text}"
+        );
+    }
+    let value: serde_json::Value =
+        serde_json::from_str(&report::render(&r, OutputFormat::Json)).unwrap();
+    assert_eq!(value["protocols"][0]["version_went_backwards"], true);
+    let line = wirecheck::report::summary(&r.protocols[0]);
+    assert_eq!(
+        line,
+        "job-eventlog 0.2.1 -> 0.2.0: the version went backwards, declare 0.2.1 or later (0 major, 0 minor) FAIL"
+    );
+}

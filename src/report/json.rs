@@ -43,6 +43,9 @@ struct ProtocolOut<'a> {
     required_bump: &'a str,
     required_version: Option<String>,
     ok: bool,
+    /// Present (true) only when the declared version is below the baseline's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    version_went_backwards: bool,
     findings: Vec<FindingOut<'a>>,
 }
 
@@ -107,6 +110,7 @@ pub(super) fn render(report: &Report) -> String {
                 required_bump: p.required_bump.as_str(),
                 required_version: p.required_version.as_ref().map(ToString::to_string),
                 ok: p.ok,
+                version_went_backwards: p.version_went_backwards(),
                 findings: p.findings.iter().map(finding).collect(),
             })
             .collect(),

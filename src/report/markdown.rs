@@ -128,7 +128,11 @@ pub(super) fn render(report: &Report) -> String {
             show(&p.old_version),
             show(&p.new_version),
             counts(p),
-            if p.ok { "✅ ok" } else { "❌ FAIL" }
+            match (p.ok, p.version_went_backwards()) {
+                (true, _) => "✅ ok",
+                (false, false) => "❌ FAIL",
+                (false, true) => "❌ FAIL: the version went backwards",
+            }
         );
     }
     for p in report.protocols.iter().filter(|p| !p.findings.is_empty()) {

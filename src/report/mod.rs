@@ -277,7 +277,8 @@ pub(crate) fn overall(report: &Report) -> String {
 }
 
 /// `sched 0.87.0 -> 0.87.1: needs 0.88.0 (2 major, 1 minor) FAIL`: the counted findings by level and the
-/// verdict.
+/// verdict. A declared version below the baseline's says so: `jobctl 0.2.1 -> 0.2.0: the version went
+/// backwards, declare 0.2.1 or later (0 major, 0 minor) FAIL`.
 pub fn summary(p: &ProtocolReport) -> String {
     let count = |level| {
         p.findings
@@ -292,6 +293,9 @@ pub fn summary(p: &ProtocolReport) -> String {
         (Some(old), None) => format!("{} {old} -> removed: {verdict}", p.name),
         (Some(old), Some(new)) => {
             let needs = match (&p.required_version, p.required_bump) {
+                (Some(r), _) if p.version_went_backwards() => {
+                    format!("the version went backwards, declare {r} or later ")
+                }
                 (Some(r), Level::Minor | Level::Major) => format!("needs {r} "),
                 _ => "no bump needed ".to_owned(),
             };
