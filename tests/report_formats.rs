@@ -188,3 +188,50 @@ fn a_version_that_went_backwards_is_named_in_every_format() {
         "job-eventlog 0.2.1 -> 0.2.0: the version went backwards, declare 0.2.1 or later (0 major, 0 minor) FAIL"
     );
 }
+
+/// Issue 14, item 13: for `0.y.z` a minor-level change needs the patch digit, so no help names a digit;
+/// where the protocol's verdict is known, the help names the version to declare.
+#[test]
+fn help_names_the_version_to_declare_not_a_digit() {
+    for id in wirecheck::rules::RuleId::ALL {
+        let rule = id.rule();
+        for text in [rule.help, rule.explanation] {
+            for digit in [
+                "minor version",
+                "major version",
+                "patch version",
+                "minor bump",
+                "major bump",
+            ] {
+                assert!(
+                    !text.contains(digit),
+                    "{}: `{digit}` is a different digit for 0.y.z: {text}",
+                    rule.id
+                );
+            }
+        }
+    }
+    // A minor change to `sched` 0.1.0, declared unchanged: it needs 0.1.1.
+    let mut r = report_fixture::report();
+    r.protocols.retain(|p| p.name == "sched");
+    let p = &mut r.protocols[0];
+    p.findings.retain(|f| f.rule.as_str() == "field_added");
+    p.old_version = Some(report_fixture::v("0.1.0"));
+    p.new_version = Some(report_fixture::v("0.1.0"));
+    p.required_bump = wirecheck::findings::Level::Minor;
+    p.required_version = Some(report_fixture::v("0.1.1"));
+    p.ok = false;
+    for format in [
+        OutputFormat::Human,
+        OutputFormat::Github,
+        OutputFormat::Junit,
+        OutputFormat::Sarif,
+        OutputFormat::Markdown,
+    ] {
+        let text = report::render(&r, format);
+        assert!(
+            text.contains("declare 0.1.1 or later"),
+            "{format:?} names the version to declare:\n{text}"
+        );
+    }
+}

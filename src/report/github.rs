@@ -88,7 +88,7 @@ pub(super) fn render(report: &Report) -> String {
             if let Some(reason) = &f.allow_reason {
                 let _ = write!(message, "\nallowed: {reason}");
             }
-            let _ = write!(message, "\nhelp: {}", f.rule.rule().help);
+            let _ = write!(message, "\nhelp: {}", super::help(p, f));
             command(&mut out, name, &properties, &message);
         }
     }

@@ -146,7 +146,7 @@ fn finding<'a>(
                 .into(),
         );
     }
-    elements.push(Level::HELP.message(f.rule.rule().help).into());
+    elements.push(Level::HELP.message(super::help(p, f)).into());
     level(severity)
         .primary_title(f.message.as_str())
         .id(f.rule.as_str())

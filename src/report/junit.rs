@@ -82,7 +82,7 @@ pub(super) fn render(report: &Report) -> String {
             if let Some((who, json)) = witness_words(f) {
                 let _ = write!(details, "\nwitness ({who}): {json}");
             }
-            let _ = write!(details, "\nhelp: {}", f.rule.rule().help);
+            let _ = write!(details, "\nhelp: {}", super::help(p, f));
             let _ = writeln!(
                 cases,
                 "    <testcase classname=\"{}\" name=\"{}\" file=\"{}\" line=\"{}\">",

@@ -6,10 +6,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::{Severity, place, subject, witness_words};
+use super::{Severity, help, place, subject, witness_words};
 use crate::findings::Level;
 use crate::outcome::{ProtocolReport, Report};
-use crate::rules::Rule;
 
 /// Escapes inline text for a GFM table cell: `|` everywhere, `<`, `>` and `*` outside code spans, line
 /// breaks as `<br>`. Backticks are kept, so code spans in messages stay code.
@@ -178,17 +177,17 @@ pub(super) fn render(report: &Report) -> String {
                 );
             }
         }
-        // By id, as a reader scans them.
-        let rules: BTreeMap<&str, &Rule> = p
+        // By id, as a reader scans them; each with the version to declare.
+        let rules: BTreeMap<&str, String> = p
             .findings
             .iter()
-            .filter(|f| f.counts() && f.level == Level::Major)
-            .map(|f| (f.rule.as_str(), f.rule.rule()))
+            .filter(|f| f.counts() && f.level != Level::None)
+            .map(|f| (f.rule.as_str(), help(p, f)))
             .collect();
         if !rules.is_empty() {
             out.push_str("\n**How to migrate safely**\n\n");
-            for (id, rule) in rules {
-                let _ = writeln!(out, "- {}: {}", code(id), inline(rule.help));
+            for (id, help) in rules {
+                let _ = writeln!(out, "- {}: {}", code(id), inline(&help));
             }
         }
     }

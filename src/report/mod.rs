@@ -238,6 +238,19 @@ pub(crate) fn witness_words(f: &Finding) -> Option<(String, String)> {
     Some((who, json))
 }
 
+/// The help line of a finding: the catalogue's migration, which names no digit of the version (for `0.y.z`
+/// a minor-level change needs the patch digit), then, for a finding that counts toward the bump of a
+/// protocol the baseline already had, the version to declare: `...; declare 0.1.1 or later`.
+pub(crate) fn help(p: &ProtocolReport, f: &Finding) -> String {
+    let help = f.rule.rule().help;
+    match (&p.old_version, &p.new_version, &p.required_version) {
+        (Some(_), Some(_), Some(required)) if f.counts() && f.level != Level::None => {
+            format!("{help}; declare {required} or later")
+        }
+        _ => help.to_owned(),
+    }
+}
+
 /// A stable fingerprint of a finding across runs and line moves: FNV-1a (64 bits) over the rule, the
 /// protocol, the message, the topic, the field and the direction (not the location, not the release).
 pub(crate) fn fingerprint(f: &Finding) -> String {

@@ -296,6 +296,7 @@ fn result<'a>(report: &'a Report, p: &'a ProtocolReport, f: &'a Finding) -> Sari
             report.baseline.rev
         ));
     }
+    text.push_str(&format!(". Help: {}", super::help(p, f)));
     let suppressions = match (&f.allow_reason, f.allowed) {
         (Some(reason), true) => vec![Suppression {
             kind: if reason.starts_with(&format!("{}:", crate::config::FILE_NAME)) {
