@@ -197,21 +197,36 @@ pub(crate) fn place(f: &Finding) -> String {
     )
 }
 
+/// The newer side of a check's findings: the working tree.
+pub(crate) const WORKING_TREE: &str = "the working tree";
+
 /// Which side writes and which reads, in words: `v0.87.0 reads what the working tree writes`.
 pub(crate) fn direction_words(f: &Finding, d: Direction) -> String {
+    direction_words_between(f, d, WORKING_TREE)
+}
+
+/// Which side writes and which reads, the newer side named `newer` (a release of the matrix, or
+/// [`WORKING_TREE`]); the older one is [`Finding::against`].
+pub(crate) fn direction_words_between(f: &Finding, d: Direction, newer: &str) -> String {
     match d {
-        Direction::OldReadsNew => format!("{} reads what the working tree writes", f.against),
-        Direction::NewReadsOld => format!("the working tree reads what {} writes", f.against),
+        Direction::OldReadsNew => format!("{} reads what {newer} writes", f.against),
+        Direction::NewReadsOld => format!("{newer} reads what {} writes", f.against),
     }
 }
 
-/// The witness as compact JSON, with who writes it and who fails on it.
+/// The witness as compact JSON, with who writes it and who fails on it (a check's finding: the newer
+/// side is the working tree).
 pub(crate) fn witness_words(f: &Finding) -> Option<(String, String)> {
+    witness_words_between(f, WORKING_TREE)
+}
+
+/// The witness as compact JSON, with who writes it and who fails on it, the newer side named `newer`.
+pub(crate) fn witness_words_between(f: &Finding, newer: &str) -> Option<(String, String)> {
     let witness = f.witness.as_ref()?;
     let json = serde_json::to_string(witness).unwrap_or_default();
     let (writer, reader) = match f.direction {
-        Some(Direction::OldReadsNew) => ("the working tree", f.against.as_str()),
-        Some(Direction::NewReadsOld) => (f.against.as_str(), "the working tree"),
+        Some(Direction::OldReadsNew) => (newer, f.against.as_str()),
+        Some(Direction::NewReadsOld) => (f.against.as_str(), newer),
         None => {
             return Some((
                 "a payload one side writes and the other rejects or misreads".to_owned(),
