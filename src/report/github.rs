@@ -1,5 +1,5 @@
-//! `--format github`: GitHub Actions workflow commands, one line per finding on stdout, then a summary
-//! notice. GitHub turns them into annotations on the pull request's diff.
+//! `--format github`: GitHub Actions workflow commands, one line per finding on stdout, then the summary:
+//! a notice, or an error when the check fails (so a failing check always has an `::error`). GitHub turns them into annotations on the pull request's diff.
 //!
 //! `::error file=src/sched.rs,line=42,col=5,endLine=42,endColumn=13,title=...::message`
 //!
@@ -118,9 +118,11 @@ pub(super) fn render(report: &Report) -> String {
     }
     let mut text: Vec<String> = report.protocols.iter().map(summary).collect();
     text.push(overall(report));
+    // A failing check always annotates an error, even when no finding is one (a version that went
+    // backwards, a finding the matrix of severities files as a note).
     command(
         &mut out,
-        "notice",
+        if report.ok { "notice" } else { "error" },
         &[("title", "wirecheck".to_owned())],
         &text.join("\n"),
     );

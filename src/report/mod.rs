@@ -105,11 +105,12 @@ pub fn color_for_stdout() -> bool {
 /// How a finding is presented, in every format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Severity {
-    /// Major, counted, and the protocol's declared version is short: the check fails on it.
+    /// Counted, and the protocol's declared version does not pay for its level: the check fails on it
+    /// (a minor finding too, when the version was not bumped at all).
     Error,
     /// Major and counted, but the declared version already pays for it.
     Warning,
-    /// Minor.
+    /// Minor (and paid for), or of level `none`.
     Note,
     /// Allowed with a reason.
     Allowed,
@@ -123,7 +124,7 @@ impl Severity {
             Severity::Allowed
         } else if f.known {
             Severity::Known
-        } else if f.level == Level::Major && !p.ok {
+        } else if f.level != Level::None && !p.ok && !p.pays_for(f.level) {
             Severity::Error
         } else if f.level == Level::Major {
             Severity::Warning
