@@ -240,6 +240,78 @@ fn matrix_honours_wirecheck_toml_and_names_both_releases() {
     );
 }
 
+/// Issue 14, item 24: a removed field is annotated on the struct that lost it, in the working tree (a
+/// line of the pull request's diff), in every format; the old place is in the message.
+#[test]
+fn removed_items_point_at_their_surviving_parent() {
+    let (_tmp, dir) = repo();
+    let text = lib("0.1.1", "");
+    let line = text
+        .lines()
+        .position(|l| l.contains("pub struct AllocRequest"))
+        .unwrap()
+        + 1;
+    let column = "pub struct ".len() + 1;
+
+    let json: serde_json::Value =
+        serde_json::from_slice(&run(&dir, &["check", "--format", "json"]).stdout).unwrap();
+    let finding = &json["protocols"][0]["findings"][0];
+    assert_eq!(finding["side"], "old", "{finding}");
+    assert_eq!(finding["anchor"]["file"], "src/lib.rs", "{finding}");
+    assert_eq!(finding["anchor"]["line"], line, "{finding}");
+
+    let github = String::from_utf8(run(&dir, &["check", "--format", "github"]).stdout).unwrap();
+    let removed = github
+        .lines()
+        .find(|l| l.contains("field_removed"))
+        .unwrap();
+    assert!(
+        removed.starts_with(&format!(
+            "::error file=src/lib.rs,line={line},col={column},"
+        )),
+        "{removed}"
+    );
+    assert!(
+        removed.contains("v0.1.0%3Asrc/lib.rs") || removed.contains("v0.1.0:src/lib.rs"),
+        "{removed}"
+    );
+
+    let sarif: serde_json::Value =
+        serde_json::from_slice(&run(&dir, &["check", "--format", "sarif"]).stdout).unwrap();
+    let location = &sarif["runs"][0]["results"][0]["locations"][0];
+    assert_eq!(
+        location["physicalLocation"]["artifactLocation"]["uri"],
+        "src/lib.rs"
+    );
+    assert_eq!(
+        location["physicalLocation"]["region"]["startLine"], line,
+        "{location}"
+    );
+    assert!(
+        location["message"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("v0.1.0:src/lib.rs:"),
+        "{location}"
+    );
+
+    let junit = String::from_utf8(run(&dir, &["check", "--format", "junit"]).stdout).unwrap();
+    assert!(
+        junit.contains(&format!("file=\"src/lib.rs\" line=\"{line}\"")),
+        "{junit}"
+    );
+    let human = String::from_utf8(run(&dir, &["check"]).stdout).unwrap();
+    assert!(
+        human.contains(&format!("src/lib.rs:{line}:{column}")),
+        "{human}"
+    );
+    let markdown = String::from_utf8(run(&dir, &["check", "--format", "markdown"]).stdout).unwrap();
+    assert!(
+        markdown.contains(&format!("src/lib.rs:{line}:{column}")),
+        "{markdown}"
+    );
+}
+
 /// An xtask's own parser with wirecheck's subcommands inside.
 #[derive(Parser)]
 struct Xtask {

@@ -235,3 +235,44 @@ fn help_names_the_version_to_declare_not_a_digit() {
         );
     }
 }
+
+/// Issue 14, item 24: the surviving parent of a removed thing, in the working tree: the nested struct that
+/// lost a field, the enum that lost a variant, the variant that lost a field, the protocol that lost a
+/// message.
+#[test]
+fn removed_things_are_anchored_on_their_surviving_parent() {
+    use wirecheck::compat::{Scope, compare_protocol};
+    use wirecheck::extract::snapshot_from_sources;
+    const HEAD: &str = "use serde::{Deserialize, Serialize};\nuse wirecheck::{Message, Protocol};\n\n#[derive(Protocol)]\n#[wire(name = \"sched\", version = \"0.1.0\")]\npub struct Sched;\n\n";
+    let old = format!(
+        "{HEAD}#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = Sched, topic = \"a\", kind = \"request\")]\npub struct A {{\n    pub job: Job,\n    pub mode: Mode,\n}}\n\n#[derive(Serialize, Deserialize)]\npub struct Job {{\n    pub id: u64,\n    pub t_submit: f64,\n}}\n\n#[derive(Serialize, Deserialize)]\npub enum Mode {{\n    Single,\n    Many {{ n: u32, limit: u32 }},\n}}\n\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = Sched, topic = \"gone\", kind = \"event\")]\npub struct Gone {{\n    pub id: u64,\n}}\n"
+    );
+    let new = format!(
+        "{HEAD}\n\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = Sched, topic = \"a\", kind = \"request\")]\npub struct A {{\n    pub job: Job,\n    pub mode: Mode,\n}}\n\n#[derive(Serialize, Deserialize)]\npub struct Job {{\n    pub id: u64,\n}}\n\n#[derive(Serialize, Deserialize)]\npub enum Mode {{\n    Many {{ n: u32 }},\n}}\n"
+    );
+    let old = snapshot_from_sources("fixture", &[("src/lib.rs", old.as_str())]).unwrap();
+    let new_text = new;
+    let new = snapshot_from_sources("fixture", &[("src/lib.rs", new_text.as_str())]).unwrap();
+    let line_of = |needle: &str| {
+        new_text
+            .lines()
+            .position(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("{needle}")) as u32
+            + 1
+    };
+    let findings = compare_protocol(&old, &new, "sched", "v0.1.0", Scope::Full);
+    let anchor = |field: Option<&str>, message: &str| {
+        let f = findings
+            .iter()
+            .find(|f| f.field.as_deref() == field && f.message_type == message)
+            .unwrap_or_else(|| panic!("{field:?} of {message} in {findings:#?}"));
+        assert_eq!(f.side, wirecheck::findings::Side::Old, "{f:#?}");
+        let a = f.anchor_in(&old, &new).expect("an anchor");
+        (a.file, a.line)
+    };
+    let at = |needle: &str| ("src/lib.rs".to_owned(), line_of(needle));
+    assert_eq!(anchor(Some("job.t_submit"), "A"), at("pub struct Job"));
+    assert_eq!(anchor(Some("mode.Single"), "A"), at("pub enum Mode"));
+    assert_eq!(anchor(Some("mode.Many.limit"), "A"), at("Many {"));
+    assert_eq!(anchor(None, "Gone"), at("pub struct Sched"));
+}

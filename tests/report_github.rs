@@ -126,10 +126,27 @@ fn severities_and_places() {
             "warning", "error", "error", "notice", "notice", "notice", "warning", "notice", "error"
         ]
     );
-    // A removed field points at a file of v0.87.0: a file-level annotation, no line.
+    // A removed field is annotated on the struct that lost it, in the working tree (a line of the diff);
+    // the message names its place in v0.87.0.
     let removed = &commands[1];
-    assert!(removed.properties.iter().all(|(k, _)| k != "line"));
+    let get = |key: &str| {
+        removed
+            .properties
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
+    assert_eq!(
+        (get("file"), get("line"), get("col")),
+        (Some("src/sched.rs"), Some("8"), Some("12"))
+    );
     assert!(removed.message.contains("at v0.87.0:src/sched.rs:12:9"));
+    // Without a surviving parent: a file-level annotation, no line.
+    let mut r = report_fixture::report();
+    r.protocols[3].findings[0].anchor = None;
+    let text = report::render(&r, OutputFormat::Github);
+    let removed = parse(text.lines().nth(1).unwrap());
+    assert!(removed.properties.iter().all(|(k, _)| k != "line"));
     // One in the working tree has the full span.
     let added = &commands[2];
     let keys: Vec<&str> = added.properties.iter().map(|(k, _)| k.as_str()).collect();

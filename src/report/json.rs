@@ -67,9 +67,20 @@ struct FindingOut<'a> {
     file: &'a str,
     line: u32,
     column: u32,
+    /// For something removed (`side: old`): its surviving parent in the working tree.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    anchor: Option<AnchorOut<'a>>,
     /// Absent when there is no witness; `null` is a real payload (a unit struct).
     #[serde(skip_serializing_if = "Option::is_none")]
     witness: Option<&'a serde_json::Value>,
+}
+
+/// `{"file": "src/sched.rs", "line": 9, "column": 12}`.
+#[derive(Serialize)]
+struct AnchorOut<'a> {
+    file: &'a str,
+    line: u32,
+    column: u32,
 }
 
 fn finding(f: &Finding) -> FindingOut<'_> {
@@ -92,6 +103,11 @@ fn finding(f: &Finding) -> FindingOut<'_> {
         file: &f.location.file,
         line: f.location.line,
         column: f.location.column,
+        anchor: f.anchor.as_ref().map(|a| AnchorOut {
+            file: &a.file,
+            line: a.line,
+            column: a.column,
+        }),
         witness: f.witness.as_ref(),
     }
 }

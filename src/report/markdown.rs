@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::{Severity, help, place, subject, witness_words};
+use super::{Severity, anchor_place, help, place, subject, witness_words};
 use crate::findings::Level;
 use crate::outcome::{ProtocolReport, Report};
 
@@ -145,13 +145,20 @@ pub(super) fn render(report: &Report) -> String {
             } else {
                 format!(" on {}", code(&f.topic))
             };
+            let place = match anchor_place(f) {
+                Some(anchor) => format!(
+                    "{}<br>in the working tree: {}",
+                    code(&place(f)),
+                    code(&anchor)
+                ),
+                None => code(&place(f)),
+            };
             let _ = writeln!(
                 out,
-                "| {} | {} | {}{topic}<br>{} | {} | {} | {}{} |",
+                "| {} | {} | {}{topic}<br>{place} | {} | {} | {}{} |",
                 icon(Severity::of(p, f)),
                 code(f.rule.as_str()),
                 code(&subject(f)),
-                code(&place(f)),
                 f.direction.map_or("—", |d| d.as_str()),
                 inline(&f.against),
                 inline(&f.message),

@@ -21,8 +21,9 @@ mod sarif;
 
 use std::io::IsTerminal as _;
 
-use crate::findings::{Direction, Finding, Level};
+use crate::findings::{Direction, Finding, Level, Side};
 use crate::matrix::Matrix;
+use crate::model::Location;
 use crate::outcome::{ProtocolReport, Report, source_label};
 use crate::rules::Evidence;
 
@@ -176,6 +177,31 @@ pub(crate) fn region_in(text: &str, start: usize, end: usize) -> Option<Region> 
         end_line,
         end_column,
     })
+}
+
+/// Where a finding is annotated in the working tree: its own location when it is there, else (something
+/// removed) its anchor, the surviving parent; with the region when the file's text is in the report.
+/// `None` for something removed that left nothing in the working tree.
+pub(crate) fn working_tree_location<'r>(
+    report: &Report,
+    f: &'r Finding,
+) -> Option<(&'r Location, Option<Region>)> {
+    match f.side {
+        Side::New => Some((&f.location, region(report, f))),
+        Side::Old => f.anchor.as_ref().map(|anchor| {
+            let region = report
+                .sources
+                .get(&anchor.file)
+                .and_then(|text| region_in(text, anchor.start, anchor.end));
+            (anchor, region)
+        }),
+    }
+}
+
+/// `src/sched.rs:9:12`: the anchor of something removed, in the working tree.
+pub(crate) fn anchor_place(f: &Finding) -> Option<String> {
+    let anchor = f.anchor.as_ref().filter(|_| f.side == Side::Old)?;
+    Some(format!("{}:{}:{}", anchor.file, anchor.line, anchor.column))
 }
 
 /// What a finding is about: `AllocRequest.t_submit`, `AllocRequest`, or the protocol's name.
