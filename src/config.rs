@@ -415,6 +415,7 @@ reason = "the overlay moved to the broker"
             against: "v0.87.0".into(),
             location: Location::default(),
             side: crate::findings::Side::Old,
+            anchor: None,
             witness: None,
             known: false,
         }

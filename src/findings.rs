@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::Location;
+use crate::model::{Body, Location, Snapshot, TypeDef};
 pub use crate::rules::Level;
 use crate::rules::RuleId;
 
@@ -73,7 +73,20 @@ pub struct Finding {
     pub location: Location,
     /// Which revision [`Finding::location`] is in.
     pub side: Side,
+    /// For a finding about something removed ([`Side::Old`]): where its surviving parent is in the working
+    /// tree (the struct that lost the field, the enum that lost the variant, else the message or the
+    /// protocol), so that an annotation lands on a line of the pull request's diff. Filled by the check
+    /// ([`Finding::anchor_in`]); serialized only when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<Location>,
     /// For major findings: a payload the writer side produces that the reader side rejects or misreads.
+    /// Serialized only when there is one, so that `"witness": null` is a real `null` payload (a unit
+    /// struct) and no witness is the key's absence.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present_witness"
+    )]
     pub witness: Option<serde_json::Value>,
     /// The break already existed between this older release and the baseline: it shipped before and is not
     /// counted again.
@@ -81,10 +94,40 @@ pub struct Finding {
     pub known: bool,
 }
 
+/// A `witness` key that is present is a witness, `null` included (its absence is `None`, by `default`).
+fn present_witness<'de, D>(deserializer: D) -> Result<Option<serde_json::Value>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    serde_json::Value::deserialize(deserializer).map(Some)
+}
+
 impl Finding {
     /// Whether the finding counts toward the protocol's required bump.
     pub fn counts(&self) -> bool {
         !self.allowed && !self.known
+    }
+
+    /// Where the surviving parent of what this finding says was removed is in `new` (the working tree), given
+    /// the snapshot `old` its [`Finding::location`] is in: the struct that lost the field, the enum that lost
+    /// the variant (the variant itself when only its field went), else the message, else the protocol's
+    /// declaration. `None` for a finding in the working tree already, or when nothing of it is left.
+    pub fn anchor_in(&self, old: &Snapshot, new: &Snapshot) -> Option<Location> {
+        if self.side != Side::Old {
+            return None;
+        }
+        let in_parent = old
+            .types
+            .values()
+            .find_map(|t| parent_in(t, &self.location, new));
+        in_parent
+            .or_else(|| {
+                new.messages
+                    .iter()
+                    .find(|m| m.protocol == self.protocol && m.name == self.message_type)
+                    .map(|m| m.location.clone())
+            })
+            .or_else(|| new.protocol(&self.protocol).map(|p| p.location.clone()))
     }
 
     /// The key used to deduplicate findings across directions and releases.
@@ -96,5 +139,34 @@ impl Finding {
             self.field.clone(),
             self.direction,
         )
+    }
+}
+
+/// When `old_type` declares the field or variant written at `location`: the location in `new` of what
+/// survives of its parent (the variant that lost a field, else the type), if the type is still there.
+fn parent_in(old_type: &TypeDef, location: &Location, new: &Snapshot) -> Option<Location> {
+    let new_type = || new.types.get(&old_type.path);
+    match &old_type.body {
+        Body::Struct { fields, .. } if fields.iter().any(|f| f.location == *location) => {
+            new_type().map(|t| t.location.clone())
+        }
+        Body::Enum { variants } => {
+            if variants.iter().any(|v| v.location == *location) {
+                return new_type().map(|t| t.location.clone());
+            }
+            let variant = variants
+                .iter()
+                .find(|v| v.fields.iter().any(|f| f.location == *location))?;
+            let new_type = new_type()?;
+            let survivor = match &new_type.body {
+                Body::Enum { variants } => variants
+                    .iter()
+                    .find(|v| v.rust_name == variant.rust_name)
+                    .map(|v| v.location.clone()),
+                _ => None,
+            };
+            Some(survivor.unwrap_or_else(|| new_type.location.clone()))
+        }
+        _ => None,
     }
 }

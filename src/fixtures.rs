@@ -719,6 +719,7 @@ pub(crate) fn missing_fixtures(
         against: baseline.rev.clone(),
         location: new.location.clone(),
         side: Side::New,
+        anchor: None,
         witness: None,
         known: false,
     })

@@ -4,15 +4,18 @@
 //!
 //! [`compute`] is pure over snapshots: for each protocol and each pair of revisions (older, newer) that both
 //! declare it, it runs the comparison with [`Scope::Full`], which checks every message in each direction
-//! the contract's table needs for its kind and the protocol's upgrade order. `matrix` is the thin driver
-//! that reads the snapshots from the working tree and from git.
+//! the contract's table needs for its kind and the protocol's upgrade order, then applies the
+//! `wirecheck.toml` allows as `check` does. `matrix` is the thin driver that reads `wirecheck.toml` and the
+//! snapshots from the working tree and from git.
 
 use semver::Version;
 use serde::Serialize;
 
 use crate::compat::{self, Scope};
+use crate::config::{self, Config, ConfigError};
 use crate::findings::{Finding, Level};
 use crate::model::Snapshot;
+use crate::policy::Allows;
 use crate::workspace::{
     History, Progress, Workspace, WorkspaceError, last_releases, read_releases,
 };
@@ -94,8 +97,27 @@ pub struct Matrix {
     pub protocols: Vec<ProtocolMatrix>,
 }
 
-/// Computes the matrix over snapshots given oldest first. Pure: no git, no files.
+/// Why `wirecheck matrix` could not run (exit code 2). Every variant says what to do next.
+#[derive(Debug, thiserror::Error)]
+pub enum MatrixError {
+    /// The workspace, its repository or one of the releases could not be read.
+    #[error(transparent)]
+    Workspace(#[from] WorkspaceError),
+    /// `wirecheck.toml` is unreadable or has an invalid `[[allow]]` entry.
+    #[error("{0}. Fix the file (every [[allow]] needs rule, message and reason)")]
+    Config(#[from] ConfigError),
+}
+
+/// Computes the matrix over snapshots given oldest first, without `wirecheck.toml`. Pure: no git, no
+/// files.
 pub fn compute(revisions: &[(Revision, Snapshot)]) -> Matrix {
+    compute_with_allows(revisions, &Config::default())
+}
+
+/// Computes the matrix over snapshots given oldest first, with the `[[allow]]` entries of `config` applied
+/// to each pair's findings as `check` applies them (an entry's `until` is compared with the newer
+/// revision's version), so that a cell agrees with what `check` says of the same pair. Pure.
+pub fn compute_with_allows(revisions: &[(Revision, Snapshot)], config: &Config) -> Matrix {
     let mut names: Vec<&str> = revisions
         .iter()
         .flat_map(|(_, s)| s.protocols.iter().map(|p| p.name.as_str()))
@@ -115,8 +137,9 @@ pub fn compute(revisions: &[(Revision, Snapshot)]) -> Matrix {
                     if versions[i].is_none() || versions[j].is_none() {
                         continue;
                     }
-                    let findings =
+                    let mut findings =
                         compat::compare_protocol(older, newer, name, &older_rev.label, Scope::Full);
+                    Allows::new(config).apply(name, versions[j].as_ref(), &mut findings);
                     pairs.push(pair(i, j, findings));
                 }
             }
@@ -172,13 +195,14 @@ pub(crate) struct MatrixOptions {
 }
 
 /// Reads the last `releases` release tags (ancestors of HEAD, pre-releases skipped) from git and the
-/// working tree, and computes their matrix. A release whose source cannot be read is left out, and
-/// `progress` told why.
+/// working tree, and computes their matrix with the allows of the workspace's `wirecheck.toml`. A release
+/// whose source cannot be read is left out, and `progress` told why.
 pub(crate) fn matrix(
     options: &MatrixOptions,
     progress: &mut dyn Progress,
-) -> Result<Matrix, WorkspaceError> {
+) -> Result<Matrix, MatrixError> {
     let workspace = Workspace::load(options.manifest_path.as_deref(), &options.packages)?;
+    let config = config::load(&workspace.root)?;
     let repo = workspace.repository()?;
     let releases = last_releases(&repo, &options.tag_pattern, options.releases)?;
     // Files unchanged between releases are parsed once; releases read before come from the store.
@@ -201,5 +225,5 @@ pub(crate) fn matrix(
         commit: None,
     };
     snapshots.push((working_tree, history.current()?));
-    Ok(compute(&snapshots))
+    Ok(compute_with_allows(&snapshots, &config))
 }

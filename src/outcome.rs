@@ -40,6 +40,23 @@ pub struct ProtocolReport {
 }
 
 impl ProtocolReport {
+    /// Whether the declared version pays for a change of `level`: it is at or above the version such a
+    /// change requires (a removed protocol pays for anything but a major change). A check fails on each
+    /// counted finding whose level the declared version does not pay for.
+    pub fn pays_for(&self, level: Level) -> bool {
+        match (&self.old_version, &self.new_version) {
+            (Some(old), Some(new)) => *new >= policy::required_version(old, level),
+            (_, None) => level != Level::Major,
+            (None, Some(_)) => true,
+        }
+    }
+
+    /// The declared version is below the baseline's (see [`policy::went_backwards`]): the check fails
+    /// on that alone.
+    pub fn version_went_backwards(&self) -> bool {
+        policy::went_backwards(self.old_version.as_ref(), self.new_version.as_ref())
+    }
+
     /// Computes the verdict again from the findings, after some of them were allowed.
     pub(crate) fn judge_again(&mut self) {
         let requirement = policy::requirement(

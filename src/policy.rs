@@ -42,6 +42,12 @@ pub fn required_version(old: &Version, level: Level) -> Version {
     v
 }
 
+/// Whether the working tree declares a protocol at a version below the baseline's: a version never goes
+/// back, so such a check fails even without a finding, and the report says why.
+pub fn went_backwards(old: Option<&Version>, new: Option<&Version>) -> bool {
+    matches!((old, new), (Some(old), Some(new)) if new < old)
+}
+
 /// What a protocol's counted findings require of its declared version.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Requirement {
@@ -172,6 +178,17 @@ mod tests {
         assert_eq!(required_version(&v("0.87.4"), Level::Minor), v("0.87.5"));
         assert_eq!(required_version(&v("0.0.3"), Level::Minor), v("0.0.4"));
         assert_eq!(required_version(&v("0.0.3"), Level::Major), v("0.0.4"));
+    }
+
+    #[test]
+    fn a_version_below_the_baseline_fails_without_findings() {
+        let r = requirement(Some(&v("0.2.1")), Some(&v("0.2.0")), &[]);
+        assert_eq!(r.bump, Level::None);
+        assert_eq!(r.version, Some(v("0.2.1")));
+        assert!(!r.met);
+        assert!(went_backwards(Some(&v("0.2.1")), Some(&v("0.2.0"))));
+        assert!(!went_backwards(Some(&v("0.2.1")), Some(&v("0.2.1"))));
+        assert!(!went_backwards(None, Some(&v("0.2.0"))));
     }
 
     #[test]

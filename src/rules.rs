@@ -225,9 +225,9 @@ before: #[wire(name = \"sched\", format = \"json\")]\nafter:  #[wire(name = \"sc
         level: Minor,
         evidence: NoPayload,
         summary: "a message was added",
-        help: "bump the minor version: readers of older releases never see the new message",
+        help: "a semver-compatible version is enough: readers of older releases never see the new message",
         explanation: "A new message is visible on the wire; old peers never see it unless they are sent it, which needs \
-a minor bump.\n\nbefore: (no sched.cancel)\nafter:  #[wire(protocol = Sched, topic = \"sched.cancel\", kind = \"request\")] pub struct CancelRequest { .. }",
+a new semver-compatible version.\n\nbefore: (no sched.cancel)\nafter:  #[wire(protocol = Sched, topic = \"sched.cancel\", kind = \"request\")] pub struct CancelRequest { .. }",
     }
     MessageRemoved {
         id: "message_removed",
@@ -288,7 +288,7 @@ stream waits for an end that a single response never sends.\n\nbefore: #[wire(re
         level: Minor,
         evidence: Rejected,
         summary: "a field was added that readers without it ignore and readers with it may miss",
-        help: "bump the minor version; keep the field `Option` or `#[serde(default)]` so older writers stay readable",
+        help: "a semver-compatible version is enough; keep the field `Option` or `#[serde(default)]` so older writers stay readable",
         explanation: "A new key on the wire. Old readers ignore unknown keys (unless they deny unknown fields: then this \
 is major) and new readers tolerate its absence (`Option`, `#[serde(default)]`).\n\nbefore: struct Job { id: u64 }\nafter:  struct Job { id: u64, #[serde(default)] queue: String }",
     }
@@ -443,7 +443,7 @@ rejects keys that are not numbers in its range.\n\nbefore: struct Job { env: Has
         level: Minor,
         evidence: Rejected,
         summary: "an enum variant was added that old readers tolerate",
-        help: "bump the minor version: readers with a catch-all tolerate the new variant",
+        help: "a semver-compatible version is enough: readers with a catch-all tolerate the new variant",
         explanation: "Old readers have a `#[serde(other)]` catch-all, or never read the enum: the new variant is a \
 visible but compatible change.\n\nbefore: #[serde(tag = \"t\")] enum State { Run, #[serde(other)] Unknown }\nafter:  #[serde(tag = \"t\")] enum State { Run, Done, #[serde(other)] Unknown }",
     }

@@ -181,6 +181,137 @@ fn matrix_command() {
     assert!(String::from_utf8_lossy(&none.stdout).contains("Declared only in working tree"));
 }
 
+/// Issue 14, item 19: the matrix applies `wirecheck.toml` as `check` does, and a pair of two releases is
+/// worded with both releases' names, never "the working tree".
+#[test]
+fn matrix_honours_wirecheck_toml_and_names_both_releases() {
+    let (_tmp, dir) = repo();
+    // v0.2.0 is the release that removed `t_submit`; the working tree is that release.
+    std::fs::write(dir.join("src/lib.rs"), lib("0.2.0", "")).unwrap();
+    git(&dir, &["commit", "-q", "-am", "v0.2.0"]);
+    git(&dir, &["tag", "v0.2.0"]);
+    let html = String::from_utf8(run(&dir, &["matrix", "--format", "html"]).stdout).unwrap();
+    assert!(
+        html.contains("witness (written by v0.2.0, rejected or misread by v0.1.0)"),
+        "the pair v0.1.0 / v0.2.0 names its writer:\n{html}"
+    );
+    assert!(
+        html.contains("witness (written by the working tree, rejected or misread by v0.1.0)"),
+        "the pair v0.1.0 / working tree still says the working tree:\n{html}"
+    );
+
+    std::fs::write(
+        dir.join("wirecheck.toml"),
+        "[[allow]]\nrule = \"field_removed\"\nmessage = \"AllocRequest\"\nfield = \"t_submit\"\nreason = \"nobody reads it\"\n",
+    )
+    .unwrap();
+    let check: serde_json::Value = serde_json::from_slice(
+        &run(&dir, &["check", "--against", "v0.1.0", "--format", "json"]).stdout,
+    )
+    .unwrap();
+    assert_eq!(
+        check["protocols"][0]["findings"][0]["allowed"], true,
+        "{check}"
+    );
+    let out = run(&dir, &["matrix", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for pair in json["protocols"][0]["pairs"].as_array().unwrap() {
+        if pair["older"] == 0 {
+            assert_eq!(pair["verdict"], "allowed", "as check says: {pair}");
+            assert_eq!(
+                pair["breaking"][0]["allow_reason"],
+                "wirecheck.toml:1: nobody reads it"
+            );
+        }
+    }
+    // An invalid file stops the matrix as it stops the check.
+    std::fs::write(
+        dir.join("wirecheck.toml"),
+        "[[allow]]\nrule = \"field_removed\"\n",
+    )
+    .unwrap();
+    let out = run(&dir, &["matrix"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("wirecheck.toml"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Issue 14, item 24: a removed field is annotated on the struct that lost it, in the working tree (a
+/// line of the pull request's diff), in every format; the old place is in the message.
+#[test]
+fn removed_items_point_at_their_surviving_parent() {
+    let (_tmp, dir) = repo();
+    let text = lib("0.1.1", "");
+    let line = text
+        .lines()
+        .position(|l| l.contains("pub struct AllocRequest"))
+        .unwrap()
+        + 1;
+    let column = "pub struct ".len() + 1;
+
+    let json: serde_json::Value =
+        serde_json::from_slice(&run(&dir, &["check", "--format", "json"]).stdout).unwrap();
+    let finding = &json["protocols"][0]["findings"][0];
+    assert_eq!(finding["side"], "old", "{finding}");
+    assert_eq!(finding["anchor"]["file"], "src/lib.rs", "{finding}");
+    assert_eq!(finding["anchor"]["line"], line, "{finding}");
+
+    let github = String::from_utf8(run(&dir, &["check", "--format", "github"]).stdout).unwrap();
+    let removed = github
+        .lines()
+        .find(|l| l.contains("field_removed"))
+        .unwrap();
+    assert!(
+        removed.starts_with(&format!(
+            "::error file=src/lib.rs,line={line},col={column},"
+        )),
+        "{removed}"
+    );
+    assert!(
+        removed.contains("v0.1.0%3Asrc/lib.rs") || removed.contains("v0.1.0:src/lib.rs"),
+        "{removed}"
+    );
+
+    let sarif: serde_json::Value =
+        serde_json::from_slice(&run(&dir, &["check", "--format", "sarif"]).stdout).unwrap();
+    let location = &sarif["runs"][0]["results"][0]["locations"][0];
+    assert_eq!(
+        location["physicalLocation"]["artifactLocation"]["uri"],
+        "src/lib.rs"
+    );
+    assert_eq!(
+        location["physicalLocation"]["region"]["startLine"], line,
+        "{location}"
+    );
+    assert!(
+        location["message"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("v0.1.0:src/lib.rs:"),
+        "{location}"
+    );
+
+    let junit = String::from_utf8(run(&dir, &["check", "--format", "junit"]).stdout).unwrap();
+    assert!(
+        junit.contains(&format!("file=\"src/lib.rs\" line=\"{line}\"")),
+        "{junit}"
+    );
+    let human = String::from_utf8(run(&dir, &["check"]).stdout).unwrap();
+    assert!(
+        human.contains(&format!("src/lib.rs:{line}:{column}")),
+        "{human}"
+    );
+    let markdown = String::from_utf8(run(&dir, &["check", "--format", "markdown"]).stdout).unwrap();
+    assert!(
+        markdown.contains(&format!("src/lib.rs:{line}:{column}")),
+        "{markdown}"
+    );
+}
+
 /// An xtask's own parser with wirecheck's subcommands inside.
 #[derive(Parser)]
 struct Xtask {

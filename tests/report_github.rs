@@ -118,18 +118,35 @@ fn severities_and_places() {
     let commands: Vec<Command> = text.lines().map(parse).collect();
     let names: Vec<&str> = commands.iter().map(|c| c.name.as_str()).collect();
     // exec's break is paid for by its version (warning); sched's two count (error); the minor, allowed
-    // and known ones are notices; then the unused allow, the extraction note and the summary.
+    // and known ones are notices; then the unused allow, the extraction note and the summary (an error:
+    // the check fails).
     assert_eq!(
         names,
         [
-            "warning", "error", "error", "notice", "notice", "notice", "warning", "notice",
-            "notice"
+            "warning", "error", "error", "notice", "notice", "notice", "warning", "notice", "error"
         ]
     );
-    // A removed field points at a file of v0.87.0: a file-level annotation, no line.
+    // A removed field is annotated on the struct that lost it, in the working tree (a line of the diff);
+    // the message names its place in v0.87.0.
     let removed = &commands[1];
-    assert!(removed.properties.iter().all(|(k, _)| k != "line"));
+    let get = |key: &str| {
+        removed
+            .properties
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
+    assert_eq!(
+        (get("file"), get("line"), get("col")),
+        (Some("src/sched.rs"), Some("8"), Some("12"))
+    );
     assert!(removed.message.contains("at v0.87.0:src/sched.rs:12:9"));
+    // Without a surviving parent: a file-level annotation, no line.
+    let mut r = report_fixture::report();
+    r.protocols[3].findings[0].anchor = None;
+    let text = report::render(&r, OutputFormat::Github);
+    let removed = parse(text.lines().nth(1).unwrap());
+    assert!(removed.properties.iter().all(|(k, _)| k != "line"));
     // One in the working tree has the full span.
     let added = &commands[2];
     let keys: Vec<&str> = added.properties.iter().map(|(k, _)| k.as_str()).collect();
@@ -145,4 +162,65 @@ fn severities_and_places() {
             ("line".to_owned(), "1".to_owned())
         ]
     );
+}
+
+/// Issue 14, item 24: a check that fails gives at least one `::error`, also when only minor findings (or
+/// no finding at all) make it fail.
+#[test]
+fn a_failing_check_always_has_an_error() {
+    // sched 0.87.0 declared unchanged, with only its minor finding: it needs 0.87.1.
+    let mut r = report_fixture::report();
+    r.protocols.retain(|p| p.name == "sched");
+    let p = &mut r.protocols[0];
+    p.findings.retain(|f| f.rule.as_str() == "field_added");
+    p.new_version = Some(report_fixture::v("0.87.0"));
+    p.required_bump = wirecheck::findings::Level::Minor;
+    p.required_version = Some(report_fixture::v("0.87.1"));
+    p.ok = false;
+    r.ok = false;
+    let text = report::render(&r, OutputFormat::Github);
+    let errors: Vec<&str> = text.lines().filter(|l| l.starts_with("::error ")).collect();
+    assert!(
+        errors.iter().any(|l| l.contains("field_added")),
+        "the minor finding the version does not pay for is an error:\n{text}"
+    );
+    assert!(
+        errors.iter().any(|l| l.contains("title=wirecheck::")),
+        "the failing verdict is an error:\n{text}"
+    );
+    // Every format agrees: the human diagnostic is an error too, and SARIF's level.
+    let human = report::render(&r, OutputFormat::Human);
+    assert!(human.contains("error[field_added]"), "{human}");
+    let sarif: serde_json::Value =
+        serde_json::from_str(&report::render(&r, OutputFormat::Sarif)).unwrap();
+    assert_eq!(sarif["runs"][0]["results"][0]["level"], "error");
+
+    // No finding at all: the version went backwards.
+    p_backwards(&mut r);
+    let text = report::render(&r, OutputFormat::Github);
+    assert!(
+        text.lines().any(|l| l.starts_with("::error ")),
+        "a failing check without findings still errors:\n{text}"
+    );
+
+    // A passing check has no error.
+    let ok = report::render(&passing(), OutputFormat::Github);
+    assert!(!ok.lines().any(|l| l.starts_with("::error ")), "{ok}");
+}
+
+fn p_backwards(r: &mut wirecheck::check::Report) {
+    let p = &mut r.protocols[0];
+    p.findings.clear();
+    p.old_version = Some(report_fixture::v("0.2.1"));
+    p.new_version = Some(report_fixture::v("0.2.0"));
+    p.required_bump = wirecheck::findings::Level::None;
+    p.required_version = Some(report_fixture::v("0.2.1"));
+    p.ok = false;
+}
+
+fn passing() -> wirecheck::check::Report {
+    let mut r = report_fixture::report();
+    r.protocols.retain(|p| p.ok);
+    r.ok = true;
+    r
 }

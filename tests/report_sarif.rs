@@ -119,11 +119,26 @@ fn rules_are_the_catalogue_and_results_point_into_it() {
         assert!(region["startLine"].as_u64().unwrap() >= 1);
         assert!(region["startColumn"].as_u64().unwrap() >= 1);
     }
-    // The removed field: line 12, column 9 of the old file, `t_submit` is 8 characters.
+    // The removed field is located on the struct that lost it in the working tree (line 8, column 12,
+    // `AllocRequest` is 12 characters), its old place in the location's message.
     let removed = &run["results"][1];
     assert_eq!(removed["ruleId"], "field_removed");
     assert_eq!(
         removed["locations"][0]["physicalLocation"]["region"],
+        serde_json::json!({"startLine": 8, "startColumn": 12, "endLine": 8, "endColumn": 24})
+    );
+    assert!(
+        removed["locations"][0]["message"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("v0.87.0:src/sched.rs:12:9")
+    );
+    // Without a surviving parent: the old span (line 12, column 9, `t_submit` is 8 characters).
+    let mut orphan = report_fixture::report();
+    orphan.protocols[3].findings[0].anchor = None;
+    let value = sarif(&orphan);
+    assert_eq!(
+        value["runs"][0]["results"][1]["locations"][0]["physicalLocation"]["region"],
         serde_json::json!({"startLine": 12, "startColumn": 9, "endLine": 12, "endColumn": 17})
     );
     assert_eq!(removed["level"], "error");

@@ -50,6 +50,7 @@ pub(super) fn protocols(
         .into_iter()
         .map(|name| {
             let mut findings = against_baseline(name, &baseline.rev, base, current);
+            anchor(&mut findings, base, current);
             if let Some(new) = current.protocol(name) {
                 add_older_releases(&mut findings, new, base, older, current);
             }
@@ -61,6 +62,14 @@ pub(super) fn protocols(
             }
         })
         .collect()
+}
+
+/// Points each finding about something removed (its location is in `old`) at its surviving parent in the
+/// working tree `current` ([`Finding::anchor_in`]).
+fn anchor(findings: &mut [Finding], old: &Snapshot, current: &Snapshot) {
+    for finding in findings {
+        finding.anchor = finding.anchor_in(old, current);
+    }
 }
 
 /// The findings of the protocol `name` between the baseline (named `rev`) and the working tree.
@@ -103,6 +112,7 @@ fn add_older_releases(
                 continue;
             }
             finding.known = against_base.contains(&finding.dedup_key());
+            finding.anchor = finding.anchor_in(snapshot, current);
             findings.push(finding);
         }
     }
@@ -145,6 +155,7 @@ fn protocol_removed(name: &str, location: Location, against: &str) -> Finding {
         against: against.to_owned(),
         location,
         side: Side::Old,
+        anchor: None,
         witness: None,
         known: false,
     }

@@ -451,6 +451,7 @@ fn finish(raws: Vec<Raw<'_>>, protocol: &str, against: &str, format: Format) -> 
             against: against.to_owned(),
             location,
             side,
+            anchor: None,
             witness: if major { issue.witness } else { None },
             known: false,
         };

@@ -1,5 +1,5 @@
-//! `--format github`: GitHub Actions workflow commands, one line per finding on stdout, then a summary
-//! notice. GitHub turns them into annotations on the pull request's diff.
+//! `--format github`: GitHub Actions workflow commands, one line per finding on stdout, then the summary:
+//! a notice, or an error when the check fails (so a failing check always has an `::error`). GitHub turns them into annotations on the pull request's diff.
 //!
 //! `::error file=src/sched.rs,line=42,col=5,endLine=42,endColumn=13,title=...::message`
 //!
@@ -7,14 +7,17 @@
 //! become `%25`, `%0D`, `%0A`; in property values also `:` and `,` become `%3A` and `%2C`.
 //!
 //! Findings about something removed point into an older release's file, which the pull request's diff
-//! does not show at that line: they carry `file` only (a file-level annotation), and the message names
-//! `v0.87.0:src/sched.rs:42:5`.
+//! does not show at that line: they are annotated on their surviving parent in the working tree (the
+//! struct that lost the field), and the message names the old place, `v0.87.0:src/sched.rs:42:5`. When
+//! nothing of the parent is left, they carry `file` only (a file-level annotation).
 
 use std::fmt::Write as _;
 
-use super::{Severity, direction_words, overall, place, region, subject, summary, witness_words};
+use super::{
+    Severity, anchor_place, direction_words, overall, place, subject, summary, witness_words,
+    working_tree_location,
+};
 use crate::config::AllowNoteKind;
-use crate::findings::Side;
 use crate::outcome::Report;
 
 /// Escapes a command's message (`escapeData`).
@@ -52,16 +55,20 @@ pub(super) fn render(report: &Report) -> String {
                 Severity::Note | Severity::Allowed | Severity::Known => "notice",
             };
             let mut properties = Vec::new();
-            if !f.location.file.is_empty() {
-                properties.push(("file", f.location.file.clone()));
-            }
-            if f.side == Side::New && !f.location.file.is_empty() {
-                properties.push(("line", f.location.line.to_string()));
-                properties.push(("col", f.location.column.to_string()));
-                if let Some(r) = region(report, f) {
-                    properties.push(("endLine", r.end_line.to_string()));
-                    properties.push(("endColumn", r.end_column.to_string()));
+            match working_tree_location(report, f) {
+                Some((location, region)) if !location.file.is_empty() => {
+                    properties.push(("file", location.file.clone()));
+                    properties.push(("line", location.line.to_string()));
+                    properties.push(("col", location.column.to_string()));
+                    if let Some(r) = region {
+                        properties.push(("endLine", r.end_line.to_string()));
+                        properties.push(("endColumn", r.end_column.to_string()));
+                    }
                 }
+                _ if !f.location.file.is_empty() => {
+                    properties.push(("file", f.location.file.clone()));
+                }
+                _ => {}
             }
             let qualifier = match severity {
                 Severity::Allowed => ", allowed",
@@ -79,6 +86,12 @@ pub(super) fn render(report: &Report) -> String {
                 ),
             ));
             let mut message = format!("{}\nat {}", f.message, place(f));
+            if let Some(anchor) = anchor_place(f) {
+                let _ = write!(
+                    message,
+                    " (removed; annotated on what is left of its parent, at {anchor})"
+                );
+            }
             if let Some(d) = f.direction {
                 let _ = write!(message, "\n{d}: {}", direction_words(f, d));
             }
@@ -88,7 +101,7 @@ pub(super) fn render(report: &Report) -> String {
             if let Some(reason) = &f.allow_reason {
                 let _ = write!(message, "\nallowed: {reason}");
             }
-            let _ = write!(message, "\nhelp: {}", f.rule.rule().help);
+            let _ = write!(message, "\nhelp: {}", super::help(p, f));
             command(&mut out, name, &properties, &message);
         }
     }
@@ -118,9 +131,11 @@ pub(super) fn render(report: &Report) -> String {
     }
     let mut text: Vec<String> = report.protocols.iter().map(summary).collect();
     text.push(overall(report));
+    // A failing check always annotates an error, even when no finding is one (a version that went
+    // backwards, a finding the matrix of severities files as a note).
     command(
         &mut out,
-        "notice",
+        if report.ok { "notice" } else { "error" },
         &[("title", "wirecheck".to_owned())],
         &text.join("\n"),
     );

@@ -110,6 +110,16 @@ fn finding<'a>(
         )
     };
     elements.push(Level::NOTE.message(what).into());
+    if let Some(anchor) = super::anchor_place(f) {
+        elements.push(
+            Level::NOTE
+                .message(format!(
+                    "removed since {}; what is left of its parent in the working tree is at {anchor}",
+                    f.against
+                ))
+                .into(),
+        );
+    }
     if let Some(d) = f.direction {
         let verb = if f.level == crate::findings::Level::Major {
             "fails when"
@@ -146,7 +156,7 @@ fn finding<'a>(
                 .into(),
         );
     }
-    elements.push(Level::HELP.message(f.rule.rule().help).into());
+    elements.push(Level::HELP.message(super::help(p, f)).into());
     level(severity)
         .primary_title(f.message.as_str())
         .id(f.rule.as_str())

@@ -43,6 +43,9 @@ struct ProtocolOut<'a> {
     required_bump: &'a str,
     required_version: Option<String>,
     ok: bool,
+    /// Present (true) only when the declared version is below the baseline's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    version_went_backwards: bool,
     findings: Vec<FindingOut<'a>>,
 }
 
@@ -64,7 +67,20 @@ struct FindingOut<'a> {
     file: &'a str,
     line: u32,
     column: u32,
+    /// For something removed (`side: old`): its surviving parent in the working tree.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    anchor: Option<AnchorOut<'a>>,
+    /// Absent when there is no witness; `null` is a real payload (a unit struct).
+    #[serde(skip_serializing_if = "Option::is_none")]
     witness: Option<&'a serde_json::Value>,
+}
+
+/// `{"file": "src/sched.rs", "line": 9, "column": 12}`.
+#[derive(Serialize)]
+struct AnchorOut<'a> {
+    file: &'a str,
+    line: u32,
+    column: u32,
 }
 
 fn finding(f: &Finding) -> FindingOut<'_> {
@@ -87,6 +103,11 @@ fn finding(f: &Finding) -> FindingOut<'_> {
         file: &f.location.file,
         line: f.location.line,
         column: f.location.column,
+        anchor: f.anchor.as_ref().map(|a| AnchorOut {
+            file: &a.file,
+            line: a.line,
+            column: a.column,
+        }),
         witness: f.witness.as_ref(),
     }
 }
@@ -105,6 +126,7 @@ pub(super) fn render(report: &Report) -> String {
                 required_bump: p.required_bump.as_str(),
                 required_version: p.required_version.as_ref().map(ToString::to_string),
                 ok: p.ok,
+                version_went_backwards: p.version_went_backwards(),
                 findings: p.findings.iter().map(finding).collect(),
             })
             .collect(),

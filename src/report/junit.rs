@@ -76,20 +76,25 @@ pub(super) fn render(report: &Report) -> String {
                 format!("{}.{}", p.name, f.topic)
             };
             let mut details = format!("{}\nat {}", f.message, place(f));
+            if let Some(anchor) = super::anchor_place(f) {
+                let _ = write!(details, " (removed; its parent is at {anchor})");
+            }
             if let Some(d) = f.direction {
                 let _ = write!(details, "\n{d}: {}", direction_words(f, d));
             }
             if let Some((who, json)) = witness_words(f) {
                 let _ = write!(details, "\nwitness ({who}): {json}");
             }
-            let _ = write!(details, "\nhelp: {}", f.rule.rule().help);
+            let _ = write!(details, "\nhelp: {}", super::help(p, f));
+            // Something removed is filed on its surviving parent in the working tree.
+            let location = super::working_tree_location(report, f).map_or(&f.location, |(l, _)| l);
             let _ = writeln!(
                 cases,
                 "    <testcase classname=\"{}\" name=\"{}\" file=\"{}\" line=\"{}\">",
                 xml(&classname),
                 xml(&name),
-                xml(&f.location.file),
-                f.location.line
+                xml(&location.file),
+                location.line
             );
             match severity {
                 Severity::Error => {

@@ -6,10 +6,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::{Severity, place, subject, witness_words};
+use super::{Severity, anchor_place, help, place, subject, witness_words};
 use crate::findings::Level;
 use crate::outcome::{ProtocolReport, Report};
-use crate::rules::Rule;
 
 /// Escapes inline text for a GFM table cell: `|` everywhere, `<`, `>` and `*` outside code spans, line
 /// breaks as `<br>`. Backticks are kept, so code spans in messages stay code.
@@ -128,7 +127,11 @@ pub(super) fn render(report: &Report) -> String {
             show(&p.old_version),
             show(&p.new_version),
             counts(p),
-            if p.ok { "✅ ok" } else { "❌ FAIL" }
+            match (p.ok, p.version_went_backwards()) {
+                (true, _) => "✅ ok",
+                (false, false) => "❌ FAIL",
+                (false, true) => "❌ FAIL: the version went backwards",
+            }
         );
     }
     for p in report.protocols.iter().filter(|p| !p.findings.is_empty()) {
@@ -142,13 +145,20 @@ pub(super) fn render(report: &Report) -> String {
             } else {
                 format!(" on {}", code(&f.topic))
             };
+            let place = match anchor_place(f) {
+                Some(anchor) => format!(
+                    "{}<br>in the working tree: {}",
+                    code(&place(f)),
+                    code(&anchor)
+                ),
+                None => code(&place(f)),
+            };
             let _ = writeln!(
                 out,
-                "| {} | {} | {}{topic}<br>{} | {} | {} | {}{} |",
+                "| {} | {} | {}{topic}<br>{place} | {} | {} | {}{} |",
                 icon(Severity::of(p, f)),
                 code(f.rule.as_str()),
                 code(&subject(f)),
-                code(&place(f)),
                 f.direction.map_or("—", |d| d.as_str()),
                 inline(&f.against),
                 inline(&f.message),
@@ -174,17 +184,17 @@ pub(super) fn render(report: &Report) -> String {
                 );
             }
         }
-        // By id, as a reader scans them.
-        let rules: BTreeMap<&str, &Rule> = p
+        // By id, as a reader scans them; each with the version to declare.
+        let rules: BTreeMap<&str, String> = p
             .findings
             .iter()
-            .filter(|f| f.counts() && f.level == Level::Major)
-            .map(|f| (f.rule.as_str(), f.rule.rule()))
+            .filter(|f| f.counts() && f.level != Level::None)
+            .map(|f| (f.rule.as_str(), help(p, f)))
             .collect();
         if !rules.is_empty() {
             out.push_str("\n**How to migrate safely**\n\n");
-            for (id, rule) in rules {
-                let _ = writeln!(out, "- {}: {}", code(id), inline(rule.help));
+            for (id, help) in rules {
+                let _ = writeln!(out, "- {}: {}", code(id), inline(&help));
             }
         }
     }

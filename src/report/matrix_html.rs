@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::findings::Finding;
-use crate::matrix::{Matrix, ProtocolMatrix, Verdict};
+use crate::matrix::{Matrix, ProtocolMatrix, Revision, Verdict};
 
 /// Escapes text for HTML content and attribute values.
 pub(crate) fn html(s: &str) -> String {
@@ -45,9 +45,19 @@ code { font-family: ui-monospace, 'DejaVu Sans Mono', monospace; font-size: .9em
 ul.revisions { color: #59636e; }
 ";
 
-/// `AllocRequest.t_submit (old reads new): message [allowed: reason]`.
-fn detail(f: &Finding) -> String {
-    let direction = f.direction.map_or(String::new(), |d| format!(" ({d})"));
+/// How a revision is named in sentences: its tag, or "the working tree".
+fn side_name(revision: &Revision) -> &str {
+    match revision.commit {
+        Some(_) => &revision.label,
+        None => super::WORKING_TREE,
+    }
+}
+
+/// `AllocRequest.t_submit (v0.87.0 reads what v0.88.0 writes): message [allowed: reason]`.
+fn detail(f: &Finding, newer: &str) -> String {
+    let direction = f.direction.map_or(String::new(), |d| {
+        format!(" ({})", super::direction_words_between(f, d, newer))
+    });
     let allowed = f
         .allow_reason
         .as_ref()
@@ -76,6 +86,7 @@ fn cell(out: &mut String, m: &Matrix, p: &ProtocolMatrix, i: usize, j: usize) {
         &m.revisions[pair.older].label,
         &m.revisions[pair.newer].label,
     );
+    let newer = side_name(&m.revisions[pair.newer]);
     let minor = if pair.minor > 0 {
         format!("<small>{} compatible change(s)</small>", pair.minor)
     } else {
@@ -95,7 +106,7 @@ fn cell(out: &mut String, m: &Matrix, p: &ProtocolMatrix, i: usize, j: usize) {
             let lines: Vec<String> = pair
                 .breaking
                 .iter()
-                .map(|f| format!("{} {}", f.rule, detail(f)))
+                .map(|f| format!("{} {}", f.rule, detail(f, newer)))
                 .collect();
             let counted = pair.breaking.iter().filter(|f| !f.allowed).count();
             let label = if pair.verdict == Verdict::Breaking {
@@ -114,9 +125,9 @@ fn cell(out: &mut String, m: &Matrix, p: &ProtocolMatrix, i: usize, j: usize) {
                     out,
                     "<li><code>{}</code> {}",
                     html(f.rule.as_str()),
-                    html(&detail(f))
+                    html(&detail(f, newer))
                 );
-                if let Some((who, json)) = super::witness_words(f) {
+                if let Some((who, json)) = super::witness_words_between(f, newer) {
                     let _ = write!(
                         out,
                         "<br><small>witness ({}): <code>{}</code></small>",

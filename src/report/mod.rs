@@ -21,8 +21,9 @@ mod sarif;
 
 use std::io::IsTerminal as _;
 
-use crate::findings::{Direction, Finding, Level};
+use crate::findings::{Direction, Finding, Level, Side};
 use crate::matrix::Matrix;
+use crate::model::Location;
 use crate::outcome::{ProtocolReport, Report, source_label};
 use crate::rules::Evidence;
 
@@ -105,11 +106,12 @@ pub fn color_for_stdout() -> bool {
 /// How a finding is presented, in every format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Severity {
-    /// Major, counted, and the protocol's declared version is short: the check fails on it.
+    /// Counted, and the protocol's declared version does not pay for its level: the check fails on it
+    /// (a minor finding too, when the version was not bumped at all).
     Error,
     /// Major and counted, but the declared version already pays for it.
     Warning,
-    /// Minor.
+    /// Minor (and paid for), or of level `none`.
     Note,
     /// Allowed with a reason.
     Allowed,
@@ -123,7 +125,7 @@ impl Severity {
             Severity::Allowed
         } else if f.known {
             Severity::Known
-        } else if f.level == Level::Major && !p.ok {
+        } else if f.level != Level::None && !p.ok && !p.pays_for(f.level) {
             Severity::Error
         } else if f.level == Level::Major {
             Severity::Warning
@@ -177,6 +179,31 @@ pub(crate) fn region_in(text: &str, start: usize, end: usize) -> Option<Region> 
     })
 }
 
+/// Where a finding is annotated in the working tree: its own location when it is there, else (something
+/// removed) its anchor, the surviving parent; with the region when the file's text is in the report.
+/// `None` for something removed that left nothing in the working tree.
+pub(crate) fn working_tree_location<'r>(
+    report: &Report,
+    f: &'r Finding,
+) -> Option<(&'r Location, Option<Region>)> {
+    match f.side {
+        Side::New => Some((&f.location, region(report, f))),
+        Side::Old => f.anchor.as_ref().map(|anchor| {
+            let region = report
+                .sources
+                .get(&anchor.file)
+                .and_then(|text| region_in(text, anchor.start, anchor.end));
+            (anchor, region)
+        }),
+    }
+}
+
+/// `src/sched.rs:9:12`: the anchor of something removed, in the working tree.
+pub(crate) fn anchor_place(f: &Finding) -> Option<String> {
+    let anchor = f.anchor.as_ref().filter(|_| f.side == Side::Old)?;
+    Some(format!("{}:{}:{}", anchor.file, anchor.line, anchor.column))
+}
+
 /// What a finding is about: `AllocRequest.t_submit`, `AllocRequest`, or the protocol's name.
 pub(crate) fn subject(f: &Finding) -> String {
     match (&f.field, f.message_type.is_empty()) {
@@ -197,21 +224,36 @@ pub(crate) fn place(f: &Finding) -> String {
     )
 }
 
+/// The newer side of a check's findings: the working tree.
+pub(crate) const WORKING_TREE: &str = "the working tree";
+
 /// Which side writes and which reads, in words: `v0.87.0 reads what the working tree writes`.
 pub(crate) fn direction_words(f: &Finding, d: Direction) -> String {
+    direction_words_between(f, d, WORKING_TREE)
+}
+
+/// Which side writes and which reads, the newer side named `newer` (a release of the matrix, or
+/// [`WORKING_TREE`]); the older one is [`Finding::against`].
+pub(crate) fn direction_words_between(f: &Finding, d: Direction, newer: &str) -> String {
     match d {
-        Direction::OldReadsNew => format!("{} reads what the working tree writes", f.against),
-        Direction::NewReadsOld => format!("the working tree reads what {} writes", f.against),
+        Direction::OldReadsNew => format!("{} reads what {newer} writes", f.against),
+        Direction::NewReadsOld => format!("{newer} reads what {} writes", f.against),
     }
 }
 
-/// The witness as compact JSON, with who writes it and who fails on it.
+/// The witness as compact JSON, with who writes it and who fails on it (a check's finding: the newer
+/// side is the working tree).
 pub(crate) fn witness_words(f: &Finding) -> Option<(String, String)> {
+    witness_words_between(f, WORKING_TREE)
+}
+
+/// The witness as compact JSON, with who writes it and who fails on it, the newer side named `newer`.
+pub(crate) fn witness_words_between(f: &Finding, newer: &str) -> Option<(String, String)> {
     let witness = f.witness.as_ref()?;
     let json = serde_json::to_string(witness).unwrap_or_default();
     let (writer, reader) = match f.direction {
-        Some(Direction::OldReadsNew) => ("the working tree", f.against.as_str()),
-        Some(Direction::NewReadsOld) => (f.against.as_str(), "the working tree"),
+        Some(Direction::OldReadsNew) => (newer, f.against.as_str()),
+        Some(Direction::NewReadsOld) => (f.against.as_str(), newer),
         None => {
             return Some((
                 "a payload one side writes and the other rejects or misreads".to_owned(),
@@ -236,6 +278,19 @@ pub(crate) fn witness_words(f: &Finding) -> Option<(String, String)> {
         _ => format!("written by {writer}, rejected or misread by {reader}"),
     };
     Some((who, json))
+}
+
+/// The help line of a finding: the catalogue's migration, which names no digit of the version (for `0.y.z`
+/// a minor-level change needs the patch digit), then, for a finding that counts toward the bump of a
+/// protocol the baseline already had, the version to declare: `...; declare 0.1.1 or later`.
+pub(crate) fn help(p: &ProtocolReport, f: &Finding) -> String {
+    let help = f.rule.rule().help;
+    match (&p.old_version, &p.new_version, &p.required_version) {
+        (Some(_), Some(_), Some(required)) if f.counts() && f.level != Level::None => {
+            format!("{help}; declare {required} or later")
+        }
+        _ => help.to_owned(),
+    }
 }
 
 /// A stable fingerprint of a finding across runs and line moves: FNV-1a (64 bits) over the rule, the
@@ -277,7 +332,8 @@ pub(crate) fn overall(report: &Report) -> String {
 }
 
 /// `sched 0.87.0 -> 0.87.1: needs 0.88.0 (2 major, 1 minor) FAIL`: the counted findings by level and the
-/// verdict.
+/// verdict. A declared version below the baseline's says so: `jobctl 0.2.1 -> 0.2.0: the version went
+/// backwards, declare 0.2.1 or later (0 major, 0 minor) FAIL`.
 pub fn summary(p: &ProtocolReport) -> String {
     let count = |level| {
         p.findings
@@ -292,6 +348,9 @@ pub fn summary(p: &ProtocolReport) -> String {
         (Some(old), None) => format!("{} {old} -> removed: {verdict}", p.name),
         (Some(old), Some(new)) => {
             let needs = match (&p.required_version, p.required_bump) {
+                (Some(r), _) if p.version_went_backwards() => {
+                    format!("the version went backwards, declare {r} or later ")
+                }
                 (Some(r), Level::Minor | Level::Major) => format!("needs {r} "),
                 _ => "no bump needed ".to_owned(),
             };

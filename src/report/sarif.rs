@@ -14,7 +14,10 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{Severity, direction_words, place, region, subject, witness_words};
+use super::{
+    Severity, anchor_place, direction_words, place, region, subject, witness_words,
+    working_tree_location,
+};
 use crate::findings::{Finding, Level, Side};
 use crate::outcome::{ProtocolReport, Report};
 use crate::rules::RULES;
@@ -260,24 +263,33 @@ fn descriptor(rule: &crate::rules::Rule) -> Descriptor {
     }
 }
 
+/// In the working tree: the finding's own place, or for something removed its surviving parent (the old
+/// place in the message); only when nothing of it is left, the old place on the working tree's path.
 fn location(report: &Report, f: &Finding) -> SarifLocation {
-    let region = region(report, f);
+    let (location, region) =
+        working_tree_location(report, f).unwrap_or_else(|| (&f.location, region(report, f)));
+    let message = match (f.side, anchor_place(f)) {
+        (Side::New, _) => None,
+        (Side::Old, Some(_)) => Some(format!(
+            "what is left of its parent; it was removed from {}",
+            place(f)
+        )),
+        (Side::Old, None) => Some(format!("as declared in {}", f.against)),
+    };
     SarifLocation {
         physical_location: PhysicalLocation {
             artifact_location: ArtifactLocation {
-                uri: uri(&f.location.file),
+                uri: uri(&location.file),
                 uri_base_id: "%SRCROOT%",
             },
             region: SarifRegion {
-                start_line: f.location.line.max(1),
-                start_column: f.location.column.max(1),
+                start_line: location.line.max(1),
+                start_column: location.column.max(1),
                 end_line: region.map(|r| r.end_line),
                 end_column: region.map(|r| r.end_column),
             },
         },
-        message: (f.side == Side::Old).then(|| Text {
-            text: format!("as declared in {}", f.against),
-        }),
+        message: message.map(|text| Text { text }),
     }
 }
 
@@ -296,6 +308,7 @@ fn result<'a>(report: &'a Report, p: &'a ProtocolReport, f: &'a Finding) -> Sari
             report.baseline.rev
         ));
     }
+    text.push_str(&format!(". Help: {}", super::help(p, f)));
     let suppressions = match (&f.allow_reason, f.allowed) {
         (Some(reason), true) => vec![Suppression {
             kind: if reason.starts_with(&format!("{}:", crate::config::FILE_NAME)) {

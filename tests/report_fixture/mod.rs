@@ -119,6 +119,7 @@ pub fn finding(
         against: against.into(),
         location,
         side,
+        anchor: None,
         witness,
         known: false,
     }
@@ -143,6 +144,9 @@ pub fn report() -> Report {
         Side::Old,
         Some(json!({"id": 0, "priority": 0, "userid": 0, "jobspec": null, "queue": ""})),
     );
+    let mut removed = removed;
+    // What is left of its parent in the working tree, as the check fills it in.
+    removed.anchor = Some(loc("src/sched.rs", NEW_SCHED, "AllocRequest"));
     let required = finding(
         "required_field_added",
         Level::Major,
