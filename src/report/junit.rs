@@ -168,7 +168,7 @@ pub(super) fn render(report: &Report) -> String {
     }
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"wirecheck against {}\" tests=\"{total_tests}\" failures=\"{total_failures}\" errors=\"0\" skipped=\"{total_skipped}\">\n{suites}</testsuites>\n",
-        xml(&report.baseline.rev)
+        xml(report.baseline.name())
     )
 }
 

@@ -23,7 +23,7 @@ use std::io::IsTerminal as _;
 
 use crate::findings::{Direction, Finding, Level};
 use crate::matrix::Matrix;
-use crate::outcome::{ProtocolReport, Report, source_label};
+use crate::outcome::{BaselineChoice, ProtocolReport, Report, source_label};
 use crate::rules::Evidence;
 
 /// An output format of `wirecheck check`.
@@ -260,14 +260,21 @@ pub(crate) fn fingerprint(f: &Finding) -> String {
     format!("{hash:016x}")
 }
 
-/// `3 protocol(s) checked against v0.87.0 (0123456789ab): 1 FAIL`.
+/// `3 protocol(s) checked against v0.87.0 (0123456789ab): 1 FAIL`; `... checked as a first release (no
+/// baseline): ok`.
 pub(crate) fn overall(report: &Report) -> String {
     let failed = report.protocols.iter().filter(|p| !p.ok).count();
+    let against = match report.baseline.chosen {
+        BaselineChoice::FirstRelease => "as a first release (no baseline)".to_owned(),
+        _ => format!(
+            "against {} ({})",
+            report.baseline.rev,
+            &report.baseline.commit[..report.baseline.commit.len().min(12)],
+        ),
+    };
     format!(
-        "{} protocol(s) checked against {} ({}): {}",
+        "{} protocol(s) checked {against}: {}",
         report.protocols.len(),
-        report.baseline.rev,
-        &report.baseline.commit[..report.baseline.commit.len().min(12)],
         if failed == 0 {
             "ok".to_owned()
         } else {
