@@ -152,9 +152,14 @@ pub(super) fn render(report: &Report) -> String {
             );
         }
         for (i, note) in report.notes.iter().enumerate() {
+            let class = if super::is_baseline_statement(report, note) {
+                "baseline"
+            } else {
+                "extraction"
+            };
             let _ = writeln!(
                 cases,
-                "    <testcase classname=\"extraction\" name=\"note {}\">\n      <system-out>{}</system-out>\n    </testcase>",
+                "    <testcase classname=\"{class}\" name=\"note {}\">\n      <system-out>{}</system-out>\n    </testcase>",
                 i + 1,
                 xml_text(note)
             );

@@ -260,6 +260,13 @@ pub(crate) fn fingerprint(f: &Finding) -> String {
     format!("{hash:016x}")
 }
 
+/// Whether `note`, one of the report's notes, states how the baseline was chosen or what was left out
+/// ([`Baseline::statements`](crate::outcome::Baseline::statements)) rather than what the extraction
+/// could not see through.
+pub(crate) fn is_baseline_statement(report: &Report, note: &str) -> bool {
+    report.baseline.statements().iter().any(|s| s == note)
+}
+
 /// `3 protocol(s) checked against v0.87.0 (0123456789ab): 1 FAIL`; `... checked as a first release (no
 /// baseline): ok`.
 pub(crate) fn overall(report: &Report) -> String {

@@ -87,7 +87,7 @@ fn shallow_older_message(baseline: &str, unread: &[String]) -> String {
         )
     };
     format!(
-        "this is a shallow clone whose history stops at {baseline}: the release tags older than {baseline} cannot be read {which}, and the working tree must still read their records and interoperate from min_compatible on. Fetch the full history and tags (git fetch --unshallow --tags, or `fetch-depth: 0` in actions/checkout), or pass --baseline-only to compare with {baseline} alone (the report then says so)"
+        "this is a shallow clone whose history stops at {baseline}: any release tags older than {baseline} cannot be read {which}, and the working tree must still read their records and interoperate from min_compatible on. Fetch the full history and tags (git fetch --unshallow --tags, or `fetch-depth: 0` in actions/checkout), or pass --baseline-only to compare with {baseline} alone (the report then says so)"
     )
 }
 
