@@ -204,7 +204,7 @@ pub(crate) fn matrix(
     let workspace = Workspace::load(options.manifest_path.as_deref(), &options.packages)?;
     let config = config::load(&workspace.root)?;
     let repo = workspace.repository()?;
-    let releases = last_releases(&repo, &options.tag_pattern, options.releases)?;
+    let releases = last_releases(&repo, &options.tag_pattern, options.releases, progress)?;
     // Files unchanged between releases are parsed once; releases read before come from the store.
     let history = History::new(&workspace, &repo, options.no_cache);
     let read = read_releases(&releases, progress, |release| {

@@ -11,13 +11,101 @@ use crate::config::AllowNote;
 use crate::findings::{Finding, Level, Side};
 use crate::policy;
 
-/// The baseline a check compares against.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// The baseline a check compares against, how it was chosen and what was compared besides it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Baseline {
-    /// The tag or revision.
+    /// The tag or revision (empty for a first release: `null` in JSON).
+    #[serde(serialize_with = "empty_as_null")]
     pub rev: String,
-    /// Its commit.
+    /// Its commit (empty for a first release: `null` in JSON).
+    #[serde(serialize_with = "empty_as_null")]
     pub commit: String,
+    /// How the check chose it.
+    pub chosen: BaselineChoice,
+    /// The release tag HEAD is at, when it is one with nothing changed on top of it: the check then
+    /// compares it with the release before it ([`BaselineChoice::PreviousRelease`]), or with itself when
+    /// it is the first release.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub head_release: Option<String>,
+    /// Only the baseline was compared, not the older releases (`--baseline-only`): their records and
+    /// `min_compatible` went unchecked.
+    pub baseline_only: bool,
+}
+
+/// How a check chose its baseline (`baseline.chosen` in JSON).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BaselineChoice {
+    /// The last release tag matching the pattern that is an ancestor of HEAD.
+    #[default]
+    LastRelease,
+    /// HEAD is itself a release ([`Baseline::head_release`]): the release before it.
+    PreviousRelease,
+    /// The revision named with `--against`.
+    Against,
+    /// None: no release tag yet, and `--first-release` reports every protocol as new.
+    FirstRelease,
+}
+
+impl Baseline {
+    /// The revision `rev` at `commit`, chosen as `chosen`.
+    pub fn new(rev: impl Into<String>, commit: impl Into<String>, chosen: BaselineChoice) -> Self {
+        Baseline {
+            rev: rev.into(),
+            commit: commit.into(),
+            chosen,
+            head_release: None,
+            baseline_only: false,
+        }
+    }
+
+    /// No baseline: a first release (`--first-release`).
+    pub fn first_release() -> Self {
+        Baseline::new("", "", BaselineChoice::FirstRelease)
+    }
+
+    /// The baseline's name as reports show it: its revision, or `no release` for a first release.
+    pub fn name(&self) -> &str {
+        match self.chosen {
+            BaselineChoice::FirstRelease => "no release",
+            _ => &self.rev,
+        }
+    }
+
+    /// What every report states about the baseline, one sentence each: how it was chosen when that is
+    /// not the plain last release or `--against`, and what was left out.
+    pub fn statements(&self) -> Vec<String> {
+        let mut statements = Vec::new();
+        match (self.chosen, &self.head_release) {
+            (BaselineChoice::PreviousRelease, Some(head)) => statements.push(format!(
+                "HEAD is the release {head} itself, so the baseline is the release before it: {} (compare with another revision with --against REV)",
+                self.rev
+            )),
+            (BaselineChoice::LastRelease, Some(head)) => statements.push(format!(
+                "HEAD is the release {head} itself and no release precedes it: it is compared with itself, as a first release has nothing to stay compatible with"
+            )),
+            (BaselineChoice::FirstRelease, _) => statements.push(
+                "first release (--first-release): there is no release tag yet, so nothing is compared and every protocol is reported as new".to_owned(),
+            ),
+            _ => {}
+        }
+        if self.baseline_only {
+            statements.push(format!(
+                "baseline only (--baseline-only): compared with {} alone; the older releases, whose records every release must still read and from which min_compatible counts, were not checked",
+                self.rev
+            ));
+        }
+        statements
+    }
+}
+
+/// An empty string as `null`.
+fn empty_as_null<S: serde::Serializer>(text: &str, serializer: S) -> Result<S::Ok, S::Error> {
+    if text.is_empty() {
+        serializer.serialize_none()
+    } else {
+        serializer.serialize_str(text)
+    }
 }
 
 /// One protocol's verdict.
@@ -113,7 +201,8 @@ pub struct Report {
     pub ok: bool,
     /// Per protocol, sorted by name.
     pub protocols: Vec<ProtocolReport>,
-    /// What the extraction could not see through, at either side.
+    /// How the baseline was chosen and what was left out, when that needs saying
+    /// ([`Baseline::statements`]); then what the extraction could not see through, at either side.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     /// `wirecheck.toml` entries that matched nothing or have expired.

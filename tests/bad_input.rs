@@ -348,7 +348,13 @@ fn symlinks_are_followed_in_the_working_tree_and_in_git() {
     // src/source.rs: it used to see no module file there and report the type as changed).
     let run = repo.check_json();
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert!(run.notes().is_empty(), "{:?}", run.notes());
+    // No extraction note (`file:line:column: ...`); the one note says HEAD is the first release.
+    let extraction_notes: Vec<String> = run
+        .notes()
+        .into_iter()
+        .filter(|n| n.contains(".rs:"))
+        .collect();
+    assert!(extraction_notes.is_empty(), "{extraction_notes:?}");
     // A link out of the repository holds no source in git: the release's type is not seen, and says so.
     let outside = repo.tmp.path().join("outside.rs");
     std::fs::write(&outside, "pub struct Shared { pub x: u32 }\n").expect("write");
@@ -356,6 +362,8 @@ fn symlinks_are_followed_in_the_working_tree_and_in_git() {
     std::os::unix::fs::symlink(&outside, repo.dir.join("src/types.rs")).expect("symlink");
     repo.commit("link out of the repository");
     repo.tag("v0.1.1");
+    // Past the tag: HEAD at a release with nothing on top would be checked against the one before it.
+    repo.commit("after v0.1.1");
     let run = repo.check_json();
     assert!(matches!(run.code, Some(0 | 1)), "{}", run.stderr);
     assert!(
@@ -594,7 +602,9 @@ fn a_detached_head_uses_the_releases_behind_it() {
     git(&repo.dir, &["checkout", "-q", "--detach", "v0.2.0"]);
     let run = repo.check_json();
     assert_eq!(run.code, Some(0), "{}", run.stderr);
-    assert_eq!(run.json()["baseline"]["rev"], "v0.2.0");
+    // HEAD is the release v0.2.0 with nothing on top: it is checked against the release before it.
+    assert_eq!(run.json()["baseline"]["rev"], "v0.1.0");
+    assert_eq!(run.json()["baseline"]["head_release"], "v0.2.0");
     // Detached at the first release: the only release is HEAD itself.
     git(&repo.dir, &["checkout", "-q", "--detach", &first]);
     let run = repo.run(&["baseline"]);
@@ -730,6 +740,7 @@ fn fuzz_found_slow_model_pair_compares_in_bounded_time() {
     let baseline = Baseline {
         rev: "v0.1.0".into(),
         commit: "0".repeat(40),
+        ..Baseline::default()
     };
     let _ = compare_snapshots(&baseline, &old, &[("v0.0.1".into(), new.clone())], &new);
     let took = started.elapsed();

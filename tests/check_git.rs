@@ -516,3 +516,298 @@ fn workspaces_sharing_a_target_directory_keep_apart() {
     assert_eq!(fields, ["priority"], "{json:#}");
     assert!(shared.join("wirecheck/store").is_dir());
 }
+
+/// The record `Event` of the `sched` protocol, with `fields` after `a`.
+fn record(fields: &str) -> String {
+    format!(
+        "\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = Sched, topic = \"sched.event\", kind = \"record\")]\npub struct Event {{ pub a: u32, {fields} }}\n"
+    )
+}
+
+/// v0.9.0 stores `Event {a}`, v0.10.0 `Event {a, b}` with `b` defaulted when absent; the working tree
+/// (0.10.1) drops the default: v0.10.0's records still read, v0.9.0's no longer do.
+fn record_break_against_an_older_release() -> Repo {
+    let repo = Repo::new();
+    repo.write(&lib("0.9.0", "", &record("")));
+    repo.commit("0.9");
+    git(&repo.dir, &["tag", "v0.9.0"]);
+    repo.write(&lib("0.10.0", "", &record("#[serde(default)] pub b: u32,")));
+    repo.commit("0.10");
+    git(&repo.dir, &["tag", "v0.10.0"]);
+    repo.write(&lib(
+        "0.10.0",
+        "",
+        &record("#[serde(default)] pub b: u32, "),
+    ));
+    repo.commit("after the release");
+    repo
+}
+
+/// A shallow clone of `repo` at depth 1 without tags, then `fetch` (extra `git fetch --depth 1 origin`
+/// arguments), with the working tree's `lib.rs` written as `text`.
+fn shallow_clone(repo: &Repo, name: &str, fetch: &[&str], text: &str) -> PathBuf {
+    let shallow = repo._tmp.path().join(name);
+    let url = format!("file://{}", repo.dir.display());
+    let target = shallow.to_str().unwrap();
+    git(
+        repo._tmp.path(),
+        &["clone", "-q", "--depth", "1", "--no-tags", &url, target],
+    );
+    let mut args = vec!["fetch", "-q", "--depth", "1", "origin"];
+    args.extend_from_slice(fetch);
+    git(&shallow, &args);
+    std::fs::write(shallow.join("src/lib.rs"), text).unwrap();
+    shallow
+}
+
+fn run_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+        .args(args)
+        .arg("--manifest-path")
+        .arg(dir.join("Cargo.toml"))
+        .current_dir(dir)
+        .output()
+        .expect("wirecheck runs")
+}
+
+/// Issue 14 item 3: a shallow clone that fetched only the baseline tag cannot read the older releases a
+/// full clone compares (here a record break against v0.9.0): exit 2 naming what is missing, unless
+/// `--baseline-only` asks for the baseline alone, which every format then states.
+#[test]
+fn a_shallow_clone_with_only_the_baseline_tag_is_exit_2_unless_baseline_only() {
+    let repo = record_break_against_an_older_release();
+    let working = lib("0.10.1", "", &record("pub b: u32,"));
+    // The full clone fails on the older release's records.
+    repo.write(&working);
+    let full = repo.run(&["check", "--format", "json", "--against", "v0.10.0"]);
+    assert_eq!(
+        full.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&full.stdout)
+    );
+    let full: Value = serde_json::from_slice(&full.stdout).unwrap();
+    assert!(
+        first_protocol_findings(&full, "against").contains(&"v0.9.0"),
+        "{full:#}"
+    );
+
+    // Only the baseline tag fetched: no older release tag is even known here.
+    let shallow = shallow_clone(&repo, "only-baseline", &["tag", "v0.10.0"], &working);
+    let out = run_in(&shallow, &["check", "--against", "v0.10.0"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{err}\n{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(err.contains("shallow clone"), "{err}");
+    assert!(err.contains("older than v0.10.0"), "{err}");
+    assert!(err.contains("--baseline-only"), "{err}");
+    assert!(err.contains("fetch-depth: 0"), "{err}");
+
+    // Every tag fetched at depth 1: the older release is known by name but its history is cut off.
+    let tags = shallow_clone(
+        &repo,
+        "all-tags",
+        &["tag", "v0.9.0", "tag", "v0.10.0"],
+        &working,
+    );
+    let out = run_in(&tags, &["check", "--against", "v0.10.0"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("v0.9.0"), "{err}");
+
+    // Opted in: the baseline alone, and the report says so, in JSON as a key.
+    let out = run_in(
+        &shallow,
+        &[
+            "check",
+            "--against",
+            "v0.10.0",
+            "--baseline-only",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["baseline"]["baseline_only"], true, "{json:#}");
+    assert!(
+        json["notes"].to_string().contains("--baseline-only"),
+        "{json:#}"
+    );
+    for format in ["human", "github", "sarif", "junit", "markdown"] {
+        let out = run_in(
+            &shallow,
+            &[
+                "check",
+                "--against",
+                "v0.10.0",
+                "--baseline-only",
+                "--format",
+                format,
+            ],
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("--baseline-only"), "{format}: {text}");
+    }
+    // A full clone keeps its verdict.
+    assert_eq!(
+        repo.run(&["check", "--against", "v0.10.0"]).status.code(),
+        Some(1)
+    );
+}
+
+/// Issue 14 item 20: with HEAD exactly at a release tag and nothing changed on top of it (CI on a tag
+/// push), the baseline is the release before it, and the report says which was chosen and why.
+#[test]
+fn head_at_a_release_tag_is_checked_against_the_previous_release() {
+    let repo = Repo::new();
+    repo.write(&lib("0.9.0", "    pub priority: u32,\n", ""));
+    repo.commit("0.9");
+    git(&repo.dir, &["tag", "v0.9.0"]);
+    repo.write(&lib("0.10.0", TWO_FIELDS, ""));
+    repo.commit("0.10");
+    git(&repo.dir, &["tag", "-a", "-m", "release 0.10.0", "v0.10.0"]);
+    let (code, json) = repo.check_json();
+    assert_eq!(json["baseline"]["rev"], "v0.9.0", "{json:#}");
+    assert_eq!(json["baseline"]["chosen"], "previous_release", "{json:#}");
+    assert_eq!(json["baseline"]["head_release"], "v0.10.0", "{json:#}");
+    assert_eq!(code, 0, "{json:#}");
+    assert_eq!(json["protocols"][0]["required_bump"], "major", "{json:#}");
+    let out = repo.run(&["check"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("HEAD is the release v0.10.0"), "{text}");
+    let out = repo.run(&["baseline"]);
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("v0.9.0 "));
+    // Uncommitted edits on top of the release: they are compared with the release itself.
+    repo.write(&lib("0.10.0", "    pub priority: u32,\n", ""));
+    let (code, json) = repo.check_json();
+    assert_eq!(json["baseline"]["rev"], "v0.10.0", "{json:#}");
+    assert_eq!(json["baseline"]["chosen"], "last_release", "{json:#}");
+    assert_eq!(code, 1, "{json:#}");
+    // A plain check names how its baseline was chosen too.
+    repo.write(&lib("0.10.0", TWO_FIELDS, "// edit\n"));
+    repo.commit("after the release");
+    let (_, json) = repo.check_json();
+    assert_eq!(json["baseline"]["rev"], "v0.10.0", "{json:#}");
+    assert_eq!(json["baseline"]["chosen"], "last_release", "{json:#}");
+}
+
+/// Issue 14 item 21: tags that match the pattern but hold no semver version are named in a warning, and
+/// an invalid `--tag-pattern` glob is exit 2 saying so.
+#[test]
+fn tags_without_a_version_are_named_and_a_bad_glob_is_exit_2() {
+    let repo = released();
+    for tag in ["v1", "v0.4", "vnext"] {
+        git(&repo.dir, &["tag", tag]);
+    }
+    let out = repo.run(&["check"]);
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("warning"), "{err}");
+    assert!(err.contains("v0.4, v1, vnext"), "{err}");
+    let out = repo.run(&["check", "--tag-pattern", "v[0-9"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("invalid --tag-pattern `v[0-9`"), "{err}");
+    assert!(!err.contains("no release tag"), "{err}");
+    let out = repo.run(&["baseline", "--tag-pattern", "v[0-9"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// Issue 14 item 22: `-p PKG` naming a package that declares no protocol is a misconfiguration.
+#[test]
+fn a_package_without_protocols_named_by_p_is_exit_2() {
+    let repo = released();
+    let manifest = format!("{MANIFEST}\n[workspace]\nmembers = [\".\", \"plain\"]\n");
+    std::fs::write(repo.dir.join("Cargo.toml"), manifest).unwrap();
+    std::fs::create_dir_all(repo.dir.join("plain/src")).unwrap();
+    std::fs::write(
+        repo.dir.join("plain/Cargo.toml"),
+        MANIFEST.replace("\"demo\"", "\"plain\""),
+    )
+    .unwrap();
+    std::fs::write(repo.dir.join("plain/src/lib.rs"), "pub fn f() {}\n").unwrap();
+    let out = repo.run(&["check", "-p", "plain"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{err}{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(err.contains("`plain` declares no protocol"), "{err}");
+    let out = repo.run(&["check", "-p", "demo"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = repo.run(&["check", "-p", "demo", "-p", "plain"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// Issue 14 item 23: before the first release tag the check is exit 2 by default; `--first-release`
+/// reports every protocol as new and says so, and is refused once a release exists.
+#[test]
+fn first_release_flag_reports_every_protocol_as_new() {
+    let repo = Repo::new();
+    repo.write(&lib("0.1.0", "", ""));
+    repo.commit("initial");
+    let out = repo.run(&["check"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--first-release"));
+    let help = String::from_utf8(repo.run(&["check", "--help"]).stdout).unwrap();
+    assert!(
+        help.contains("--first-release") && help.contains("--baseline-only"),
+        "{help}"
+    );
+    let out = repo.run(&["check", "--first-release", "--format", "json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["baseline"]["chosen"], "first_release", "{json:#}");
+    assert_eq!(json["baseline"]["rev"], Value::Null, "{json:#}");
+    assert_eq!(json["protocols"][0]["old_version"], Value::Null, "{json:#}");
+    assert_eq!(json["protocols"][0]["required_bump"], "none", "{json:#}");
+    for format in ["human", "github", "sarif", "junit", "markdown"] {
+        let out = repo.run(&["check", "--first-release", "--format", format]);
+        assert_eq!(out.status.code(), Some(0), "{format}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("first release"), "{format}: {text}");
+    }
+    // HEAD at the first release tag (its tag push): compared with itself, and said so; the flag still
+    // holds there.
+    git(&repo.dir, &["tag", "v0.1.0"]);
+    let (code, json) = repo.check_json();
+    assert_eq!(code, 0, "{json:#}");
+    assert_eq!(json["baseline"]["head_release"], "v0.1.0", "{json:#}");
+    assert!(
+        json["notes"].to_string().contains("no release precedes it"),
+        "{json:#}"
+    );
+    assert_eq!(
+        repo.run(&["check", "--first-release"]).status.code(),
+        Some(0)
+    );
+    // Once a release precedes HEAD, the flag is refused.
+    repo.write(&lib("0.1.0", "", "// edit\n"));
+    repo.commit("after");
+    let out = repo.run(&["check", "--first-release"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("v0.1.0"), "{err}");
+}

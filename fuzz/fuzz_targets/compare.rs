@@ -368,6 +368,7 @@ fuzz_target!(|data: &[u8]| {
     let baseline = Baseline {
         rev: "v0.1.0".into(),
         commit: "0".repeat(40),
+        ..Baseline::default()
     };
     let _ = compare_snapshots(&baseline, &old, &[("v0.0.1".into(), new.clone())], &new);
 });

@@ -25,12 +25,12 @@ use crate::outcome::ProtocolChanges;
 use crate::policy::Allows;
 use crate::source::Release;
 use crate::workspace::{
-    CheckedReleases, History, Progress, Workspace, WorkspaceError, read_releases,
+    BaselineRequest, CheckedReleases, History, Progress, Workspace, WorkspaceError, read_releases,
 };
 
 /// The check's result types, defined in [`crate::outcome`] so that the renderers read them without
 /// depending on the driver.
-pub use crate::outcome::{Baseline, ProtocolReport, Report};
+pub use crate::outcome::{Baseline, BaselineChoice, ProtocolReport, Report};
 
 /// Why a check could not run (exit code 2). Every variant says what to do next.
 #[derive(Debug, thiserror::Error)]
@@ -57,6 +57,12 @@ pub struct CheckOptions {
     /// Extract every release again instead of reading what an earlier check kept in the
     /// [store](crate::store).
     pub no_cache: bool,
+    /// Compare with the baseline alone, not with the older releases (for a shallow clone that has only
+    /// the baseline); the report says so.
+    pub baseline_only: bool,
+    /// No release tag yet: compare with nothing and report every protocol as new; the report says so.
+    /// Refused once a release precedes HEAD.
+    pub first_release: bool,
 }
 
 /// Runs the check, telling `progress` about the older releases it reads (an older release that cannot
@@ -65,8 +71,13 @@ pub fn check(options: &CheckOptions, progress: &mut dyn Progress) -> Result<Repo
     let workspace = Workspace::load(options.manifest_path.as_deref(), &options.packages)?;
     let config = config::load(&workspace.root)?;
     let repo = workspace.repository()?;
-    let releases =
-        CheckedReleases::select(&repo, options.against.as_deref(), &options.tag_pattern)?;
+    let request = BaselineRequest {
+        against: options.against.as_deref(),
+        tag_pattern: &options.tag_pattern,
+        baseline_only: options.baseline_only,
+        first_release: options.first_release,
+    };
+    let releases = CheckedReleases::select(&repo, &request, progress)?;
     let history = History::new(&workspace, &repo, options.no_cache);
     let snapshots = read_snapshots(&history, &releases, progress)?;
     let mut protocols = compare::protocols(
@@ -94,14 +105,19 @@ struct Snapshots {
     older: Vec<(String, Snapshot)>,
 }
 
-/// Reads the working tree, the baseline and the older releases (see [`Snapshots`]).
+/// Reads the working tree, the baseline (nothing for a first release) and the older releases (see
+/// [`Snapshots`]). The packages named with `-p` must each declare a protocol in one of the first two.
 fn read_snapshots(
     history: &History<'_>,
     releases: &CheckedReleases,
     progress: &mut dyn Progress,
 ) -> Result<Snapshots, WorkspaceError> {
     let current = history.current()?;
-    let base = history.release(&releases.baseline.commit, &releases.baseline.rev)?;
+    let base = match releases.baseline.chosen {
+        BaselineChoice::FirstRelease => Snapshot::default(),
+        _ => history.release(&releases.baseline.commit, &releases.baseline.rev)?,
+    };
+    history.workspace().require_protocols(&[&current, &base])?;
     let older = read_older_releases(history, &releases.older, &current, progress);
     Ok(Snapshots {
         current,
@@ -168,8 +184,8 @@ fn allow(protocols: &mut [ProtocolChanges], config: &Config) -> Vec<AllowNote> {
     allows.notes()
 }
 
-/// The report: each protocol's verdict on its findings (once every allow is applied), with the
-/// extraction's notes and the notes on the allows.
+/// The report: each protocol's verdict on its findings (once every allow is applied), with what it must
+/// state about its baseline, the extraction's notes and the notes on the allows.
 fn judge(
     baseline: &Baseline,
     protocols: Vec<ProtocolChanges>,
@@ -182,7 +198,7 @@ fn judge(
         baseline: baseline.clone(),
         ok: protocols.iter().all(|p| p.ok),
         protocols,
-        notes,
+        notes: baseline.statements().into_iter().chain(notes).collect(),
         allow_notes,
         sources: Default::default(),
     }

@@ -26,7 +26,7 @@ mod progress;
 use crate::check::{self, CheckOptions};
 use crate::matrix::{self, MatrixOptions};
 use crate::report::{self, MatrixFormat, OutputFormat, RenderOptions};
-use crate::workspace::Workspace;
+use crate::workspace::{BaselineRequest, CheckedReleases, Workspace};
 
 pub use progress::StderrProgress;
 
@@ -80,15 +80,24 @@ pub struct CheckArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub manifest: ManifestArgs,
-    /// Compare against this revision instead of the last release tag.
+    /// Compare against this revision instead of the last release tag before HEAD (or, when HEAD is
+    /// itself a release with nothing changed on top, the release before it).
     #[arg(long, value_name = "REV")]
     pub against: Option<String>,
     /// Glob of release tags.
     #[arg(long, value_name = "GLOB", default_value = "v*")]
     pub tag_pattern: String,
-    /// Only this package (repeatable).
+    /// Only this package (repeatable); a package that declares no protocol is an error.
     #[arg(short = 'p', long = "package", value_name = "PKG")]
     pub packages: Vec<String>,
+    /// Compare with the baseline alone, not with the older releases whose records and min_compatible
+    /// the check also reads: for a shallow clone that fetched only the baseline tag. The report says so.
+    #[arg(long)]
+    pub baseline_only: bool,
+    /// Before the first release tag: compare with nothing and report every protocol as new (the report
+    /// says so). Refused once a release precedes HEAD.
+    #[arg(long, conflicts_with_all = ["against", "baseline_only"])]
+    pub first_release: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
@@ -281,6 +290,8 @@ fn check_command(args: &CheckArgs) -> Result<ExitCode, String> {
         tag_pattern: args.tag_pattern.clone(),
         packages: args.packages.clone(),
         no_cache: args.no_cache,
+        baseline_only: args.baseline_only,
+        first_release: args.first_release,
     };
     let report =
         check::check(&options, &mut StderrProgress::for_check()).map_err(|e| e.to_string())?;
@@ -305,10 +316,20 @@ fn baseline_command(args: &BaselineArgs) -> Result<ExitCode, String> {
     let workspace =
         Workspace::load(args.manifest.manifest_path.as_deref(), &[]).map_err(|e| e.to_string())?;
     let repo = workspace.repository().map_err(|e| e.to_string())?;
-    let release = repo
-        .baseline(&args.tag_pattern)
-        .map_err(|e| e.to_string())?;
-    emit(&format!("{} {}\n", release.tag, release.commit), None)?;
+    let request = BaselineRequest {
+        tag_pattern: &args.tag_pattern,
+        // Only the baseline is printed: whether the older releases can be read is `check`'s concern.
+        baseline_only: true,
+        ..BaselineRequest::default()
+    };
+    let mut baseline = CheckedReleases::select(&repo, &request, &mut StderrProgress::for_check())
+        .map_err(|e| e.to_string())?
+        .baseline;
+    emit(&format!("{} {}\n", baseline.rev, baseline.commit), None)?;
+    baseline.baseline_only = false;
+    for statement in baseline.statements() {
+        eprintln!("note: {statement}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 

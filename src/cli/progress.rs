@@ -55,6 +55,13 @@ impl Progress for StderrProgress {
             line.finish();
         }
     }
+
+    fn tags_without_version(&mut self, pattern: &str, tags: &[String]) {
+        eprintln!(
+            "wirecheck: warning: skipping tags that match `{pattern}` but hold no semver version, so are not releases: {}. Name releases MAJOR.MINOR.PATCH (v0.4.0, not v0.4), or narrow --tag-pattern",
+            tags.join(", ")
+        );
+    }
 }
 
 /// A counter shown as `wirecheck: reading release 3/12 v0.86.0` on stderr.

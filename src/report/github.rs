@@ -122,12 +122,12 @@ pub(super) fn render(report: &Report) -> String {
         );
     }
     for note in &report.notes {
-        command(
-            &mut out,
-            "notice",
-            &[("title", "wirecheck: not seen through".to_owned())],
-            note,
-        );
+        let title = if super::is_baseline_statement(report, note) {
+            "wirecheck: baseline"
+        } else {
+            "wirecheck: not seen through"
+        };
+        command(&mut out, "notice", &[("title", title.to_owned())], note);
     }
     let mut text: Vec<String> = report.protocols.iter().map(summary).collect();
     text.push(overall(report));

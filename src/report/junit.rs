@@ -157,9 +157,14 @@ pub(super) fn render(report: &Report) -> String {
             );
         }
         for (i, note) in report.notes.iter().enumerate() {
+            let class = if super::is_baseline_statement(report, note) {
+                "baseline"
+            } else {
+                "extraction"
+            };
             let _ = writeln!(
                 cases,
-                "    <testcase classname=\"extraction\" name=\"note {}\">\n      <system-out>{}</system-out>\n    </testcase>",
+                "    <testcase classname=\"{class}\" name=\"note {}\">\n      <system-out>{}</system-out>\n    </testcase>",
                 i + 1,
                 xml_text(note)
             );
@@ -173,7 +178,7 @@ pub(super) fn render(report: &Report) -> String {
     }
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"wirecheck against {}\" tests=\"{total_tests}\" failures=\"{total_failures}\" errors=\"0\" skipped=\"{total_skipped}\">\n{suites}</testsuites>\n",
-        xml(&report.baseline.rev)
+        xml(report.baseline.name())
     )
 }
 

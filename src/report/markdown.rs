@@ -105,12 +105,12 @@ pub(super) fn render(report: &Report) -> String {
     let _ = writeln!(
         out,
         "## wirecheck: {verdict} against {}\n",
-        code(&report.baseline.rev)
+        code(report.baseline.name())
     );
     let _ = writeln!(
         out,
         "| protocol | {} | declared | required | findings | verdict |\n|---|---|---|---|---|---|",
-        inline(&report.baseline.rev)
+        inline(report.baseline.name())
     );
     for p in &report.protocols {
         let show =

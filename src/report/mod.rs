@@ -24,7 +24,7 @@ use std::io::IsTerminal as _;
 use crate::findings::{Direction, Finding, Level, Side};
 use crate::matrix::Matrix;
 use crate::model::Location;
-use crate::outcome::{ProtocolReport, Report, source_label};
+use crate::outcome::{BaselineChoice, ProtocolReport, Report, source_label};
 use crate::rules::Evidence;
 
 /// An output format of `wirecheck check`.
@@ -315,14 +315,28 @@ pub(crate) fn fingerprint(f: &Finding) -> String {
     format!("{hash:016x}")
 }
 
-/// `3 protocol(s) checked against v0.87.0 (0123456789ab): 1 FAIL`.
+/// Whether `note`, one of the report's notes, states how the baseline was chosen or what was left out
+/// ([`Baseline::statements`](crate::outcome::Baseline::statements)) rather than what the extraction
+/// could not see through.
+pub(crate) fn is_baseline_statement(report: &Report, note: &str) -> bool {
+    report.baseline.statements().iter().any(|s| s == note)
+}
+
+/// `3 protocol(s) checked against v0.87.0 (0123456789ab): 1 FAIL`; `... checked as a first release (no
+/// baseline): ok`.
 pub(crate) fn overall(report: &Report) -> String {
     let failed = report.protocols.iter().filter(|p| !p.ok).count();
+    let against = match report.baseline.chosen {
+        BaselineChoice::FirstRelease => "as a first release (no baseline)".to_owned(),
+        _ => format!(
+            "against {} ({})",
+            report.baseline.rev,
+            &report.baseline.commit[..report.baseline.commit.len().min(12)],
+        ),
+    };
     format!(
-        "{} protocol(s) checked against {} ({}): {}",
+        "{} protocol(s) checked {against}: {}",
         report.protocols.len(),
-        report.baseline.rev,
-        &report.baseline.commit[..report.baseline.commit.len().min(12)],
         if failed == 0 {
             "ok".to_owned()
         } else {

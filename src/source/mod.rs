@@ -53,9 +53,50 @@ pub enum SourceError {
         /// The revision.
         rev: String,
     },
+    /// `--tag-pattern` is not a valid glob.
+    #[error(
+        "invalid --tag-pattern `{pattern}`: {problem}. A tag glob has `*` (any run of characters), `?` (one character) and `[...]` (one of a set, closed by `]`), as in 'v*' or 'sched-v[0-9]*'"
+    )]
+    InvalidTagPattern {
+        /// The pattern as given.
+        pattern: String,
+        /// What is wrong with it.
+        problem: String,
+    },
     /// Any other git failure.
     #[error("git: {0}")]
     Git(#[from] git2::Error),
+}
+
+/// Checks that `pattern` is a glob git can match tags with: every `[` set closed by `]`, no `\` at the
+/// end. git matches an invalid glob against nothing, which would look like a repository without releases.
+pub(crate) fn check_tag_pattern(pattern: &str) -> Result<(), SourceError> {
+    let invalid = |problem: &str| SourceError::InvalidTagPattern {
+        pattern: pattern.to_owned(),
+        problem: problem.to_owned(),
+    };
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.next().is_none() => {
+                return Err(invalid("it ends with `\\`, which escapes nothing"));
+            }
+            '[' => {
+                // `]` right after `[`, `[!` or `[^` is a member of the set, not its end.
+                if matches!(chars.peek(), Some('!' | '^')) {
+                    chars.next();
+                }
+                if chars.peek() == Some(&']') {
+                    chars.next();
+                }
+                if !chars.by_ref().any(|member| member == ']') {
+                    return Err(invalid("a `[` set is not closed by `]`"));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 fn no_tag_message(pattern: &str, shallow: bool) -> String {
@@ -65,7 +106,7 @@ fn no_tag_message(pattern: &str, shallow: bool) -> String {
         )
     } else {
         format!(
-            "no release tag matching `{pattern}` is an ancestor of HEAD (pre-releases are skipped). Tag the last release (git tag v0.1.0 <commit>), fetch tags (git fetch --tags), pass --tag-pattern for per-package tags ('sched-v*'), or name a baseline with --against REV"
+            "no release tag matching `{pattern}` is an ancestor of HEAD (pre-releases are skipped). Tag the last release (git tag v0.1.0 <commit>), fetch tags (git fetch --tags), pass --tag-pattern for per-package tags ('sched-v*'), or name a baseline with --against REV; before the first release, --first-release reports every protocol as new"
         )
     }
 }
@@ -210,9 +251,88 @@ impl Repo {
         ancestor == of || self.repo.graph_descendant_of(of, ancestor).unwrap_or(false)
     }
 
+    /// Whether no tracked file under the workspace differs from HEAD (in the index or on disk): the
+    /// working tree is then HEAD's commit itself. Untracked files are not looked at (a `target/` without
+    /// a `.gitignore`); a status git cannot give counts as a difference.
+    pub fn workspace_matches_head(&self) -> bool {
+        let mut options = git2::StatusOptions::new();
+        options
+            .include_untracked(false)
+            .include_ignored(false)
+            .exclude_submodules(false);
+        if !self.prefix.is_empty() {
+            options.pathspec(format!("{}/", self.prefix));
+        }
+        self.repo
+            .statuses(Some(&mut options))
+            .is_ok_and(|statuses| statuses.is_empty())
+    }
+
+    /// The commit HEAD points to, as 40 hex digits.
+    pub fn head_commit(&self) -> Result<String, SourceError> {
+        Ok(self.head()?.to_string())
+    }
+
+    /// Whether the history before `commit` is cut off by this shallow clone: `commit` or one of its
+    /// ancestors is a commit whose parents were not fetched (listed in git's `shallow` file). Then
+    /// releases older than `commit` cannot be read, nor even known, from here.
+    pub fn history_cut_before(&self, commit: &str) -> bool {
+        if !self.is_shallow() {
+            return false;
+        }
+        let Ok(tip) = Oid::from_str(commit) else {
+            return false;
+        };
+        let text = std::fs::read_to_string(self.repo.commondir().join("shallow"))
+            .or_else(|_| std::fs::read_to_string(self.repo.path().join("shallow")))
+            .unwrap_or_default();
+        let boundaries: Vec<Oid> = text
+            .lines()
+            .filter_map(|line| Oid::from_str(line.trim()).ok())
+            .collect();
+        // A shallow clone whose list cannot be read is taken as cut: nothing shows otherwise.
+        boundaries.is_empty()
+            || boundaries
+                .into_iter()
+                .any(|boundary| self.is_ancestor(boundary, tip))
+    }
+
+    /// The tags matching `pattern` whose name holds no semver version (`v1`, `v0.4`, `vnext`), sorted:
+    /// they are not releases and [`Repo::releases`] skips them.
+    pub fn tags_without_version(&self, pattern: &str) -> Result<Vec<String>, SourceError> {
+        check_tag_pattern(pattern)?;
+        let names = self.repo.tag_names(Some(pattern))?;
+        let mut out: Vec<String> = names
+            .iter()
+            .flatten()
+            .flatten()
+            .filter(|name| tag_version(name).is_none())
+            .map(str::to_owned)
+            .collect();
+        out.sort();
+        Ok(out)
+    }
+
+    /// Every tag matching `pattern` that holds a version and is no pre-release, with the version, sorted
+    /// by version: whatever commit they point to, and whether or not it is here.
+    pub fn release_tag_names(&self, pattern: &str) -> Result<Vec<(String, Version)>, SourceError> {
+        check_tag_pattern(pattern)?;
+        let names = self.repo.tag_names(Some(pattern))?;
+        let mut out: Vec<(String, Version)> = names
+            .iter()
+            .flatten()
+            .flatten()
+            .filter_map(|name| Some((name.to_owned(), tag_version(name)?)))
+            .filter(|(_, version)| version.pre.is_empty())
+            .collect();
+        out.sort_by(|a, b| a.1.cmp(&b.1).then_with(|| a.0.cmp(&b.0)));
+        Ok(out)
+    }
+
     /// Every release tag matching `pattern` (a glob: `v*`) whose commit is `of` or an ancestor of it
     /// (HEAD when `None`), pre-releases skipped, oldest first.
     pub fn releases(&self, pattern: &str, of: Option<&str>) -> Result<Vec<Release>, SourceError> {
+        check_tag_pattern(pattern)?;
         let tip = match of {
             Some(commit) => Oid::from_str(commit)?,
             None => self.head()?,
@@ -245,7 +365,8 @@ impl Repo {
         Ok(out)
     }
 
-    /// The default baseline: the highest release matching `pattern` that is an ancestor of HEAD.
+    /// The last release: the highest release matching `pattern` that is HEAD or an ancestor of it. (When
+    /// HEAD is itself that release, `wirecheck check` compares it with the release before it.)
     pub fn baseline(&self, pattern: &str) -> Result<Release, SourceError> {
         self.releases(pattern, None)?
             .pop()
@@ -499,7 +620,18 @@ mod extraction_tests;
 
 #[cfg(test)]
 mod tests {
-    use super::{link_target, tag_version};
+    use super::{check_tag_pattern, link_target, tag_version};
+
+    #[test]
+    fn tag_globs_are_checked() {
+        for good in ["v*", "sched-v[0-9]*", "v[!a]*", "v[]]*", "v\\[*", "v?.*"] {
+            assert!(check_tag_pattern(good).is_ok(), "{good}");
+        }
+        for bad in ["v[0-9", "v[", "v\\", "v[!]"] {
+            let error = check_tag_pattern(bad).unwrap_err().to_string();
+            assert!(error.contains("invalid --tag-pattern"), "{bad}: {error}");
+        }
+    }
 
     #[test]
     fn symlink_targets_stay_in_the_tree() {

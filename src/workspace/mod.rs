@@ -20,7 +20,7 @@ use crate::source::{Repo, SourceError, WorkTree};
 
 pub(crate) use history::{History, read_releases};
 pub use progress::{NoProgress, Progress};
-pub(crate) use releases::{CheckedReleases, last_releases, tag_pattern};
+pub(crate) use releases::{BaselineRequest, CheckedReleases, last_releases, tag_pattern};
 
 /// Why the workspace, or the model of one of its revisions, could not be read. Every variant says what to
 /// do next.
@@ -40,6 +40,30 @@ pub enum WorkspaceError {
     /// The working tree's source cannot be read.
     #[error("cannot read the working tree: {0}. Fix the source (cargo check shows the same error)")]
     Current(ExtractError),
+    /// A package named with `-p` declares no protocol, in the working tree or at the baseline.
+    #[error(
+        "package `{package}` declares no protocol (no #[derive(Protocol)] in its crates, in the working tree or at the baseline), so there is nothing to check in it: name a package that declares one with -p, or leave -p out to check every workspace member"
+    )]
+    NoProtocolInPackage {
+        /// The package as named.
+        package: String,
+    },
+    /// `--first-release` was given, but a release precedes HEAD (or `--against` named a baseline).
+    #[error(
+        "--first-release is for a workspace with no release yet, but {rev} is a release before HEAD: drop --first-release to check the working tree against it"
+    )]
+    AlreadyReleased {
+        /// The release (or revision) that is the baseline.
+        rev: String,
+    },
+    /// A shallow clone cuts the history before the baseline: the older releases cannot be read.
+    #[error("{}", shallow_older_message(baseline, unread))]
+    ShallowOlderReleases {
+        /// The baseline's name.
+        baseline: String,
+        /// The release tags older than the baseline that are here by name but whose history is not.
+        unread: Vec<String>,
+    },
     /// A revision's source cannot be read.
     #[error(
         "cannot read the source at {rev}: {error}. The baseline must hold valid Rust; pick another with --against REV"
@@ -52,6 +76,30 @@ pub enum WorkspaceError {
     },
 }
 
+/// The message of [`WorkspaceError::ShallowOlderReleases`].
+fn shallow_older_message(baseline: &str, unread: &[String]) -> String {
+    let which = if unread.is_empty() {
+        "(no tag of them was fetched, so none can even be named)".to_owned()
+    } else {
+        format!(
+            "({}: tagged here, but not in this clone's history)",
+            unread.join(", ")
+        )
+    };
+    format!(
+        "this is a shallow clone whose history stops at {baseline}: any release tags older than {baseline} cannot be read {which}, and the working tree must still read their records and interoperate from min_compatible on. Fetch the full history and tags (git fetch --unshallow --tags, or `fetch-depth: 0` in actions/checkout), or pass --baseline-only to compare with {baseline} alone (the report then says so)"
+    )
+}
+
+/// A package named with `-p`, with the names of its library and binary crates.
+#[derive(Debug, Clone)]
+pub(crate) struct NamedPackage {
+    /// The package's name.
+    pub(crate) name: String,
+    /// Its crates' names (`-` as `_`), the first segment of the paths of what they declare.
+    pub(crate) crate_names: Vec<String>,
+}
+
 /// A cargo workspace: its root and the crates whose protocols are read.
 #[derive(Debug, Clone)]
 pub(crate) struct Workspace {
@@ -62,6 +110,8 @@ pub(crate) struct Workspace {
     pub(crate) crates: Vec<CrateRoot>,
     /// Cargo's target directory, where the [store](crate::store) lives.
     pub(crate) target_dir: PathBuf,
+    /// The packages named with `-p` (none: every member).
+    pub(crate) named_packages: Vec<NamedPackage>,
 }
 
 impl Workspace {
@@ -88,12 +138,31 @@ impl Workspace {
         {
             return Err(WorkspaceError::NoSuchPackage(unknown.clone()));
         }
-        let selected = members
+        let selected: Vec<_> = members
             .into_iter()
-            .filter(|p| packages.is_empty() || packages.iter().any(|w| p.name.as_str() == w));
+            .filter(|p| packages.is_empty() || packages.iter().any(|w| p.name.as_str() == w))
+            .collect();
+        let is_crate = |target: &&cargo_metadata::Target| target.is_lib() || target.is_bin();
+        let named_packages = if packages.is_empty() {
+            Vec::new()
+        } else {
+            selected
+                .iter()
+                .map(|p| NamedPackage {
+                    name: p.name.to_string(),
+                    crate_names: p
+                        .targets
+                        .iter()
+                        .filter(is_crate)
+                        .map(|target| target.name.replace('-', "_"))
+                        .collect(),
+                })
+                .collect()
+        };
         let mut crates: Vec<CrateRoot> = selected
+            .iter()
             .flat_map(|p| &p.targets)
-            .filter(|target| target.is_lib() || target.is_bin())
+            .filter(is_crate)
             .filter_map(|target| {
                 let relative = target.src_path.as_std_path().strip_prefix(&root).ok()?;
                 Some(CrateRoot {
@@ -108,7 +177,26 @@ impl Workspace {
             root,
             crates,
             target_dir: metadata.target_directory.clone().into_std_path_buf(),
+            named_packages,
         })
+    }
+
+    /// An error naming the first package named with `-p` that declares no protocol in any of
+    /// `snapshots` (the working tree's and the baseline's): checking it checks nothing.
+    pub(crate) fn require_protocols(&self, snapshots: &[&Snapshot]) -> Result<(), WorkspaceError> {
+        let declares = |package: &NamedPackage| {
+            snapshots
+                .iter()
+                .flat_map(|snapshot| &snapshot.protocols)
+                .filter_map(|protocol| protocol.rust_path.split("::").next())
+                .any(|krate| package.crate_names.iter().any(|name| name == krate))
+        };
+        match self.named_packages.iter().find(|p| !declares(p)) {
+            Some(package) => Err(WorkspaceError::NoProtocolInPackage {
+                package: package.name.clone(),
+            }),
+            None => Ok(()),
+        }
     }
 
     /// Opens the git repository that holds the workspace.

@@ -18,6 +18,12 @@ pub trait Progress {
 
     /// Every release was read.
     fn releases_read(&mut self);
+
+    /// The tags `tags` match the release tag glob `pattern` but hold no semver version (`v1`, `v0.4`,
+    /// `vnext`): they are not releases, and were skipped. Told once, before any release is read.
+    fn tags_without_version(&mut self, pattern: &str, tags: &[String]) {
+        let _ = (pattern, tags);
+    }
 }
 
 /// Ignores everything: for callers that only want the result.

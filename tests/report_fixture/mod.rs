@@ -272,6 +272,7 @@ pub fn report() -> Report {
         baseline: Baseline {
             rev: "v0.87.0".into(),
             commit: "4a5e79f0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6".into(),
+            ..Baseline::default()
         },
         ok: false,
         protocols: vec![exec, eventlog, overlay, sched],

@@ -474,6 +474,7 @@ pub fn replay(dir: &Path, mut progress: impl FnMut(&StepResult)) -> Result<Vec<S
                         tag_pattern: "v*".into(),
                         packages: Vec::new(),
                         no_cache: false,
+                        ..CheckOptions::default()
                     },
                     &mut wirecheck::cli::StderrProgress::for_check(),
                 )

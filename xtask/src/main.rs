@@ -19,8 +19,9 @@ const USAGE: &str = "\
 usage: cargo xtask <task>
 
 tasks:
-  check [ARGS]        wirecheck this repository's protocols against its last release tag
-                      (ARGS as for `wirecheck check`, e.g. --format json, --against REV)
+  check [ARGS]        wirecheck this repository's protocols against its last release tag, or as a
+                      first release while it has none (ARGS as for `wirecheck check`, e.g.
+                      --format json, --against REV)
   demo [--markdown]   replay the history of the Flux protocols (examples/flux-protocols/history)
                       release by release; --markdown prints only the summary table
   bench [ARGS]        time wirecheck check on a synthetic workspace against the floor and cargo check
@@ -73,7 +74,7 @@ fn check(args: &[String]) -> ExitCode {
         argv.push(workspace_root().join("Cargo.toml").display().to_string());
     }
     argv.extend(args.iter().cloned());
-    let cli = match Cli::try_parse_from(&argv) {
+    let mut cli = match Cli::try_parse_from(&argv) {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -84,28 +85,38 @@ fn check(args: &[String]) -> ExitCode {
             };
         }
     };
-    if let Command::Check(check) = &cli.command
-        && check.against.is_none()
-        && let Some(message) = no_release_yet(check)
+    if let Command::Check(check) = &mut cli.command
+        && let Some(message) = first_release_yet(check)
     {
         eprintln!("{message}");
-        return ExitCode::from(2);
+        check.first_release = true;
     }
     wirecheck::cli::run(cli)
 }
 
-/// When the repository has no release tag yet, what to say: there is no baseline to check against.
-fn no_release_yet(check: &wirecheck::cli::CheckArgs) -> Option<String> {
+/// When the repository has no release before HEAD yet (and no baseline is named), what to say: the check then
+/// runs as a first release (`--first-release`), reporting every protocol as new. Once a release is
+/// tagged (git tag v0.1.0), the check compares the working tree with it. In a shallow clone, which may
+/// lack the tags, it stays the plain check, which says what to fetch.
+fn first_release_yet(check: &wirecheck::cli::CheckArgs) -> Option<String> {
+    if check.against.is_some() || check.first_release || check.baseline_only {
+        return None;
+    }
     let manifest = check.manifest.manifest_path.as_deref()?;
     let root = manifest.parent()?;
     let repo = wirecheck::source::Repo::discover(root).ok()?;
+    let head = repo.head_commit().ok()?;
     let releases = repo.releases(&check.tag_pattern, None).ok()?;
-    if !releases.is_empty() {
+    // HEAD at the first release tag, nothing changed on top of it: still no release before it.
+    let released_before_head = releases
+        .iter()
+        .any(|r| r.commit != head || !repo.workspace_matches_head());
+    if repo.is_shallow() || released_before_head {
         return None;
     }
     Some(format!(
         "cargo xtask check: this repository has no release tag matching `{}` yet, so its protocols have no \
-         released baseline to be checked against. That is expected before the first release: once a release \
+         released baseline: checking them as a first release (--first-release), each one new. Once a release \
          is tagged (git tag v0.1.0), this compares the working tree with it. To compare with any other \
          revision now: cargo xtask check --against REV",
         check.tag_pattern

@@ -329,14 +329,60 @@ fn xtask_check_explains_a_repository_without_release_tags() {
         format: wirecheck::report::OutputFormat::Human,
         output: None,
         no_cache: false,
+        baseline_only: false,
+        first_release: false,
     };
     let manifest = repo.path().join("Cargo.toml");
-    let message = crate::no_release_yet(&args(&manifest)).expect("no tag: a message");
+    let message = crate::first_release_yet(&args(&manifest)).expect("no tag: a message");
     assert!(
         message.contains("no release tag matching `v*` yet"),
         "{message}"
     );
+    assert!(message.contains("--first-release"), "{message}");
     assert!(message.contains("--against REV"), "{message}");
+    // HEAD at the first release tag, nothing on top: still no release before it.
     git(&["tag", "v0.1.0"]);
-    assert_eq!(crate::no_release_yet(&args(&manifest)), None);
+    assert!(crate::first_release_yet(&args(&manifest)).is_some());
+    git(&["commit", "--quiet", "--allow-empty", "-m", "second"]);
+    assert_eq!(crate::first_release_yet(&args(&manifest)), None);
+    let against = wirecheck::cli::CheckArgs {
+        against: Some("HEAD".into()),
+        ..args(&manifest)
+    };
+    assert_eq!(crate::first_release_yet(&against), None);
+}
+
+/// `cargo xtask check` passes in this very repository while it has no release tag (issue 14 item 23):
+/// it checks the protocols as a first release. (Once a release is tagged, or in a shallow clone, the
+/// check is the plain one, which this test leaves to CI's own `cargo xtask check`.)
+#[test]
+fn xtask_check_passes_in_this_repository_before_its_first_release() {
+    let manifest = crate::workspace_root().join("Cargo.toml");
+    let plain = wirecheck::cli::CheckArgs {
+        manifest: wirecheck::cli::ManifestArgs {
+            manifest_path: Some(manifest),
+        },
+        against: None,
+        tag_pattern: "v*".into(),
+        packages: Vec::new(),
+        format: wirecheck::report::OutputFormat::Json,
+        output: None,
+        no_cache: false,
+        baseline_only: false,
+        first_release: false,
+    };
+    if crate::first_release_yet(&plain).is_none() {
+        return;
+    }
+    let output = tempfile::tempdir().unwrap();
+    let report = output.path().join("report.json");
+    let code = crate::check(&[
+        "--format".to_owned(),
+        "json".to_owned(),
+        "--output".to_owned(),
+        report.display().to_string(),
+    ]);
+    let text = fs::read_to_string(&report).unwrap_or_default();
+    assert_eq!(code, std::process::ExitCode::SUCCESS, "{text}");
+    assert!(text.contains("\"chosen\": \"first_release\""), "{text}");
 }
