@@ -4,7 +4,8 @@
 
 use serde_json::{Map, Value};
 
-use super::resolve::{EnumDef, FlatObj, MAX_DEPTH, Role, Shape, SideRef, flatten, resolve};
+use super::namespace::{FlatObject, flatten};
+use super::shape::{EnumDef, MAX_DEPTH, Role, Shape, SideRef, resolve};
 use crate::model::{ContainerAttrs, EnumRepr, Style, Ty, Variant};
 
 /// Why a payload is rejected.
@@ -161,10 +162,10 @@ impl<'a> Decoder<'a> {
     }
 
     /// Whether an object decodes into a flattened namespace.
-    pub fn decode_obj(&mut self, flat: &FlatObj, v: &Value) -> Result<(), Reject> {
+    pub fn decode_obj(&mut self, flat: &FlatObject, v: &Value) -> Result<(), Reject> {
         let m = match v {
             Value::Object(m) => m,
-            Value::Array(a) if flat.enums.is_empty() && flat.rest.is_none() => {
+            Value::Array(a) if flat.enums.is_empty() && flat.map.is_none() => {
                 // serde_json also reads a struct from an array, field by field.
                 if a.len() > flat.fields.len() {
                     return Err(format!("invalid length {}", a.len()));
@@ -245,14 +246,14 @@ impl<'a> Decoder<'a> {
                 return Err(e);
             }
         }
-        if let Some((k, val, _)) = &flat.rest {
+        if let Some(map) = &flat.map {
             for (key, x) in &rest {
-                self.decode_key(k, key)?;
-                self.decode(val, x)?;
+                self.decode_key(&map.key, key)?;
+                self.decode(&map.value, x)?;
             }
             return Ok(());
         }
-        if flat.deny
+        if flat.deny_unknown_fields
             && flat.enums.is_empty()
             && let Some(k) = rest.keys().next()
         {

@@ -9,11 +9,10 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use serde_json::{Map, Value, json};
 
-use super::resolve::{FlatObj, Role, Shape, SideRef, flatten, resolve};
+use super::namespace::{FlatObject, flatten};
+use super::shape::{EnumDef, Role, Shape, SideRef, resolve};
 use crate::findings::Side;
 use crate::model::{EnumRepr, Field, MessageDecl, SkipSer, Snapshot, Style, Ty, Variant};
-
-use super::resolve::EnumDef;
 
 const MAX_SAMPLE_DEPTH: usize = 32;
 
@@ -256,10 +255,10 @@ impl<'a> Sampler<'a> {
     }
 
     /// The object a flattened namespace writes.
-    pub fn obj(&mut self, flat: &FlatObj, full: bool) -> Option<Map<String, Value>> {
+    pub fn obj(&mut self, flat: &FlatObject, full: bool) -> Option<Map<String, Value>> {
         let mut m = Map::new();
-        if let Some((k, v)) = &flat.tag {
-            m.insert(k.clone(), json!(v));
+        if let Some(tag) = &flat.tag {
+            m.insert(tag.key.clone(), json!(tag.value));
         }
         for f in &flat.fields {
             if !full && (f.optional_parent || matches!(f.field.skip_ser, SkipSer::If(_))) {
@@ -284,8 +283,8 @@ impl<'a> Sampler<'a> {
             }
         }
         if full
-            && let Some((k, v, _)) = &flat.rest
-            && let (Some(k), Some(v)) = (self.value(k, true), self.value(v, true))
+            && let Some(map) = &flat.map
+            && let (Some(k), Some(v)) = (self.value(&map.key, true), self.value(&map.value, true))
         {
             let key = format!("extra_{}", key_string(&k));
             m.entry(key).or_insert(v);

@@ -6,12 +6,16 @@
 use serde_json::{Value, json};
 
 use super::decode::Decoder;
-use super::resolve::SideRef;
+use super::protocol::root;
+use super::shape::SideRef;
 use super::*;
+use crate::findings::{Level, Side};
+use crate::model::MessageDecl;
 use crate::model::{
     AllowDecl, Body, ContainerAttrs, Custom, EnumRepr, Field, Location, ProtocolDecl, Proxy,
     SeqKind, SkipSer, Snapshot, Style, Ty, TypeDef, Variant,
 };
+use crate::{Format, ResponseMode};
 
 // ----- building models -----
 

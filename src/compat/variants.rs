@@ -1,0 +1,185 @@
+//! The payloads of two variants paired by tag, in self-describing formats: by style (unit, newtype,
+//! tuple, struct), and for internally tagged enums as the object the tag is merged into.
+
+use serde_json::Value;
+
+use super::decode::Decoder;
+use super::issue::{Issue, embedded};
+use super::namespace::{FlatMap, FlatObject, flatten};
+use super::sample::{wrap_variant, writable};
+use super::shape::{EnumDef, Role, Shape, SideRef, resolve, written};
+use super::walk::Walk;
+use super::wording::style_text;
+use crate::model::{ContainerAttrs, EnumRepr, Style, Ty, Variant};
+use crate::rules::RuleId;
+
+/// The key namespace of a variant's payload, where it is an object: a struct variant, or a newtype
+/// variant holding a struct, a map or a unit.
+fn variant_namespace(
+    side: SideRef<'_>,
+    role: Role,
+    variant: &Variant,
+    deny_unknown_fields: bool,
+) -> Option<FlatObject> {
+    let attrs = ContainerAttrs {
+        deny_unknown_fields,
+        ..ContainerAttrs::default()
+    };
+    match variant.style {
+        Style::Unit => Some(FlatObject::default()),
+        Style::Named => Some(flatten(side, role, &variant.fields, &attrs)),
+        Style::Tuple if variant.fields.len() == 1 => {
+            match resolve(side, &variant.fields[0].ty, role).shape {
+                Shape::Struct(o) => Some(flatten(side, role, &o.fields, &o.attrs)),
+                Shape::Map(key, value) => Some(FlatObject {
+                    map: Some(FlatMap {
+                        key,
+                        value,
+                        path: Vec::new(),
+                    }),
+                    ..FlatObject::default()
+                }),
+                Shape::Unit => Some(FlatObject::default()),
+                _ => None,
+            }
+        }
+        Style::Tuple => None,
+    }
+}
+
+/// Whether both variants are newtype variants.
+fn both_newtype(writer: &Variant, reader: &Variant) -> bool {
+    writer.style == Style::Tuple
+        && reader.style == Style::Tuple
+        && writer.fields.len() == 1
+        && reader.fields.len() == 1
+}
+
+/// The tuple type of a tuple variant's fields, as `role` sees them.
+fn fields_tuple(variant: &Variant, role: Role) -> Ty {
+    Ty::Tuple {
+        elems: variant
+            .fields
+            .iter()
+            .filter(|f| match role {
+                Role::Writer => written(f),
+                Role::Reader => !f.skip_de,
+            })
+            .map(|f| f.ty.clone())
+            .collect(),
+    }
+}
+
+impl Walk<'_> {
+    /// Compares the payload of the writer's variant `a` with the reader's variant `b`.
+    pub(super) fn compare_variants(
+        &mut self,
+        writer: &EnumDef,
+        reader: &EnumDef,
+        a: &Variant,
+        b: &Variant,
+    ) -> Vec<Issue> {
+        if a.custom.is_some() || b.custom.is_some() {
+            if a.custom != b.custom {
+                return vec![self.custom_variant_changed(&a.ser_name)];
+            }
+            return Vec::new();
+        }
+        if !writable(self.writer, &writer.attrs.repr, a) {
+            // serde fails to write this variant: there is no payload to compare.
+            return Vec::new();
+        }
+        let repr = writer.attrs.repr.clone();
+        let in_variant = |payload: Value| {
+            wrap_variant(
+                &repr,
+                a,
+                if a.style == Style::Unit {
+                    None
+                } else {
+                    Some(payload)
+                },
+            )
+        };
+        if matches!(repr, EnumRepr::Internal { .. })
+            && !both_newtype(a, b)
+            && let Some(found) = self.compare_internal_payloads(writer, reader, a, b)
+        {
+            return embedded(found, in_variant);
+        }
+        let found = match (a.style, b.style) {
+            (Style::Unit, Style::Unit) => Vec::new(),
+            (Style::Tuple, Style::Tuple) if both_newtype(a, b) => {
+                self.compare(&a.fields[0].ty, &b.fields[0].ty)
+            }
+            (Style::Tuple, Style::Tuple) if a.fields.len() != 1 && b.fields.len() != 1 => self
+                .compare(
+                    &fields_tuple(a, Role::Writer),
+                    &fields_tuple(b, Role::Reader),
+                ),
+            (Style::Named, Style::Named) => {
+                let (writer_deny, reader_deny) = (
+                    writer.attrs.deny_unknown_fields,
+                    reader.attrs.deny_unknown_fields,
+                );
+                let writer_attrs = ContainerAttrs {
+                    deny_unknown_fields: writer_deny,
+                    ..ContainerAttrs::default()
+                };
+                let reader_attrs = ContainerAttrs {
+                    deny_unknown_fields: reader_deny,
+                    ..ContainerAttrs::default()
+                };
+                let writer_flat = flatten(self.writer, Role::Writer, &a.fields, &writer_attrs);
+                let writer_as_read = flatten(self.writer, Role::Reader, &a.fields, &writer_attrs);
+                let reader_flat = flatten(self.reader, Role::Reader, &b.fields, &reader_attrs);
+                self.compare_objects(&writer_flat, &writer_as_read, &reader_flat)
+            }
+            _ => return self.payload_style_changed(writer, reader, a, b),
+        };
+        embedded(found, in_variant)
+    }
+
+    /// Internally tagged: the tag is merged into the payload object, so payloads that are objects are
+    /// compared as objects (`None` when one is not).
+    fn compare_internal_payloads(
+        &mut self,
+        writer: &EnumDef,
+        reader: &EnumDef,
+        a: &Variant,
+        b: &Variant,
+    ) -> Option<Vec<Issue>> {
+        let writer_deny = writer.attrs.deny_unknown_fields;
+        let reader_deny = reader.attrs.deny_unknown_fields;
+        let writer_flat = variant_namespace(self.writer, Role::Writer, a, writer_deny)?;
+        let writer_as_read = variant_namespace(self.writer, Role::Reader, a, writer_deny)?;
+        let reader_flat = variant_namespace(self.reader, Role::Reader, b, reader_deny)?;
+        Some(self.compare_objects(&writer_flat, &writer_as_read, &reader_flat))
+    }
+
+    /// The variant changed the style of its payload: the first sample the reader rejects.
+    fn payload_style_changed(
+        &mut self,
+        writer: &EnumDef,
+        reader: &EnumDef,
+        a: &Variant,
+        b: &Variant,
+    ) -> Vec<Issue> {
+        let mut decoder = Decoder::new(self.reader);
+        for sample in self.variant_samples(writer, a) {
+            if let Err(reason) = decoder.decode_enum(reader, &sample) {
+                return vec![Issue::breaking(
+                    RuleId::FieldTypeChanged,
+                    format!(
+                        "the variant `{}` changed its payload ({} to {}): {reason}",
+                        a.ser_name,
+                        style_text(a),
+                        style_text(b)
+                    ),
+                    Some(sample),
+                )];
+            }
+        }
+        Vec::new()
+    }
+}
