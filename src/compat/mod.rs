@@ -24,6 +24,7 @@ mod decode;
 mod definitions;
 mod enums;
 mod flatten;
+mod golden;
 mod issue;
 mod namespace;
 mod objects;
@@ -48,7 +49,7 @@ use crate::findings::{Direction, Finding};
 use crate::model::Snapshot;
 use crate::{Kind, Upgrade};
 
-pub(crate) use sample::fixture_cases;
+pub(crate) use golden::fixture_cases;
 
 /// Which pairs and directions to check for one (old, new) pair of snapshots.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -10,7 +10,7 @@ use super::decode::Decoder;
 use super::issue::{Issue, Place, embedded, placed};
 use super::namespace::{FlatField, FlatMap, FlatObject, flatten};
 use super::sample::Sampler;
-use super::shape::{Obj, Role, has_custom_de};
+use super::shape::{Role, StructDef, has_custom_de};
 use super::walk::Walk;
 use super::witness::{with_key, without_key};
 use super::wording::quoted_alternatives;
@@ -91,7 +91,7 @@ fn pair_fields(pair: &ObjectPair<'_>, moved: &BTreeSet<Vec<String>>) -> FieldPai
 
 impl Walk<'_> {
     /// Two braced structs.
-    pub(super) fn compare_structs(&mut self, writer: &Obj, reader: &Obj) -> Vec<Issue> {
+    pub(super) fn compare_structs(&mut self, writer: &StructDef, reader: &StructDef) -> Vec<Issue> {
         let writer_flat = flatten(self.writer, Role::Writer, &writer.fields, &writer.attrs);
         let writer_as_read = flatten(self.writer, Role::Reader, &writer.fields, &writer.attrs);
         let reader_flat = flatten(self.reader, Role::Reader, &reader.fields, &reader.attrs);
@@ -110,7 +110,7 @@ impl Walk<'_> {
             writer,
             writer_as_read,
             reader,
-            base: Sampler::new(self.writer).obj(writer, false),
+            base: Sampler::new(self.writer).object(writer, false),
         };
         let (mut out, moved) = self.flatten_changes(&pair);
         out.extend(self.struct_tag_changed(&pair));

@@ -36,7 +36,7 @@ impl Role {
 
 /// A braced struct, with fields already substituted.
 #[derive(Clone, Debug)]
-pub(crate) struct Obj {
+pub(crate) struct StructDef {
     pub fields: Vec<Field>,
     pub attrs: ContainerAttrs,
 }
@@ -71,7 +71,7 @@ pub(crate) enum Shape {
     /// Tuples and tuple structs of two or more fields (the fields, for names and locations).
     Tuple(Vec<Ty>, Vec<Field>),
     Map(Ty, Ty),
-    Struct(Obj),
+    Struct(StructDef),
     Enum(EnumDef),
     /// A type from another crate: compared by path.
     External(String),
@@ -295,7 +295,7 @@ fn struct_step(
                 .collect();
             Shape::Tuple(fields.iter().map(|f| f.ty.clone()).collect(), fields)
         }
-        Style::Named => Shape::Struct(Obj {
+        Style::Named => Shape::Struct(StructDef {
             fields: fields
                 .iter()
                 .map(|f| subst_field(f, params, args))
