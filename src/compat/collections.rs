@@ -39,14 +39,14 @@ impl Walk<'_> {
     /// Two sequences: a list read as a set collapses repeats; the elements are compared.
     pub(super) fn compare_sequences(
         &mut self,
-        w: &Ty,
-        r: &Ty,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
         (writer_kind, writer_elem): (SeqKind, &Ty),
         (reader_kind, reader_elem): (SeqKind, &Ty),
     ) -> Vec<Issue> {
         let mut out = Vec::new();
         if writer_kind == SeqKind::List && reader_kind == SeqKind::Set {
-            out.push(self.seq_to_set(w, r, writer_elem));
+            out.push(self.seq_to_set(writer_ty, reader_ty, writer_elem));
         }
         let found = self.compare(writer_elem, reader_elem);
         out.extend(embedded(found, |c| Some(json!([c]))));
@@ -54,12 +54,12 @@ impl Walk<'_> {
     }
 
     /// A sequence that may repeat elements read as a set, which collapses them.
-    pub(super) fn seq_to_set(&self, w: &Ty, r: &Ty, elem: &Ty) -> Issue {
+    pub(super) fn seq_to_set(&self, writer_ty: &Ty, reader_ty: &Ty, elem: &Ty) -> Issue {
         let element = self.sample(elem, false);
         Issue::breaking(
             RuleId::SeqToSet,
             format!(
-                "{} writes `{w}`, which may repeat elements, and {} reads `{r}`, which collapses them",
+                "{} writes `{writer_ty}`, which may repeat elements, and {} reads `{reader_ty}`, which collapses them",
                 self.writer_name(),
                 self.reader_name()
             ),
@@ -68,35 +68,52 @@ impl Walk<'_> {
     }
 
     /// A sequence of any length read as an array of `len`.
-    pub(super) fn sequence_to_array(&self, w: &Ty, r: &Ty, elem: &Ty, len: u64) -> Issue {
+    pub(super) fn sequence_to_array(
+        &self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        elem: &Ty,
+        len: u64,
+    ) -> Issue {
         let witness = if len > 0 {
             Some(json!([]))
         } else {
             self.sample(elem, false).map(|x| json!([x]))
         };
         self.type_changed(
-            w,
-            r,
+            writer_ty,
+            reader_ty,
             "a fixed-size array reads arrays of its length only",
             witness,
         )
     }
 
     /// A sequence of any length read as a tuple.
-    pub(super) fn sequence_to_tuple(&self, w: &Ty, r: &Ty, elem: &Ty, empty_tuple: bool) -> Issue {
+    pub(super) fn sequence_to_tuple(
+        &self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        elem: &Ty,
+        empty_tuple: bool,
+    ) -> Issue {
         let witness = if empty_tuple {
             self.sample(elem, false).map(|x| json!([x]))
         } else {
             Some(json!([]))
         };
-        self.type_changed(w, r, "a tuple reads arrays of its length only", witness)
+        self.type_changed(
+            writer_ty,
+            reader_ty,
+            "a tuple reads arrays of its length only",
+            witness,
+        )
     }
 
     /// Two fixed-size arrays: lengths must agree; the elements are compared.
     pub(super) fn compare_arrays(
         &mut self,
-        w: &Ty,
-        r: &Ty,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
         (writer_elem, writer_len): (&Ty, u64),
         (reader_elem, reader_len): (&Ty, u64),
     ) -> Vec<Issue> {
@@ -104,14 +121,14 @@ impl Walk<'_> {
             return vec![Issue::breaking(
                 RuleId::ArrayLengthChanged,
                 format!(
-                    "{} writes `{w}` and {} reads `{r}`: arrays of {writer_len} elements are rejected",
+                    "{} writes `{writer_ty}` and {} reads `{reader_ty}`: arrays of {writer_len} elements are rejected",
                     self.writer_name(),
                     self.reader_name()
                 ),
-                self.sample(w, false),
+                self.sample(writer_ty, false),
             )];
         }
-        let base = self.sample(w, false);
+        let base = self.sample(writer_ty, false);
         let found = self.compare(writer_elem, reader_elem);
         embedded(found, |c| with_element(&base, 0, c))
     }
@@ -119,16 +136,16 @@ impl Walk<'_> {
     /// A fixed-size array read as a sequence (a set collapses equal elements).
     pub(super) fn array_to_sequence(
         &mut self,
-        w: &Ty,
-        r: &Ty,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
         (writer_elem, writer_len): (&Ty, u64),
         (reader_kind, reader_elem): (SeqKind, &Ty),
     ) -> Vec<Issue> {
         let mut out = Vec::new();
         if reader_kind == SeqKind::Set && writer_len >= 2 {
-            out.push(self.seq_to_set(w, r, writer_elem));
+            out.push(self.seq_to_set(writer_ty, reader_ty, writer_elem));
         }
-        let base = self.sample(w, false);
+        let base = self.sample(writer_ty, false);
         let found = self.compare(writer_elem, reader_elem);
         out.extend(embedded(found, |c| with_element(&base, 0, c)));
         out
@@ -137,21 +154,21 @@ impl Walk<'_> {
     /// A tuple read as a sequence: each element against the sequence's element.
     pub(super) fn tuple_to_sequence(
         &mut self,
-        w: &Ty,
-        r: &Ty,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
         elems: &[Ty],
         (reader_kind, reader_elem): (SeqKind, &Ty),
     ) -> Vec<Issue> {
         let mut out = Vec::new();
         if reader_kind == SeqKind::Set && elems.len() >= 2 {
             out.push(self.type_changed(
-                w,
-                r,
+                writer_ty,
+                reader_ty,
                 "a set collapses equal elements",
-                self.sample(w, false),
+                self.sample(writer_ty, false),
             ));
         }
-        let base = self.sample(w, false);
+        let base = self.sample(writer_ty, false);
         for (i, elem) in elems.iter().enumerate() {
             let found = self.compare(elem, reader_elem);
             let found = embedded(found, |c| with_element(&base, i, c));
@@ -167,8 +184,8 @@ impl Walk<'_> {
     /// Arrays and tuples against each other: lengths must agree; elements are compared in order.
     pub(super) fn compare_fixed(
         &mut self,
-        w: &Ty,
-        r: &Ty,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
         writer: &Shape,
         reader: &Shape,
     ) -> Vec<Issue> {
@@ -177,16 +194,16 @@ impl Walk<'_> {
             return vec![Issue::breaking(
                 RuleId::TupleLengthChanged,
                 format!(
-                    "{} writes `{w}` ({} elements) and {} reads `{r}` ({} elements)",
+                    "{} writes `{writer_ty}` ({} elements) and {} reads `{reader_ty}` ({} elements)",
                     self.writer_name(),
                     writer_elems.len(),
                     self.reader_name(),
                     reader_elems.len()
                 ),
-                self.sample(w, false),
+                self.sample(writer_ty, false),
             )];
         }
-        let base = self.sample(w, false);
+        let base = self.sample(writer_ty, false);
         let tuple_like = matches!(writer, Shape::Tuple(..)) || matches!(reader, Shape::Tuple(..));
         let mut out = Vec::new();
         for (i, ((writer_name, writer_ty), (reader_name, reader_ty))) in

@@ -70,13 +70,13 @@ impl Walk<'_> {
     /// Two enums.
     pub(super) fn compare_enums(
         &mut self,
-        w: &Ty,
-        r: &Ty,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
         writer: &EnumDef,
         reader: &EnumDef,
     ) -> Vec<Issue> {
         if writer.attrs.repr != reader.attrs.repr {
-            return vec![self.representation_changed(w, r, writer, reader)];
+            return vec![self.representation_changed(writer_ty, reader_ty, writer, reader)];
         }
         if reader.attrs.repr == EnumRepr::Untagged {
             return self.compare_untagged_enums(writer, reader);
@@ -123,18 +123,18 @@ impl Walk<'_> {
     /// another variant, a visible change otherwise.
     fn representation_changed(
         &mut self,
-        w: &Ty,
-        r: &Ty,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
         writer: &EnumDef,
         reader: &EnumDef,
     ) -> Issue {
         let (writer_repr, reader_repr) =
             (repr_text(&writer.attrs.repr), repr_text(&reader.attrs.repr));
-        match self.misread_sample(r, writer, reader) {
+        match self.misread_sample(reader_ty, writer, reader) {
             Some((sample, reason)) => Issue::breaking(
                 RuleId::EnumReprChanged,
                 format!(
-                    "{} writes `{w}` {writer_repr} and {} reads it {reader_repr}: {reason}",
+                    "{} writes `{writer_ty}` {writer_repr} and {} reads it {reader_repr}: {reason}",
                     self.writer_name(),
                     self.reader_name(),
                 ),
@@ -142,7 +142,7 @@ impl Walk<'_> {
             ),
             None => Issue::change(
                 RuleId::EnumReprChanged,
-                format!("`{w}` is written {writer_repr} and read {reader_repr}"),
+                format!("`{writer_ty}` is written {writer_repr} and read {reader_repr}"),
             ),
         }
     }
@@ -151,7 +151,7 @@ impl Walk<'_> {
     /// and why.
     fn misread_sample(
         &mut self,
-        r: &Ty,
+        reader_ty: &Ty,
         writer: &EnumDef,
         reader: &EnumDef,
     ) -> Option<(Value, String)> {
@@ -159,7 +159,7 @@ impl Walk<'_> {
         let mut own = Decoder::new(self.writer);
         for variant in writer.variants.iter().filter(|v| !v.skip_ser) {
             for sample in self.variant_samples(writer, variant) {
-                let bad = match decoder.decode(r, &sample) {
+                let bad = match decoder.decode(reader_ty, &sample) {
                     Err(reason) => Some(reason),
                     Ok(()) => match (
                         decoder.decode_enum(reader, &sample),

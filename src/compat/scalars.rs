@@ -18,12 +18,18 @@ fn int_name((signed, bits): IntType) -> String {
 }
 
 impl Walk<'_> {
-    /// The writer's values of `w` do not decode as the reader's `r`, for the reason `why`.
-    pub(super) fn type_changed(&self, w: &Ty, r: &Ty, why: &str, witness: Option<Value>) -> Issue {
+    /// The writer's values of `writer_ty` do not decode as the reader's `reader_ty`, for the reason `why`.
+    pub(super) fn type_changed(
+        &self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        why: &str,
+        witness: Option<Value>,
+    ) -> Issue {
         Issue::breaking(
             RuleId::FieldTypeChanged,
             format!(
-                "{} writes `{w}` and {} reads `{r}`: {why}",
+                "{} writes `{writer_ty}` and {} reads `{reader_ty}`: {why}",
                 self.writer_name(),
                 self.reader_name()
             ),
@@ -116,7 +122,7 @@ impl Walk<'_> {
     /// Integers read as a float lose precision above the float's mantissa.
     pub(super) fn integer_to_float(
         &self,
-        w: &Ty,
+        writer_ty: &Ty,
         writer: IntType,
         float_bits: u8,
     ) -> Option<Issue> {
@@ -129,7 +135,7 @@ impl Walk<'_> {
         Some(Issue::breaking(
             self.pick_rule(RuleId::FloatToInteger, RuleId::IntegerToFloat),
             format!(
-                "{} writes integers (`{w}`) that {} reads as `f{float_bits}`, inexactly above 2^{mantissa}",
+                "{} writes integers (`{writer_ty}`) that {} reads as `f{float_bits}`, inexactly above 2^{mantissa}",
                 self.writer_name(),
                 self.reader_name()
             ),
@@ -138,11 +144,11 @@ impl Walk<'_> {
     }
 
     /// Floats read as integers are rejected.
-    pub(super) fn float_to_integer(&self, w: &Ty, r: &Ty) -> Issue {
+    pub(super) fn float_to_integer(&self, writer_ty: &Ty, reader_ty: &Ty) -> Issue {
         Issue::breaking(
             self.pick_rule(RuleId::IntegerToFloat, RuleId::FloatToInteger),
             format!(
-                "{} writes floats (`{w}`) and {} reads integers (`{r}`), which reject floating point numbers",
+                "{} writes floats (`{writer_ty}`) and {} reads integers (`{reader_ty}`), which reject floating point numbers",
                 self.writer_name(),
                 self.reader_name()
             ),
@@ -151,10 +157,10 @@ impl Walk<'_> {
     }
 
     /// Strings read as a char: only one-character strings decode.
-    pub(super) fn string_to_char(&self, w: &Ty, r: &Ty) -> Issue {
+    pub(super) fn string_to_char(&self, writer_ty: &Ty, reader_ty: &Ty) -> Issue {
         self.type_changed(
-            w,
-            r,
+            writer_ty,
+            reader_ty,
             "a char reads one-character strings only",
             Some(json!("ab")),
         )

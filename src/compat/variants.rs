@@ -71,30 +71,30 @@ fn fields_tuple(variant: &Variant, role: Role) -> Ty {
 }
 
 impl Walk<'_> {
-    /// Compares the payload of the writer's variant `a` with the reader's variant `b`.
+    /// Compares the payload of the writer's variant with the reader's variant of the same tag.
     pub(super) fn compare_variants(
         &mut self,
-        writer: &EnumDef,
-        reader: &EnumDef,
-        a: &Variant,
-        b: &Variant,
+        writer_enum: &EnumDef,
+        reader_enum: &EnumDef,
+        writer_variant: &Variant,
+        reader_variant: &Variant,
     ) -> Vec<Issue> {
-        if a.custom.is_some() || b.custom.is_some() {
-            if a.custom != b.custom {
-                return vec![self.custom_variant_changed(&a.ser_name)];
+        if writer_variant.custom.is_some() || reader_variant.custom.is_some() {
+            if writer_variant.custom != reader_variant.custom {
+                return vec![self.custom_variant_changed(&writer_variant.ser_name)];
             }
             return Vec::new();
         }
-        if !writable(self.writer, &writer.attrs.repr, a) {
+        if !writable(self.writer, &writer_enum.attrs.repr, writer_variant) {
             // serde fails to write this variant: there is no payload to compare.
             return Vec::new();
         }
-        let repr = writer.attrs.repr.clone();
+        let repr = writer_enum.attrs.repr.clone();
         let in_variant = |payload: Value| {
             wrap_variant(
                 &repr,
-                a,
-                if a.style == Style::Unit {
+                writer_variant,
+                if writer_variant.style == Style::Unit {
                     None
                 } else {
                     Some(payload)
@@ -102,25 +102,33 @@ impl Walk<'_> {
             )
         };
         if matches!(repr, EnumRepr::Internal { .. })
-            && !both_newtype(a, b)
-            && let Some(found) = self.compare_internal_payloads(writer, reader, a, b)
+            && !both_newtype(writer_variant, reader_variant)
+            && let Some(found) = self.compare_internal_payloads(
+                writer_enum,
+                reader_enum,
+                writer_variant,
+                reader_variant,
+            )
         {
             return embedded(found, in_variant);
         }
-        let found = match (a.style, b.style) {
+        let found = match (writer_variant.style, reader_variant.style) {
             (Style::Unit, Style::Unit) => Vec::new(),
-            (Style::Tuple, Style::Tuple) if both_newtype(a, b) => {
-                self.compare(&a.fields[0].ty, &b.fields[0].ty)
+            (Style::Tuple, Style::Tuple) if both_newtype(writer_variant, reader_variant) => {
+                self.compare(&writer_variant.fields[0].ty, &reader_variant.fields[0].ty)
             }
-            (Style::Tuple, Style::Tuple) if a.fields.len() != 1 && b.fields.len() != 1 => self
-                .compare(
-                    &fields_tuple(a, Role::Writer),
-                    &fields_tuple(b, Role::Reader),
-                ),
+            (Style::Tuple, Style::Tuple)
+                if writer_variant.fields.len() != 1 && reader_variant.fields.len() != 1 =>
+            {
+                self.compare(
+                    &fields_tuple(writer_variant, Role::Writer),
+                    &fields_tuple(reader_variant, Role::Reader),
+                )
+            }
             (Style::Named, Style::Named) => {
                 let (writer_deny, reader_deny) = (
-                    writer.attrs.deny_unknown_fields,
-                    reader.attrs.deny_unknown_fields,
+                    writer_enum.attrs.deny_unknown_fields,
+                    reader_enum.attrs.deny_unknown_fields,
                 );
                 let writer_attrs = ContainerAttrs {
                     deny_unknown_fields: writer_deny,
@@ -130,12 +138,34 @@ impl Walk<'_> {
                     deny_unknown_fields: reader_deny,
                     ..ContainerAttrs::default()
                 };
-                let writer_flat = flatten(self.writer, Role::Writer, &a.fields, &writer_attrs);
-                let writer_as_read = flatten(self.writer, Role::Reader, &a.fields, &writer_attrs);
-                let reader_flat = flatten(self.reader, Role::Reader, &b.fields, &reader_attrs);
+                let writer_flat = flatten(
+                    self.writer,
+                    Role::Writer,
+                    &writer_variant.fields,
+                    &writer_attrs,
+                );
+                let writer_as_read = flatten(
+                    self.writer,
+                    Role::Reader,
+                    &writer_variant.fields,
+                    &writer_attrs,
+                );
+                let reader_flat = flatten(
+                    self.reader,
+                    Role::Reader,
+                    &reader_variant.fields,
+                    &reader_attrs,
+                );
                 self.compare_objects(&writer_flat, &writer_as_read, &reader_flat)
             }
-            _ => return self.payload_style_changed(writer, reader, a, b),
+            _ => {
+                return self.payload_style_changed(
+                    writer_enum,
+                    reader_enum,
+                    writer_variant,
+                    reader_variant,
+                );
+            }
         };
         embedded(found, in_variant)
     }
@@ -144,37 +174,40 @@ impl Walk<'_> {
     /// compared as objects (`None` when one is not).
     fn compare_internal_payloads(
         &mut self,
-        writer: &EnumDef,
-        reader: &EnumDef,
-        a: &Variant,
-        b: &Variant,
+        writer_enum: &EnumDef,
+        reader_enum: &EnumDef,
+        writer_variant: &Variant,
+        reader_variant: &Variant,
     ) -> Option<Vec<Issue>> {
-        let writer_deny = writer.attrs.deny_unknown_fields;
-        let reader_deny = reader.attrs.deny_unknown_fields;
-        let writer_flat = variant_namespace(self.writer, Role::Writer, a, writer_deny)?;
-        let writer_as_read = variant_namespace(self.writer, Role::Reader, a, writer_deny)?;
-        let reader_flat = variant_namespace(self.reader, Role::Reader, b, reader_deny)?;
+        let writer_deny = writer_enum.attrs.deny_unknown_fields;
+        let reader_deny = reader_enum.attrs.deny_unknown_fields;
+        let writer_flat =
+            variant_namespace(self.writer, Role::Writer, writer_variant, writer_deny)?;
+        let writer_as_read =
+            variant_namespace(self.writer, Role::Reader, writer_variant, writer_deny)?;
+        let reader_flat =
+            variant_namespace(self.reader, Role::Reader, reader_variant, reader_deny)?;
         Some(self.compare_objects(&writer_flat, &writer_as_read, &reader_flat))
     }
 
     /// The variant changed the style of its payload: the first sample the reader rejects.
     fn payload_style_changed(
         &mut self,
-        writer: &EnumDef,
-        reader: &EnumDef,
-        a: &Variant,
-        b: &Variant,
+        writer_enum: &EnumDef,
+        reader_enum: &EnumDef,
+        writer_variant: &Variant,
+        reader_variant: &Variant,
     ) -> Vec<Issue> {
         let mut decoder = Decoder::new(self.reader);
-        for sample in self.variant_samples(writer, a) {
-            if let Err(reason) = decoder.decode_enum(reader, &sample) {
+        for sample in self.variant_samples(writer_enum, writer_variant) {
+            if let Err(reason) = decoder.decode_enum(reader_enum, &sample) {
                 return vec![Issue::breaking(
                     RuleId::FieldTypeChanged,
                     format!(
                         "the variant `{}` changed its payload ({} to {}): {reason}",
-                        a.ser_name,
-                        style_text(a),
-                        style_text(b)
+                        writer_variant.ser_name,
+                        style_text(writer_variant),
+                        style_text(reader_variant)
                     ),
                     Some(sample),
                 )];

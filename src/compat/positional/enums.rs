@@ -25,31 +25,31 @@ impl Walk<'_> {
     /// Two enums: same representation, then variant by variant in index order.
     pub(super) fn compare_positional_enums(
         &mut self,
-        w: &Ty,
-        r: &Ty,
-        writer: &EnumDef,
-        reader: &EnumDef,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        writer_enum: &EnumDef,
+        reader_enum: &EnumDef,
     ) -> Vec<Issue> {
-        if writer.attrs.repr != reader.attrs.repr {
+        if writer_enum.attrs.repr != reader_enum.attrs.repr {
             return vec![Issue::breaking(
                 RuleId::EnumReprChanged,
                 format!(
-                    "{} writes `{w}` {} and {} reads `{r}` {}",
+                    "{} writes `{writer_ty}` {} and {} reads `{reader_ty}` {}",
                     self.writer_name(),
-                    repr_text(&writer.attrs.repr),
+                    repr_text(&writer_enum.attrs.repr),
                     self.reader_name(),
-                    repr_text(&reader.attrs.repr)
+                    repr_text(&reader_enum.attrs.repr)
                 ),
-                self.sample(w, false),
+                self.sample(writer_ty, false),
             )];
         }
         let mut out = Vec::new();
-        for (index, variant) in writer.variants.iter().enumerate() {
+        for (index, variant) in writer_enum.variants.iter().enumerate() {
             if !variant.skip_ser {
-                out.extend(self.positional_variant(writer, reader, index, variant));
+                out.extend(self.positional_variant(writer_enum, reader_enum, index, variant));
             }
         }
-        for variant in reader.variants.iter().skip(writer.variants.len()) {
+        for variant in reader_enum.variants.iter().skip(writer_enum.variants.len()) {
             let detail = format!(
                 "the variant `{}` is read by {} and never written by {}",
                 variant.rust_name,
@@ -64,57 +64,67 @@ impl Walk<'_> {
     /// The writer's variant at `index` against the reader's variant at the same index.
     fn positional_variant(
         &mut self,
-        writer: &EnumDef,
-        reader: &EnumDef,
+        writer_enum: &EnumDef,
+        reader_enum: &EnumDef,
         index: usize,
-        a: &Variant,
+        writer_variant: &Variant,
     ) -> Vec<Issue> {
-        let witness = self.variant_samples(writer, a).into_iter().next();
-        let b = reader.variants.get(index);
-        let moved = reader
+        let witness = self
+            .variant_samples(writer_enum, writer_variant)
+            .into_iter()
+            .next();
+        let reader_variant = reader_enum.variants.get(index);
+        let moved = reader_enum
             .variants
             .iter()
-            .position(|x| same_variant(a, x))
+            .position(|x| same_variant(writer_variant, x))
             .is_some_and(|j| j != index);
-        let found = match b {
+        let found = match reader_variant {
             None => vec![Issue::breaking(
                 self.pick_rule(RuleId::VariantAddedWithoutOther, RuleId::VariantRemoved),
                 format!(
                     "{} writes the variant `{}` as index {index}, which {} does not have",
                     self.writer_name(),
-                    a.rust_name,
+                    writer_variant.rust_name,
                     self.reader_name()
                 ),
                 witness,
             )],
-            Some(b) if moved || b.skip_de => vec![Issue::breaking(
+            Some(reader_variant) if moved || reader_variant.skip_de => vec![Issue::breaking(
                 RuleId::PositionalVariantReordered,
                 format!(
                     "{} writes the variant `{}` as index {index}, which {} reads as `{}`",
                     self.writer_name(),
-                    a.rust_name,
+                    writer_variant.rust_name,
                     self.reader_name(),
-                    b.rust_name
+                    reader_variant.rust_name
                 ),
                 witness,
             )],
-            Some(b) if a.custom != b.custom => vec![self.custom_variant_changed(&a.rust_name)],
-            Some(b) => self.compare_positional_payloads(writer, a, b),
+            Some(reader_variant) if writer_variant.custom != reader_variant.custom => {
+                vec![self.custom_variant_changed(&writer_variant.rust_name)]
+            }
+            Some(reader_variant) => {
+                self.compare_positional_payloads(writer_enum, writer_variant, reader_variant)
+            }
         };
         // A variant that moved is named by itself; otherwise by the new side's variant at the index.
         let named = if self.writer_is_new() || moved {
-            Some(a).or(b)
+            Some(writer_variant).or(reader_variant)
         } else {
-            b.or(Some(a))
+            reader_variant.or(Some(writer_variant))
         };
         let place = Place {
             path: named.map(|v| vec![v.rust_name.clone()]).unwrap_or_default(),
-            allows: [Some(a), b]
+            allows: [Some(writer_variant), reader_variant]
                 .iter()
                 .flatten()
                 .flat_map(|v| v.allow.iter().cloned())
                 .collect(),
-            location: self.location(Some(&a.location), b.map(|v| &v.location)),
+            location: self.location(
+                Some(&writer_variant.location),
+                reader_variant.map(|v| &v.location),
+            ),
         };
         placed(found, &place)
     }
@@ -122,13 +132,13 @@ impl Walk<'_> {
     /// The payloads of two variants at the same index: a newtype's one type, or the fields as items.
     fn compare_positional_payloads(
         &mut self,
-        writer: &EnumDef,
-        a: &Variant,
-        b: &Variant,
+        writer_enum: &EnumDef,
+        writer_variant: &Variant,
+        reader_variant: &Variant,
     ) -> Vec<Issue> {
-        let writer_items = variant_items(a, Role::Writer);
-        let reader_items = variant_items(b, Role::Reader);
-        let found = if a.style == crate::model::Style::Tuple
+        let writer_items = variant_items(writer_variant, Role::Writer);
+        let reader_items = variant_items(reader_variant, Role::Reader);
+        let found = if writer_variant.style == crate::model::Style::Tuple
             && writer_items.len() == 1
             && reader_items.len() == 1
         {
@@ -137,13 +147,17 @@ impl Walk<'_> {
             let lists = ItemLists {
                 writer: &writer_items,
                 reader: &reader_items,
-                base: Sampler::new(self.writer).payload(a, false).flatten(),
-                writer_name: format!("the variant `{}`", a.rust_name),
-                reader_name: format!("the variant `{}`", b.rust_name),
+                base: Sampler::new(self.writer)
+                    .payload(writer_variant, false)
+                    .flatten(),
+                writer_name: format!("the variant `{}`", writer_variant.rust_name),
+                reader_name: format!("the variant `{}`", reader_variant.rust_name),
             };
             self.compare_items(&lists)
         };
-        let repr = writer.attrs.repr.clone();
-        embedded(found, |c: Value| wrap_variant(&repr, a, Some(c)))
+        let repr = writer_enum.attrs.repr.clone();
+        embedded(found, |c: Value| {
+            wrap_variant(&repr, writer_variant, Some(c))
+        })
     }
 }

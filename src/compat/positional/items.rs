@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::super::issue::{Issue, Place, embedded, placed};
 use super::super::shape::{Role, Shape, SideRef, resolve};
 use super::super::walk::Walk;
-use super::super::witness::{with_element, with_key, without_key};
+use super::super::witness::with_element;
 use crate::findings::Side;
 use crate::model::{AllowDecl, Field, Location, SkipSer, Ty};
 use crate::rules::RuleId;
@@ -100,8 +100,8 @@ impl Walk<'_> {
     /// Structs, tuples and arrays against each other.
     pub(super) fn compare_positional_lists(
         &mut self,
-        w: &Ty,
-        r: &Ty,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
         writer: &Shape,
         reader: &Shape,
     ) -> Vec<Issue> {
@@ -110,9 +110,9 @@ impl Walk<'_> {
         let lists = ItemLists {
             writer: &writer_items,
             reader: &reader_items,
-            base: self.sample(w, false),
-            writer_name: format!("`{w}`"),
-            reader_name: format!("`{r}`"),
+            base: self.sample(writer_ty, false),
+            writer_name: format!("`{writer_ty}`"),
+            reader_name: format!("`{reader_ty}`"),
         };
         self.compare_items(&lists)
     }
@@ -128,9 +128,9 @@ impl Walk<'_> {
             return vec![issue];
         }
         let mut out = Vec::new();
-        for (a, b) in writer.iter().zip(&reader) {
-            out.extend(self.item_skipped(lists, a, b));
-            out.extend(self.compare_item(lists, a, b));
+        for (writer_item, reader_item) in writer.iter().zip(&reader) {
+            out.extend(self.item_skipped(lists, writer_item, reader_item));
+            out.extend(self.compare_item(lists, writer_item, reader_item));
         }
         out
     }
@@ -215,20 +215,26 @@ impl Walk<'_> {
 
     /// A writer that may skip the field writes nothing where every reader expects it. The writer's own
     /// release cannot read that either: a change only if the skipping changed.
-    fn item_skipped(&self, lists: &ItemLists<'_>, a: &Item, b: &Item) -> Option<Issue> {
-        let (Some(writer), Some(reader)) = (&a.field, &b.field) else {
+    fn item_skipped(&self, lists: &ItemLists<'_>, writer: &Item, reader: &Item) -> Option<Issue> {
+        let (Some(writer_field), Some(reader_field)) = (&writer.field, &reader.field) else {
             return None;
         };
-        if !matches!(writer.skip_ser, SkipSer::If(_)) || writer.skip_ser == reader.skip_ser {
+        if !matches!(writer_field.skip_ser, SkipSer::If(_))
+            || writer_field.skip_ser == reader_field.skip_ser
+        {
             return None;
         }
-        let rule = if self.writer_is_new() && reader.skip_ser == SkipSer::Never {
+        let rule = if self.writer_is_new() && reader_field.skip_ser == SkipSer::Never {
             RuleId::SkipSerializingIfAdded
         } else {
             RuleId::FieldBecameRequired
         };
         let witness = match &lists.base {
-            Some(Value::Object(m)) => without_key(&Some(m.clone()), &writer.ser_name),
+            Some(Value::Object(m)) => {
+                let mut m = m.clone();
+                m.remove(&writer_field.ser_name);
+                Some(Value::Object(m))
+            }
             _ => None,
         };
         let mut issue = Issue::breaking(
@@ -236,27 +242,36 @@ impl Walk<'_> {
             format!(
                 "{} may leave `{}` of {} out and {} reads it by position: a positional format cannot skip a field",
                 self.writer_name(),
-                a.name,
+                writer.name,
                 lists.writer_name,
                 self.reader_name()
             ),
             witness,
         )
         .at(
-            vec![self.item_name(a, b).clone()],
-            self.item_location(Some(a), Some(b)),
+            vec![self.item_name(writer, reader).clone()],
+            self.item_location(Some(writer), Some(reader)),
         );
-        issue.allows = writer.allow.iter().chain(&reader.allow).cloned().collect();
+        issue.allows = writer_field
+            .allow
+            .iter()
+            .chain(&reader_field.allow)
+            .cloned()
+            .collect();
         Some(issue)
     }
 
     /// Compares the types of two items in the same position.
-    fn compare_item(&mut self, lists: &ItemLists<'_>, a: &Item, b: &Item) -> Vec<Issue> {
-        let found = self.compare(&a.ty, &b.ty);
-        let key = a.field.as_ref().map(|f| f.ser_name.clone());
+    fn compare_item(&mut self, lists: &ItemLists<'_>, writer: &Item, reader: &Item) -> Vec<Issue> {
+        let found = self.compare(&writer.ty, &reader.ty);
+        let key = writer.field.as_ref().map(|f| f.ser_name.clone());
         let found = embedded(found, |c| match (&lists.base, &key) {
-            (Some(Value::Object(m)), Some(k)) => with_key(&Some(m.clone()), k, c),
-            (base @ Some(Value::Array(_)), _) => a
+            (Some(Value::Object(m)), Some(k)) => {
+                let mut m = m.clone();
+                m.insert(k.clone(), c);
+                Some(Value::Object(m))
+            }
+            (base @ Some(Value::Array(_)), _) => writer
                 .name
                 .parse::<usize>()
                 .ok()
@@ -264,9 +279,9 @@ impl Walk<'_> {
             _ => None,
         });
         let place = Place {
-            path: vec![self.item_name(a, b).clone()],
-            allows: a.allows().chain(b.allows()).cloned().collect(),
-            location: self.item_location(Some(a), Some(b)),
+            path: vec![self.item_name(writer, reader).clone()],
+            allows: writer.allows().chain(reader.allows()).cloned().collect(),
+            location: self.item_location(Some(writer), Some(reader)),
         };
         placed(found, &place)
     }

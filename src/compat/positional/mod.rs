@@ -42,8 +42,8 @@ impl Walk<'_> {
     /// Sends a pair of wire shapes to its comparison.
     fn compare_positional_shapes(
         &mut self,
-        w: &Ty,
-        r: &Ty,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
         writer: Shape,
         reader: Shape,
     ) -> Vec<Issue> {
@@ -52,13 +52,15 @@ impl Walk<'_> {
             (S::Value, S::Value) => Vec::new(),
             (S::Unresolved(a), S::Unresolved(b)) if a == b => Vec::new(),
             (S::Unresolved(name), _) | (_, S::Unresolved(name)) => {
-                vec![self.unresolved_type(&name, w, r)]
+                vec![self.unresolved_type(&name, writer_ty, reader_ty)]
             }
             (S::External(a), S::External(b)) if a == b => Vec::new(),
-            (S::External(_), _) | (_, S::External(_)) => vec![self.external_type_changed(w, r)],
+            (S::External(_), _) | (_, S::External(_)) => {
+                vec![self.external_type_changed(writer_ty, reader_ty)]
+            }
             (S::Option(a), S::Option(b)) => self.compare(&a, &b),
-            (S::Option(_), _) => vec![self.option_tag_removed(w, r)],
-            (_, S::Option(_)) => vec![self.option_tag_added(w, r)],
+            (S::Option(_), _) => vec![self.option_tag_removed(writer_ty, reader_ty)],
+            (_, S::Option(_)) => vec![self.option_tag_added(writer_ty, reader_ty)],
             (S::Bool, S::Bool) | (S::Char, S::Char) | (S::Str, S::Str) | (S::Unit, S::Unit) => {
                 Vec::new()
             }
@@ -74,38 +76,45 @@ impl Walk<'_> {
             }
             (S::Float { .. }, S::Float { .. }) => Vec::new(),
             (S::Int { .. }, S::Float { .. }) => vec![self.positional_number_changed(
-                w,
-                r,
+                writer_ty,
+                reader_ty,
                 self.pick_rule(RuleId::FloatToInteger, RuleId::IntegerToFloat),
-                self.sample(w, true),
+                self.sample(writer_ty, true),
             )],
             (S::Float { .. }, S::Int { .. }) => vec![self.positional_number_changed(
-                w,
-                r,
+                writer_ty,
+                reader_ty,
                 self.pick_rule(RuleId::IntegerToFloat, RuleId::FloatToInteger),
                 Some(json!(0.5)),
             )],
-            (S::Seq(k1, e1), S::Seq(k2, e2)) => self.compare_sequences(w, r, (k1, &e1), (k2, &e2)),
+            (S::Seq(k1, e1), S::Seq(k2, e2)) => {
+                self.compare_sequences(writer_ty, reader_ty, (k1, &e1), (k2, &e2))
+            }
             (S::Map(k1, v1), S::Map(k2, v2)) => {
                 self.compare_positional_maps((&k1, &v1), (&k2, &v2))
             }
             (S::Array(e1, n1), S::Array(e2, n2)) => {
-                self.compare_positional_arrays(w, r, (&e1, n1), (&e2, n2))
+                self.compare_positional_arrays(writer_ty, reader_ty, (&e1, n1), (&e2, n2))
             }
             (
                 writer @ (S::Struct(_) | S::Tuple(..) | S::Array(..)),
                 reader @ (S::Struct(_) | S::Tuple(..) | S::Array(..)),
-            ) => self.compare_positional_lists(w, r, &writer, &reader),
-            (S::Enum(a), S::Enum(b)) => self.compare_positional_enums(w, r, &a, &b),
-            _ => vec![self.type_changed(w, r, "the encoding differs", self.sample(w, false))],
+            ) => self.compare_positional_lists(writer_ty, reader_ty, &writer, &reader),
+            (S::Enum(a), S::Enum(b)) => self.compare_positional_enums(writer_ty, reader_ty, &a, &b),
+            _ => vec![self.type_changed(
+                writer_ty,
+                reader_ty,
+                "the encoding differs",
+                self.sample(writer_ty, false),
+            )],
         }
     }
 
-    fn option_tag_removed(&self, w: &Ty, r: &Ty) -> Issue {
+    fn option_tag_removed(&self, writer_ty: &Ty, reader_ty: &Ty) -> Issue {
         Issue::breaking(
             self.pick_rule(RuleId::FieldBecameOptional, RuleId::FieldBecameRequired),
             format!(
-                "{} writes `{w}` with an option tag and {} reads `{r}` without one",
+                "{} writes `{writer_ty}` with an option tag and {} reads `{reader_ty}` without one",
                 self.writer_name(),
                 self.reader_name()
             ),
@@ -113,15 +122,15 @@ impl Walk<'_> {
         )
     }
 
-    fn option_tag_added(&self, w: &Ty, r: &Ty) -> Issue {
+    fn option_tag_added(&self, writer_ty: &Ty, reader_ty: &Ty) -> Issue {
         Issue::breaking(
             self.pick_rule(RuleId::FieldBecameRequired, RuleId::FieldBecameOptional),
             format!(
-                "{} writes `{w}` without an option tag and {} reads `{r}` with one",
+                "{} writes `{writer_ty}` without an option tag and {} reads `{reader_ty}` with one",
                 self.writer_name(),
                 self.reader_name()
             ),
-            self.sample(w, false),
+            self.sample(writer_ty, false),
         )
     }
 
@@ -145,15 +154,15 @@ impl Walk<'_> {
     /// An integer read as a float or the reverse: other bytes.
     fn positional_number_changed(
         &self,
-        w: &Ty,
-        r: &Ty,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
         rule: RuleId,
         witness: Option<Value>,
     ) -> Issue {
         Issue::breaking(
             rule,
             format!(
-                "{} writes `{w}` and {} reads `{r}`",
+                "{} writes `{writer_ty}` and {} reads `{reader_ty}`",
                 self.writer_name(),
                 self.reader_name()
             ),
@@ -184,8 +193,8 @@ impl Walk<'_> {
     /// Two fixed-size arrays: lengths must agree (no length is written); elements are compared.
     fn compare_positional_arrays(
         &mut self,
-        w: &Ty,
-        r: &Ty,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
         (writer_elem, writer_len): (&Ty, u64),
         (reader_elem, reader_len): (&Ty, u64),
     ) -> Vec<Issue> {
@@ -193,14 +202,14 @@ impl Walk<'_> {
             return vec![Issue::breaking(
                 RuleId::ArrayLengthChanged,
                 format!(
-                    "{} writes `{w}` and {} reads `{r}`",
+                    "{} writes `{writer_ty}` and {} reads `{reader_ty}`",
                     self.writer_name(),
                     self.reader_name()
                 ),
-                self.sample(w, false),
+                self.sample(writer_ty, false),
             )];
         }
-        let base = self.sample(w, false);
+        let base = self.sample(writer_ty, false);
         let found = self.compare(writer_elem, reader_elem);
         embedded(found, |c| with_element(&base, 0, c))
     }
