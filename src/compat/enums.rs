@@ -204,16 +204,23 @@ impl Walk<'_> {
             out.extend(self.reader_only_variant(variant, detail));
         }
         for &(i, j) in &pairing.same_tag {
-            let (a, b) = (&writer.variants[i], &reader.variants[j]);
-            let mut found = self.compare_variants(writer, reader, a, b);
-            self.note_misreads(&mut found, reader, a);
-            out.extend(placed(found, &self.variant_place(Some(a), Some(b))));
+            let (writer_variant, reader_variant) = (&writer.variants[i], &reader.variants[j]);
+            let mut found = self.compare_variants(writer, reader, writer_variant, reader_variant);
+            self.note_misreads(&mut found, reader, writer_variant);
+            let place = self.variant_place(Some(writer_variant), Some(reader_variant));
+            out.extend(placed(found, &place));
         }
         // Untagged variants of a tagged enum: decided on samples.
-        for a in writer.variants.iter().filter(|v| v.untagged && !v.skip_ser) {
-            let found = self.untagged_variant(writer, reader, a);
-            let b = reader.variants.iter().find(|x| same_variant(a, x));
-            out.extend(placed(found, &self.variant_place(Some(a), b)));
+        for writer_variant in writer.variants.iter().filter(|v| v.untagged && !v.skip_ser) {
+            let found = self.untagged_variant(writer, reader, writer_variant);
+            let reader_variant = reader
+                .variants
+                .iter()
+                .find(|x| same_variant(writer_variant, x));
+            out.extend(placed(
+                found,
+                &self.variant_place(Some(writer_variant), reader_variant),
+            ));
         }
         out
     }

@@ -30,26 +30,29 @@ impl Walk<'_> {
         reader: &EnumDef,
     ) -> Vec<Issue> {
         let mut out = Vec::new();
-        for a in writer.variants.iter().filter(|v| !v.skip_ser) {
-            let b = reader
+        for writer_variant in writer.variants.iter().filter(|v| !v.skip_ser) {
+            let reader_variant = reader
                 .variants
                 .iter()
-                .find(|x| !x.skip_de && same_variant(a, x));
-            let found = self.untagged_variant(writer, reader, a);
-            out.extend(placed(found, &self.variant_place(Some(a), b)));
+                .find(|x| !x.skip_de && same_variant(writer_variant, x));
+            let found = self.untagged_variant(writer, reader, writer_variant);
+            out.extend(placed(
+                found,
+                &self.variant_place(Some(writer_variant), reader_variant),
+            ));
         }
-        for b in reader.variants.iter().filter(|v| !v.skip_de) {
+        for reader_variant in reader.variants.iter().filter(|v| !v.skip_de) {
             if !writer
                 .variants
                 .iter()
-                .any(|a| !a.skip_ser && same_variant(a, b))
+                .any(|x| !x.skip_ser && same_variant(x, reader_variant))
             {
                 let detail = format!(
                     "the untagged variant `{}` is read by {} only",
-                    b.rust_name,
+                    reader_variant.rust_name,
                     self.reader_name()
                 );
-                out.extend(self.reader_only_variant(b, detail));
+                out.extend(self.reader_only_variant(reader_variant, detail));
             }
         }
         out

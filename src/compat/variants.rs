@@ -7,7 +7,7 @@ use super::decode::Decoder;
 use super::issue::{Issue, embedded};
 use super::namespace::{FlatMap, FlatObject, flatten};
 use super::sample::{wrap_variant, writable};
-use super::shape::{EnumDef, Role, Shape, SideRef, resolve, written};
+use super::shape::{EnumDef, Role, Shape, SideRef, resolve};
 use super::walk::Walk;
 use super::wording::style_text;
 use crate::model::{ContainerAttrs, EnumRepr, Style, Ty, Variant};
@@ -61,10 +61,7 @@ fn fields_tuple(variant: &Variant, role: Role) -> Ty {
         elems: variant
             .fields
             .iter()
-            .filter(|f| match role {
-                Role::Writer => written(f),
-                Role::Reader => !f.skip_de,
-            })
+            .filter(|f| role.sees(f))
             .map(|f| f.ty.clone())
             .collect(),
     }
