@@ -13,6 +13,7 @@ use crate::extract::{self, CrateRoot, ExtractError};
 use crate::findings::{Direction, Finding, Level, Side};
 use crate::model::{Location, Snapshot};
 use crate::policy;
+use crate::rules::RuleId;
 use crate::source::{Release, Repo, SourceError, WorkTree};
 use crate::store::Store;
 
@@ -464,7 +465,7 @@ fn verdict(
 
 fn protocol_removed(name: &str, location: Location, against: &str) -> Finding {
     Finding {
-        rule: "protocol_removed".into(),
+        rule: RuleId::ProtocolRemoved,
         level: Level::Major,
         allowed: false,
         allow_reason: None,

@@ -360,7 +360,7 @@ fn execute(command: Command) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Explain { rule } => {
-            let Some(r) = crate::rules::rule(&rule) else {
+            let Some(r) = crate::rules::RuleId::from_id(&rule).map(|id| id.rule()) else {
                 return Err(format!("no rule `{rule}`: `wirecheck rules` lists them"));
             };
             emit(

@@ -21,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::findings::Finding;
 use crate::model::Location;
+use crate::rules::RuleId;
 
 /// The file's name, at the workspace root.
 pub const FILE_NAME: &str = "wirecheck.toml";
@@ -28,8 +29,8 @@ pub const FILE_NAME: &str = "wirecheck.toml";
 /// One `[[allow]]` entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct AllowEntry {
-    /// The rule id.
-    pub rule: String,
+    /// The rule allowed.
+    pub rule: RuleId,
     /// The message type's name or topic (or the protocol's name for protocol-level findings).
     pub message: String,
     /// The field or variant path inside the message, when the allow is that narrow.
@@ -186,16 +187,14 @@ pub fn parse(text: &str) -> Result<Config, ConfigError> {
             entry: summary(&raw),
             message,
         };
-        let Some(rule) = raw.rule.clone().filter(|r| !r.trim().is_empty()) else {
+        let Some(rule_id) = raw.rule.as_deref().filter(|r| !r.trim().is_empty()) else {
             return Err(entry_error(
                 "`rule` is required: the rule id to allow (`wirecheck rules` lists them)".into(),
             ));
         };
-        if crate::rules::rule(&rule).is_none() {
-            return Err(entry_error(format!(
-                "no rule `{rule}`: `wirecheck rules` lists the rule ids"
-            )));
-        }
+        let rule = rule_id
+            .parse::<RuleId>()
+            .map_err(|unknown| entry_error(unknown.to_string()))?;
         let Some(message) = raw.message.clone().filter(|m| !m.trim().is_empty()) else {
             return Err(entry_error(
                 "`message` is required: the message type's name or its topic (the protocol's name for protocol_removed)".into(),
@@ -339,7 +338,7 @@ reason = "the overlay moved to the broker"
         let config = parse(GOOD).unwrap();
         assert_eq!(config.allows.len(), 2);
         let first = &config.allows[0];
-        assert_eq!(first.rule, "field_removed");
+        assert_eq!(first.rule, RuleId::FieldRemoved);
         assert_eq!(first.field.as_deref(), Some("t_submit"));
         assert_eq!(first.until, Some(Version::new(0, 89, 0)));
         assert_eq!(first.location.file, FILE_NAME);
@@ -401,9 +400,9 @@ reason = "the overlay moved to the broker"
         assert!(err.contains("`rule` is required"), "{err}");
     }
 
-    fn finding(rule: &str, message_type: &str, topic: &str, field: Option<&str>) -> Finding {
+    fn finding(rule: RuleId, message_type: &str, topic: &str, field: Option<&str>) -> Finding {
         Finding {
-            rule: rule.into(),
+            rule,
             level: crate::findings::Level::Major,
             allowed: false,
             allow_reason: None,
@@ -426,7 +425,7 @@ reason = "the overlay moved to the broker"
         let config = parse(GOOD).unwrap();
         let entry = &config.allows[0];
         assert!(entry.matches(&finding(
-            "field_removed",
+            RuleId::FieldRemoved,
             "AllocRequest",
             "sched.alloc",
             Some("t_submit")
@@ -434,19 +433,19 @@ reason = "the overlay moved to the broker"
         let mut by_topic = entry.clone();
         by_topic.message = "sched.alloc".into();
         assert!(by_topic.matches(&finding(
-            "field_removed",
+            RuleId::FieldRemoved,
             "AllocRequest",
             "sched.alloc",
             Some("t_submit")
         )));
         assert!(!entry.matches(&finding(
-            "field_removed",
+            RuleId::FieldRemoved,
             "AllocRequest",
             "sched.alloc",
             Some("id")
         )));
         assert!(!entry.matches(&finding(
-            "field_added",
+            RuleId::FieldAdded,
             "AllocRequest",
             "sched.alloc",
             Some("t_submit")
@@ -454,19 +453,19 @@ reason = "the overlay moved to the broker"
         let mut whole = entry.clone();
         whole.field = None;
         assert!(whole.matches(&finding(
-            "field_removed",
+            RuleId::FieldRemoved,
             "AllocRequest",
             "sched.alloc",
             Some("id")
         )));
         whole.protocol = Some("exec".into());
         assert!(!whole.matches(&finding(
-            "field_removed",
+            RuleId::FieldRemoved,
             "AllocRequest",
             "sched.alloc",
             Some("id")
         )));
-        let mut removed = finding("protocol_removed", "", "", None);
+        let mut removed = finding(RuleId::ProtocolRemoved, "", "", None);
         removed.protocol = "overlay".into();
         assert!(config.allows[1].matches(&removed));
     }

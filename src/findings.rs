@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::model::Location;
+use crate::rules::RuleId;
 
 /// How much a change matters on the wire, which decides the semver bump it requires.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -73,8 +74,8 @@ pub enum Side {
 /// One reported change.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Finding {
-    /// The rule id (`field_removed`).
-    pub rule: String,
+    /// The rule (serialized as its id, `field_removed`).
+    pub rule: RuleId,
     /// The rule's level for this change.
     pub level: Level,
     /// Suppressed by an `allow` with a reason: still reported, but does not raise the bump.
@@ -115,9 +116,9 @@ impl Finding {
     }
 
     /// The key used to deduplicate findings across directions and releases.
-    pub fn dedup_key(&self) -> (String, String, String, Option<String>, Option<Direction>) {
+    pub fn dedup_key(&self) -> (RuleId, String, String, Option<String>, Option<Direction>) {
         (
-            self.rule.clone(),
+            self.rule,
             self.message_type.clone(),
             self.topic.clone(),
             self.field.clone(),

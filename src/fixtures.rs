@@ -652,7 +652,7 @@ pub fn report_missing(
             )
         };
         p.findings.push(Finding {
-            rule: RuleId::FixturesMissing.as_str().to_owned(),
+            rule: RuleId::FixturesMissing,
             level: Level::None,
             allowed: false,
             allow_reason: None,

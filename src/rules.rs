@@ -1,28 +1,92 @@
-//! The rule catalogue: every rule the comparison engine can report, with its default level, a one-line
-//! summary and an explanation (`wirecheck rules`, `wirecheck explain RULE`).
+//! The rule catalogue: every rule the comparison engine can report, with everything the rest of the
+//! program needs to know about it: its default level, what its witness shows, a one-line summary, the usual
+//! safe migration and an explanation (`wirecheck rules`, `wirecheck explain RULE`).
 //!
-//! The engine names rules only through [`RuleId`], so it cannot emit an id that is missing here.
+//! A rule is named by [`RuleId`] everywhere, from the engine to the reports; its id string appears in this
+//! file only. Reports and tests read the catalogue's columns instead of keeping lists of rule ids.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::findings::Level;
+
+/// What a major finding's witness shows, which decides how reports word it and how tests check it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Evidence {
+    /// A payload the writer writes and the reader rejects.
+    Rejected,
+    /// A payload the writer writes and the reader rejects, or accepts and reads as another value (a silent
+    /// misread: duplicates collapsed, a float rounded, bytes of a positional format read as another field).
+    RejectedOrMisread,
+    /// A request the reader decodes but never answers.
+    Unanswered,
+    /// A request the reader answers with another response pattern (one response versus a stream).
+    OtherResponsePattern,
+    /// A message the reader no longer takes on that topic as that kind.
+    NotTaken,
+    /// A message that one side no longer has at all: the reader no longer takes it, or (old reads new) the
+    /// writer no longer writes what the reader expects.
+    MessageGone,
+    /// No payload can show it: the checker cannot see through the shape (custom functions, a type it cannot
+    /// resolve or of another crate), so one finding stands for both directions and has no witness.
+    Opaque,
+    /// Not about a payload: the protocol as a whole, a message added, or the repository's fixtures.
+    NoPayload,
+}
+
+impl Evidence {
+    /// Whether a break may be a silent misread rather than a rejection.
+    pub fn may_misread(self) -> bool {
+        self == Evidence::RejectedOrMisread
+    }
+
+    /// Whether the rule is about a message as a whole: its payload decodes, but nobody takes or answers it.
+    pub fn is_message_level(self) -> bool {
+        matches!(
+            self,
+            Evidence::Unanswered
+                | Evidence::OtherResponsePattern
+                | Evidence::NotTaken
+                | Evidence::MessageGone
+        )
+    }
+}
 
 /// One rule of the catalogue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Rule {
-    /// The id (snake_case, like clippy's lints).
+    /// The id (snake_case, like clippy's lints), as written in reports and `allow(...)` lists.
     pub id: &'static str,
     /// The level the rule usually has; a finding may carry a lower one (compatible under the declared
     /// upgrade order, or tolerated by the reader) and says so.
     pub level: Level,
-    /// One line.
+    /// What a witness of a break shows.
+    pub evidence: Evidence,
+    /// What changed, in one line.
     pub summary: &'static str,
-    /// One paragraph and a before/after example.
+    /// The usual safe migration, in one or two sentences: the `help:` line of the human output and the
+    /// migration text of SARIF rules and Markdown reports.
+    pub help: &'static str,
+    /// One paragraph and a before/after example (`wirecheck explain`).
     pub explanation: &'static str,
 }
 
 macro_rules! catalogue {
-    ($( $variant:ident => $id:literal, $level:ident, $summary:literal, $explanation:literal; )+) => {
-        /// The id of a rule of the catalogue. `RuleId::X as usize` indexes [`RULES`].
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+    ($(
+        $variant:ident {
+            id: $id:literal,
+            level: $level:ident,
+            evidence: $evidence:ident,
+            summary: $summary:literal,
+            help: $help:literal,
+            explanation: $explanation:literal,
+        }
+    )+) => {
+        /// The id of a rule of the catalogue. `RuleId::X as usize` indexes [`RULES`]. It is serialized as
+        /// the rule's id string (`field_removed`) and ordered by it, as reports list rules.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum RuleId {
             $(
                 #[doc = $summary]
@@ -33,218 +97,510 @@ macro_rules! catalogue {
         impl RuleId {
             /// Every rule id, in catalogue order.
             pub const ALL: &'static [RuleId] = &[$(RuleId::$variant),+];
-
-            /// The rule's entry in the catalogue.
-            pub fn rule(self) -> &'static Rule {
-                &RULES[self as usize]
-            }
-
-            /// The id as written in reports and `allow(...)` lists.
-            pub fn as_str(self) -> &'static str {
-                self.rule().id
-            }
         }
 
         /// Every rule, in catalogue order.
         pub static RULES: &[Rule] = &[$(
-            Rule { id: $id, level: Level::$level, summary: $summary, explanation: $explanation },
+            Rule {
+                id: $id,
+                level: Level::$level,
+                evidence: Evidence::$evidence,
+                summary: $summary,
+                help: $help,
+                explanation: $explanation,
+            },
         )+];
     };
 }
 
+impl RuleId {
+    /// The rule's entry in the catalogue.
+    pub fn rule(self) -> &'static Rule {
+        &RULES[self as usize]
+    }
+
+    /// The id as written in reports and `allow(...)` lists.
+    pub fn as_str(self) -> &'static str {
+        self.rule().id
+    }
+
+    /// The rule whose id is `id`, if there is one.
+    pub fn from_id(id: &str) -> Option<RuleId> {
+        RuleId::ALL.iter().copied().find(|rule| rule.as_str() == id)
+    }
+}
+
+impl Ord for RuleId {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl PartialOrd for RuleId {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl fmt::Display for RuleId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A rule id that is not in the catalogue.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no rule `{0}`: `wirecheck rules` lists the rule ids")]
+pub struct UnknownRule(pub String);
+
+impl FromStr for RuleId {
+    type Err = UnknownRule;
+
+    fn from_str(id: &str) -> Result<Self, Self::Err> {
+        RuleId::from_id(id).ok_or_else(|| UnknownRule(id.to_owned()))
+    }
+}
+
+impl Serialize for RuleId {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for RuleId {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let id = String::deserialize(deserializer)?;
+        id.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 catalogue! {
-    ProtocolRemoved => "protocol_removed", Major,
-        "a protocol declared by the baseline release is gone",
-        "The working tree no longer declares a protocol the baseline release declared, so peers that still \
-speak it find nobody to talk to.\n\nbefore: #[wire(name = \"sched\", version = \"0.87.0\")] pub struct Sched;\nafter:  (removed)";
-    ProtocolFormatChanged => "protocol_format_changed", Major,
-        "the protocol's serde format changed",
-        "Old and new peers encode every message differently, so nothing they send each other decodes.\n\n\
-before: #[wire(name = \"sched\", format = \"json\")]\nafter:  #[wire(name = \"sched\", format = \"cbor\")]";
-    MessageAdded => "message_added", Minor,
-        "a message was added",
-        "A new message is visible on the wire; old peers never see it unless they are sent it, which needs \
-a minor bump.\n\nbefore: (no sched.cancel)\nafter:  #[wire(protocol = Sched, topic = \"sched.cancel\", kind = \"request\")] pub struct CancelRequest { .. }";
-    MessageRemoved => "message_removed", Major,
-        "a message was removed",
-        "Peers of the old release still send (or store) this message, and the new release no longer \
-understands it.\n\nbefore: #[wire(protocol = Sched, topic = \"sched.free\", kind = \"request\")] pub struct FreeRequest { .. }\nafter:  (removed)";
-    TopicRenamed => "topic_renamed", Major,
-        "a message moved to another topic",
-        "Writers of one release send on a topic readers of the other release do not listen on.\n\n\
-before: #[wire(topic = \"sched.alloc\")] pub struct AllocRequest\nafter:  #[wire(topic = \"sched.allocate\")] pub struct AllocRequest";
-    KindChanged => "kind_changed", Major,
-        "a message's kind changed (request, response, event, record)",
-        "The kind decides who writes and who reads a message; changing it breaks the peers that rely on the \
-old role.\n\nbefore: #[wire(topic = \"job.state\", kind = \"event\")]\nafter:  #[wire(topic = \"job.state\", kind = \"record\")]";
-    ResponseAdded => "response_added", Major,
-        "a request that had no response now expects one",
-        "New clients wait for a response that old servers never send (old servers read the new request \
-and stay silent).\n\nbefore: #[wire(kind = \"request\")] pub struct FreeRequest\nafter:  #[wire(kind = \"request\", responds = FreeResponse)] pub struct FreeRequest";
-    ResponseRemoved => "response_removed", Major,
-        "a request that had a response no longer gets one",
-        "Old clients wait for a response that new servers no longer send.\n\n\
-before: #[wire(kind = \"request\", responds = FreeResponse)]\nafter:  #[wire(kind = \"request\")]";
-    ResponseChanged => "response_changed", Major,
-        "a request switched between one response and a stream of responses",
-        "A client expecting one response stops reading after the first of a stream, and one expecting a \
-stream waits for an end that a single response never sends.\n\nbefore: #[wire(responds = HelloResponse)]\nafter:  #[wire(streams = HelloResponse)]";
-    FieldAdded => "field_added", Minor,
-        "a field was added that readers without it ignore and readers with it may miss",
-        "A new key on the wire. Old readers ignore unknown keys (unless they deny unknown fields: then this \
-is major) and new readers tolerate its absence (`Option`, `#[serde(default)]`).\n\nbefore: struct Job { id: u64 }\nafter:  struct Job { id: u64, #[serde(default)] queue: String }";
-    RequiredFieldAdded => "required_field_added", Major,
-        "a field was added that new readers require",
-        "New readers fail with `missing field` on payloads written by the old release, which never writes \
-the key. Make it an `Option` or give it `#[serde(default)]`.\n\nbefore: struct Job { id: u64 }\nafter:  struct Job { id: u64, queue: String }\nwitness (old writer): {\"id\": 0}";
-    FieldRemoved => "field_removed", Major,
-        "a field was removed",
-        "New writers no longer write the key. Old readers that require it fail with `missing field` \
+    ProtocolRemoved {
+        id: "protocol_removed",
+        level: Major,
+        evidence: NoPayload,
+        summary: "a protocol declared by the baseline release is gone",
+        help: "keep declaring the protocol until no peer speaks it, or allow the finding in wirecheck.toml with the reason no peer is left",
+        explanation: "The working tree no longer declares a protocol the baseline release declared, so peers that still \
+speak it find nobody to talk to.\n\nbefore: #[wire(name = \"sched\", version = \"0.87.0\")] pub struct Sched;\nafter:  (removed)",
+    }
+    ProtocolFormatChanged {
+        id: "protocol_format_changed",
+        level: Major,
+        evidence: NoPayload,
+        summary: "the protocol's serde format changed",
+        help: "serve the new format on a new protocol name (or topic) next to the old one, and retire the old one once every peer is upgraded",
+        explanation: "Old and new peers encode every message differently, so nothing they send each other decodes.\n\n\
+before: #[wire(name = \"sched\", format = \"json\")]\nafter:  #[wire(name = \"sched\", format = \"cbor\")]",
+    }
+    MessageAdded {
+        id: "message_added",
+        level: Minor,
+        evidence: NoPayload,
+        summary: "a message was added",
+        help: "bump the minor version: readers of older releases never see the new message",
+        explanation: "A new message is visible on the wire; old peers never see it unless they are sent it, which needs \
+a minor bump.\n\nbefore: (no sched.cancel)\nafter:  #[wire(protocol = Sched, topic = \"sched.cancel\", kind = \"request\")] pub struct CancelRequest { .. }",
+    }
+    MessageRemoved {
+        id: "message_removed",
+        level: Major,
+        evidence: MessageGone,
+        summary: "a message was removed",
+        help: "keep the message (answer it with an error if it is obsolete) until no release that sends it is left, then remove it with an allow",
+        explanation: "Peers of the old release still send (or store) this message, and the new release no longer \
+understands it.\n\nbefore: #[wire(protocol = Sched, topic = \"sched.free\", kind = \"request\")] pub struct FreeRequest { .. }\nafter:  (removed)",
+    }
+    TopicRenamed {
+        id: "topic_renamed",
+        level: Major,
+        evidence: NotTaken,
+        summary: "a message moved to another topic",
+        help: "listen on both topics for one release (the new one as an alias), then switch writers to the new topic",
+        explanation: "Writers of one release send on a topic readers of the other release do not listen on.\n\n\
+before: #[wire(topic = \"sched.alloc\")] pub struct AllocRequest\nafter:  #[wire(topic = \"sched.allocate\")] pub struct AllocRequest",
+    }
+    KindChanged {
+        id: "kind_changed",
+        level: Major,
+        evidence: NotTaken,
+        summary: "a message's kind changed (request, response, event, record)",
+        help: "declare a new message for the new role and retire the old one after a release",
+        explanation: "The kind decides who writes and who reads a message; changing it breaks the peers that rely on the \
+old role.\n\nbefore: #[wire(topic = \"job.state\", kind = \"event\")]\nafter:  #[wire(topic = \"job.state\", kind = \"record\")]",
+    }
+    ResponseAdded {
+        id: "response_added",
+        level: Major,
+        evidence: Unanswered,
+        summary: "a request that had no response now expects one",
+        help: "make the response a new request topic, or have new clients tolerate silence (a timeout) until old servers are gone",
+        explanation: "New clients wait for a response that old servers never send (old servers read the new request \
+and stay silent).\n\nbefore: #[wire(kind = \"request\")] pub struct FreeRequest\nafter:  #[wire(kind = \"request\", responds = FreeResponse)] pub struct FreeRequest",
+    }
+    ResponseRemoved {
+        id: "response_removed",
+        level: Major,
+        evidence: Unanswered,
+        summary: "a request that had a response no longer gets one",
+        help: "keep sending the response until no client that waits for it is left",
+        explanation: "Old clients wait for a response that new servers no longer send.\n\n\
+before: #[wire(kind = \"request\", responds = FreeResponse)]\nafter:  #[wire(kind = \"request\")]",
+    }
+    ResponseChanged {
+        id: "response_changed",
+        level: Major,
+        evidence: OtherResponsePattern,
+        summary: "a request switched between one response and a stream of responses",
+        help: "add a new topic for the streaming (or single) form and keep the old one until every peer has moved",
+        explanation: "A client expecting one response stops reading after the first of a stream, and one expecting a \
+stream waits for an end that a single response never sends.\n\nbefore: #[wire(responds = HelloResponse)]\nafter:  #[wire(streams = HelloResponse)]",
+    }
+    FieldAdded {
+        id: "field_added",
+        level: Minor,
+        evidence: Rejected,
+        summary: "a field was added that readers without it ignore and readers with it may miss",
+        help: "bump the minor version; keep the field `Option` or `#[serde(default)]` so older writers stay readable",
+        explanation: "A new key on the wire. Old readers ignore unknown keys (unless they deny unknown fields: then this \
+is major) and new readers tolerate its absence (`Option`, `#[serde(default)]`).\n\nbefore: struct Job { id: u64 }\nafter:  struct Job { id: u64, #[serde(default)] queue: String }",
+    }
+    RequiredFieldAdded {
+        id: "required_field_added",
+        level: Major,
+        evidence: Rejected,
+        summary: "a field was added that new readers require",
+        help: "make the field `Option<T>` or give it `#[serde(default)]`, so payloads of older writers (which lack it) still decode",
+        explanation: "New readers fail with `missing field` on payloads written by the old release, which never writes \
+the key. Make it an `Option` or give it `#[serde(default)]`.\n\nbefore: struct Job { id: u64 }\nafter:  struct Job { id: u64, queue: String }\nwitness (old writer): {\"id\": 0}",
+    }
+    FieldRemoved {
+        id: "field_removed",
+        level: Major,
+        evidence: Rejected,
+        summary: "a field was removed",
+        help: "make the field `Option<T>` with `#[serde(default)]` first and release that; remove it only once no release that requires it is left",
+        explanation: "New writers no longer write the key. Old readers that require it fail with `missing field` \
 (major); old readers that tolerate its absence only lose the value (minor). New readers that deny unknown \
-fields also reject the old writers' key.\n\nbefore: struct AllocRequest { id: u64, t_submit: f64 }\nafter:  struct AllocRequest { id: u64 }\nwitness (new writer): {\"id\": 0}";
-    FieldBecameRequired => "field_became_required", Major,
-        "a field's readers no longer tolerate its absence (or null)",
-        "The old release may leave the key out (or write null: it was an `Option`), and the new reader \
-requires a value.\n\nbefore: struct Job { queue: Option<String> }\nafter:  struct Job { queue: String }\nwitness (old writer): {\"queue\": null}";
-    FieldBecameOptional => "field_became_optional", Major,
-        "a field became optional on the writer side and old readers require a value",
-        "The new release writes null (or leaves the key out) where the old reader requires a value: \
-`#[serde(default)]` tolerates a missing key but not null.\n\nbefore: struct Job { queue: String }\nafter:  struct Job { queue: Option<String> }\nwitness (new writer): {\"queue\": null}";
-    FieldRenamed => "field_renamed", Major,
-        "a field's wire name changed",
-        "The writer puts the value under a key the reader does not look for: a required field fails, an \
+fields also reject the old writers' key.\n\nbefore: struct AllocRequest { id: u64, t_submit: f64 }\nafter:  struct AllocRequest { id: u64 }\nwitness (new writer): {\"id\": 0}",
+    }
+    FieldBecameRequired {
+        id: "field_became_required",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "a field's readers no longer tolerate its absence (or null)",
+        help: "keep `Option<T>` (or `#[serde(default)]`) in readers until every writer always sends a value",
+        explanation: "The old release may leave the key out (or write null: it was an `Option`), and the new reader \
+requires a value.\n\nbefore: struct Job { queue: Option<String> }\nafter:  struct Job { queue: String }\nwitness (old writer): {\"queue\": null}",
+    }
+    FieldBecameOptional {
+        id: "field_became_optional",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "a field became optional on the writer side and old readers require a value",
+        help: "keep writing a value (`skip_serializing_if` for None only once every reader has `#[serde(default)]`), upgrading readers first",
+        explanation: "The new release writes null (or leaves the key out) where the old reader requires a value: \
+`#[serde(default)]` tolerates a missing key but not null.\n\nbefore: struct Job { queue: String }\nafter:  struct Job { queue: Option<String> }\nwitness (new writer): {\"queue\": null}",
+    }
+    FieldRenamed {
+        id: "field_renamed",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "a field's wire name changed",
+        help: "keep the wire name with `#[serde(rename = \"old\")]`, or add `#[serde(alias = \"new\")]` to readers one release before writers switch",
+        explanation: "The writer puts the value under a key the reader does not look for: a required field fails, an \
 optional one is silently lost. Keep the old name with `#[serde(rename = \"...\")]`, or migrate reader-first \
-with `#[serde(alias = \"...\")]`.\n\nbefore: struct Job { t_submit: f64 }\nafter:  struct Job { #[serde(rename = \"submitted\")] t_submit: f64 }\nwitness (new writer): {\"submitted\": 0.0}";
-    FieldTypeChanged => "field_type_changed", Major,
-        "a value's type changed to one that does not accept what the writer sends",
-        "The reader's type rejects (or misreads) values of the writer's type, as serde_json would: a String \
-reader rejects numbers, a bool reader rejects 0/1, a fixed-length array rejects other lengths.\n\nbefore: struct Job { id: u64 }\nafter:  struct Job { id: String }\nwitness (old writer): {\"id\": 0}";
-    IntegerNarrowed => "integer_narrowed", Major,
-        "an integer type became narrower",
-        "New readers fail (`invalid value`) on values of the old writers above the new range.\n\n\
-before: struct Job { id: u64 }\nafter:  struct Job { id: u32 }\nwitness (old writer): {\"id\": 4294967296}";
-    IntegerWidened => "integer_widened", Major,
-        "an integer type became wider",
-        "New writers can send values above the range old readers accept. In positional formats the \
+with `#[serde(alias = \"...\")]`.\n\nbefore: struct Job { t_submit: f64 }\nafter:  struct Job { #[serde(rename = \"submitted\")] t_submit: f64 }\nwitness (new writer): {\"submitted\": 0.0}",
+    }
+    FieldTypeChanged {
+        id: "field_type_changed",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "a value's type changed to one that does not accept what the writer sends",
+        help: "add a new field with the new type next to the old one, write both for a release, then drop the old one",
+        explanation: "The reader's type rejects (or misreads) values of the writer's type, as serde_json would: a String \
+reader rejects numbers, a bool reader rejects 0/1, a fixed-length array rejects other lengths.\n\nbefore: struct Job { id: u64 }\nafter:  struct Job { id: String }\nwitness (old writer): {\"id\": 0}",
+    }
+    IntegerNarrowed {
+        id: "integer_narrowed",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "an integer type became narrower",
+        help: "keep the wider type until no writer sends values outside the narrower range",
+        explanation: "New readers fail (`invalid value`) on values of the old writers above the new range.\n\n\
+before: struct Job { id: u64 }\nafter:  struct Job { id: u32 }\nwitness (old writer): {\"id\": 4294967296}",
+    }
+    IntegerWidened {
+        id: "integer_widened",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "an integer type became wider",
+        help: "widen readers first (one release ahead), and only then let writers send values beyond the old range",
+        explanation: "New writers can send values above the range old readers accept. In positional formats the \
 encoding itself changes: postcard varints let a reader widen from u16 up (not from u8, a raw byte); bincode's \
 integer encoding depends on the configuration the program picks (varint in `config::standard()`, fixed \
-width in `config::legacy()`), so any width change is reported in both directions.\n\nbefore: struct Job { id: u32 }\nafter:  struct Job { id: u64 }\nwitness (new writer): {\"id\": 4294967296}";
-    IntegerSignChanged => "integer_sign_changed", Major,
-        "an integer type changed signedness",
-        "Unsigned readers reject negative values; signed readers reject values above their maximum.\n\n\
-before: struct Job { prio: i32 }\nafter:  struct Job { prio: u32 }\nwitness (old writer): {\"prio\": -1}";
-    FloatToInteger => "float_to_integer", Major,
-        "a float became an integer",
-        "Integer readers reject floating point numbers (`5.0` included), so new readers fail on old \
-payloads; old float readers reading the new integers lose precision above 2^53.\n\nbefore: struct Job { t: f64 }\nafter:  struct Job { t: u64 }\nwitness (old writer): {\"t\": 0.5}";
-    IntegerToFloat => "integer_to_float", Major,
-        "an integer became a float",
-        "Old integer readers reject the floats new writers send; a float reader reads integers wider than its \
-mantissa inexactly.\n\nbefore: struct Job { t: u64 }\nafter:  struct Job { t: f64 }\nwitness (new writer): {\"t\": 0.5}";
-    FloatNarrowed => "float_narrowed", Major,
-        "f64 became f32",
-        "serde reads an f64 into an f32 by rounding: values are silently misread (1e300 becomes \
-infinity; with serde_json's `float_roundtrip` feature it is rejected as out of range instead).\n\nbefore: struct Job { t: f64 }\nafter:  struct Job { t: f32 }\nwitness (old writer): {\"t\": 1e300}";
-    SeqToSet => "seq_to_set", Major,
-        "a list became a set",
-        "Duplicates the writer sends collapse in the reader's set and the order is lost: a silent \
-misread.\n\nbefore: struct Job { ranks: Vec<u32> }\nafter:  struct Job { ranks: BTreeSet<u32> }\nwitness (old writer): {\"ranks\": [0, 0]}";
-    ArrayLengthChanged => "array_length_changed", Major,
-        "a fixed-size array changed length",
-        "serde reads `[T; N]` only from arrays of exactly N elements.\n\nbefore: struct Job { ids: [u32; 2] }\nafter:  struct Job { ids: [u32; 3] }\nwitness (old writer): {\"ids\": [0, 0]}";
-    TupleLengthChanged => "tuple_length_changed", Major,
-        "a tuple (or tuple struct, or tuple variant) changed arity",
-        "serde reads tuples only from arrays of exactly their length.\n\nbefore: struct Job { span: (u32, u32) }\nafter:  struct Job { span: (u32, u32, u32) }\nwitness (old writer): {\"span\": [0, 0]}";
-    MapKeyChanged => "map_key_changed", Major,
-        "a map's key type changed incompatibly",
-        "JSON object keys are strings; integer keys are parsed back from them. A reader with integer keys \
-rejects keys that are not numbers in its range.\n\nbefore: struct Job { env: HashMap<String, String> }\nafter:  struct Job { env: HashMap<u32, String> }\nwitness (old writer): {\"env\": {\"x\": \"\"}}";
-    VariantAdded => "variant_added", Minor,
-        "an enum variant was added that old readers tolerate",
-        "Old readers have a `#[serde(other)]` catch-all, or never read the enum: the new variant is a \
-visible but compatible change.\n\nbefore: #[serde(tag = \"t\")] enum State { Run, #[serde(other)] Unknown }\nafter:  #[serde(tag = \"t\")] enum State { Run, Done, #[serde(other)] Unknown }";
-    VariantAddedWithoutOther => "variant_added_without_other", Major,
-        "an enum variant was added and old readers have no catch-all",
-        "Old readers fail with `unknown variant` on the new tag. Add a `#[serde(other)]` unit variant to the \
-readers first (internally or adjacently tagged enums), one release ahead.\n\nbefore: enum State { Run }\nafter:  enum State { Run, Done }\nwitness (new writer): \"Done\"";
-    VariantRemoved => "variant_removed", Major,
-        "an enum variant was removed",
-        "Old writers still send the variant and new readers fail with `unknown variant` (minor when the new \
-reader has a `#[serde(other)]` catch-all).\n\nbefore: enum State { Run, Done }\nafter:  enum State { Run }\nwitness (old writer): \"Done\"";
-    VariantRenamed => "variant_renamed", Major,
-        "an enum variant's wire name changed",
-        "Readers fail with `unknown variant` on the other release's tag. Keep the old tag with \
-`#[serde(rename = \"...\")]` or migrate reader-first with `#[serde(alias = \"...\")]`.\n\nbefore: enum State { Done }\nafter:  #[serde(rename_all = \"lowercase\")] enum State { Done }\nwitness (new writer): \"done\"";
-    EnumReprChanged => "enum_repr_changed", Major,
-        "an enum's representation changed (external, tag, tag+content, untagged)",
-        "Every variant is written in another shape: `{\"Run\": {..}}` versus `{\"type\": \"Run\", ..}` \
-versus `{\"t\": \"Run\", \"c\": {..}}` versus bare content.\n\nbefore: enum Event { Run { id: u64 } }\nafter:  #[serde(tag = \"type\")] enum Event { Run { id: u64 } }\nwitness (new writer): {\"type\": \"Run\", \"id\": 0}";
-    StructTagChanged => "struct_tag_changed", Major,
-        "a struct's `#[serde(tag = \"...\")]` key changed",
-        "serde writes the tag as an extra key and does not check it when reading, so the change only breaks \
-readers that deny unknown fields (otherwise it is minor).\n\nbefore: #[serde(deny_unknown_fields)] struct Hello { id: u64 }\nafter:  #[serde(tag = \"type\")] struct Hello { id: u64 }";
-    UntaggedVariantOrderChanged => "untagged_variant_order_changed", Major,
-        "an untagged enum's variants were reordered so payloads decode as another variant",
-        "serde tries untagged variants in order and takes the first that fits: a payload written as one \
-variant is read as another.\n\nbefore: #[serde(untagged)] enum Id { Num(u64), Any(f64) }\nafter:  #[serde(untagged)] enum Id { Any(f64), Num(u64) }\nwitness (old writer): 0";
-    UntaggedMisread => "untagged_misread", Major,
-        "a payload of an untagged enum now decodes as another variant",
-        "A change to an untagged enum's variants makes a payload that one release writes as one variant \
-decode as another in the other release.\n\nbefore: #[serde(untagged)] enum V { A { x: u32 } }\nafter:  #[serde(untagged)] enum V { B { x: u32, #[serde(default)] y: u32 }, A { x: u32 } }";
-    DenyUnknownFieldsAdded => "deny_unknown_fields_added", Major,
-        "readers now deny unknown fields",
-        "`#[serde(deny_unknown_fields)]` makes new readers reject every key they do not know, including keys \
-old writers still send (minor when old writers send none).\n\nbefore: struct Job { id: u64, legacy: u32 }\nafter:  #[serde(deny_unknown_fields)] struct Job { id: u64 }\nwitness (old writer): {\"id\": 0, \"legacy\": 0}";
-    TransparentChanged => "transparent_changed", Major,
-        "`#[serde(transparent)]` was added to or removed from a braced struct",
-        "A transparent braced struct is written as its one field's value; without it, as an object with \
-one key.\n\nbefore: struct Id { value: u64 }\nafter:  #[serde(transparent)] struct Id { value: u64 }\nwitness (new writer): 0";
-    FlattenChanged => "flatten_changed", Major,
-        "`#[serde(flatten)]` was added to or removed from a field",
-        "A flattened field's keys sit in the parent object; without flatten they are nested under the \
-field's own key.\n\nbefore: struct Entry { event: Event }\nafter:  struct Entry { #[serde(flatten)] event: Event }";
-    CustomSerdeChanged => "custom_serde_changed", Major,
-        "custom (de)serialization changed: `with`, `serialize_with`, `deserialize_with`, `try_from`",
-        "Custom functions are opaque to the checker: a change to them, or to the type they convert, may \
+width in `config::legacy()`), so any width change is reported in both directions.\n\nbefore: struct Job { id: u32 }\nafter:  struct Job { id: u64 }\nwitness (new writer): {\"id\": 4294967296}",
+    }
+    IntegerSignChanged {
+        id: "integer_sign_changed",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "an integer type changed signedness",
+        help: "widen to a type that holds both ranges (u32 and i32 fit in i64) in readers first, then in writers",
+        explanation: "Unsigned readers reject negative values; signed readers reject values above their maximum.\n\n\
+before: struct Job { prio: i32 }\nafter:  struct Job { prio: u32 }\nwitness (old writer): {\"prio\": -1}",
+    }
+    FloatToInteger {
+        id: "float_to_integer",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "a float became an integer",
+        help: "keep the float type in readers until every writer sends integers",
+        explanation: "Integer readers reject floating point numbers (`5.0` included), so new readers fail on old \
+payloads; old float readers reading the new integers lose precision above 2^53.\n\nbefore: struct Job { t: f64 }\nafter:  struct Job { t: u64 }\nwitness (old writer): {\"t\": 0.5}",
+    }
+    IntegerToFloat {
+        id: "integer_to_float",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "an integer became a float",
+        help: "upgrade readers to the float type first, one release ahead of writers",
+        explanation: "Old integer readers reject the floats new writers send; a float reader reads integers wider than its \
+mantissa inexactly.\n\nbefore: struct Job { t: u64 }\nafter:  struct Job { t: f64 }\nwitness (new writer): {\"t\": 0.5}",
+    }
+    FloatNarrowed {
+        id: "float_narrowed",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "f64 became f32",
+        help: "keep f64 on the wire; convert to f32 after decoding if needed",
+        explanation: "serde reads an f64 into an f32 by rounding: values are silently misread (1e300 becomes \
+infinity; with serde_json's `float_roundtrip` feature it is rejected as out of range instead).\n\nbefore: struct Job { t: f64 }\nafter:  struct Job { t: f32 }\nwitness (old writer): {\"t\": 1e300}",
+    }
+    SeqToSet {
+        id: "seq_to_set",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "a list became a set",
+        help: "keep the list on the wire and build the set after decoding",
+        explanation: "Duplicates the writer sends collapse in the reader's set and the order is lost: a silent \
+misread.\n\nbefore: struct Job { ranks: Vec<u32> }\nafter:  struct Job { ranks: BTreeSet<u32> }\nwitness (old writer): {\"ranks\": [0, 0]}",
+    }
+    ArrayLengthChanged {
+        id: "array_length_changed",
+        level: Major,
+        evidence: Rejected,
+        summary: "a fixed-size array changed length",
+        help: "use a `Vec<T>` (readers first) or a new field for the new length",
+        explanation: "serde reads `[T; N]` only from arrays of exactly N elements.\n\nbefore: struct Job { ids: [u32; 2] }\nafter:  struct Job { ids: [u32; 3] }\nwitness (old writer): {\"ids\": [0, 0]}",
+    }
+    TupleLengthChanged {
+        id: "tuple_length_changed",
+        level: Major,
+        evidence: Rejected,
+        summary: "a tuple (or tuple struct, or tuple variant) changed arity",
+        help: "add a new field (or variant) for the new arity and keep the old one for a release",
+        explanation: "serde reads tuples only from arrays of exactly their length.\n\nbefore: struct Job { span: (u32, u32) }\nafter:  struct Job { span: (u32, u32, u32) }\nwitness (old writer): {\"span\": [0, 0]}",
+    }
+    MapKeyChanged {
+        id: "map_key_changed",
+        level: Major,
+        evidence: Rejected,
+        summary: "a map's key type changed incompatibly",
+        help: "keep the key type readers accept; convert keys after decoding",
+        explanation: "JSON object keys are strings; integer keys are parsed back from them. A reader with integer keys \
+rejects keys that are not numbers in its range.\n\nbefore: struct Job { env: HashMap<String, String> }\nafter:  struct Job { env: HashMap<u32, String> }\nwitness (old writer): {\"env\": {\"x\": \"\"}}",
+    }
+    VariantAdded {
+        id: "variant_added",
+        level: Minor,
+        evidence: Rejected,
+        summary: "an enum variant was added that old readers tolerate",
+        help: "bump the minor version: readers with a catch-all tolerate the new variant",
+        explanation: "Old readers have a `#[serde(other)]` catch-all, or never read the enum: the new variant is a \
+visible but compatible change.\n\nbefore: #[serde(tag = \"t\")] enum State { Run, #[serde(other)] Unknown }\nafter:  #[serde(tag = \"t\")] enum State { Run, Done, #[serde(other)] Unknown }",
+    }
+    VariantAddedWithoutOther {
+        id: "variant_added_without_other",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "an enum variant was added and old readers have no catch-all",
+        help: "add a `#[serde(other)]` unit variant to readers one release ahead, then add the new variant",
+        explanation: "Old readers fail with `unknown variant` on the new tag. Add a `#[serde(other)]` unit variant to the \
+readers first (internally or adjacently tagged enums), one release ahead.\n\nbefore: enum State { Run }\nafter:  enum State { Run, Done }\nwitness (new writer): \"Done\"",
+    }
+    VariantRemoved {
+        id: "variant_removed",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "an enum variant was removed",
+        help: "keep the variant (readers may map it to an error) until no writer sends it, or add `#[serde(other)]` to readers first",
+        explanation: "Old writers still send the variant and new readers fail with `unknown variant` (minor when the new \
+reader has a `#[serde(other)]` catch-all).\n\nbefore: enum State { Run, Done }\nafter:  enum State { Run }\nwitness (old writer): \"Done\"",
+    }
+    VariantRenamed {
+        id: "variant_renamed",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "an enum variant's wire name changed",
+        help: "keep the wire tag with `#[serde(rename = \"old\")]`, or add `#[serde(alias = \"new\")]` to readers one release before writers switch",
+        explanation: "Readers fail with `unknown variant` on the other release's tag. Keep the old tag with \
+`#[serde(rename = \"...\")]` or migrate reader-first with `#[serde(alias = \"...\")]`.\n\nbefore: enum State { Done }\nafter:  #[serde(rename_all = \"lowercase\")] enum State { Done }\nwitness (new writer): \"done\"",
+    }
+    EnumReprChanged {
+        id: "enum_repr_changed",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "an enum's representation changed (external, tag, tag+content, untagged)",
+        help: "keep the representation; serve the new one on a new field or topic and retire the old one after a release",
+        explanation: "Every variant is written in another shape: `{\"Run\": {..}}` versus `{\"type\": \"Run\", ..}` \
+versus `{\"t\": \"Run\", \"c\": {..}}` versus bare content.\n\nbefore: enum Event { Run { id: u64 } }\nafter:  #[serde(tag = \"type\")] enum Event { Run { id: u64 } }\nwitness (new writer): {\"type\": \"Run\", \"id\": 0}",
+    }
+    StructTagChanged {
+        id: "struct_tag_changed",
+        level: Major,
+        evidence: Rejected,
+        summary: "a struct's `#[serde(tag = \"...\")]` key changed",
+        help: "keep the tag key, or remove `deny_unknown_fields` from readers first",
+        explanation: "serde writes the tag as an extra key and does not check it when reading, so the change only breaks \
+readers that deny unknown fields (otherwise it is minor).\n\nbefore: #[serde(deny_unknown_fields)] struct Hello { id: u64 }\nafter:  #[serde(tag = \"type\")] struct Hello { id: u64 }",
+    }
+    UntaggedVariantOrderChanged {
+        id: "untagged_variant_order_changed",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "an untagged enum's variants were reordered so payloads decode as another variant",
+        help: "restore the order (serde takes the first untagged variant that fits), or make the enum tagged",
+        explanation: "serde tries untagged variants in order and takes the first that fits: a payload written as one \
+variant is read as another.\n\nbefore: #[serde(untagged)] enum Id { Num(u64), Any(f64) }\nafter:  #[serde(untagged)] enum Id { Any(f64), Num(u64) }\nwitness (old writer): 0",
+    }
+    UntaggedMisread {
+        id: "untagged_misread",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "a payload of an untagged enum now decodes as another variant",
+        help: "give the new variant a shape no other variant accepts, or place it after the variants it overlaps",
+        explanation: "A change to an untagged enum's variants makes a payload that one release writes as one variant \
+decode as another in the other release.\n\nbefore: #[serde(untagged)] enum V { A { x: u32 } }\nafter:  #[serde(untagged)] enum V { B { x: u32, #[serde(default)] y: u32 }, A { x: u32 } }",
+    }
+    DenyUnknownFieldsAdded {
+        id: "deny_unknown_fields_added",
+        level: Major,
+        evidence: Rejected,
+        summary: "readers now deny unknown fields",
+        help: "keep readers tolerant of unknown keys; deny them only once every writer stopped sending extra keys",
+        explanation: "`#[serde(deny_unknown_fields)]` makes new readers reject every key they do not know, including keys \
+old writers still send (minor when old writers send none).\n\nbefore: struct Job { id: u64, legacy: u32 }\nafter:  #[serde(deny_unknown_fields)] struct Job { id: u64 }\nwitness (old writer): {\"id\": 0, \"legacy\": 0}",
+    }
+    TransparentChanged {
+        id: "transparent_changed",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "`#[serde(transparent)]` was added to or removed from a braced struct",
+        help: "keep the representation; introduce a new field for the other shape",
+        explanation: "A transparent braced struct is written as its one field's value; without it, as an object with \
+one key.\n\nbefore: struct Id { value: u64 }\nafter:  #[serde(transparent)] struct Id { value: u64 }\nwitness (new writer): 0",
+    }
+    FlattenChanged {
+        id: "flatten_changed",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "`#[serde(flatten)]` was added to or removed from a field",
+        help: "keep the representation; introduce a new field for the other shape",
+        explanation: "A flattened field's keys sit in the parent object; without flatten they are nested under the \
+field's own key.\n\nbefore: struct Entry { event: Event }\nafter:  struct Entry { #[serde(flatten)] event: Event }",
+    }
+    CustomSerdeChanged {
+        id: "custom_serde_changed",
+        level: Major,
+        evidence: Opaque,
+        summary: "custom (de)serialization changed: `with`, `serialize_with`, `deserialize_with`, `try_from`",
+        help: "review the functions; when they stay wire-compatible, allow the finding with a reason",
+        explanation: "Custom functions are opaque to the checker: a change to them, or to the type they convert, may \
 change the wire in any way, and `try_from` may reject values the proxy type accepts. No witness can be \
-given; review the functions and allow the finding with a reason when they are compatible.\n\nbefore: #[serde(with = \"ts_seconds\")] t: DateTime<Utc>\nafter:  #[serde(with = \"ts_milliseconds\")] t: DateTime<Utc>";
-    OptionDeserializeWith => "option_deserialize_with", Major,
-        "an Option field with `deserialize_with` no longer tolerates a missing key",
-        "serde treats a missing `Option` field as None only when it has no `deserialize_with`; with one and \
-no `#[serde(default)]`, a missing key is an error.\n\nbefore: #[serde(skip_serializing_if = \"Option::is_none\")] t: Option<u64>\nafter:  #[serde(skip_serializing_if = \"Option::is_none\", deserialize_with = \"de_t\")] t: Option<u64>\nwitness (old writer): {}";
-    SkipSerializingIfAdded => "skip_serializing_if_added", Major,
-        "a field may now be left out by writers and old readers require it",
-        "`skip_serializing_if` makes the key sometimes absent; readers without `default` (or `Option`) fail \
-with `missing field`.\n\nbefore: struct Job { tags: Vec<String> }\nafter:  struct Job { #[serde(skip_serializing_if = \"Vec::is_empty\")] tags: Vec<String> }\nwitness (new writer): {}";
-    PositionalFieldAdded => "positional_field_added", Major,
-        "a field was added in a positional format (bincode, postcard)",
-        "Positional formats carry no field names and cannot skip or default: every field added breaks both \
+given; review the functions and allow the finding with a reason when they are compatible.\n\nbefore: #[serde(with = \"ts_seconds\")] t: DateTime<Utc>\nafter:  #[serde(with = \"ts_milliseconds\")] t: DateTime<Utc>",
+    }
+    OptionDeserializeWith {
+        id: "option_deserialize_with",
+        level: Major,
+        evidence: Rejected,
+        summary: "an Option field with `deserialize_with` no longer tolerates a missing key",
+        help: "add `#[serde(default)]` next to `deserialize_with`, so a missing key reads as None again",
+        explanation: "serde treats a missing `Option` field as None only when it has no `deserialize_with`; with one and \
+no `#[serde(default)]`, a missing key is an error.\n\nbefore: #[serde(skip_serializing_if = \"Option::is_none\")] t: Option<u64>\nafter:  #[serde(skip_serializing_if = \"Option::is_none\", deserialize_with = \"de_t\")] t: Option<u64>\nwitness (old writer): {}",
+    }
+    SkipSerializingIfAdded {
+        id: "skip_serializing_if_added",
+        level: Major,
+        evidence: Rejected,
+        summary: "a field may now be left out by writers and old readers require it",
+        help: "give readers `#[serde(default)]` one release ahead, then let writers skip the field",
+        explanation: "`skip_serializing_if` makes the key sometimes absent; readers without `default` (or `Option`) fail \
+with `missing field`.\n\nbefore: struct Job { tags: Vec<String> }\nafter:  struct Job { #[serde(skip_serializing_if = \"Vec::is_empty\")] tags: Vec<String> }\nwitness (new writer): {}",
+    }
+    PositionalFieldAdded {
+        id: "positional_field_added",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "a field was added in a positional format (bincode, postcard)",
+        help: "positional formats cannot evolve in place: add a new message (or topic) with the new layout, or move to a self-describing format",
+        explanation: "Positional formats carry no field names and cannot skip or default: every field added breaks both \
 directions (zero-sized ones, `()` and `PhantomData`, take no bytes and do not count). A field appended at the \
 very end can look harmless, because `postcard::from_bytes` and bincode's `decode_from_slice` leave the extra \
-bytes unread without an error, but the field is lost, and anywhere else the fields after it are misread.\n\nbefore: struct Job { id: u64 }\nafter:  struct Job { id: u64, #[serde(default)] prio: u32 }";
-    PositionalFieldRemoved => "positional_field_removed", Major,
-        "a field was removed in a positional format (bincode, postcard)",
-        "Positional formats carry no field names: every field removed shifts the fields after it and breaks \
-both directions.\n\nbefore: struct Job { id: u64, prio: u32 }\nafter:  struct Job { id: u64 }";
-    PositionalFieldOrderChanged => "positional_field_order_changed", Major,
-        "fields were reordered in a positional format (bincode, postcard)",
-        "Fields are decoded in declaration order, so reordered fields are read into each other.\n\n\
-before: struct Job { id: u64, prio: u32 }\nafter:  struct Job { prio: u32, id: u64 }";
-    PositionalVariantReordered => "positional_variant_reordered", Major,
-        "enum variants were reordered or inserted in a positional format (bincode, postcard)",
-        "A variant is written as its index: inserting or reordering variants makes readers decode another \
-variant (or fail). Append new variants at the end.\n\nbefore: enum State { Run, Done }\nafter:  enum State { Queued, Run, Done }";
-    ExternalTypeChanged => "external_type_changed", Major,
-        "a type from another crate changed",
-        "Types from other crates are compared by path: a different path may serialize differently, which \
-the checker cannot see. Allow the finding with a reason when the two are wire-compatible.\n\nbefore: t: chrono::NaiveDateTime\nafter:  t: time::OffsetDateTime";
-    UnresolvedType => "unresolved_type", Major,
-        "a type the checker could not resolve differs between the releases",
-        "The extraction could not see through a type on one side (a macro, a missing module), so the \
-comparison cannot decide; the finding is reported once. Allow it with a reason after checking by hand.\n\nbefore: id: JobId\nafter:  id: my_macro!(JobId)";
-    FixturesMissing => "fixtures_missing", None,
-        "the baseline release's wire fixtures are not in the working tree",
-        "The protocol keeps golden wire fixtures (its `wire-fixtures/<protocol>/` folder exists), but the folder \
+bytes unread without an error, but the field is lost, and anywhere else the fields after it are misread.\n\nbefore: struct Job { id: u64 }\nafter:  struct Job { id: u64, #[serde(default)] prio: u32 }",
+    }
+    PositionalFieldRemoved {
+        id: "positional_field_removed",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "a field was removed in a positional format (bincode, postcard)",
+        help: "positional formats cannot evolve in place: add a new message (or topic) with the new layout",
+        explanation: "Positional formats carry no field names: every field removed shifts the fields after it and breaks \
+both directions.\n\nbefore: struct Job { id: u64, prio: u32 }\nafter:  struct Job { id: u64 }",
+    }
+    PositionalFieldOrderChanged {
+        id: "positional_field_order_changed",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "fields were reordered in a positional format (bincode, postcard)",
+        help: "restore the declaration order: positional formats decode by position",
+        explanation: "Fields are decoded in declaration order, so reordered fields are read into each other.\n\n\
+before: struct Job { id: u64, prio: u32 }\nafter:  struct Job { prio: u32, id: u64 }",
+    }
+    PositionalVariantReordered {
+        id: "positional_variant_reordered",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "enum variants were reordered or inserted in a positional format (bincode, postcard)",
+        help: "restore the order and append new variants at the end",
+        explanation: "A variant is written as its index: inserting or reordering variants makes readers decode another \
+variant (or fail). Append new variants at the end.\n\nbefore: enum State { Run, Done }\nafter:  enum State { Queued, Run, Done }",
+    }
+    ExternalTypeChanged {
+        id: "external_type_changed",
+        level: Major,
+        evidence: Opaque,
+        summary: "a type from another crate changed",
+        help: "check that both types serialize the same way; allow the finding with a reason when they do",
+        explanation: "Types from other crates are compared by path: a different path may serialize differently, which \
+the checker cannot see. Allow the finding with a reason when the two are wire-compatible.\n\nbefore: t: chrono::NaiveDateTime\nafter:  t: time::OffsetDateTime",
+    }
+    UnresolvedType {
+        id: "unresolved_type",
+        level: Major,
+        evidence: Opaque,
+        summary: "a type the checker could not resolve differs between the releases",
+        help: "check the type by hand (or make it visible to the checker: no macro-generated types); allow the finding with a reason",
+        explanation: "The extraction could not see through a type on one side (a macro, a missing module), so the \
+comparison cannot decide; the finding is reported once. Allow it with a reason after checking by hand.\n\nbefore: id: JobId\nafter:  id: my_macro!(JobId)",
+    }
+    FixturesMissing {
+        id: "fixtures_missing",
+        level: None,
+        evidence: NoPayload,
+        summary: "the baseline release's wire fixtures are not in the working tree",
+        help: "run `wirecheck fixtures write --rev <baseline tag>` (it writes the release's fixtures from git objects) and commit them",
+        explanation: "The protocol keeps golden wire fixtures (its `wire-fixtures/<protocol>/` folder exists), but the folder \
 of the baseline release's version lacks the fixture of a message that release declares, so the skew test \
 (`wirecheck::testing`) cannot check that the current types still decode what that release writes. This is the \
 one rule that is not about the wire: its level is `none`, so it never raises the required bump nor changes the \
@@ -253,12 +609,8 @@ fixtures are there. Write them from the release's own source with `wirecheck fix
 restore them from git when they were deleted) and commit them. CI enforces the step for the current version \
 with `wirecheck fixtures write --check` (exit 1) and the skew test.\n\n\
 before: wire-fixtures/sched/0.87.0/sched.alloc.request.json (the release v0.87.0 wrote its fixtures)\n\
-after:  wire-fixtures/sched/0.88.0/ only (the release v0.88.0 did not; `wirecheck fixtures write --rev v0.88.0`)";
-}
-
-/// The catalogue entry for `id`, if there is one.
-pub fn rule(id: &str) -> Option<&'static Rule> {
-    RULES.iter().find(|r| r.id == id)
+after:  wire-fixtures/sched/0.88.0/ only (the release v0.88.0 did not; `wirecheck fixtures write --rev v0.88.0`)",
+    }
 }
 
 #[cfg(test)]
@@ -278,13 +630,32 @@ mod tests {
                 "{} is not snake_case",
                 r.id
             );
-            assert_eq!(rule(r.id), Some(r));
+            assert_eq!(RuleId::from_id(r.id), Some(*id));
             assert!(
-                !r.summary.is_empty() && r.explanation.contains("before:"),
+                !r.summary.is_empty() && !r.help.is_empty() && r.explanation.contains("before:"),
                 "{}",
                 r.id
             );
+            // `cargo xtask new-rule` scaffolds entries marked TODO: they are not done.
+            assert!(
+                ![r.summary, r.help, r.explanation]
+                    .iter()
+                    .any(|text| text.contains("TODO")),
+                "rule {}: fill in the TODOs of its catalogue entry",
+                r.id
+            );
         }
-        assert_eq!(rule("no_such_rule"), None);
+        assert_eq!(RuleId::from_id("no_such_rule"), None);
+    }
+
+    #[test]
+    fn a_rule_id_is_serialized_as_its_id_string() {
+        for id in RuleId::ALL {
+            let json = serde_json::to_string(id).unwrap();
+            assert_eq!(json, format!("\"{}\"", id.as_str()));
+            assert_eq!(serde_json::from_str::<RuleId>(&json).unwrap(), *id);
+        }
+        let err = serde_json::from_str::<RuleId>("\"feld_removed\"").unwrap_err();
+        assert!(err.to_string().contains("no rule `feld_removed`"), "{err}");
     }
 }

@@ -10,6 +10,7 @@ use wirecheck::compat::{Scope, compare_protocol};
 use wirecheck::extract::snapshot_from_sources;
 use wirecheck::findings::{Finding, Level};
 use wirecheck::model::Snapshot;
+use wirecheck::rules::Evidence;
 
 fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
@@ -59,15 +60,15 @@ fn run(name: &str, level: Level) {
         assert_eq!(findings, vec![], "{name}: a wire-identical change");
     } else {
         assert!(
-            findings.iter().any(|f| f.rule == rule && f.level == level),
+            findings
+                .iter()
+                .any(|f| f.rule.as_str() == rule && f.level == level),
             "{name}: no {level} {rule} in {findings:#?}"
         );
         assert!(
             findings.iter().all(|f| f.level != Level::Major
                 || f.witness.is_some()
-                || f.rule.starts_with("custom")
-                || f.rule.starts_with("external")
-                || f.rule.starts_with("unresolved")),
+                || f.rule.rule().evidence == Evidence::Opaque),
             "{name}: a major finding without a witness"
         );
     }
@@ -201,7 +202,7 @@ fn every_rule_has_a_fixture() {
     for dir in &dirs {
         let rule = dir.split("__").next().unwrap_or(dir);
         assert!(
-            rule == "none" || wirecheck::rules::rule(rule).is_some(),
+            rule == "none" || wirecheck::rules::RuleId::from_id(rule).is_some(),
             "fixture `{dir}` names no rule of the catalogue"
         );
     }

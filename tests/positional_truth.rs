@@ -676,7 +676,7 @@ fn engine(format: &str, old: &str, new: &str) -> Engine {
             .filter(|f| f.level == Level::Major && f.direction == Some(d))
             .map(|f| match &f.field {
                 Some(x) => format!("{}@{x}", f.rule),
-                None => f.rule.clone(),
+                None => f.rule.to_string(),
             })
             .collect()
     };

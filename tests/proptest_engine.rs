@@ -32,6 +32,7 @@ use wirecheck::compat::{Scope, compare_protocol};
 use wirecheck::extract::snapshot_from_sources;
 use wirecheck::findings::{Direction, Finding, Level};
 use wirecheck::model::Snapshot;
+use wirecheck::rules::RuleId;
 
 use ir::{Body, Field, MESSAGE_MARK, Repr, Schema, Shape, SkipIf, Ty, Variant};
 use mutate::{MUTATIONS, validate};
@@ -201,11 +202,11 @@ const EXEMPT: &[&str] = &[
     "custom_serde_changed",
 ];
 
-fn majors(fs: &[Finding], dir: Direction) -> BTreeSet<(String, Option<String>)> {
+fn majors(fs: &[Finding], dir: Direction) -> BTreeSet<(RuleId, Option<String>)> {
     fs.iter()
         .filter(|f| f.level == Level::Major && f.direction == Some(dir))
         .filter(|f| !EXEMPT.contains(&f.rule.as_str()))
-        .map(|f| (f.rule.clone(), f.field.clone()))
+        .map(|f| (f.rule, f.field.clone()))
         .collect()
 }
 

@@ -14,6 +14,7 @@ use wirecheck::model::{
     Body, ContainerAttrs, Custom, EnumRepr, Field, Location, MessageDecl, ProtocolDecl, SeqKind,
     SkipSer, Snapshot, Style, Ty, TypeDef, Variant,
 };
+use wirecheck::rules::RuleId;
 use wirecheck::{Format, Kind, ResponseMode, Upgrade};
 
 // ----- the model side -----
@@ -218,7 +219,7 @@ fn witness(old: &Snapshot, new: &Snapshot, rule: &str, dir: Direction) -> Value 
     let all = findings(old, new);
     let found = all
         .iter()
-        .find(|f| f.rule == rule && f.level == Level::Major && f.direction == Some(dir));
+        .find(|f| f.rule.as_str() == rule && f.level == Level::Major && f.direction == Some(dir));
     match found.and_then(|f| f.witness.clone()) {
         Some(w) => w,
         None => panic!("no major {rule} ({dir}) with a witness in {all:#?}"),
@@ -324,7 +325,7 @@ fn field_removed_required_and_optional() {
     let n = snap(vec![st("Msg", vec![f("id", u(64))])]);
     rejected::<new::Msg, old::Msg>(&witness(&o, &n, "field_removed", ONR));
     let all = findings(&o, &n);
-    assert!(all.iter().any(|f| f.rule == "field_removed"
+    assert!(all.iter().any(|f| f.rule == RuleId::FieldRemoved
         && f.level == Level::Minor
         && f.field.as_deref() == Some("note")));
     // The optional field's absence is tolerated by old readers.
@@ -911,7 +912,7 @@ fn other_catches_only_unit_payloads_outside_internal_tagging() {
     let all = findings(&o, &n);
     assert!(
         all.iter()
-            .any(|f| f.rule == "variant_added" && f.field.as_deref() == Some("Stop")),
+            .any(|f| f.rule == RuleId::VariantAdded && f.field.as_deref() == Some("Stop")),
         "{all:#?}"
     );
     let v = serde_json::to_value(new::S::Stop).unwrap_or(Value::Null);
@@ -1455,7 +1456,7 @@ fn unknown_tags_fall_through_to_untagged_variants() {
     let all = findings(&o, &n);
     assert!(
         all.iter()
-            .any(|f| f.rule == "variant_added" && f.level == Level::Minor),
+            .any(|f| f.rule == RuleId::VariantAdded && f.level == Level::Minor),
         "{all:#?}"
     );
     assert!(passes(&o, &n, ONR));

@@ -78,7 +78,7 @@ fn build(candidate: Candidate<'_>, context: &Context<'_>) -> Built {
         (None, None) => (Location::default(), Side::New),
     });
     let finding = Finding {
-        rule: issue.rule.as_str().to_owned(),
+        rule: issue.rule,
         level: if major { Level::Major } else { Level::Minor },
         allowed: reason.is_some(),
         allow_reason: reason,

@@ -15,6 +15,7 @@ use crate::model::{
     AllowDecl, Body, ContainerAttrs, Custom, EnumRepr, Field, Location, ProtocolDecl, Proxy,
     SeqKind, SkipSer, Snapshot, Style, Ty, TypeDef, Variant,
 };
+use crate::rules::{Evidence, RuleId};
 use crate::{Format, ResponseMode};
 
 // ----- building models -----
@@ -53,7 +54,7 @@ trait FieldExt {
     fn alias(self, name: &str) -> Self;
     fn flat(self) -> Self;
     fn with(self, ser: Option<&str>, de: Option<&str>) -> Self;
-    fn allow(self, rule: &str) -> Self;
+    fn allow(self, rule: RuleId) -> Self;
     fn skip(self) -> Self;
 }
 
@@ -86,9 +87,9 @@ impl FieldExt for Field {
         });
         self
     }
-    fn allow(mut self, rule: &str) -> Self {
+    fn allow(mut self, rule: RuleId) -> Self {
         self.allow = Some(AllowDecl {
-            rules: vec![rule.into()],
+            rules: vec![rule.to_string()],
             reason: "checked by hand".into(),
         });
         self
@@ -288,38 +289,6 @@ fn msg_struct(fields: Vec<Field>) -> TypeDef {
     st("Msg", fields)
 }
 
-/// Rules about the message as a whole: the payload decodes, but nobody reads it (or answers it).
-const MESSAGE_LEVEL: &[&str] = &[
-    "message_removed",
-    "topic_renamed",
-    "kind_changed",
-    "response_added",
-    "response_removed",
-    "response_changed",
-];
-
-const MISREADS: &[&str] = &[
-    "seq_to_set",
-    "float_narrowed",
-    "untagged_misread",
-    "untagged_variant_order_changed",
-    "field_renamed",
-    "integer_to_float",
-    "float_to_integer",
-    "flatten_changed",
-    "enum_repr_changed",
-    "positional_field_added",
-    "positional_field_removed",
-    "positional_field_order_changed",
-    "positional_variant_reordered",
-    "integer_widened",
-    "integer_narrowed",
-    "integer_sign_changed",
-    "field_type_changed",
-    "field_became_optional",
-    "field_became_required",
-];
-
 /// Compares, checks invariants (reflexivity, witness soundness, determinism) and returns the findings.
 fn check(old: &Snapshot, new: &Snapshot) -> Vec<Finding> {
     check_scope(old, new, Scope::Full)
@@ -347,7 +316,6 @@ fn check_scope(old: &Snapshot, new: &Snapshot, scope: Scope) -> Vec<Finding> {
         .map(|p| p.format.is_self_describing())
         .unwrap_or(true);
     for fd in &out {
-        assert!(crate::rules::rule(&fd.rule).is_some());
         assert!(!fd.known);
         if fd.level != Level::Major {
             assert_eq!(fd.witness, None, "{fd:?}");
@@ -377,21 +345,21 @@ fn check_scope(old: &Snapshot, new: &Snapshot, scope: Scope) -> Vec<Finding> {
             snap: rs,
             side: Side::Old,
         };
-        if !fd.rule.starts_with("custom") && !positional {
+        if fd.rule.rule().evidence != Evidence::Opaque && !positional {
             assert_eq!(
                 Decoder::new(wside).decode(&root(wm), w),
                 Ok(()),
                 "the witness of {fd:?} is not a value of the writer's type"
             );
         }
-        if MESSAGE_LEVEL.contains(&fd.rule.as_str()) {
+        if fd.rule.rule().evidence.is_message_level() {
             continue;
         }
         let rejected = Decoder::new(rside).decode(&root(rm), w).is_err();
         if !positional && !rejected {
             // An `Option` around an untagged value reads a `null` payload as None: a misread too.
             assert!(
-                MISREADS.contains(&fd.rule.as_str())
+                fd.rule.rule().evidence.may_misread()
                     || w.to_string().contains("null")
                     || fd.message.contains("misread"),
                 "the witness {w} of {} is accepted by the reader model: {fd:?}",
@@ -403,18 +371,18 @@ fn check_scope(old: &Snapshot, new: &Snapshot, scope: Scope) -> Vec<Finding> {
 }
 
 /// `(rule, level, direction, field)` of each finding.
-fn summary(fs: &[Finding]) -> Vec<(String, Level, Option<Direction>, Option<String>)> {
+fn summary(fs: &[Finding]) -> Vec<(RuleId, Level, Option<Direction>, Option<String>)> {
     fs.iter()
-        .map(|f| (f.rule.clone(), f.level, f.direction, f.field.clone()))
+        .map(|f| (f.rule, f.level, f.direction, f.field.clone()))
         .collect()
 }
 
-fn has(fs: &[Finding], rule: &str, level: Level, dir: Option<Direction>) -> bool {
+fn has(fs: &[Finding], rule: RuleId, level: Level, dir: Option<Direction>) -> bool {
     fs.iter()
         .any(|f| f.rule == rule && f.level == level && f.direction == dir)
 }
 
-fn only(fs: &[Finding], rule: &str) -> Finding {
+fn only(fs: &[Finding], rule: RuleId) -> Finding {
     let found: Vec<&Finding> = fs.iter().filter(|f| f.rule == rule).collect();
     assert_eq!(found.len(), 1, "{rule} in {:#?}", summary(fs));
     found[0].clone()
@@ -620,11 +588,11 @@ fn message_added_and_removed() {
     assert_eq!(
         summary(&out),
         vec![
-            ("message_removed".into(), Level::Major, NRO, None),
-            ("message_added".into(), Level::Minor, None, None),
+            (RuleId::MessageRemoved, Level::Major, NRO, None),
+            (RuleId::MessageAdded, Level::Minor, None, None),
         ]
     );
-    let removed = only(&out, "message_removed");
+    let removed = only(&out, RuleId::MessageRemoved);
     assert_eq!(removed.side, Side::Old);
     assert_eq!(removed.witness, Some(json!({"a": 0})));
     // Fire-and-forget requests under client-first: new servers never read old requests.
@@ -634,7 +602,7 @@ fn message_added_and_removed() {
     let mut new_req = new.clone();
     new_req.protocols[0].upgrade = Upgrade::ClientFirst;
     let out = check(&old_req, &new_req);
-    assert!(has(&out, "message_removed", Level::Major, ONR));
+    assert!(has(&out, RuleId::MessageRemoved, Level::Major, ONR));
 }
 
 #[test]
@@ -645,14 +613,14 @@ fn topic_renamed_and_kind_changed() {
     let out = check(&old, &new);
     assert_eq!(
         summary(&out),
-        vec![("topic_renamed".into(), Level::Major, ONR, None)]
+        vec![(RuleId::TopicRenamed, Level::Major, ONR, None)]
     );
     let mut new = old.clone();
     new.messages[0].kind = Kind::Record;
     let out = check(&old, &new);
     assert_eq!(
         summary(&out),
-        vec![("kind_changed".into(), Level::Major, ONR, None)]
+        vec![(RuleId::KindChanged, Level::Major, ONR, None)]
     );
 }
 
@@ -671,15 +639,15 @@ fn responses() {
     stream.messages[0].response = ResponseMode::Stream;
     assert_eq!(
         summary(&check(&old, &none)),
-        vec![("response_removed".into(), Level::Major, NRO, None)]
+        vec![(RuleId::ResponseRemoved, Level::Major, NRO, None)]
     );
     assert_eq!(
         summary(&check(&none, &old)),
-        vec![("response_added".into(), Level::Major, ONR, None)]
+        vec![(RuleId::ResponseAdded, Level::Major, ONR, None)]
     );
     assert_eq!(
         summary(&check(&old, &stream)),
-        vec![("response_changed".into(), Level::Major, ONR, None)]
+        vec![(RuleId::ResponseChanged, Level::Major, ONR, None)]
     );
     // Server-first: new servers read old requests; a response added is only minor.
     let mut none_sf = none.clone();
@@ -688,7 +656,7 @@ fn responses() {
     old_sf.protocols[0].upgrade = Upgrade::ServerFirst;
     assert_eq!(
         summary(&check(&none_sf, &old_sf)),
-        vec![("response_added".into(), Level::Minor, ONR, None)]
+        vec![(RuleId::ResponseAdded, Level::Minor, ONR, None)]
     );
 }
 
@@ -700,7 +668,7 @@ fn protocol_format_changed() {
     let out = check(&old, &new);
     assert_eq!(
         summary(&out),
-        vec![("protocol_format_changed".into(), Level::Major, ONR, None)]
+        vec![(RuleId::ProtocolFormatChanged, Level::Major, ONR, None)]
     );
 }
 
@@ -715,12 +683,7 @@ fn optional_field_added_is_minor() {
     ])]);
     assert_eq!(
         summary(&check(&old, &new)),
-        vec![(
-            "field_added".into(),
-            Level::Minor,
-            None,
-            Some("queue".into())
-        )]
+        vec![(RuleId::FieldAdded, Level::Minor, None, Some("queue".into()))]
     );
     let new = snap(vec![msg_struct(vec![
         f("id", u(64)),
@@ -728,12 +691,7 @@ fn optional_field_added_is_minor() {
     ])]);
     assert_eq!(
         summary(&check(&old, &new)),
-        vec![(
-            "field_added".into(),
-            Level::Minor,
-            None,
-            Some("queue".into())
-        )]
+        vec![(RuleId::FieldAdded, Level::Minor, None, Some("queue".into()))]
     );
 }
 
@@ -748,7 +706,7 @@ fn required_field_added() {
     assert_eq!(
         summary(&out),
         vec![(
-            "required_field_added".into(),
+            RuleId::RequiredFieldAdded,
             Level::Major,
             NRO,
             Some("queue".into())
@@ -774,7 +732,7 @@ fn required_field_added() {
     assert_eq!(
         summary(&out),
         vec![(
-            "required_field_added".into(),
+            RuleId::RequiredFieldAdded,
             Level::Minor,
             NRO,
             Some("queue".into())
@@ -794,7 +752,7 @@ fn field_added_to_a_closed_reader() {
         vec![f("id", u(64)), f("q", opt(u(8)))],
     )]);
     let out = check(&old, &new);
-    let fd = only(&out, "field_added");
+    let fd = only(&out, RuleId::FieldAdded);
     assert_eq!((fd.level, fd.direction), (Level::Major, ONR));
     assert_eq!(fd.witness, Some(json!({"id": 0, "q": 1})));
 }
@@ -810,7 +768,7 @@ fn field_removed() {
     assert_eq!(
         summary(&out),
         vec![(
-            "field_removed".into(),
+            RuleId::FieldRemoved,
             Level::Major,
             ONR,
             Some("t_submit".into())
@@ -824,7 +782,7 @@ fn field_removed() {
     ])]);
     assert_eq!(
         summary(&check(&old, &new)),
-        vec![("field_removed".into(), Level::Minor, None, Some("t".into()))]
+        vec![(RuleId::FieldRemoved, Level::Minor, None, Some("t".into()))]
     );
 }
 
@@ -839,13 +797,13 @@ fn field_renamed() {
         summary(&out),
         vec![
             (
-                "field_renamed".into(),
+                RuleId::FieldRenamed,
                 Level::Major,
                 ONR,
                 Some("t_submit".into())
             ),
             (
-                "field_renamed".into(),
+                RuleId::FieldRenamed,
                 Level::Major,
                 NRO,
                 Some("t_submit".into())
@@ -860,7 +818,7 @@ fn field_renamed() {
     assert_eq!(
         summary(&check(&old, &new)),
         vec![(
-            "field_renamed".into(),
+            RuleId::FieldRenamed,
             Level::Major,
             ONR,
             Some("t_submit".into())
@@ -869,7 +827,12 @@ fn field_renamed() {
     // An optional field under a new name is silently lost: still major.
     let old = snap(vec![msg_struct(vec![f("a", opt(u(8)))])]);
     let new = snap(vec![msg_struct(vec![f("a", opt(u(8))).wire("b")])]);
-    assert!(has(&check(&old, &new), "field_renamed", Level::Major, ONR));
+    assert!(has(
+        &check(&old, &new),
+        RuleId::FieldRenamed,
+        Level::Major,
+        ONR
+    ));
     // A Rust rename that keeps the wire name is nothing.
     let old = snap(vec![msg_struct(vec![f("a", u(8))])]);
     let mut g = f("renamed", u(8)).wire("a");
@@ -887,13 +850,13 @@ fn field_type_changed() {
         summary(&out),
         vec![
             (
-                "field_type_changed".into(),
+                RuleId::FieldTypeChanged,
                 Level::Major,
                 ONR,
                 Some("id".into())
             ),
             (
-                "field_type_changed".into(),
+                RuleId::FieldTypeChanged,
                 Level::Major,
                 NRO,
                 Some("id".into())
@@ -905,7 +868,7 @@ fn field_type_changed() {
     let new = snap(vec![msg_struct(vec![f("id", Ty::Bool)])]);
     assert!(has(
         &check(&old, &new),
-        "field_type_changed",
+        RuleId::FieldTypeChanged,
         Level::Major,
         NRO
     ));
@@ -914,7 +877,7 @@ fn field_type_changed() {
     assert_eq!(
         summary(&check(&old, &new)),
         vec![(
-            "field_type_changed".into(),
+            RuleId::FieldTypeChanged,
             Level::Major,
             ONR,
             Some("c".into())
@@ -928,36 +891,26 @@ fn integers() {
     let out = check(&s(u(64)), &s(u(32)));
     assert_eq!(
         summary(&out),
-        vec![(
-            "integer_narrowed".into(),
-            Level::Major,
-            NRO,
-            Some("n".into())
-        )]
+        vec![(RuleId::IntegerNarrowed, Level::Major, NRO, Some("n".into()))]
     );
     assert_eq!(out[0].witness, Some(json!({"n": 4_294_967_296u64})));
     let out = check(&s(u(32)), &s(u(64)));
     assert_eq!(
         summary(&out),
-        vec![(
-            "integer_widened".into(),
-            Level::Major,
-            ONR,
-            Some("n".into())
-        )]
+        vec![(RuleId::IntegerWidened, Level::Major, ONR, Some("n".into()))]
     );
     let out = check(&s(i(32)), &s(u(32)));
     assert_eq!(
         summary(&out),
         vec![
             (
-                "integer_sign_changed".into(),
+                RuleId::IntegerSignChanged,
                 Level::Major,
                 ONR,
                 Some("n".into())
             ),
             (
-                "integer_sign_changed".into(),
+                RuleId::IntegerSignChanged,
                 Level::Major,
                 NRO,
                 Some("n".into())
@@ -970,7 +923,7 @@ fn integers() {
     assert_eq!(
         summary(&out),
         vec![(
-            "integer_sign_changed".into(),
+            RuleId::IntegerSignChanged,
             Level::Major,
             NRO,
             Some("n".into())
@@ -982,7 +935,7 @@ fn integers() {
 fn floats() {
     let s = |t: Ty| snap(vec![msg_struct(vec![f("t", t)])]);
     let out = check(&s(float(64)), &s(u(64)));
-    assert!(has(&out, "float_to_integer", Level::Major, NRO));
+    assert!(has(&out, RuleId::FloatToInteger, Level::Major, NRO));
     assert_eq!(
         out.iter()
             .find(|f| f.direction == NRO)
@@ -990,26 +943,21 @@ fn floats() {
         Some(json!({"t": 0.5}))
     );
     // The new u64 writer exceeds f64's exact integers.
-    assert!(has(&out, "float_to_integer", Level::Major, ONR));
+    assert!(has(&out, RuleId::FloatToInteger, Level::Major, ONR));
     let out = check(&s(u(32)), &s(float(64)));
     assert_eq!(
         summary(&out),
-        vec![(
-            "integer_to_float".into(),
-            Level::Major,
-            ONR,
-            Some("t".into())
-        )]
+        vec![(RuleId::IntegerToFloat, Level::Major, ONR, Some("t".into()))]
     );
     let out = check(&s(float(64)), &s(float(32)));
     assert_eq!(
         summary(&out),
-        vec![("float_narrowed".into(), Level::Major, NRO, Some("t".into()))]
+        vec![(RuleId::FloatNarrowed, Level::Major, NRO, Some("t".into()))]
     );
     assert_eq!(
         summary(&check(&s(float(32)), &s(float(64)))),
         vec![(
-            "field_type_changed".into(),
+            RuleId::FieldTypeChanged,
             Level::Major,
             ONR,
             Some("t".into())
@@ -1024,7 +972,7 @@ fn optionality() {
     assert_eq!(
         summary(&out),
         vec![(
-            "field_became_optional".into(),
+            RuleId::FieldBecameOptional,
             Level::Major,
             ONR,
             Some("q".into())
@@ -1035,7 +983,7 @@ fn optionality() {
     assert_eq!(
         summary(&out),
         vec![(
-            "field_became_required".into(),
+            RuleId::FieldBecameRequired,
             Level::Major,
             NRO,
             Some("q".into())
@@ -1046,7 +994,7 @@ fn optionality() {
     assert_eq!(
         summary(&out),
         vec![(
-            "field_became_required".into(),
+            RuleId::FieldBecameRequired,
             Level::Major,
             NRO,
             Some("q".into())
@@ -1063,7 +1011,7 @@ fn optionality() {
     assert_eq!(
         summary(&out),
         vec![(
-            "field_became_optional".into(),
+            RuleId::FieldBecameOptional,
             Level::Major,
             ONR,
             Some("q".into())
@@ -1083,7 +1031,7 @@ fn skip_serializing_if_added() {
     assert_eq!(
         summary(&out),
         vec![(
-            "skip_serializing_if_added".into(),
+            RuleId::SkipSerializingIfAdded,
             Level::Major,
             ONR,
             Some("tags".into())
@@ -1109,7 +1057,7 @@ fn skip_serializing_if_added() {
     ])]);
     assert!(has(
         &check(&old, &new),
-        "field_became_required",
+        RuleId::FieldBecameRequired,
         Level::Major,
         NRO
     ));
@@ -1126,10 +1074,10 @@ fn option_deserialize_with() {
             .with(None, Some("de_t")),
     ])]);
     let out = check(&old, &new);
-    let fd = only(&out, "option_deserialize_with");
+    let fd = only(&out, RuleId::OptionDeserializeWith);
     assert_eq!((fd.level, fd.direction), (Level::Major, NRO));
     assert_eq!(fd.witness, Some(json!({})));
-    assert!(has(&out, "custom_serde_changed", Level::Major, ONR));
+    assert!(has(&out, RuleId::CustomSerdeChanged, Level::Major, ONR));
     // With `default`, absence is fine again.
     let new = snap(vec![msg_struct(vec![
         f("t", opt(u(64)))
@@ -1140,7 +1088,7 @@ fn option_deserialize_with() {
     assert!(
         !check(&old, &new)
             .iter()
-            .any(|f| f.rule == "option_deserialize_with")
+            .any(|f| f.rule == RuleId::OptionDeserializeWith)
     );
 }
 
@@ -1156,7 +1104,7 @@ fn custom_serde_changed_once() {
     assert_eq!(
         summary(&out),
         vec![(
-            "custom_serde_changed".into(),
+            RuleId::CustomSerdeChanged,
             Level::Major,
             ONR,
             Some("t".into())
@@ -1170,7 +1118,7 @@ fn custom_serde_changed_once() {
     assert_eq!(
         summary(&check(&old, &new)),
         vec![(
-            "custom_serde_changed".into(),
+            RuleId::CustomSerdeChanged,
             Level::Major,
             ONR,
             Some("t".into())
@@ -1200,7 +1148,7 @@ fn custom_serde_changed_once() {
     assert_eq!(
         summary(&check(&old, &new)),
         vec![(
-            "custom_serde_changed".into(),
+            RuleId::CustomSerdeChanged,
             Level::Major,
             NRO,
             Some("id".into())
@@ -1220,7 +1168,7 @@ fn deny_unknown_fields_added() {
     let out = check(&old, &new);
     let fd = out
         .iter()
-        .find(|f| f.rule == "deny_unknown_fields_added" && f.level == Level::Major)
+        .find(|f| f.rule == RuleId::DenyUnknownFieldsAdded && f.level == Level::Major)
         .cloned();
     assert_eq!(
         fd.as_ref().map(|f| (f.level, f.direction)),
@@ -1235,7 +1183,7 @@ fn deny_unknown_fields_added() {
     let new = snap(vec![st_with("Msg", closed, vec![f("id", u(64))])]);
     assert_eq!(
         summary(&check(&old, &new)),
-        vec![("deny_unknown_fields_added".into(), Level::Minor, None, None)]
+        vec![(RuleId::DenyUnknownFieldsAdded, Level::Minor, None, None)]
     );
 }
 
@@ -1256,13 +1204,13 @@ fn transparent_changed() {
         summary(&out),
         vec![
             (
-                "transparent_changed".into(),
+                RuleId::TransparentChanged,
                 Level::Major,
                 ONR,
                 Some("id".into())
             ),
             (
-                "transparent_changed".into(),
+                RuleId::TransparentChanged,
                 Level::Major,
                 NRO,
                 Some("id".into())
@@ -1334,7 +1282,7 @@ fn wrappers_aliases_and_generics_are_transparent() {
     assert_eq!(
         summary(&out),
         vec![(
-            "integer_narrowed".into(),
+            RuleId::IntegerNarrowed,
             Level::Major,
             NRO,
             Some("w.t".into())
@@ -1359,13 +1307,13 @@ fn flatten_changed_and_flattened_fields() {
         summary(&out),
         vec![
             (
-                "flatten_changed".into(),
+                RuleId::FlattenChanged,
                 Level::Major,
                 ONR,
                 Some("inner".into())
             ),
             (
-                "flatten_changed".into(),
+                RuleId::FlattenChanged,
                 Level::Major,
                 NRO,
                 Some("inner".into())
@@ -1396,7 +1344,7 @@ fn flatten_changed_and_flattened_fields() {
     assert_eq!(
         summary(&out),
         vec![(
-            "integer_narrowed".into(),
+            RuleId::IntegerNarrowed,
             Level::Major,
             NRO,
             Some("inner.x".into())
@@ -1428,7 +1376,7 @@ fn flattened_map_absorbs_unknown_keys() {
     ])]);
     let out = check(&old, &new);
     assert!(
-        has(&out, "field_type_changed", Level::Major, ONR),
+        has(&out, RuleId::FieldTypeChanged, Level::Major, ONR),
         "{out:#?}"
     );
 }
@@ -1479,7 +1427,7 @@ fn eventlog_entry_with_flattened_adjacent_enum() {
         ],
     );
     let out = check(&old, &new);
-    let fd = only(&out, "required_field_added");
+    let fd = only(&out, RuleId::RequiredFieldAdded);
     assert_eq!(fd.field.as_deref(), Some("event.submit.urgency"));
     assert_eq!(
         fd.witness,
@@ -1489,7 +1437,7 @@ fn eventlog_entry_with_flattened_adjacent_enum() {
     assert_eq!(
         summary(&out),
         vec![(
-            "required_field_added".into(),
+            RuleId::RequiredFieldAdded,
             Level::Major,
             NRO,
             Some("event.submit.urgency".into())
@@ -1513,7 +1461,7 @@ fn variant_added_without_other() {
     assert_eq!(
         summary(&out),
         vec![(
-            "variant_added_without_other".into(),
+            RuleId::VariantAddedWithoutOther,
             Level::Major,
             ONR,
             Some("s.Done".into())
@@ -1525,7 +1473,7 @@ fn variant_added_without_other() {
     assert_eq!(
         summary(&out),
         vec![(
-            "variant_removed".into(),
+            RuleId::VariantRemoved,
             Level::Major,
             NRO,
             Some("s.Done".into())
@@ -1556,7 +1504,7 @@ fn variant_added_with_other() {
     assert_eq!(
         summary(&check(&old, &new)),
         vec![(
-            "variant_added".into(),
+            RuleId::VariantAdded,
             Level::Minor,
             None,
             Some("s.Done".into())
@@ -1565,7 +1513,7 @@ fn variant_added_with_other() {
     assert_eq!(
         summary(&check(&new, &old)),
         vec![(
-            "variant_removed".into(),
+            RuleId::VariantRemoved,
             Level::Minor,
             None,
             Some("s.Done".into())
@@ -1591,9 +1539,12 @@ fn variant_renamed_and_payload_changes() {
         en("S", EnumRepr::External, vec![done, newtype("Code", u(16))]),
     ]);
     let out = check(&old, &new);
-    assert!(has(&out, "variant_renamed", Level::Major, ONR));
-    assert!(has(&out, "variant_renamed", Level::Major, NRO));
-    let fd = out.iter().find(|f| f.rule == "integer_narrowed").cloned();
+    assert!(has(&out, RuleId::VariantRenamed, Level::Major, ONR));
+    assert!(has(&out, RuleId::VariantRenamed, Level::Major, NRO));
+    let fd = out
+        .iter()
+        .find(|f| f.rule == RuleId::IntegerNarrowed)
+        .cloned();
     assert_eq!(
         fd.as_ref().and_then(|f| f.field.clone()),
         Some("s.Code".into())
@@ -1626,18 +1577,8 @@ fn enum_repr_changed() {
     assert_eq!(
         summary(&out),
         vec![
-            (
-                "enum_repr_changed".into(),
-                Level::Major,
-                ONR,
-                Some("e".into())
-            ),
-            (
-                "enum_repr_changed".into(),
-                Level::Major,
-                NRO,
-                Some("e".into())
-            ),
+            (RuleId::EnumReprChanged, Level::Major, ONR, Some("e".into())),
+            (RuleId::EnumReprChanged, Level::Major, NRO, Some("e".into())),
         ]
     );
     assert_eq!(out[0].witness, Some(json!({"e": {"type": "Run", "id": 0}})));
@@ -1662,7 +1603,7 @@ fn untagged_order_and_misread() {
         ),
     ]);
     let out = check(&old, &new);
-    let fd = only(&out, "untagged_variant_order_changed");
+    let fd = only(&out, RuleId::UntaggedVariantOrderChanged);
     assert_eq!((fd.direction, fd.witness), (NRO, Some(json!({"id": 0}))));
     // A variant added in front that captures the old payloads.
     let new = snap(vec![
@@ -1678,7 +1619,10 @@ fn untagged_order_and_misread() {
         ),
     ]);
     let out = check(&old, &new);
-    assert!(has(&out, "untagged_misread", Level::Major, NRO), "{out:#?}");
+    assert!(
+        has(&out, RuleId::UntaggedMisread, Level::Major, NRO),
+        "{out:#?}"
+    );
     // Appending a variant that matches nothing old is fine for new readers; old readers reject it.
     let new = snap(vec![
         msg_struct(vec![f("id", named("Id"))]),
@@ -1696,7 +1640,7 @@ fn untagged_order_and_misread() {
     assert_eq!(
         summary(&out),
         vec![(
-            "variant_added_without_other".into(),
+            RuleId::VariantAddedWithoutOther,
             Level::Major,
             ONR,
             Some("id.Text".into())
@@ -1715,7 +1659,7 @@ fn struct_tag_changed() {
     let out = check(&old, &new);
     let fd = out
         .iter()
-        .find(|f| f.rule == "struct_tag_changed" && f.level == Level::Major)
+        .find(|f| f.rule == RuleId::StructTagChanged && f.level == Level::Major)
         .cloned();
     assert_eq!(
         fd.map(|f| (f.direction, f.witness)),
@@ -1731,7 +1675,7 @@ fn collections() {
     let out = check(&s(vec_of(u(32))), &s(set_of(u(32))));
     assert_eq!(
         summary(&out),
-        vec![("seq_to_set".into(), Level::Major, NRO, Some("x".into()))]
+        vec![(RuleId::SeqToSet, Level::Major, NRO, Some("x".into()))]
     );
     assert_eq!(out[0].witness, Some(json!({"x": [0, 0]})));
     let arr = |n| Ty::Array {
@@ -1740,21 +1684,21 @@ fn collections() {
     };
     let out = check(&s(arr(2)), &s(arr(3)));
     assert!(
-        has(&out, "array_length_changed", Level::Major, ONR)
-            && has(&out, "array_length_changed", Level::Major, NRO)
+        has(&out, RuleId::ArrayLengthChanged, Level::Major, ONR)
+            && has(&out, RuleId::ArrayLengthChanged, Level::Major, NRO)
     );
     let tup = |n: usize| Ty::Tuple {
         elems: vec![u(32); n],
     };
     let out = check(&s(tup(2)), &s(tup(3)));
-    assert!(has(&out, "tuple_length_changed", Level::Major, NRO));
+    assert!(has(&out, RuleId::TupleLengthChanged, Level::Major, NRO));
     // An array and a tuple of the same length are the same on the wire; a Vec reads both.
     assert_eq!(check(&s(arr(2)), &s(tup(2))), vec![]);
     let out = check(&s(arr(2)), &s(vec_of(u(32))));
     assert_eq!(
         summary(&out),
         vec![(
-            "field_type_changed".into(),
+            RuleId::FieldTypeChanged,
             Level::Major,
             ONR,
             Some("x".into())
@@ -1763,24 +1707,14 @@ fn collections() {
     let out = check(&s(map_of(Ty::String, u(8))), &s(map_of(u(32), u(8))));
     assert_eq!(
         summary(&out),
-        vec![(
-            "map_key_changed".into(),
-            Level::Major,
-            NRO,
-            Some("x".into())
-        )]
+        vec![(RuleId::MapKeyChanged, Level::Major, NRO, Some("x".into()))]
     );
     assert_eq!(out[0].witness, Some(json!({"x": {"x": 0}})));
     // Integer keys are read back by String keys.
     let out = check(&s(map_of(u(32), u(8))), &s(map_of(Ty::String, u(8))));
     assert_eq!(
         summary(&out),
-        vec![(
-            "map_key_changed".into(),
-            Level::Major,
-            ONR,
-            Some("x".into())
-        )]
+        vec![(RuleId::MapKeyChanged, Level::Major, ONR, Some("x".into()))]
     );
     let out = check(&s(map_of(u(64), u(8))), &s(map_of(u(32), u(8))));
     assert_eq!(out[0].witness, Some(json!({"x": {"4294967296": 0}})));
@@ -1797,7 +1731,7 @@ fn external_and_unresolved_types() {
     assert_eq!(
         summary(&out),
         vec![(
-            "external_type_changed".into(),
+            RuleId::ExternalTypeChanged,
             Level::Major,
             ONR,
             Some("t".into())
@@ -1808,7 +1742,7 @@ fn external_and_unresolved_types() {
     assert_eq!(
         summary(&out),
         vec![(
-            "external_type_changed".into(),
+            RuleId::ExternalTypeChanged,
             Level::Major,
             ONR,
             Some("t".into())
@@ -1817,12 +1751,7 @@ fn external_and_unresolved_types() {
     let out = check(&s(named("Missing")), &s(u(8)));
     assert_eq!(
         summary(&out),
-        vec![(
-            "unresolved_type".into(),
-            Level::Major,
-            ONR,
-            Some("t".into())
-        )]
+        vec![(RuleId::UnresolvedType, Level::Major, ONR, Some("t".into()))]
     );
     assert_eq!(check(&s(named("Missing")), &s(named("Missing"))), vec![]);
 }
@@ -1847,7 +1776,7 @@ fn recursive_types_terminate() {
     assert_eq!(
         summary(&out),
         vec![(
-            "integer_narrowed".into(),
+            RuleId::IntegerNarrowed,
             Level::Major,
             NRO,
             Some("root.v".into())
@@ -1886,7 +1815,7 @@ fn recursive_types_terminate() {
         ])
     };
     let out = compare_protocol(&g(u(64)), &g(u(32)), "p", "v", Scope::Full);
-    assert!(has(&out, "integer_narrowed", Level::Major, NRO));
+    assert!(has(&out, RuleId::IntegerNarrowed, Level::Major, NRO));
 }
 
 // ----- positional formats -----
@@ -1902,13 +1831,13 @@ fn positional_fields() {
         summary(&out),
         vec![
             (
-                "positional_field_added".into(),
+                RuleId::PositionalFieldAdded,
                 Level::Major,
                 ONR,
                 Some("prio".into())
             ),
             (
-                "positional_field_added".into(),
+                RuleId::PositionalFieldAdded,
                 Level::Major,
                 NRO,
                 Some("prio".into())
@@ -1919,14 +1848,14 @@ fn positional_fields() {
         &s(vec![f("id", u(64)), f("prio", u(32))]),
         &s(vec![f("id", u(64))]),
     );
-    assert!(has(&out, "positional_field_removed", Level::Major, ONR));
+    assert!(has(&out, RuleId::PositionalFieldRemoved, Level::Major, ONR));
     let out = check(
         &s(vec![f("id", u(64)), f("prio", u(32))]),
         &s(vec![f("prio", u(32)), f("id", u(64))]),
     );
     assert!(has(
         &out,
-        "positional_field_order_changed",
+        RuleId::PositionalFieldOrderChanged,
         Level::Major,
         ONR
     ));
@@ -1941,22 +1870,17 @@ fn positional_fields() {
     // Any width change breaks bincode; postcard varints tolerate widening.
     let out = check(&s(vec![f("id", u(32))]), &s(vec![f("id", u(64))]));
     assert!(
-        has(&out, "integer_widened", Level::Major, NRO)
-            && has(&out, "integer_widened", Level::Major, ONR)
+        has(&out, RuleId::IntegerWidened, Level::Major, NRO)
+            && has(&out, RuleId::IntegerWidened, Level::Major, ONR)
     );
     let p = |t: Ty| snap_fmt(Format::Postcard, vec![msg_struct(vec![f("id", t)])]);
     assert_eq!(
         summary(&check(&p(u(32)), &p(u(64)))),
-        vec![(
-            "integer_widened".into(),
-            Level::Major,
-            ONR,
-            Some("id".into())
-        )]
+        vec![(RuleId::IntegerWidened, Level::Major, ONR, Some("id".into()))]
     );
     assert!(has(
         &check(&p(u(8)), &p(u(16))),
-        "integer_widened",
+        RuleId::IntegerWidened,
         Level::Major,
         NRO
     ));
@@ -1980,7 +1904,7 @@ fn positional_variants() {
     assert_eq!(
         summary(&out),
         vec![(
-            "variant_added_without_other".into(),
+            RuleId::VariantAddedWithoutOther,
             Level::Major,
             ONR,
             Some("s.Lost".into())
@@ -1991,7 +1915,7 @@ fn positional_variants() {
         &s(vec![unit("Queued"), unit("Run"), unit("Done")]),
     );
     assert!(
-        has(&out, "positional_variant_reordered", Level::Major, NRO),
+        has(&out, RuleId::PositionalVariantReordered, Level::Major, NRO),
         "{out:#?}"
     );
     // Renaming a variant in place is invisible.
@@ -2013,21 +1937,21 @@ fn allows_mark_findings() {
     let old = snap(vec![msg_struct(vec![f("id", u(64)), f("gone", u(8))])]);
     let new = snap(vec![msg_struct(vec![
         f("id", u(64)),
-        f("q", Ty::String).allow("required_field_added"),
+        f("q", Ty::String).allow(RuleId::RequiredFieldAdded),
     ])]);
     let out = check(&old, &new);
-    let fd = only(&out, "required_field_added");
+    let fd = only(&out, RuleId::RequiredFieldAdded);
     assert!(fd.allowed && !fd.counts());
     assert_eq!(fd.allow_reason.as_deref(), Some("checked by hand"));
-    let fd = only(&out, "field_removed");
+    let fd = only(&out, RuleId::FieldRemoved);
     assert!(!fd.allowed);
     // On the message, for any field.
     let mut new2 = new.clone();
     new2.messages[0].allow = Some(AllowDecl {
-        rules: vec!["field_removed".into()],
+        rules: vec![RuleId::FieldRemoved.to_string()],
         reason: "gone for good".into(),
     });
-    let fd = only(&check(&old, &new2), "field_removed");
+    let fd = only(&check(&old, &new2), RuleId::FieldRemoved);
     assert_eq!(
         (fd.allowed, fd.allow_reason.as_deref()),
         (true, Some("gone for good"))
@@ -2050,14 +1974,9 @@ fn records_only_scope() {
     assert_eq!(
         summary(&out),
         vec![
+            (RuleId::IntegerNarrowed, Level::Major, NRO, Some("v".into())),
             (
-                "integer_narrowed".into(),
-                Level::Major,
-                NRO,
-                Some("v".into())
-            ),
-            (
-                "required_field_added".into(),
+                RuleId::RequiredFieldAdded,
                 Level::Major,
                 NRO,
                 Some("w".into())
@@ -2084,18 +2003,8 @@ fn same_type_at_two_places_reports_each_path_once_per_direction() {
     assert_eq!(
         summary(&out),
         vec![
-            (
-                "field_removed".into(),
-                Level::Minor,
-                None,
-                Some("a.y".into())
-            ),
-            (
-                "field_removed".into(),
-                Level::Minor,
-                None,
-                Some("b.y".into())
-            ),
+            (RuleId::FieldRemoved, Level::Minor, None, Some("a.y".into())),
+            (RuleId::FieldRemoved, Level::Minor, None, Some("b.y".into())),
         ]
     );
 }
@@ -2109,9 +2018,9 @@ fn field_locations_follow_the_side() {
     let old = snap(vec![msg_struct(vec![gone])]);
     let new = snap(vec![msg_struct(vec![q])]);
     let out = check(&old, &new);
-    let removed = only(&out, "field_removed");
+    let removed = only(&out, RuleId::FieldRemoved);
     assert_eq!((removed.side, removed.location.line), (Side::Old, 42));
-    let added = only(&out, "required_field_added");
+    let added = only(&out, RuleId::RequiredFieldAdded);
     assert_eq!((added.side, added.location.line), (Side::New, 43));
     assert!(out.iter().all(|f| f.witness.is_some()));
     let v: Value = serde_json::to_value(&out).unwrap_or(Value::Null);
@@ -2124,11 +2033,11 @@ fn one_tuples_are_arrays() {
     let one = Ty::Tuple { elems: vec![u(8)] };
     let out = check(&s(u(8)), &s(one.clone()));
     assert!(
-        has(&out, "field_type_changed", Level::Major, NRO),
+        has(&out, RuleId::FieldTypeChanged, Level::Major, NRO),
         "{out:#?}"
     );
     assert!(
-        has(&out, "field_type_changed", Level::Major, ONR),
+        has(&out, RuleId::FieldTypeChanged, Level::Major, ONR),
         "{out:#?}"
     );
     assert_eq!(
@@ -2147,7 +2056,7 @@ fn one_tuples_are_arrays() {
 fn value_writers_are_judged_against_the_whole_option() {
     let s = |t: Ty| snap(vec![msg_struct(vec![f("x", t)])]);
     let out = check(&s(opt(u(8))), &s(Ty::Value));
-    let fd = only(&out, "field_type_changed");
+    let fd = only(&out, RuleId::FieldTypeChanged);
     assert_eq!(fd.direction, ONR);
     assert_ne!(
         fd.witness,
@@ -2175,7 +2084,7 @@ fn untagged_ambiguity_of_the_writer_itself_is_not_reported() {
     assert_eq!(
         summary(&out),
         vec![(
-            "variant_added_without_other".into(),
+            RuleId::VariantAddedWithoutOther,
             Level::Major,
             ONR,
             Some("id.Text".into())
@@ -2187,7 +2096,7 @@ fn untagged_ambiguity_of_the_writer_itself_is_not_reported() {
 fn variant_allows_and_response_messages() {
     let mut done = unit("Done");
     done.allow = Some(AllowDecl {
-        rules: vec!["variant_added_without_other".into()],
+        rules: vec![RuleId::VariantAddedWithoutOther.to_string()],
         reason: "readers upgraded first".into(),
     });
     let old = snap(vec![
@@ -2198,7 +2107,7 @@ fn variant_allows_and_response_messages() {
         msg_struct(vec![f("s", named("S"))]),
         en("S", EnumRepr::External, vec![unit("Run"), done]),
     ]);
-    let fd = only(&check(&old, &new), "variant_added_without_other");
+    let fd = only(&check(&old, &new), RuleId::VariantAddedWithoutOther);
     assert!(fd.allowed);
     // A response under server-first is read by old clients from new servers only.
     let mk = |fs: Vec<Field>| {
@@ -2216,7 +2125,7 @@ fn variant_allows_and_response_messages() {
     assert_eq!(
         summary(&out),
         vec![(
-            "required_field_added".into(),
+            RuleId::RequiredFieldAdded,
             Level::Minor,
             NRO,
             Some("q".into())
@@ -2228,7 +2137,7 @@ fn variant_allows_and_response_messages() {
     );
     assert_eq!(
         summary(&out),
-        vec![("field_removed".into(), Level::Major, ONR, Some("q".into()))]
+        vec![(RuleId::FieldRemoved, Level::Major, ONR, Some("q".into()))]
     );
 }
 
@@ -2247,27 +2156,22 @@ fn positional_options_and_signs() {
     let s = |t: Ty| snap_fmt(Format::Postcard, vec![msg_struct(vec![f("x", t)])]);
     let out = check(&s(u(32)), &s(opt(u(32))));
     assert!(
-        has(&out, "field_became_optional", Level::Major, ONR)
-            && has(&out, "field_became_optional", Level::Major, NRO),
+        has(&out, RuleId::FieldBecameOptional, Level::Major, ONR)
+            && has(&out, RuleId::FieldBecameOptional, Level::Major, NRO),
         "{out:#?}"
     );
     let out = check(&s(i(32)), &s(i(64)));
     assert_eq!(
         summary(&out),
-        vec![(
-            "integer_widened".into(),
-            Level::Major,
-            ONR,
-            Some("x".into())
-        )]
+        vec![(RuleId::IntegerWidened, Level::Major, ONR, Some("x".into()))]
     );
     let out = check(&s(u(32)), &s(i(64)));
     assert!(
-        has(&out, "integer_sign_changed", Level::Major, NRO),
+        has(&out, RuleId::IntegerSignChanged, Level::Major, NRO),
         "zigzag differs: {out:#?}"
     );
     let out = check(&s(vec_of(u(8))), &s(set_of(u(8))));
-    assert!(has(&out, "seq_to_set", Level::Major, NRO));
+    assert!(has(&out, RuleId::SeqToSet, Level::Major, NRO));
 }
 
 /// Verdicts first found wrong by tests/positional_truth.rs (the real bincode 2 and postcard codecs).
@@ -2299,7 +2203,7 @@ fn positional_zero_sized_skipped_and_char_fields() {
         // A sized field is still one.
         let out = check(&s(vec![f("id", u(32))]), &zst);
         assert!(
-            has(&out, "positional_field_added", Level::Major, ONR),
+            has(&out, RuleId::PositionalFieldAdded, Level::Major, ONR),
             "{out:#?}"
         );
         // A writer that may skip a field writes nothing where the reader expects it.
@@ -2312,7 +2216,7 @@ fn positional_zero_sized_skipped_and_char_fields() {
         assert_eq!(
             summary(&out),
             vec![(
-                "skip_serializing_if_added".into(),
+                RuleId::SkipSerializingIfAdded,
                 Level::Major,
                 ONR,
                 Some("note".into())
@@ -2322,7 +2226,7 @@ fn positional_zero_sized_skipped_and_char_fields() {
         assert_eq!(out[0].witness, Some(json!({"id": 0})));
         assert!(has(
             &check(&skipping, &plain),
-            "field_became_required",
+            RuleId::FieldBecameRequired,
             Level::Major,
             NRO
         ));
@@ -2335,7 +2239,7 @@ fn positional_zero_sized_skipped_and_char_fields() {
             &c(Format::Postcard, Ty::String)
         )),
         vec![(
-            "field_type_changed".into(),
+            RuleId::FieldTypeChanged,
             Level::Major,
             ONR,
             Some("c".into())
@@ -2346,8 +2250,8 @@ fn positional_zero_sized_skipped_and_char_fields() {
         &c(Format::Bincode, Ty::String),
     );
     assert!(
-        has(&out, "field_type_changed", Level::Major, ONR)
-            && has(&out, "field_type_changed", Level::Major, NRO),
+        has(&out, RuleId::FieldTypeChanged, Level::Major, ONR)
+            && has(&out, RuleId::FieldTypeChanged, Level::Major, NRO),
         "{out:#?}"
     );
 }
@@ -2375,17 +2279,12 @@ fn unknown_tags_are_tried_against_untagged_variants() {
     ]);
     assert_eq!(
         summary(&check(&old, &new)),
-        vec![(
-            "variant_added".into(),
-            Level::Minor,
-            None,
-            Some("e.B".into())
-        )]
+        vec![(RuleId::VariantAdded, Level::Minor, None, Some("e.B".into()))]
     );
     assert_eq!(
         summary(&check(&new, &old)),
         vec![(
-            "variant_removed".into(),
+            RuleId::VariantRemoved,
             Level::Minor,
             None,
             Some("e.B".into())
@@ -2656,7 +2555,7 @@ fn a_rejected_payload_caught_by_an_untagged_fallback_is_called_a_misread() {
         &e(vec![f("id", u(8)), f("gone", u(8))]),
         &e(vec![f("id", u(8))]),
     );
-    let fd = only(&out, "field_removed");
+    let fd = only(&out, RuleId::FieldRemoved);
     assert_eq!((fd.level, fd.direction), (Level::Major, ONR));
     assert!(fd.message.contains("misread as `Loose`"), "{}", fd.message);
 }

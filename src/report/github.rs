@@ -88,9 +88,7 @@ pub(super) fn render(report: &Report) -> String {
             if let Some(reason) = &f.allow_reason {
                 let _ = write!(message, "\nallowed: {reason}");
             }
-            if let Some(help) = super::migration(&f.rule) {
-                let _ = write!(message, "\nhelp: {help}");
-            }
+            let _ = write!(message, "\nhelp: {}", f.rule.rule().help);
             command(&mut out, name, &properties, &message);
         }
     }

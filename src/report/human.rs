@@ -7,7 +7,7 @@
 
 use annotate_snippets::{AnnotationKind, Element, Group, Level, Origin, Renderer, Snippet};
 
-use super::{Severity, direction_words, migration, overall, summary, witness_words};
+use super::{Severity, direction_words, overall, summary, witness_words};
 use crate::check::{ProtocolReport, Report, source_label};
 use crate::config::AllowNote;
 use crate::findings::Finding;
@@ -97,7 +97,7 @@ fn finding<'a>(
     label: &'a str,
 ) -> Group<'a> {
     let severity = Severity::of(p, f);
-    let summary = crate::rules::rule(&f.rule).map_or("", |r| r.summary);
+    let summary = f.rule.rule().summary;
     let mut elements: Vec<Element<'a>> = vec![place(report, label, &f.location, summary.into())];
     let what = if f.topic.is_empty() {
         format!("in protocol `{}`", f.protocol)
@@ -146,9 +146,7 @@ fn finding<'a>(
                 .into(),
         );
     }
-    if let Some(help) = migration(&f.rule) {
-        elements.push(Level::HELP.message(help).into());
-    }
+    elements.push(Level::HELP.message(f.rule.rule().help).into());
     level(severity)
         .primary_title(f.message.as_str())
         .id(f.rule.as_str())

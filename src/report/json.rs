@@ -69,7 +69,7 @@ struct FindingOut<'a> {
 
 fn finding(f: &Finding) -> FindingOut<'_> {
     FindingOut {
-        rule: &f.rule,
+        rule: f.rule.as_str(),
         level: f.level.as_str(),
         allowed: f.allowed,
         allow_reason: f.allow_reason.as_deref(),
@@ -116,7 +116,7 @@ pub(super) fn render(report: &Report) -> String {
                 kind: n.kind,
                 file: &n.entry.location.file,
                 line: n.entry.location.line,
-                rule: &n.entry.rule,
+                rule: n.entry.rule.as_str(),
                 message: &n.entry.message,
                 field: n.entry.field.as_deref(),
                 protocol: n.entry.protocol.as_deref(),

@@ -82,9 +82,7 @@ pub(super) fn render(report: &Report) -> String {
             if let Some((who, json)) = witness_words(f) {
                 let _ = write!(details, "\nwitness ({who}): {json}");
             }
-            if let Some(help) = super::migration(&f.rule) {
-                let _ = write!(details, "\nhelp: {help}");
-            }
+            let _ = write!(details, "\nhelp: {}", f.rule.rule().help);
             let _ = writeln!(
                 cases,
                 "    <testcase classname=\"{}\" name=\"{}\" file=\"{}\" line=\"{}\">",
@@ -99,7 +97,7 @@ pub(super) fn render(report: &Report) -> String {
                     let _ = writeln!(
                         cases,
                         "      <failure type=\"{}\" message=\"{}\">{}</failure>",
-                        xml(&f.rule),
+                        xml(f.rule.as_str()),
                         xml(&f.message),
                         xml_text(&details)
                     );

@@ -3,12 +3,13 @@
 //! A verdict table with a row per protocol, then per protocol with findings: its findings table, the
 //! witnesses and the usual migrations; then the notes.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::{Severity, place, subject, witness_words};
 use crate::check::{ProtocolReport, Report};
 use crate::findings::Level;
+use crate::rules::Rule;
 
 /// Escapes inline text for a GFM table cell: `|` everywhere, `<`, `>` and `*` outside code spans, line
 /// breaks as `<br>`. Backticks are kept, so code spans in messages stay code.
@@ -145,7 +146,7 @@ pub(super) fn render(report: &Report) -> String {
                 out,
                 "| {} | {} | {}{topic}<br>{} | {} | {} | {}{} |",
                 icon(Severity::of(p, f)),
-                code(&f.rule),
+                code(f.rule.as_str()),
                 code(&subject(f)),
                 code(&place(f)),
                 f.direction.map_or("—", |d| d.as_str()),
@@ -167,24 +168,23 @@ pub(super) fn render(report: &Report) -> String {
                 let _ = writeln!(
                     out,
                     "- {} {} ({}):\n  ```json\n  {json}\n  ```",
-                    code(&f.rule),
+                    code(f.rule.as_str()),
                     code(&subject(f)),
                     inline(&who)
                 );
             }
         }
-        let rules: BTreeSet<&str> = p
+        // By id, as a reader scans them.
+        let rules: BTreeMap<&str, &Rule> = p
             .findings
             .iter()
             .filter(|f| f.counts() && f.level == Level::Major)
-            .map(|f| f.rule.as_str())
+            .map(|f| (f.rule.as_str(), f.rule.rule()))
             .collect();
         if !rules.is_empty() {
             out.push_str("\n**How to migrate safely**\n\n");
-            for rule in rules {
-                if let Some(help) = super::migration(rule) {
-                    let _ = writeln!(out, "- {}: {}", code(rule), inline(help));
-                }
+            for (id, rule) in rules {
+                let _ = writeln!(out, "- {}: {}", code(id), inline(rule.help));
             }
         }
     }

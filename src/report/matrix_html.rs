@@ -113,7 +113,7 @@ fn cell(out: &mut String, m: &Matrix, p: &ProtocolMatrix, i: usize, j: usize) {
                 let _ = write!(
                     out,
                     "<li><code>{}</code> {}",
-                    html(&f.rule),
+                    html(f.rule.as_str()),
                     html(&detail(f))
                 );
                 if let Some((who, json)) = super::witness_words(f) {

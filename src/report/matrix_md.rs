@@ -83,7 +83,7 @@ of them.\n",
                         .map_or(String::new(), |r| format!(" — allowed: {}", inline(r)));
                     format!(
                         "{} {}{direction}: {}{allowed}",
-                        code(&f.rule),
+                        code(f.rule.as_str()),
                         code(&super::subject(f)),
                         inline(&f.message)
                     )

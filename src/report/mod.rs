@@ -11,7 +11,6 @@
 //! | [`OutputFormat::Markdown`] | a pull-request comment or a release-notes section |
 
 mod github;
-mod help;
 mod human;
 mod json;
 mod junit;
@@ -26,8 +25,8 @@ use std::io::IsTerminal as _;
 use crate::check::{ProtocolReport, Report, source_label};
 use crate::findings::{Direction, Finding, Level};
 use crate::matrix::Matrix;
+use crate::rules::Evidence;
 
-pub use help::migration;
 pub(crate) use progress::Progress;
 
 /// An output format of `wirecheck check`.
@@ -223,18 +222,18 @@ pub(crate) fn witness_words(f: &Finding) -> Option<(String, String)> {
             ));
         }
     };
-    // The request-level rules fail on what happens to a request, not on decoding it.
-    let who = match f.rule.as_str() {
-        "response_removed" | "response_added" => {
+    // The message-level rules fail on what happens to a message, not on decoding it.
+    let who = match f.rule.rule().evidence {
+        Evidence::Unanswered => {
             format!("a request written by {writer} that {reader} never answers")
         }
-        "response_changed" => format!(
+        Evidence::OtherResponsePattern => format!(
             "a request written by {writer} that {reader} answers with another response pattern"
         ),
-        "message_removed" if f.direction == Some(Direction::OldReadsNew) => {
+        Evidence::MessageGone if f.direction == Some(Direction::OldReadsNew) => {
             format!("what {reader} still expects; {writer} no longer writes it")
         }
-        "message_removed" | "topic_renamed" | "kind_changed" => {
+        Evidence::MessageGone | Evidence::NotTaken => {
             format!("written by {writer}; {reader} no longer takes it on that topic as that kind")
         }
         _ => format!("written by {writer}, rejected or misread by {reader}"),

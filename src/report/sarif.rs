@@ -229,7 +229,7 @@ fn descriptor(rule: &crate::rules::Rule) -> Descriptor {
         .split("\n\n")
         .next()
         .unwrap_or(rule.explanation);
-    let migration = super::migration(rule.id).unwrap_or("");
+    let migration = rule.help;
     Descriptor {
         id: rule.id,
         name: pascal(rule.id),
@@ -312,8 +312,8 @@ fn result<'a>(report: &'a Report, p: &'a ProtocolReport, f: &'a Finding) -> Sari
         _ => Vec::new(),
     };
     SarifResult {
-        rule_id: &f.rule,
-        rule_index: RULES.iter().position(|r| r.id == f.rule),
+        rule_id: f.rule.as_str(),
+        rule_index: Some(f.rule as usize),
         level: match severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -429,7 +429,8 @@ pub(super) fn render(report: &Report) -> String {
 mod tests {
     #[test]
     fn names_and_uris() {
-        assert_eq!(super::pascal("field_removed"), "FieldRemoved");
+        let rule = crate::rules::RuleId::FieldRemoved;
+        assert_eq!(super::pascal(rule.as_str()), format!("{rule:?}"));
         assert_eq!(super::uri("src/a b%.rs"), "src/a%20b%25.rs");
     }
 }

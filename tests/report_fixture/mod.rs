@@ -106,7 +106,7 @@ pub fn finding(
     witness: Option<serde_json::Value>,
 ) -> Finding {
     Finding {
-        rule: rule.into(),
+        rule: rule.parse().expect("a rule of the catalogue"),
         level,
         allowed: false,
         allow_reason: None,

@@ -182,7 +182,7 @@ fn validate(dir: &Path, steps: &[Step]) -> Result<()> {
             .chain(step.known_gap.iter().flat_map(|g| &g.rules));
         for rule in rules {
             ensure!(
-                wirecheck::rules::rule(rule).is_some(),
+                wirecheck::rules::RuleId::from_id(rule).is_some(),
                 "{}: `{rule}` is not a wirecheck rule (see `wirecheck rules`)",
                 step.tag
             );
@@ -264,7 +264,7 @@ pub fn actual(p: &ProtocolReport) -> Expect {
         .findings
         .iter()
         .filter(|f| f.counts())
-        .map(|f| f.rule.clone())
+        .map(|f| f.rule.to_string())
         .collect();
     Expect {
         bump: p.required_bump,
