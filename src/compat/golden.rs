@@ -36,12 +36,12 @@ struct Golden<'a> {
 /// is left out when an earlier case has the same payload (a variant case never is). Integers behind an
 /// `into`/`from` proxy, and 128-bit ones (beyond JSON's 64-bit numbers), keep their usual value.
 pub(crate) fn fixture_cases(
-    snap: &Snapshot,
+    snapshot: &Snapshot,
     message: &MessageDecl,
 ) -> (Vec<(String, Value)>, Vec<String>) {
     let mut golden = Golden {
         side: SideRef {
-            snap,
+            snapshot,
             side: Side::New,
         },
         ty: Ty::Named {

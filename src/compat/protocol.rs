@@ -133,11 +133,11 @@ impl<'s> Pass<'s> {
     }
 
     fn side(&self, side: Side) -> SideRef<'s> {
-        let snap = match side {
+        let snapshot = match side {
             Side::Old => self.releases.old,
             Side::New => self.releases.new,
         };
-        SideRef { snap, side }
+        SideRef { snapshot, side }
     }
 
     /// A minimal payload of `message` as `side` writes it.

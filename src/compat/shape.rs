@@ -13,7 +13,7 @@ pub(crate) const MAX_DEPTH: usize = 64;
 /// One revision's snapshot, and which side of the comparison it is.
 #[derive(Clone, Copy)]
 pub(crate) struct SideRef<'a> {
-    pub snap: &'a Snapshot,
+    pub snapshot: &'a Snapshot,
     pub side: Side,
 }
 
@@ -178,7 +178,7 @@ pub(crate) fn resolve<'a>(side: SideRef<'a>, ty: &Ty, role: Role) -> Resolved<'a
     for _ in 0..MAX_DEPTH {
         let step = match &current {
             Ty::Named { path, args } => {
-                let Some(def) = side.snap.types.get(path) else {
+                let Some(def) = side.snapshot.types.get(path) else {
                     return Resolved {
                         shape: Shape::Unresolved(path.clone()),
                         def: outermost,

@@ -54,7 +54,7 @@ impl<'a> Walk<'a> {
             direction,
             positional: !format.is_self_describing(),
             postcard: format == Format::Postcard,
-            wire_eq: WireEq::new(writer.snap, reader.snap),
+            wire_eq: WireEq::new(writer.snapshot, reader.snapshot),
             in_progress: HashSet::new(),
             memo: HashMap::new(),
             cycles: 0,
