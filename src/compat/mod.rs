@@ -7,16 +7,20 @@
 //! visible on the wire but compatible (or break only a direction the upgrade order never uses) are
 //! `minor`; wire-identical changes are not reported.
 //!
-//! The pipeline: [`protocol`] pairs messages and runs a [`walk::Walk`] per pair and direction; the walk
-//! compares types by concern (`self_describing` and `positional` dispatch on wire shapes to `scalars`,
-//! `collections`, `objects`, `flatten`, `enums`, `variants`, `untagged`, `definitions`, `opaque`),
-//! each producing [`issue::Issue`]s; [`assemble`] turns them into findings. Underneath: `shape`
-//! (a type's wire shape), `namespace` (a struct's flattened keys), `wire_eq`, `sample` (witnesses),
-//! `decode` (serde's reader model), `witness` and `wording`.
+//! The pipeline: `protocol` pairs the messages of the two releases and runs a `walk::Walk` per pair and
+//! direction; the walk compares types by concern, each concern an `impl Walk` block producing
+//! `issue::Issue`s; `assemble` turns the issues into findings. The modules, top down (a module imports
+//! only modules listed below it):
 //!
-//! Module layering (a module imports only the ones below it): `assemble`, `protocol` → the walk's
-//! concern modules → `walk` → `sample`, `decode`, `wire_eq` → `namespace` → `shape` → `wording`;
-//! `issue` and `witness` import none of them.
+//! - `protocol`: message pairing, message-level rules, the walks; `assemble`: issues to findings.
+//! - The walk's concerns: `self_describing` and `positional` (dispatch on a pair of wire shapes),
+//!   `scalars`, `collections`, `objects`, `flatten` (uses `objects`' pair of key namespaces), `enums`,
+//!   `variants`, `untagged`, `definitions`, `opaque`.
+//! - `walk`: the walk's state and its perspective (who writes, which rule name applies).
+//! - `sample` (writer samples: the witnesses) and `golden` (fixture payloads), `decode` (serde's
+//!   reader model), `wire_eq` (wire equality).
+//! - `namespace` (a struct's flattened keys), then `shape` (a type's wire shape), then `wording`.
+//! - `issue` and `witness` stand alone.
 
 mod assemble;
 mod collections;
