@@ -3,7 +3,8 @@
 //! The checker keeps the models it extracts at release commits on disk (`wirecheck::store`), keyed by
 //! commit. A model depends on the extractor's code as much as on the commit, so a stored model may only be
 //! reused by a build of the same code: the fingerprint covers the crate's version, the compiler, every file
-//! under `src/` and, in this repository, the `#[wire]` grammar crate's source. Without the `checker`
+//! under `src/` and, in this repository, the source of the `#[wire]` grammar crate and of its keywords
+//! (`vocab/`). Without the `checker`
 //! feature there is no store and nothing is hashed.
 
 use std::fs;
@@ -22,7 +23,11 @@ fn main() {
     if let Ok(out) = std::process::Command::new(rustc).arg("-vV").output() {
         hash.write(&out.stdout);
     }
-    for dir in [manifest_dir.join("src"), manifest_dir.join("grammar/src")] {
+    for dir in [
+        manifest_dir.join("src"),
+        manifest_dir.join("grammar/src"),
+        manifest_dir.join("vocab/src"),
+    ] {
         if !dir.is_dir() {
             continue;
         }

@@ -74,12 +74,13 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::check::{self, CheckError, Report};
 use crate::extract::FileReader;
 use crate::findings::{Finding, Level, Side};
-use crate::model::{MessageDecl, Snapshot};
+use crate::model::{MessageDecl, ProtocolDecl, Snapshot};
+use crate::outcome::Baseline;
 use crate::rules::RuleId;
-use crate::source::{Repo, SourceError, WorkTree};
+use crate::source::{SourceError, WorkTree};
+use crate::workspace::{self, History, Workspace, WorkspaceError};
 
 /// The folder, in each package, that holds the fixtures.
 pub const DEFAULT_DIR: &str = "wire-fixtures";
@@ -111,14 +112,14 @@ pub fn protocol_files(snapshot: &Snapshot, protocol: &str) -> Vec<FixtureFile> {
     let messages: Vec<&MessageDecl> = snapshot.messages_of(protocol).collect();
     let stems: Vec<String> = messages
         .iter()
-        .map(|m| format!("{}.{}", sanitize(&m.topic), m.kind))
+        .map(|message| format!("{}.{}", sanitize(&message.topic), message.kind))
         .collect();
     let mut used = BTreeSet::new();
     let mut files = Vec::new();
-    for (m, stem) in messages.iter().zip(&stems) {
+    for (message, stem) in messages.iter().zip(&stems) {
         let shared = stems.iter().filter(|s| *s == stem).count() > 1;
         let mut name = if shared {
-            format!("{stem}.{}", sanitize(&m.name))
+            format!("{stem}.{}", sanitize(&message.name))
         } else {
             stem.clone()
         };
@@ -128,51 +129,61 @@ pub fn protocol_files(snapshot: &Snapshot, protocol: &str) -> Vec<FixtureFile> {
             name = format!("{base}.{n}");
             n += 1;
         }
-        let (cases, notes) = crate::compat::fixture_cases(snapshot, m);
-        let mut text = String::new();
-        text.push_str("{\n");
-        text.push_str(&format!("  \"wirecheck_fixture\": {LAYOUT_VERSION},\n"));
-        for (key, value) in [
-            ("protocol", decl.name.as_str()),
-            ("version", &decl.version.to_string()),
-            ("format", decl.format.as_str()),
-            ("message", &m.name),
-            ("topic", &m.topic),
-            ("kind", m.kind.as_str()),
-        ] {
-            text.push_str(&format!("  \"{key}\": {},\n", json_string(value)));
-        }
-        text.push_str(&format!("  \"strict\": {},\n", denies_unknown(snapshot, m)));
-        if !notes.is_empty() {
-            text.push_str("  \"notes\": [\n");
-            for (i, note) in notes.iter().enumerate() {
-                let comma = if i + 1 < notes.len() { "," } else { "" };
-                text.push_str(&format!("    {}{comma}\n", json_string(note)));
-            }
-            text.push_str("  ],\n");
-        }
-        text.push_str("  \"cases\": [");
-        for (i, (case, payload)) in cases.iter().enumerate() {
-            text.push_str(if i == 0 { "\n" } else { ",\n" });
-            text.push_str(&format!(
-                "    {{\"case\": {}, \"payload\": ",
-                json_string(case)
-            ));
-            canonical(payload, &mut text);
-            text.push('}');
-        }
-        text.push_str(if cases.is_empty() { "]\n" } else { "\n  ]\n" });
-        text.push_str("}\n");
+        let text = fixture_text(snapshot, decl, message);
         files.push(FixtureFile {
             name: format!("{name}.json"),
-            message: m.name.clone(),
-            topic: m.topic.clone(),
-            kind: m.kind,
+            message: message.name.clone(),
+            topic: message.topic.clone(),
+            kind: message.kind,
             text,
         });
     }
     files.sort_by(|a, b| a.name.cmp(&b.name));
     files
+}
+
+/// The text of the fixture file of `message` (of the protocol `decl` in `snapshot`): the header, one key a
+/// line, then one case a line (see the module documentation).
+fn fixture_text(snapshot: &Snapshot, decl: &ProtocolDecl, message: &MessageDecl) -> String {
+    let (cases, notes) = crate::compat::fixture_cases(snapshot, message);
+    let mut text = String::new();
+    text.push_str("{\n");
+    text.push_str(&format!("  \"wirecheck_fixture\": {LAYOUT_VERSION},\n"));
+    for (key, value) in [
+        ("protocol", decl.name.as_str()),
+        ("version", &decl.version.to_string()),
+        ("format", decl.format.as_str()),
+        ("message", &message.name),
+        ("topic", &message.topic),
+        ("kind", message.kind.as_str()),
+    ] {
+        text.push_str(&format!("  \"{key}\": {},\n", json_string(value)));
+    }
+    text.push_str(&format!(
+        "  \"strict\": {},\n",
+        denies_unknown(snapshot, message)
+    ));
+    if !notes.is_empty() {
+        text.push_str("  \"notes\": [\n");
+        for (i, note) in notes.iter().enumerate() {
+            let comma = if i + 1 < notes.len() { "," } else { "" };
+            text.push_str(&format!("    {}{comma}\n", json_string(note)));
+        }
+        text.push_str("  ],\n");
+    }
+    text.push_str("  \"cases\": [");
+    for (i, (case, payload)) in cases.iter().enumerate() {
+        text.push_str(if i == 0 { "\n" } else { ",\n" });
+        text.push_str(&format!(
+            "    {{\"case\": {}, \"payload\": ",
+            json_string(case)
+        ));
+        canonical(payload, &mut text);
+        text.push('}');
+    }
+    text.push_str(if cases.is_empty() { "]\n" } else { "\n  ]\n" });
+    text.push_str("}\n");
+    text
 }
 
 /// A file name part: characters outside `[A-Za-z0-9._-]` become `_`.
@@ -244,7 +255,7 @@ fn denies_unknown(snapshot: &Snapshot, message: &MessageDecl) -> bool {
 
 /// The directory (relative to the workspace root, `/`-separated, `""` for the root) of the package whose
 /// source holds `file`: the nearest ancestor with a `Cargo.toml`.
-pub fn package_dir(reader: &dyn FileReader, file: &str) -> String {
+pub(crate) fn package_dir(reader: &dyn FileReader, file: &str) -> String {
     let mut dir = match file.rfind('/') {
         Some(i) => &file[..i],
         None => "",
@@ -283,7 +294,7 @@ fn protocol_dir(reader: &dyn FileReader, decl_file: &str, protocol: &str) -> Str
 pub enum FixturesError {
     /// The workspace or a revision could not be read.
     #[error(transparent)]
-    Check(#[from] CheckError),
+    Workspace(#[from] WorkspaceError),
     /// Git trouble.
     #[error(transparent)]
     Source(#[from] SourceError),
@@ -395,89 +406,59 @@ struct Target {
     released: Option<String>,
 }
 
-/// Runs `wirecheck fixtures write` (or, with [`WriteOptions::check`], its `--check`).
-pub fn write(options: &WriteOptions) -> Result<WriteReport, FixturesError> {
-    let ws = check::load_workspace(options.manifest_path.as_deref(), &options.packages)?;
-    let work = WorkTree::new(&ws.root);
-    let pattern = if options.tag_pattern.is_empty() {
-        "v*"
-    } else {
-        &options.tag_pattern
-    };
-    let mut notes = Vec::new();
-    let mut targets = Vec::new();
-    let place = |name: &str, version: &semver::Version, decl_file: &str| match &options.dir {
-        Some(dir) => {
-            let d = dir.join(name).join(version.to_string());
-            (d.display().to_string(), d)
-        }
-        None => {
-            let rel = format!("{}/{version}", protocol_dir(&work, decl_file, name));
-            (rel.clone(), ws.root.join(rel))
-        }
-    };
-    if let Some(rev) = &options.rev {
-        let repo = Repo::discover(&ws.root)?;
-        let commit = repo.resolve(rev)?;
-        let snapshot = check::revision_snapshot(&ws, &repo, &commit, rev)?;
-        for p in &snapshot.protocols {
-            let (shown, dir) = place(&p.name, &p.version, &p.location.file);
-            targets.push(Target {
-                shown,
-                dir,
-                files: protocol_files(&snapshot, &p.name),
-                released: Some(rev.clone()),
-            });
-        }
-    } else {
-        let current = check::current_snapshot(&ws)?;
-        let base = match Repo::discover(&ws.root) {
-            Err(_) => {
-                notes.push(
-                    "not in a git repository: no version counts as released, every folder is written from the working tree"
-                        .to_owned(),
-                );
-                None
+/// Where the fixtures of each protocol version go: under `--dir` when given, else in the folder of the
+/// package that declares the protocol.
+struct Placement<'a> {
+    root: &'a Path,
+    work_tree: WorkTree,
+    dir: Option<&'a Path>,
+}
+
+impl Placement<'_> {
+    /// The target of the `files` of the protocol `decl` (as declared in the working tree or at the
+    /// release `released`).
+    fn target(
+        &self,
+        decl: &ProtocolDecl,
+        files: Vec<FixtureFile>,
+        released: Option<String>,
+    ) -> Target {
+        let (shown, dir) = match self.dir {
+            Some(dir) => {
+                let folder = dir.join(&decl.name).join(decl.version.to_string());
+                (folder.display().to_string(), folder)
             }
-            Ok(repo) => match repo.baseline(pattern) {
-                Err(_) => {
-                    notes.push(format!(
-                        "no release tag matching `{pattern}`: no version counts as released, every folder is written from the working tree"
-                    ));
-                    None
-                }
-                Ok(release) => {
-                    match check::revision_snapshot(&ws, &repo, &release.commit, &release.tag) {
-                        Ok(snapshot) => Some((release.tag, snapshot)),
-                        Err(e) => {
-                            notes.push(format!(
-                                "cannot read the release {}: {e}; every folder is written from the working tree",
-                                release.tag
-                            ));
-                            None
-                        }
-                    }
-                }
-            },
+            None => {
+                let relative = format!(
+                    "{}/{}",
+                    protocol_dir(&self.work_tree, &decl.location.file, &decl.name),
+                    decl.version
+                );
+                (relative.clone(), self.root.join(relative))
+            }
         };
-        for p in &current.protocols {
-            let (shown, dir) = place(&p.name, &p.version, &p.location.file);
-            let released = base.as_ref().filter(|(_, b)| {
-                b.protocol(&p.name)
-                    .is_some_and(|bp| bp.version == p.version)
-            });
-            let (files, released) = match released {
-                Some((tag, b)) => (protocol_files(b, &p.name), Some(tag.clone())),
-                None => (protocol_files(&current, &p.name), None),
-            };
-            targets.push(Target {
-                shown,
-                dir,
-                files,
-                released,
-            });
+        Target {
+            shown,
+            dir,
+            files,
+            released,
         }
     }
+}
+
+/// Runs `wirecheck fixtures write` (or, with [`WriteOptions::check`], its `--check`).
+pub fn write(options: &WriteOptions) -> Result<WriteReport, FixturesError> {
+    let workspace = Workspace::load(options.manifest_path.as_deref(), &options.packages)?;
+    let placement = Placement {
+        root: &workspace.root,
+        work_tree: WorkTree::new(&workspace.root),
+        dir: options.dir.as_deref(),
+    };
+    let mut notes = Vec::new();
+    let targets = match &options.rev {
+        Some(rev) => release_targets(&workspace, rev, &placement)?,
+        None => working_tree_targets(&workspace, &options.tag_pattern, &placement, &mut notes)?,
+    };
     let mut report = WriteReport {
         files: Vec::new(),
         notes,
@@ -487,6 +468,84 @@ pub fn write(options: &WriteOptions) -> Result<WriteReport, FixturesError> {
     }
     report.files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(report)
+}
+
+/// `--rev REV`: the fixtures of every protocol of the release at `rev`, a released version each.
+fn release_targets(
+    workspace: &Workspace,
+    rev: &str,
+    placement: &Placement<'_>,
+) -> Result<Vec<Target>, FixturesError> {
+    let repo = workspace.repository()?;
+    let commit = repo.resolve(rev)?;
+    let snapshot = workspace.revision_snapshot(&repo, &commit, rev)?;
+    Ok(snapshot
+        .protocols
+        .iter()
+        .map(|p| placement.target(p, protocol_files(&snapshot, &p.name), Some(rev.to_owned())))
+        .collect())
+}
+
+/// The fixtures of every protocol of the working tree at its declared version: generated from the
+/// baseline release's source when that release declares the same version, else from the working tree.
+fn working_tree_targets(
+    workspace: &Workspace,
+    tag_pattern: &str,
+    placement: &Placement<'_>,
+    notes: &mut Vec<String>,
+) -> Result<Vec<Target>, FixturesError> {
+    let current = workspace.current_snapshot()?;
+    let base = baseline_release(workspace, tag_pattern, notes);
+    Ok(current
+        .protocols
+        .iter()
+        .map(|p| {
+            let released = base.as_ref().filter(|(_, b)| {
+                b.protocol(&p.name)
+                    .is_some_and(|bp| bp.version == p.version)
+            });
+            match released {
+                Some((tag, b)) => {
+                    placement.target(p, protocol_files(b, &p.name), Some(tag.clone()))
+                }
+                None => placement.target(p, protocol_files(&current, &p.name), None),
+            }
+        })
+        .collect())
+}
+
+/// The tag and model of the baseline release (the last release tag, as `wirecheck check` finds it), whose
+/// declared versions count as released; `None`, with a note saying why, when there is none or it cannot
+/// be read.
+fn baseline_release(
+    workspace: &Workspace,
+    tag_pattern: &str,
+    notes: &mut Vec<String>,
+) -> Option<(String, Snapshot)> {
+    let pattern = workspace::tag_pattern(tag_pattern);
+    let Ok(repo) = workspace.repository() else {
+        notes.push(
+            "not in a git repository: no version counts as released, every folder is written from the working tree"
+                .to_owned(),
+        );
+        return None;
+    };
+    let Ok(release) = repo.baseline(pattern) else {
+        notes.push(format!(
+            "no release tag matching `{pattern}`: no version counts as released, every folder is written from the working tree"
+        ));
+        return None;
+    };
+    match workspace.revision_snapshot(&repo, &release.commit, &release.tag) {
+        Ok(snapshot) => Some((release.tag, snapshot)),
+        Err(e) => {
+            notes.push(format!(
+                "cannot read the release {}: {e}; every folder is written from the working tree",
+                release.tag
+            ));
+            None
+        }
+    }
 }
 
 fn io_error(path: &Path, e: &std::io::Error) -> FixturesError {
@@ -588,85 +647,79 @@ fn covered(dir: &Path) -> BTreeSet<(String, String)> {
         .collect()
 }
 
-/// Adds a `fixtures_missing` finding (level `none`: it never changes a bump or the exit code) to every
-/// protocol of `report` that keeps wire fixtures (its `wire-fixtures/<protocol>/` folder exists in the working
-/// tree) and whose baseline version lacks the fixture of a message the baseline declares. `root` is the
-/// workspace root; `repo` is read at the baseline commit only to say whether the files were committed there.
-pub fn report_missing(
-    report: &mut Report,
-    root: &Path,
-    repo: &Repo,
-    base: &Snapshot,
-    current: &Snapshot,
-) {
-    let work = WorkTree::new(root);
-    let baseline = report.baseline.clone();
-    let at_baseline = repo.at(&baseline.commit).ok();
-    for p in &mut report.protocols {
-        let (Some(old), Some(new)) = (base.protocol(&p.name), current.protocol(&p.name)) else {
-            continue;
-        };
-        let proto_dir = protocol_dir(&work, &new.location.file, &p.name);
-        if !root.join(&proto_dir).is_dir() {
-            continue;
-        }
-        let folder = format!("{proto_dir}/{}", old.version);
-        let have = covered(&root.join(&folder));
-        let lacks = |topic: &str, kind: crate::Kind| {
-            !have.contains(&(topic.to_owned(), kind.as_str().to_owned()))
-        };
-        let names: Vec<&str> = base
-            .messages_of(&p.name)
-            .filter(|m| lacks(&m.topic, m.kind))
-            .map(|m| m.name.as_str())
-            .collect();
-        if names.is_empty() {
-            continue;
-        }
-        // Whether the release committed them (then they were deleted since): its files, by the names this
-        // generator gives them.
-        let committed = at_baseline.as_ref().is_some_and(|tree| {
-            protocol_files(base, &p.name)
-                .iter()
-                .filter(|f| lacks(&f.topic, f.kind))
-                .any(|f| matches!(tree.read(&format!("{folder}/{}", f.name)), Ok(Some(_))))
-        });
-        let what = format!(
-            "the wire fixtures of `{}` {} (release {}) lack {} of its {} messages ({}) in {folder}/",
-            p.name,
-            old.version,
-            baseline.rev,
-            names.len(),
-            base.messages_of(&p.name).count(),
-            names.join(", ")
-        );
-        let todo = if committed {
-            format!(
-                "they were committed in {rev} and are gone from the working tree: restore them with `git checkout {rev} -- {folder}`",
-                rev = baseline.rev
-            )
-        } else {
-            format!(
-                "the skew test cannot check that this release still decodes: run `wirecheck fixtures write --rev {}` and commit the files",
-                baseline.rev
-            )
-        };
-        p.findings.push(Finding {
-            rule: RuleId::FixturesMissing,
-            level: Level::None,
-            allowed: false,
-            allow_reason: None,
-            message: format!("{what}; {todo}"),
-            protocol: p.name.clone(),
-            message_type: String::new(),
-            topic: String::new(),
-            field: None,
-            direction: None,
-            against: baseline.rev.clone(),
-            location: new.location.clone(),
-            side: Side::New,
-            witness: None,
-            known: false,
-        });
+/// The `fixtures_missing` finding (level `none`: it never changes a bump or the exit code) of the protocol
+/// named `protocol`, when it keeps wire fixtures (its `wire-fixtures/<protocol>/` folder exists in the
+/// working tree) and its version at the baseline lacks the fixture of a message the baseline declares.
+/// The baseline's commit is read only to say whether the files were committed there.
+pub(crate) fn missing_fixtures(
+    history: &History<'_>,
+    baseline: &Baseline,
+    (base, current): (&Snapshot, &Snapshot),
+    protocol: &str,
+) -> Option<Finding> {
+    let (old, new) = (base.protocol(protocol)?, current.protocol(protocol)?);
+    let root = &history.workspace().root;
+    let protocol_folder = protocol_dir(&WorkTree::new(root), &new.location.file, protocol);
+    if !root.join(&protocol_folder).is_dir() {
+        return None;
     }
+    let folder = format!("{protocol_folder}/{}", old.version);
+    let have = covered(&root.join(&folder));
+    let lacks = |topic: &str, kind: crate::Kind| {
+        !have.contains(&(topic.to_owned(), kind.as_str().to_owned()))
+    };
+    let names: Vec<&str> = base
+        .messages_of(protocol)
+        .filter(|m| lacks(&m.topic, m.kind))
+        .map(|m| m.name.as_str())
+        .collect();
+    if names.is_empty() {
+        return None;
+    }
+    // Whether the release committed them (then they were deleted since): its files, by the names this
+    // generator gives them.
+    let committed = protocol_files(base, protocol)
+        .iter()
+        .filter(|f| lacks(&f.topic, f.kind))
+        .any(|f| {
+            history
+                .file_at(&baseline.commit, &format!("{folder}/{}", f.name))
+                .is_some()
+        });
+    let what = format!(
+        "the wire fixtures of `{protocol}` {} (release {}) lack {} of its {} messages ({}) in {folder}/",
+        old.version,
+        baseline.rev,
+        names.len(),
+        base.messages_of(protocol).count(),
+        names.join(", ")
+    );
+    let todo = if committed {
+        format!(
+            "they were committed in {rev} and are gone from the working tree: restore them with `git checkout {rev} -- {folder}`",
+            rev = baseline.rev
+        )
+    } else {
+        format!(
+            "the skew test cannot check that this release still decodes: run `wirecheck fixtures write --rev {}` and commit the files",
+            baseline.rev
+        )
+    };
+    Some(Finding {
+        rule: RuleId::FixturesMissing,
+        level: Level::None,
+        allowed: false,
+        allow_reason: None,
+        message: format!("{what}; {todo}"),
+        protocol: protocol.to_owned(),
+        message_type: String::new(),
+        topic: String::new(),
+        field: None,
+        direction: None,
+        against: baseline.rev.clone(),
+        location: new.location.clone(),
+        side: Side::New,
+        witness: None,
+        known: false,
+    })
 }

@@ -524,7 +524,7 @@ pub enum HelloProblem {
         protocol: String,
         /// The declared `min_compatible`.
         min_compatible: String,
-        /// The version.
+        /// The version it is above.
         version: String,
     },
 }
@@ -639,34 +639,34 @@ pub fn negotiate(local: &Hello, remote: &Hello) -> Result<Agreement, HandshakeEr
             .collect(),
     };
     let mut refusals = Vec::new();
-    for (name, l) in &ours {
-        let Some(r) = theirs.get(name) else {
+    for (name, local_view) in &ours {
+        let Some(remote_view) = theirs.get(name) else {
             agreement.local_only.push(name.to_string());
             continue;
         };
-        if l.accepts(r) && r.accepts(l) {
+        if local_view.accepts(remote_view) && remote_view.accepts(local_view) {
             agreement.protocols.push(Agreed {
                 name: name.to_string(),
-                local: l.version.clone(),
-                remote: r.version.clone(),
+                local: local_view.version.clone(),
+                remote: remote_view.version.clone(),
             });
             continue;
         }
         // Refused: exactly one side is below the other's minimum (module docs); that side upgrades.
-        let (upgrade, by) = if !at_most(&l.minimum, &r.version) {
-            (Side::Remote, l)
+        let (upgrade, refusing) = if !at_most(&local_view.minimum, &remote_view.version) {
+            (Side::Remote, local_view)
         } else {
-            (Side::Local, r)
+            (Side::Local, remote_view)
         };
         refusals.push(Refusal {
             protocol: name.to_string(),
             local_role: local.role.clone(),
             remote_role: remote.role.clone(),
-            local: l.version.clone(),
-            remote: r.version.clone(),
+            local: local_view.version.clone(),
+            remote: remote_view.version.clone(),
             upgrade,
-            minimum: by.minimum.clone(),
-            minimum_source: by.minimum_source,
+            minimum: refusing.minimum.clone(),
+            minimum_source: refusing.minimum_source,
         });
     }
     if refusals.is_empty() {

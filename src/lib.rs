@@ -62,6 +62,8 @@ pub mod matrix;
 #[cfg(feature = "checker")]
 pub mod model;
 #[cfg(feature = "checker")]
+pub mod outcome;
+#[cfg(feature = "checker")]
 pub mod policy;
 #[cfg(feature = "checker")]
 pub mod report;
@@ -73,3 +75,5 @@ pub mod source;
 pub mod store;
 #[cfg(feature = "testing")]
 pub mod testing;
+#[cfg(feature = "checker")]
+pub mod workspace;

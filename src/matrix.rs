@@ -4,17 +4,18 @@
 //!
 //! [`compute`] is pure over snapshots: for each protocol and each pair of revisions (older, newer) that both
 //! declare it, it runs the comparison with [`Scope::Full`], which checks every message in each direction
-//! the contract's table needs for its kind and the protocol's upgrade order. [`matrix`] is the thin driver
+//! the contract's table needs for its kind and the protocol's upgrade order. `matrix` is the thin driver
 //! that reads the snapshots from the working tree and from git.
 
 use semver::Version;
 use serde::Serialize;
 
-use crate::check::{self, CheckError};
 use crate::compat::{self, Scope};
 use crate::findings::{Finding, Level};
 use crate::model::Snapshot;
-use crate::source::Repo;
+use crate::workspace::{
+    History, Progress, Workspace, WorkspaceError, last_releases, read_releases,
+};
 
 /// A revision of the matrix: a release tag, or the working tree.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -156,65 +157,49 @@ fn pair(older: usize, newer: usize, findings: Vec<Finding>) -> Pair {
 
 /// What `wirecheck matrix` reads.
 #[derive(Debug, Clone, Default)]
-pub struct MatrixOptions {
+pub(crate) struct MatrixOptions {
     /// The workspace's `Cargo.toml` (default: found from the current directory).
-    pub manifest_path: Option<std::path::PathBuf>,
+    pub(crate) manifest_path: Option<std::path::PathBuf>,
     /// How many of the last release tags to include (the working tree comes on top).
-    pub releases: usize,
+    pub(crate) releases: usize,
     /// The release tag glob (default `v*`).
-    pub tag_pattern: String,
+    pub(crate) tag_pattern: String,
     /// Only these packages (default: every workspace member).
-    pub packages: Vec<String>,
+    pub(crate) packages: Vec<String>,
     /// Extract every release again instead of reading what an earlier run kept in the
     /// [store](crate::store).
-    pub no_cache: bool,
+    pub(crate) no_cache: bool,
 }
 
 /// Reads the last `releases` release tags (ancestors of HEAD, pre-releases skipped) from git and the
-/// working tree, and computes their matrix. A release whose source cannot be read is left out, with a
-/// message on stderr.
-pub fn matrix(options: &MatrixOptions) -> Result<Matrix, CheckError> {
-    let ws = check::load_workspace(options.manifest_path.as_deref(), &options.packages)?;
-    let repo = Repo::discover(&ws.root)?;
-    let pattern = if options.tag_pattern.is_empty() {
-        "v*"
-    } else {
-        &options.tag_pattern
-    };
-    let releases = repo.releases(pattern, None)?;
-    let skip = releases.len().saturating_sub(options.releases);
-    let mut progress = crate::report::Progress::new("reading release", releases.len() - skip);
-    let mut snapshots = Vec::new();
+/// working tree, and computes their matrix. A release whose source cannot be read is left out, and
+/// `progress` told why.
+pub(crate) fn matrix(
+    options: &MatrixOptions,
+    progress: &mut dyn Progress,
+) -> Result<Matrix, WorkspaceError> {
+    let workspace = Workspace::load(options.manifest_path.as_deref(), &options.packages)?;
+    let repo = workspace.repository()?;
+    let releases = last_releases(&repo, &options.tag_pattern, options.releases)?;
     // Files unchanged between releases are parsed once; releases read before come from the store.
-    let cache = crate::extract::SourceCache::new();
-    let store = ws.store(&repo, options.no_cache);
-    for release in &releases[skip..] {
-        progress.step(&release.tag);
-        let model = store.whole(&release.commit, || {
-            let at = (release.commit.as_str(), release.tag.as_str());
-            check::revision_snapshot_cached(&ws, &repo, at, &cache, None)
-        });
-        match model {
-            Ok(model) => snapshots.push((
-                Revision {
-                    label: release.tag.clone(),
-                    commit: Some(release.commit.clone()),
-                },
-                model,
-            )),
-            Err(e) => {
-                progress.finish();
-                eprintln!("wirecheck: leaving out release {}: {e}", release.tag);
-            }
-        }
-    }
-    progress.finish();
-    snapshots.push((
-        Revision {
-            label: "working tree".to_owned(),
-            commit: None,
-        },
-        check::current_snapshot_cached(&ws, &cache)?,
-    ));
+    let history = History::new(&workspace, &repo, options.no_cache);
+    let read = read_releases(&releases, progress, |release| {
+        history.release(&release.commit, &release.tag)
+    });
+    let mut snapshots: Vec<(Revision, Snapshot)> = read
+        .into_iter()
+        .map(|(release, model)| {
+            let revision = Revision {
+                label: release.tag.clone(),
+                commit: Some(release.commit.clone()),
+            };
+            (revision, model)
+        })
+        .collect();
+    let working_tree = Revision {
+        label: "working tree".to_owned(),
+        commit: None,
+    };
+    snapshots.push((working_tree, history.current()?));
     Ok(compute(&snapshots))
 }

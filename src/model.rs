@@ -54,16 +54,16 @@ pub struct ProtocolDecl {
     pub upgrade: Upgrade,
     /// `format = "..."`.
     pub format: Format,
-    /// The marker type's name.
+    /// Where the marker type's name is written.
     pub location: Location,
 }
 
 /// A suppression written in the source: `#[wire(allow(rule, ...), reason = "...")]`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct AllowDecl {
-    /// The rule ids.
+    /// The rule ids allowed.
     pub rules: Vec<String>,
-    /// Why.
+    /// Why the change is acceptable (`reason = "..."`).
     pub reason: String,
 }
 
@@ -88,7 +88,7 @@ pub struct MessageDecl {
     pub since: Option<Version>,
     /// `allow(...)` on the message.
     pub allow: Option<AllowDecl>,
-    /// The type's name.
+    /// Where the message type's name is written.
     pub location: Location,
 }
 
@@ -101,9 +101,9 @@ pub struct TypeDef {
     pub generics: Vec<String>,
     /// Container-level serde attributes that change the wire.
     pub attrs: ContainerAttrs,
-    /// The definition.
+    /// The fields, the variants or the aliased type.
     pub body: Body,
-    /// The type's name.
+    /// Where the type's name is written.
     pub location: Location,
 }
 
@@ -261,7 +261,7 @@ pub struct Field {
     /// `#[wire(allow(...), reason = "...")]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allow: Option<AllowDecl>,
-    /// The field's name (or type, for tuple fields).
+    /// Where the field's name is written (its type, for a tuple field).
     pub location: Location,
 }
 
@@ -303,7 +303,7 @@ pub struct Variant {
     /// `#[wire(allow(...), reason = "...")]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allow: Option<AllowDecl>,
-    /// The variant's name.
+    /// Where the variant's name is written.
     pub location: Location,
 }
 
@@ -343,7 +343,7 @@ pub enum Ty {
     Unit,
     /// `Option<T>`
     Option {
-        /// `T`
+        /// The type inside, `T`.
         inner: Box<Ty>,
     },
     /// `Vec<T>`, sets, `VecDeque<T>`, ...
@@ -357,7 +357,7 @@ pub enum Ty {
     Array {
         /// The element type.
         elem: Box<Ty>,
-        /// N.
+        /// The length `N`.
         len: u64,
     },
     /// `(A, B, ...)`
@@ -396,9 +396,9 @@ pub enum Ty {
 /// Something the extraction could not see through.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct ExtractNote {
-    /// What happened.
+    /// What could not be seen through, in a sentence.
     pub message: String,
-    /// Where.
+    /// Where it is written.
     pub location: Location,
 }
 

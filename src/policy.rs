@@ -1,11 +1,13 @@
-//! Version arithmetic: the semver bump a level of change requires, following Cargo's convention.
+//! The policy applied to findings: which of them count (`wirecheck.toml` allows), the semver bump they
+//! require by Cargo's convention, and whether a protocol's declared version meets it.
 
 use semver::Version;
 
+use crate::config::{AllowNote, Config};
 use crate::findings::{Finding, Level};
 
 /// The highest level among the findings that count (not allowed, not known history).
-pub fn required_level(findings: &[Finding]) -> Level {
+pub(crate) fn required_level(findings: &[Finding]) -> Level {
     findings
         .iter()
         .filter(|f| f.counts())
@@ -38,6 +40,109 @@ pub fn required_version(old: &Version, level: Level) -> Version {
         }
     }
     v
+}
+
+/// What a protocol's counted findings require of its declared version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Requirement {
+    /// The highest level among the counted findings.
+    pub(crate) bump: Level,
+    /// The lowest version the changes allow (`None` when the protocol was removed).
+    pub(crate) version: Option<Version>,
+    /// The declared version meets it (a removed protocol: nothing counted is major).
+    pub(crate) met: bool,
+}
+
+/// The requirement of a protocol declared at `old_version` by the baseline and at `new_version` by the
+/// working tree, given its findings. A new protocol needs nothing; a removed one fails on a counted major
+/// finding.
+pub(crate) fn requirement(
+    old_version: Option<&Version>,
+    new_version: Option<&Version>,
+    findings: &[Finding],
+) -> Requirement {
+    let bump = required_level(findings);
+    match (old_version, new_version) {
+        (Some(old), Some(new)) => {
+            let version = required_version(old, bump);
+            Requirement {
+                bump,
+                met: *new >= version,
+                version: Some(version),
+            }
+        }
+        (None, Some(new)) => Requirement {
+            bump: Level::None,
+            version: Some(new.clone()),
+            met: true,
+        },
+        (_, None) => Requirement {
+            bump,
+            version: None,
+            met: bump != Level::Major || findings.iter().all(|f| !f.counts()),
+        },
+    }
+}
+
+/// The `[[allow]]` entries of `wirecheck.toml` applied to the findings of one report, protocol by
+/// protocol, remembering which entries matched something and which have expired.
+pub(crate) struct Allows<'c> {
+    config: &'c Config,
+    used: Vec<bool>,
+    expired: Vec<Option<AllowNote>>,
+}
+
+impl<'c> Allows<'c> {
+    /// The allows of `config`, none applied yet.
+    pub(crate) fn new(config: &'c Config) -> Self {
+        Allows {
+            config,
+            used: vec![false; config.allows.len()],
+            expired: vec![None; config.allows.len()],
+        }
+    }
+
+    /// Marks each of `findings` (of the protocol `protocol`, now declared at `new_version`) that an entry
+    /// matches as allowed with the entry's reason, unless the source already allows it. An entry whose
+    /// `until` the version has reached allows nothing.
+    pub(crate) fn apply(
+        &mut self,
+        protocol: &str,
+        new_version: Option<&Version>,
+        findings: &mut [Finding],
+    ) {
+        for finding in findings {
+            for (i, entry) in self.config.allows.iter().enumerate() {
+                if !entry.matches(finding) {
+                    continue;
+                }
+                self.used[i] = true;
+                if entry.expired_at(new_version) {
+                    if let (None, Some(version)) = (&self.expired[i], new_version) {
+                        self.expired[i] = Some(AllowNote::expired(entry, protocol, version));
+                    }
+                    continue;
+                }
+                if !finding.allowed {
+                    finding.allowed = true;
+                    finding.allow_reason = Some(entry.reason_label());
+                }
+            }
+        }
+    }
+
+    /// The notes on the entries, in file order: each expired one, and each that matched nothing.
+    pub(crate) fn notes(mut self) -> Vec<AllowNote> {
+        let mut notes = Vec::new();
+        for (i, entry) in self.config.allows.iter().enumerate() {
+            if let Some(note) = self.expired[i].take() {
+                notes.push(note);
+            } else if !self.used[i] {
+                notes.push(AllowNote::unused(entry));
+            }
+        }
+        notes
+    }
 }
 
 /// Whether a peer at `version` must interoperate with a release at `other` without a declared

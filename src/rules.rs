@@ -10,7 +10,34 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::findings::Level;
+/// How much a change matters on the wire, which decides the semver bump it requires.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Level {
+    /// The wire is the same.
+    None,
+    /// What goes on the wire changed, compatibly in every needed direction.
+    Minor,
+    /// Some mixed pair of versions fails: a payload is rejected or misread.
+    Major,
+}
+
+impl Level {
+    /// `none`, `minor`, `major`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Level::None => "none",
+            Level::Minor => "minor",
+            Level::Major => "major",
+        }
+    }
+}
+
+impl std::fmt::Display for Level {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// What a major finding's witness shows, which decides how reports word it and how tests check it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

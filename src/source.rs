@@ -83,20 +83,20 @@ pub struct Release {
 
 /// The version in a tag's name: what follows the first character run that is not a digit (`v1.2.3`,
 /// `sched-v1.2.3`).
-pub fn tag_version(tag: &str) -> Option<Version> {
+pub(crate) fn tag_version(tag: &str) -> Option<Version> {
     let start = tag.find(|c: char| c.is_ascii_digit())?;
     Version::parse(&tag[start..]).ok()
 }
 
 /// The working tree: files as they are on disk, uncommitted edits included.
 #[derive(Debug, Clone)]
-pub struct WorkTree {
+pub(crate) struct WorkTree {
     root: PathBuf,
 }
 
 impl WorkTree {
     /// Reads files under `root` (the workspace root).
-    pub fn new(root: impl Into<PathBuf>) -> Self {
+    pub(crate) fn new(root: impl Into<PathBuf>) -> Self {
         WorkTree { root: root.into() }
     }
 }
@@ -280,7 +280,7 @@ impl Repo {
     }
 
     /// A reader of the files of `commit`, by workspace-relative path.
-    pub fn at(&self, commit: &str) -> Result<GitRevision<'_>, SourceError> {
+    pub(crate) fn at(&self, commit: &str) -> Result<GitRevision<'_>, SourceError> {
         let oid = Oid::from_str(commit)?;
         let commit = self
             .repo
@@ -296,7 +296,7 @@ impl Repo {
 }
 
 /// The files of one commit, read from git objects.
-pub struct GitRevision<'r> {
+pub(crate) struct GitRevision<'r> {
     repo: &'r Repo,
     tree: git2::Tree<'r>,
 }

@@ -38,7 +38,7 @@ const BUILD_ID: &str = env!("WIRECHECK_BUILD_ID");
 
 /// Release models on disk (see the module documentation).
 #[derive(Debug)]
-pub struct Store {
+pub(crate) struct Store {
     /// `None`: not kept on disk (every release is extracted).
     dir: Option<PathBuf>,
     /// Which crates are read, as part of every release's file name.
@@ -49,7 +49,7 @@ pub struct Store {
 
 /// One protocol of a release, as a comparison reads it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Part {
+pub(crate) struct Part {
     /// The protocol's name.
     pub name: String,
     /// The protocol's declaration, kept messages and the types they reach.
@@ -85,7 +85,7 @@ impl Part {
 }
 
 /// Which parts a caller has not compared yet, by protocol name and [shape](Part::shape).
-pub type Unseen<'a> = &'a dyn Fn(&str, &str) -> bool;
+pub(crate) type Unseen<'a> = &'a dyn Fn(&str, &str) -> bool;
 
 /// A release's file in the store.
 #[derive(Debug, Serialize, Deserialize)]
@@ -244,6 +244,7 @@ impl Store {
     }
 
     /// Where this store keeps its files (`None` when disabled).
+    #[cfg(test)]
     pub fn dir(&self) -> Option<&Path> {
         self.dir.as_deref()
     }

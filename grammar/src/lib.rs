@@ -3,6 +3,9 @@
 //!
 //! This crate is an implementation detail of wirecheck; its API may change in any release.
 //!
+//! The keywords (`kind = "request"`, `upgrade`, `format`) are those of `wirecheck-vocab`, which the runtime
+//! re-exports too: [`runtime_path`] names a parsed value in the code the derives generate.
+//!
 //! Parsing collects every error of an item (serde's `Ctxt` pattern): [`parse_protocol`], [`parse_message`]
 //! and [`parse_member`] return all of them combined into one [`syn::Error`], each spanned on the offending
 //! token.
@@ -21,84 +24,24 @@ use syn::meta::ParseNestedMeta;
 use syn::parse::ParseStream;
 use syn::spanned::Spanned as _;
 use syn::{Attribute, LitStr, Path};
+pub use wirecheck_vocab::{Format, Keyword, Kind, ResponseMode, Upgrade};
 
 /// A parsed value with the span of the tokens it came from.
 #[derive(Debug, Clone)]
-pub struct Sp<T> {
-    /// The value.
+pub struct Spanned<T> {
     pub value: T,
-    /// Where it was written.
+    /// Where the value was written.
     pub span: Span,
 }
 
-impl<T> Sp<T> {
+impl<T> Spanned<T> {
     fn new(value: T, span: Span) -> Self {
-        Sp { value, span }
+        Spanned { value, span }
     }
 }
 
 /// The attribute's name: `#[wire(...)]`.
 pub const ATTRIBUTE: &str = "wire";
-
-/// `kind = "..."` on a message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    /// `"request"`
-    Request,
-    /// `"response"`
-    Response,
-    /// `"event"`
-    Event,
-    /// `"record"`
-    Record,
-}
-
-/// `upgrade = "..."` on a protocol.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Upgrade {
-    /// `"any-order"` (default)
-    #[default]
-    AnyOrder,
-    /// `"server-first"`
-    ServerFirst,
-    /// `"client-first"`
-    ClientFirst,
-}
-
-/// `format = "..."` on a protocol.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Format {
-    /// `"json"` (default)
-    #[default]
-    Json,
-    /// `"cbor"`
-    Cbor,
-    /// `"msgpack"`
-    Msgpack,
-    /// `"bincode"`
-    Bincode,
-    /// `"postcard"`
-    Postcard,
-}
-
-const KINDS: &[(&str, Kind)] = &[
-    ("request", Kind::Request),
-    ("response", Kind::Response),
-    ("event", Kind::Event),
-    ("record", Kind::Record),
-];
-const UPGRADES: &[(&str, Upgrade)] = &[
-    ("any-order", Upgrade::AnyOrder),
-    ("server-first", Upgrade::ServerFirst),
-    ("client-first", Upgrade::ClientFirst),
-];
-const FORMATS: &[(&str, Format)] = &[
-    ("json", Format::Json),
-    ("cbor", Format::Cbor),
-    ("msgpack", Format::Msgpack),
-    ("bincode", Format::Bincode),
-    ("postcard", Format::Postcard),
-];
 
 /// The keys accepted on a protocol marker type.
 pub const PROTOCOL_KEYS: &[&str] = &["name", "version", "min_compatible", "upgrade", "format"];
@@ -113,11 +56,11 @@ pub const MEMBER_KEYS: &[&str] = &["since", "allow", "reason"];
 #[derive(Debug, Clone)]
 pub struct ProtocolAttrs {
     /// `name = "sched"`.
-    pub name: Sp<String>,
+    pub name: Spanned<String>,
     /// `version = "0.88.0"`.
-    pub version: Sp<semver::Version>,
+    pub version: Spanned<semver::Version>,
     /// `min_compatible = "0.87.0"`.
-    pub min_compatible: Option<Sp<semver::Version>>,
+    pub min_compatible: Option<Spanned<semver::Version>>,
     /// `upgrade = "..."`, default any-order.
     pub upgrade: Upgrade,
     /// `format = "..."`, default json.
@@ -128,9 +71,9 @@ pub struct ProtocolAttrs {
 #[derive(Debug, Clone, Default)]
 pub struct Allow {
     /// The rule ids allowed.
-    pub rules: Vec<Sp<String>>,
+    pub rules: Vec<Spanned<String>>,
     /// Why (required whenever `allow` is present).
-    pub reason: Option<Sp<String>>,
+    pub reason: Option<Spanned<String>>,
 }
 
 /// `#[wire(...)]` on a `#[derive(Message)]` type.
@@ -139,15 +82,15 @@ pub struct MessageAttrs {
     /// `protocol = Path`: the protocol marker type.
     pub protocol: Path,
     /// `topic = "sched.alloc"`.
-    pub topic: Sp<String>,
+    pub topic: Spanned<String>,
     /// `kind = "request"`.
-    pub kind: Sp<Kind>,
+    pub kind: Spanned<Kind>,
     /// `responds = Path`: the single response type of a request.
     pub responds: Option<Path>,
     /// `streams = Path`: the streamed response type of a request.
     pub streams: Option<Path>,
     /// `since = "0.56.0"`.
-    pub since: Option<Sp<semver::Version>>,
+    pub since: Option<Spanned<semver::Version>>,
     /// `allow(...)` + `reason`.
     pub allow: Allow,
 }
@@ -156,7 +99,7 @@ pub struct MessageAttrs {
 #[derive(Debug, Clone, Default)]
 pub struct MemberAttrs {
     /// `since = "0.56.0"`.
-    pub since: Option<Sp<semver::Version>>,
+    pub since: Option<Spanned<semver::Version>>,
     /// `allow(...)` + `reason`.
     pub allow: Allow,
 }
@@ -197,7 +140,7 @@ pub fn is_wire_attr(attr: &Attribute) -> bool {
 
 /// Walks every `key = value` / `key(...)` of every `#[wire(...)]` attribute, reporting unknown keys.
 ///
-/// `f` reads one accepted key. Whatever it does, the rest of that key's entry (up to the next `,`) is
+/// `read_key` reads one accepted key. Whatever it does, the rest of that key's entry (up to the next `,`) is
 /// skipped afterwards, so a bad value never derails the keys after it. Returns the keys written (accepted
 /// or not, valid values or not), for the "missing key" checks.
 fn for_each_key(
@@ -205,7 +148,7 @@ fn for_each_key(
     accepted: &[&str],
     what: &str,
     errors: &mut Errors,
-    mut f: impl FnMut(&str, &ParseNestedMeta<'_>, &mut Errors) -> syn::Result<()>,
+    mut read_key: impl FnMut(&str, &ParseNestedMeta<'_>, &mut Errors) -> syn::Result<()>,
 ) -> Vec<String> {
     let mut seen = Vec::new();
     for attr in attrs.iter().filter(|a| is_wire_attr(a)) {
@@ -236,7 +179,7 @@ fn for_each_key(
                 return Ok(());
             }
             // A bad value is reported and the remaining keys are still read.
-            if let Err(error) = f(&key, &meta, errors) {
+            if let Err(error) = read_key(&key, &meta, errors) {
                 errors.push(error);
             }
             let rest = skip_entry(meta.input, true);
@@ -380,10 +323,10 @@ fn path_value(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Path> {
     }
 }
 
-fn version_value(lit: &LitStr, key: &str) -> syn::Result<Sp<semver::Version>> {
+fn version_value(lit: &LitStr, key: &str) -> syn::Result<Spanned<semver::Version>> {
     let text = lit.value();
     semver::Version::parse(&text)
-        .map(|v| Sp::new(v, lit.span()))
+        .map(|v| Spanned::new(v, lit.span()))
         .map_err(|e| {
             let without_v = text
                 .strip_prefix(['v', 'V'])
@@ -398,25 +341,37 @@ fn version_value(lit: &LitStr, key: &str) -> syn::Result<Sp<semver::Version>> {
         })
 }
 
-fn keyword_value<T: Copy>(lit: &LitStr, key: &str, table: &[(&str, T)]) -> syn::Result<Sp<T>> {
+/// A keyword value (`kind = "request"`): one of [`Keyword::ALL`], or the error listing them.
+fn keyword_value<T: Keyword>(lit: &LitStr) -> syn::Result<Spanned<T>> {
     let text = lit.value();
-    table
-        .iter()
-        .find(|(k, _)| *k == text)
-        .map(|(_, v)| Sp::new(*v, lit.span()))
+    T::from_keyword(&text)
+        .map(|value| Spanned::new(value, lit.span()))
         .ok_or_else(|| {
             syn::Error::new(
                 lit.span(),
                 format!(
-                    "unknown {key} `{text}`: expected one of {}",
-                    table
-                        .iter()
-                        .map(|(k, _)| format!("\"{k}\""))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    "unknown {} `{text}`: expected one of {}",
+                    T::WHAT,
+                    quoted_keywords::<T>()
                 ),
             )
         })
+}
+
+/// Every keyword of `T`, quoted as written in `#[wire(...)]`: `"request", "response", "event", "record"`.
+fn quoted_keywords<T: Keyword>() -> String {
+    T::ALL
+        .iter()
+        .map(|value| format!("\"{}\"", value.as_str()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The runtime value of a keyword as the generated code names it: `::wirecheck::Kind::Request`.
+pub fn runtime_path<T: Keyword>(value: T) -> TokenStream {
+    let ty = proc_macro2::Ident::new(T::TYPE_NAME, Span::call_site());
+    let variant = proc_macro2::Ident::new(value.variant_name(), Span::call_site());
+    quote::quote!(::wirecheck::#ty::#variant)
 }
 
 /// Whether a rule id is written as rule ids are (`snake_case`, ASCII).
@@ -529,7 +484,7 @@ impl AllowBuilder {
         let lit = string_value(meta, "reason")?;
         set_once(
             &mut self.allow.reason,
-            Sp::new(lit.value(), lit.span()),
+            Spanned::new(lit.value(), lit.span()),
             "reason",
             meta.path.span(),
             errors,
@@ -557,12 +512,12 @@ impl AllowBuilder {
 }
 
 /// One entry of `allow(...)`: a `snake_case` rule id, or the message saying how to write it.
-fn rule_id(entry: &TokenStream) -> Result<Sp<String>, String> {
+fn rule_id(entry: &TokenStream) -> Result<Spanned<String>, String> {
     let tokens: Vec<TokenTree> = entry.clone().into_iter().collect();
     if let [TokenTree::Ident(ident)] = tokens.as_slice()
         && is_rule_id(&ident.to_string())
     {
-        return Ok(Sp::new(ident.to_string(), ident.span()));
+        return Ok(Spanned::new(ident.to_string(), ident.span()));
     }
     if let Ok(lit) = syn::parse2::<LitStr>(entry.clone())
         && is_rule_id(&lit.value())
@@ -642,7 +597,7 @@ pub fn parse_protocol(attrs: &[Attribute], item_span: Span) -> Result<ProtocolAt
                     }
                     set_once(
                         &mut name,
-                        Sp::new(lit.value(), lit.span()),
+                        Spanned::new(lit.value(), lit.span()),
                         key,
                         span,
                         errors,
@@ -658,14 +613,14 @@ pub fn parse_protocol(attrs: &[Attribute], item_span: Span) -> Result<ProtocolAt
                 ),
                 "upgrade" => set_once(
                     &mut upgrade,
-                    keyword_value(&lit, key, UPGRADES)?.value,
+                    keyword_value::<Upgrade>(&lit)?.value,
                     key,
                     span,
                     errors,
                 ),
                 "format" => set_once(
                     &mut format,
-                    keyword_value(&lit, key, FORMATS)?.value,
+                    keyword_value::<Format>(&lit)?.value,
                     key,
                     span,
                     errors,
@@ -684,14 +639,14 @@ pub fn parse_protocol(attrs: &[Attribute], item_span: Span) -> Result<ProtocolAt
         required.push(("version = \"...\"", None));
     }
     missing_keys(&required, "protocol", item_span, &mut errors);
-    if let (Some(v), Some(min)) = (&version, &min_compatible)
-        && min.value > v.value
+    if let (Some(declared), Some(minimum)) = (&version, &min_compatible)
+        && minimum.value > declared.value
     {
         errors.at(
-            min.span,
+            minimum.span,
             format!(
                 "`min_compatible` {} is newer than `version` {}",
-                min.value, v.value
+                minimum.value, declared.value
             ),
         );
     }
@@ -712,7 +667,7 @@ pub fn parse_message(attrs: &[Attribute], item_span: Span) -> Result<MessageAttr
     let mut errors = Errors::default();
     let mut protocol = None;
     let mut topic = None;
-    let mut kind: Option<Sp<Kind>> = None;
+    let mut kind: Option<Spanned<Kind>> = None;
     let mut responds: Option<Path> = None;
     let mut streams: Option<Path> = None;
     let mut since = None;
@@ -735,7 +690,7 @@ pub fn parse_message(attrs: &[Attribute], item_span: Span) -> Result<MessageAttr
                     }
                     set_once(
                         &mut topic,
-                        Sp::new(lit.value(), lit.span()),
+                        Spanned::new(lit.value(), lit.span()),
                         key,
                         span,
                         errors,
@@ -743,13 +698,7 @@ pub fn parse_message(attrs: &[Attribute], item_span: Span) -> Result<MessageAttr
                 }
                 "kind" => {
                     let lit = string_value(meta, key)?;
-                    set_once(
-                        &mut kind,
-                        keyword_value(&lit, key, KINDS)?,
-                        key,
-                        span,
-                        errors,
-                    )
+                    set_once(&mut kind, keyword_value::<Kind>(&lit)?, key, span, errors)
                 }
                 "since" => {
                     let lit = string_value(meta, key)?;
@@ -774,11 +723,9 @@ pub fn parse_message(attrs: &[Attribute], item_span: Span) -> Result<MessageAttr
     if missing("topic") {
         required.push(("topic = \"...\"", None));
     }
+    let kind_hint = format!("`kind` is one of {}", quoted_keywords::<Kind>());
     if missing("kind") {
-        required.push((
-            "kind = \"...\"",
-            Some("`kind` is one of \"request\", \"response\", \"event\", \"record\""),
-        ));
+        required.push(("kind = \"...\"", Some(kind_hint.as_str())));
     }
     missing_keys(&required, "message", item_span, &mut errors);
     if let (Some(_), Some(streams)) = (&responds, &streams) {
@@ -840,408 +787,4 @@ pub fn parse_member(attrs: &[Attribute]) -> Result<MemberAttrs, syn::Error> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn attrs(src: &str) -> Vec<Attribute> {
-        let item: syn::DeriveInput = syn::parse_str(&format!("{src} struct X;")).unwrap();
-        item.attrs
-    }
-
-    /// The attributes of `tokens`, which may hold invisible groups (`parse_str` cannot make those).
-    fn attrs_of(tokens: TokenStream) -> Vec<Attribute> {
-        let item: syn::DeriveInput = syn::parse2(quote::quote!(#tokens struct X;)).unwrap();
-        item.attrs
-    }
-
-    /// `tokens` wrapped in an invisible group, as `macro_rules!` passes `$x:literal` or `$p:path` on.
-    fn invisible(tokens: TokenStream) -> proc_macro2::Group {
-        proc_macro2::Group::new(Delimiter::None, tokens)
-    }
-
-    fn messages(error: syn::Error) -> Vec<String> {
-        error.into_iter().map(|e| e.to_string()).collect()
-    }
-
-    fn message_errors_of(src: &str) -> Vec<String> {
-        match parse_message(&attrs(src), Span::call_site()) {
-            Ok(_) => panic!("expected errors for {src}"),
-            Err(error) => messages(error),
-        }
-    }
-
-    fn member_errors_of(src: &str) -> Vec<String> {
-        match parse_member(&attrs(src)) {
-            Ok(_) => panic!("expected errors for {src}"),
-            Err(error) => messages(error),
-        }
-    }
-
-    fn protocol_errors_of(src: &str) -> Vec<String> {
-        match parse_protocol(&attrs(src), Span::call_site()) {
-            Ok(_) => panic!("expected errors for {src}"),
-            Err(error) => messages(error),
-        }
-    }
-
-    fn path_text(path: &Path) -> String {
-        path.to_token_stream()
-            .to_string()
-            .split_whitespace()
-            .collect()
-    }
-
-    #[test]
-    fn protocol_with_every_key() {
-        let p = parse_protocol(
-            &attrs(r#"#[wire(name = "sched", version = "0.88.0", min_compatible = "0.87.0", upgrade = "server-first", format = "postcard")]"#),
-            Span::call_site(),
-        )
-        .unwrap();
-        assert_eq!(p.name.value, "sched");
-        assert_eq!(p.version.value, semver::Version::new(0, 88, 0));
-        assert_eq!(
-            p.min_compatible.unwrap().value,
-            semver::Version::new(0, 87, 0)
-        );
-        assert_eq!(p.upgrade, Upgrade::ServerFirst);
-        assert_eq!(p.format, Format::Postcard);
-    }
-
-    #[test]
-    fn protocol_errors_are_all_reported() {
-        let err = parse_protocol(
-            &attrs(r#"#[wire(name = "s", version = "one", upgrade = "sideways", colour = "red")]"#),
-            Span::call_site(),
-        )
-        .unwrap_err();
-        let messages: Vec<String> = err.into_iter().map(|e| e.to_string()).collect();
-        assert_eq!(messages.len(), 3, "{messages:?}");
-        assert!(
-            messages[0].starts_with("`version` must be a semver version"),
-            "{messages:?}"
-        );
-        assert!(
-            messages[1].starts_with("unknown upgrade `sideways`"),
-            "{messages:?}"
-        );
-        assert!(
-            messages[2].starts_with("unknown wire protocol key `colour`"),
-            "{messages:?}"
-        );
-    }
-
-    #[test]
-    fn message_keys() {
-        let m = parse_message(
-            &attrs(r#"#[wire(protocol = crate::Sched, topic = "sched.alloc", kind = "request", responds = AllocResponse, since = "0.56.0", allow(field_removed), reason = "never read")]"#),
-            Span::call_site(),
-        )
-        .unwrap();
-        assert_eq!(m.topic.value, "sched.alloc");
-        assert_eq!(m.kind.value, Kind::Request);
-        assert!(m.responds.is_some() && m.streams.is_none());
-        assert_eq!(m.allow.rules[0].value, "field_removed");
-        assert_eq!(m.allow.reason.unwrap().value, "never read");
-    }
-
-    #[test]
-    fn message_errors() {
-        let Err(err) = parse_message(
-            &attrs(
-                r#"#[wire(protocol = "Sched", kind = "response", streams = X, allow(field_removed))]"#,
-            ),
-            Span::call_site(),
-        ) else {
-            panic!("expected errors")
-        };
-        let messages: Vec<String> = err.into_iter().map(|e| e.to_string()).collect();
-        assert!(
-            messages
-                .iter()
-                .any(|m| m.contains("takes a type path, not a string")),
-            "{messages:?}"
-        );
-        assert!(
-            messages.iter().any(|m| m.contains("needs a `reason")),
-            "{messages:?}"
-        );
-        assert!(
-            messages.iter().any(|m| m.contains("missing `#[wire(topic")),
-            "{messages:?}"
-        );
-        assert!(
-            messages
-                .iter()
-                .any(|m| m.contains("only a `kind = \"request\"`")),
-            "{messages:?}"
-        );
-    }
-
-    #[test]
-    fn member_keys() {
-        let m = parse_member(&attrs(r#"#[wire(since = "0.70.0")]"#)).unwrap();
-        assert_eq!(m.since.unwrap().value, semver::Version::new(0, 70, 0));
-        assert!(parse_member(&attrs(r#"#[wire(reason = "x")]"#)).is_err());
-        assert!(parse_member(&attrs(r#"#[wire(allow(Bad-Id), reason = "x")]"#)).is_err());
-    }
-
-    #[test]
-    fn values_from_macro_rules_are_unwrapped() {
-        let name = invisible(quote::quote!("sched"));
-        let version = invisible(quote::quote!("0.88.0"));
-        let p = parse_protocol(
-            &attrs_of(quote::quote!(#[wire(name = #name, version = #version)])),
-            Span::call_site(),
-        )
-        .unwrap();
-        assert_eq!(p.name.value, "sched");
-        assert_eq!(p.version.value, semver::Version::new(0, 88, 0));
-
-        let protocol = invisible(quote::quote!(crate::Sched));
-        let streams = invisible(quote::quote!(m::Reply<u8>));
-        let topic = invisible(invisible(quote::quote!("t")).into_token_stream());
-        let m = parse_message(
-            &attrs_of(quote::quote!(
-                #[wire(protocol = #protocol, topic = #topic, kind = "request", streams = #streams)]
-            )),
-            Span::call_site(),
-        )
-        .unwrap();
-        assert_eq!(path_text(&m.protocol), "crate::Sched");
-        assert_eq!(m.topic.value, "t");
-        assert_eq!(path_text(m.streams.as_ref().unwrap()), "m::Reply<u8>");
-    }
-
-    #[test]
-    fn response_paths_take_generic_arguments() {
-        let m = parse_message(
-            &attrs(r#"#[wire(protocol = P, kind = "request", streams = Reply<Vec<u8>, String>, topic = "t")]"#),
-            Span::call_site(),
-        )
-        .unwrap();
-        assert_eq!(
-            path_text(m.streams.as_ref().unwrap()),
-            "Reply<Vec<u8>,String>"
-        );
-        assert_eq!(m.topic.value, "t", "the keys after a generic path are read");
-
-        for written in ["Reply::<T>", "::m::Reply<T>", "self::Reply<'a, T>"] {
-            let m = parse_message(
-                &attrs(&format!(
-                    r#"#[wire(protocol = P, topic = "t", kind = "request", responds = {written})]"#
-                )),
-                Span::call_site(),
-            )
-            .unwrap_or_else(|e| panic!("{written}: {e}"));
-            assert_eq!(
-                path_text(m.responds.as_ref().unwrap()),
-                written.replace(' ', "")
-            );
-        }
-    }
-
-    #[test]
-    fn non_paths_are_reported_and_the_other_keys_still_read() {
-        let errors = message_errors_of(
-            r#"#[wire(protocol = "crate::Sched", topic = "t", kind = "request", streams = &Reply<A, B>)]"#,
-        );
-        assert_eq!(
-            errors,
-            [
-                "`protocol` takes a type path, not a string: write `protocol = crate::Sched`",
-                "`streams` takes a type path: write `streams = path::to::Type`",
-            ]
-        );
-        assert_eq!(
-            message_errors_of(
-                r#"#[wire(protocol = <S as T>::P, topic = "t", kind = "request", responds = "not a path")]"#
-            ),
-            [
-                "`protocol` takes a type path: write `protocol = path::to::Type`",
-                "`responds` takes a type path, not a string: write `responds = path::to::Type`",
-            ]
-        );
-        assert_eq!(
-            message_errors_of(r#"#[wire(protocol, topic = "t", kind = "request")]"#),
-            ["`protocol` takes a type path: write `protocol = path::to::Type`"]
-        );
-    }
-
-    #[test]
-    fn string_values_name_the_key_and_the_fix() {
-        assert_eq!(
-            protocol_errors_of(r#"#[wire(name = sched, version = "1.0.0")]"#),
-            ["`name` takes a string literal: write `name = \"...\"`"]
-        );
-        assert_eq!(
-            protocol_errors_of(r#"#[wire(name("sched"), version = 1.0)]"#),
-            [
-                "`name` takes a string literal: write `name = \"...\"`",
-                "`version` takes a string literal: write `version = \"...\"`",
-            ]
-        );
-        assert_eq!(
-            message_errors_of(
-                r#"#[wire(protocol = P, topic = a.b, kind = "event", since = "1.0.0" "x")]"#
-            ),
-            [
-                "`topic` takes a string literal: write `topic = \"...\"`",
-                "`since` takes a string literal: write `since = \"...\"`",
-            ]
-        );
-    }
-
-    #[test]
-    fn a_leading_v_is_pointed_out() {
-        assert_eq!(
-            message_errors_of(
-                r#"#[wire(protocol = P, topic = "t", kind = "event", since = "v0.61.0")]"#
-            ),
-            ["`since` must be a semver version, without the `v`: write `since = \"0.61.0\"`"]
-        );
-        assert_eq!(
-            protocol_errors_of(r#"#[wire(name = "s", version = "V1.2.3")]"#),
-            ["`version` must be a semver version, without the `v`: write `version = \"1.2.3\"`"]
-        );
-        let errors = protocol_errors_of(r#"#[wire(name = "s", version = "very")]"#);
-        assert!(
-            errors[0].starts_with("`version` must be a semver version such as \"1.2.3\": "),
-            "{errors:?}"
-        );
-    }
-
-    #[test]
-    fn missing_keys_are_one_error() {
-        assert_eq!(
-            protocol_errors_of(""),
-            ["missing `#[wire(name = \"...\", version = \"...\")]` on the protocol"]
-        );
-        assert_eq!(
-            protocol_errors_of(r#"#[wire(version = "1.0.0")]"#),
-            ["missing `#[wire(name = \"...\")]` on the protocol"]
-        );
-        assert_eq!(
-            message_errors_of(r#"#[wire(since = "1.0.0")]"#),
-            [
-                "missing `#[wire(protocol = ..., topic = \"...\", kind = \"...\")]` on the message: \
-                 `protocol` names the protocol marker type; \
-                 `kind` is one of \"request\", \"response\", \"event\", \"record\""
-            ]
-        );
-        assert_eq!(
-            message_errors_of(r#"#[wire(protocol = P, kind = "event")]"#),
-            ["missing `#[wire(topic = \"...\")]` on the message"]
-        );
-        // A key written with a bad value is not also missing.
-        assert_eq!(
-            message_errors_of(r#"#[wire(protocol = "P", topic = "t", kind = "reply")]"#).len(),
-            2
-        );
-    }
-
-    #[test]
-    fn unknown_keys_are_skipped_whatever_their_value() {
-        assert_eq!(
-            member_errors_of(r#"#[wire(colour = Reply<A, B>, since = "1.0.0", shade(x, y))]"#),
-            [
-                "unknown wire field or variant key `colour`: expected one of `since`, `allow`, `reason`",
-                "unknown wire field or variant key `shade`: expected one of `since`, `allow`, `reason`",
-            ]
-        );
-        assert_eq!(
-            member_errors_of(r#"#[wire(a::b = 1)]"#),
-            [
-                "unknown wire field or variant key `a::b`: expected one of `since`, `allow`, `reason`"
-            ]
-        );
-        assert_eq!(
-            member_errors_of(r#"#[wire] #[wire = "x"]"#),
-            [
-                "expected `#[wire(...)]` with field or variant keys",
-                "expected `#[wire(...)]` with field or variant keys",
-            ]
-        );
-        assert_eq!(
-            member_errors_of(r#"#[wire(since = "1.0.0" reason = "r")]"#),
-            ["`since` takes a string literal: write `since = \"...\"`"]
-        );
-    }
-
-    #[test]
-    fn a_bad_rule_id_is_one_error_with_the_snake_case_form() {
-        for (written, message) in [
-            (
-                "FieldRemoved",
-                "`FieldRemoved` is not a rule id: rule ids are snake_case, write `field_removed`",
-            ),
-            (
-                "Field-Removed",
-                "`Field-Removed` is not a rule id: rule ids are snake_case, write `field_removed`",
-            ),
-            (
-                "\"field_removed\"",
-                "rule ids are written without quotes: write `field_removed`",
-            ),
-            (
-                "field_removed = 1",
-                "`field_removed=1` is not a rule id: rule ids are snake_case, such as `field_removed`",
-            ),
-        ] {
-            // The bad id still counts as an `allow`: `reason` is not reported as orphaned.
-            assert_eq!(
-                member_errors_of(&format!(r#"#[wire(allow({written}), reason = "r")]"#)),
-                [message],
-                "{written}"
-            );
-        }
-        let m = parse_member(&attrs(
-            r#"#[wire(allow(field_removed, variant_removed,), reason = "r")]"#,
-        ))
-        .unwrap();
-        let rules: Vec<_> = m.allow.rules.iter().map(|r| r.value.as_str()).collect();
-        assert_eq!(rules, ["field_removed", "variant_removed"]);
-    }
-
-    #[test]
-    fn allow_needs_a_list_of_rule_ids() {
-        assert_eq!(
-            member_errors_of(r#"#[wire(allow(), reason = "r")]"#),
-            ["`allow(...)` needs at least one rule id, such as `allow(field_removed)`"]
-        );
-        assert_eq!(
-            member_errors_of(r#"#[wire(allow = "field_removed", reason = "r")]"#),
-            ["`allow` takes a list of rule ids: write `allow(rule_id, ...)`"]
-        );
-        assert_eq!(
-            member_errors_of(r#"#[wire(allow(BadId))]"#),
-            [
-                "`BadId` is not a rule id: rule ids are snake_case, write `bad_id`",
-                "`allow(...)` needs a `reason = \"...\"` saying why the change is acceptable",
-            ]
-        );
-        assert_eq!(
-            member_errors_of(r#"#[wire(allow(a), allow(b), reason = "r")]"#),
-            ["duplicate wire key `allow`: list every rule in one `allow(...)`"]
-        );
-        assert_eq!(
-            member_errors_of(r#"#[wire(allow(a) b, reason = "r")]"#),
-            ["unexpected tokens after the `allow` value: separate keys with `,`"]
-        );
-    }
-
-    #[test]
-    fn snake_case_spellings() {
-        for (written, snake) in [
-            ("FieldRemoved", "field_removed"),
-            ("fieldRemoved", "field_removed"),
-            ("Field-Removed", "field_removed"),
-            ("FIELD_REMOVED", "field_removed"),
-            ("Integer2Float", "integer2_float"),
-            ("HTTPServerGone", "http_server_gone"),
-            ("field_removed", "field_removed"),
-        ] {
-            assert_eq!(snake_case(written), snake, "{written}");
-        }
-    }
-}
+mod tests;

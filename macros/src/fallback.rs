@@ -8,6 +8,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::DeriveInput;
+use wirecheck_grammar::{Format, Kind, ResponseMode, Upgrade, runtime_path};
 
 use crate::wrap::wrap_in_const;
 
@@ -39,6 +40,8 @@ pub(crate) fn message(input: &DeriveInput, errors: &syn::Error) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let body = protocol_body();
+    let kind = runtime_path(Kind::Response);
+    let response_mode = runtime_path(ResponseMode::None);
     let items = wrap_in_const(quote! {
         #[doc(hidden)]
         pub struct InvalidWireAttributes;
@@ -53,8 +56,8 @@ pub(crate) fn message(input: &DeriveInput, errors: &syn::Error) -> TokenStream {
             type Protocol = InvalidWireAttributes;
             type Response = ();
             const TOPIC: &'static str = "";
-            const KIND: ::wirecheck::Kind = ::wirecheck::Kind::Response;
-            const RESPONSE: ::wirecheck::ResponseMode = ::wirecheck::ResponseMode::None;
+            const KIND: ::wirecheck::Kind = #kind;
+            const RESPONSE: ::wirecheck::ResponseMode = #response_mode;
             const SINCE: ::core::option::Option<&'static str> = ::core::option::Option::None;
         }
     });
@@ -63,11 +66,13 @@ pub(crate) fn message(input: &DeriveInput, errors: &syn::Error) -> TokenStream {
 }
 
 fn protocol_body() -> TokenStream {
+    let upgrade = runtime_path(Upgrade::default());
+    let format = runtime_path(Format::default());
     quote! {
         const NAME: &'static str = "";
         const VERSION: &'static str = "0.0.0";
         const MIN_COMPATIBLE: ::core::option::Option<&'static str> = ::core::option::Option::None;
-        const UPGRADE: ::wirecheck::Upgrade = ::wirecheck::Upgrade::AnyOrder;
-        const FORMAT: ::wirecheck::Format = ::wirecheck::Format::Json;
+        const UPGRADE: ::wirecheck::Upgrade = #upgrade;
+        const FORMAT: ::wirecheck::Format = #format;
     }
 }

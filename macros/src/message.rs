@@ -3,7 +3,7 @@
 use proc_macro2::{Span, TokenStream, TokenTree};
 use quote::{ToTokens as _, quote, quote_spanned};
 use syn::{Attribute, Data, DeriveInput, Fields, GenericParam, Generics, Path};
-use wirecheck_grammar::{Kind, MessageAttrs};
+use wirecheck_grammar::{MessageAttrs, ResponseMode, runtime_path};
 
 use crate::fallback;
 use crate::wrap::wrap_in_const;
@@ -85,18 +85,18 @@ fn impl_message(input: &DeriveInput, attrs: &MessageAttrs) -> TokenStream {
     let (response, mode, response_check) = match (&attrs.responds, &attrs.streams) {
         (Some(path), _) => (
             path.to_token_stream(),
-            quote!(::wirecheck::ResponseMode::Single),
+            runtime_path(ResponseMode::Single),
             response_check(path, "responds", &input.generics),
         ),
         (None, Some(path)) => (
             path.to_token_stream(),
-            quote!(::wirecheck::ResponseMode::Stream),
+            runtime_path(ResponseMode::Stream),
             response_check(path, "streams", &input.generics),
         ),
-        (None, None) => (quote!(()), quote!(::wirecheck::ResponseMode::None), None),
+        (None, None) => (quote!(()), runtime_path(ResponseMode::None), None),
     };
     let topic = &attrs.topic.value;
-    let kind = kind_tokens(attrs.kind.value);
+    let kind = runtime_path(attrs.kind.value);
     let since = match &attrs.since {
         Some(since) => {
             let since = since.value.to_string();
@@ -216,15 +216,6 @@ fn display_path(path: &Path) -> String {
 
 fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
-}
-
-fn kind_tokens(kind: Kind) -> TokenStream {
-    match kind {
-        Kind::Request => quote!(::wirecheck::Kind::Request),
-        Kind::Response => quote!(::wirecheck::Kind::Response),
-        Kind::Event => quote!(::wirecheck::Kind::Event),
-        Kind::Record => quote!(::wirecheck::Kind::Record),
-    }
 }
 
 #[cfg(test)]
@@ -376,17 +367,20 @@ mod tests {
 
     #[test]
     fn generic_mentions() {
-        let g = generics("<'a, T, const N: usize>");
-        assert!(mentions_generics(&path("Reply::<T>"), &g));
-        assert!(mentions_generics(&path("Reply::<N>"), &g));
-        assert!(mentions_generics(&path("Reply::<'a>"), &g));
-        assert!(mentions_generics(&path("m::Reply::<Vec<T>>"), &g));
+        let item_generics = generics("<'a, T, const N: usize>");
+        assert!(mentions_generics(&path("Reply::<T>"), &item_generics));
+        assert!(mentions_generics(&path("Reply::<N>"), &item_generics));
+        assert!(mentions_generics(&path("Reply::<'a>"), &item_generics));
+        assert!(mentions_generics(
+            &path("m::Reply::<Vec<T>>"),
+            &item_generics
+        ));
         assert!(mentions_generics(&path("Self"), &generics("")));
         assert!(
-            !mentions_generics(&path("a::Reply"), &g),
+            !mentions_generics(&path("a::Reply"), &item_generics),
             "`a` is a module, not the lifetime"
         );
-        assert!(!mentions_generics(&path("Reply::<'b, U>"), &g));
+        assert!(!mentions_generics(&path("Reply::<'b, U>"), &item_generics));
     }
 
     #[test]

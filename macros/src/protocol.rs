@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 use syn::DeriveInput;
-use wirecheck_grammar::{Format, ProtocolAttrs, Upgrade};
+use wirecheck_grammar::{ProtocolAttrs, runtime_path};
 
 use crate::fallback;
 use crate::wrap::wrap_in_const;
@@ -28,8 +28,8 @@ fn impl_protocol(input: &DeriveInput, attrs: &ProtocolAttrs) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
-    let upgrade = upgrade_tokens(attrs.upgrade);
-    let format = format_tokens(attrs.format);
+    let upgrade = runtime_path(attrs.upgrade);
+    let format = runtime_path(attrs.format);
     quote! {
         #[automatically_derived]
         impl #impl_generics ::wirecheck::Protocol for #ident #ty_generics #where_clause {
@@ -39,24 +39,6 @@ fn impl_protocol(input: &DeriveInput, attrs: &ProtocolAttrs) -> TokenStream {
             const UPGRADE: ::wirecheck::Upgrade = #upgrade;
             const FORMAT: ::wirecheck::Format = #format;
         }
-    }
-}
-
-fn upgrade_tokens(upgrade: Upgrade) -> TokenStream {
-    match upgrade {
-        Upgrade::AnyOrder => quote!(::wirecheck::Upgrade::AnyOrder),
-        Upgrade::ServerFirst => quote!(::wirecheck::Upgrade::ServerFirst),
-        Upgrade::ClientFirst => quote!(::wirecheck::Upgrade::ClientFirst),
-    }
-}
-
-fn format_tokens(format: Format) -> TokenStream {
-    match format {
-        Format::Json => quote!(::wirecheck::Format::Json),
-        Format::Cbor => quote!(::wirecheck::Format::Cbor),
-        Format::Msgpack => quote!(::wirecheck::Format::Msgpack),
-        Format::Bincode => quote!(::wirecheck::Format::Bincode),
-        Format::Postcard => quote!(::wirecheck::Format::Postcard),
     }
 }
 

@@ -23,7 +23,7 @@ use crate::model::{
     AllowDecl, Body, ContainerAttrs, Custom, EnumRepr, ExtractNote, Field, Location, MessageDecl,
     ProtocolDecl, Proxy, SeqKind, SkipSer, Snapshot, Style, Ty, TypeDef, Variant,
 };
-use crate::{Format, Kind, ResponseMode, Upgrade};
+use crate::{Kind, ResponseMode};
 
 /// A module path: crate name first (`["flux_protocols", "sched"]`).
 type ModPath = Vec<String>;
@@ -1020,33 +1020,6 @@ fn allow_decl(allow: &wirecheck_grammar::Allow) -> Option<AllowDecl> {
     })
 }
 
-fn kind(k: wirecheck_grammar::Kind) -> Kind {
-    match k {
-        wirecheck_grammar::Kind::Request => Kind::Request,
-        wirecheck_grammar::Kind::Response => Kind::Response,
-        wirecheck_grammar::Kind::Event => Kind::Event,
-        wirecheck_grammar::Kind::Record => Kind::Record,
-    }
-}
-
-fn upgrade(u: wirecheck_grammar::Upgrade) -> Upgrade {
-    match u {
-        wirecheck_grammar::Upgrade::AnyOrder => Upgrade::AnyOrder,
-        wirecheck_grammar::Upgrade::ServerFirst => Upgrade::ServerFirst,
-        wirecheck_grammar::Upgrade::ClientFirst => Upgrade::ClientFirst,
-    }
-}
-
-fn format(f: wirecheck_grammar::Format) -> Format {
-    match f {
-        wirecheck_grammar::Format::Json => Format::Json,
-        wirecheck_grammar::Format::Cbor => Format::Cbor,
-        wirecheck_grammar::Format::Msgpack => Format::Msgpack,
-        wirecheck_grammar::Format::Bincode => Format::Bincode,
-        wirecheck_grammar::Format::Postcard => Format::Postcard,
-    }
-}
-
 /// Per-definition context for type conversion.
 struct Ctx<'c> {
     module: &'c [String],
@@ -1102,8 +1075,8 @@ impl Index<'_> {
                         rust_path: self.canonical(id),
                         version: p.version.value.clone(),
                         min_compatible: p.min_compatible.as_ref().map(|v| v.value.clone()),
-                        upgrade: upgrade(p.upgrade),
-                        format: format(p.format),
+                        upgrade: p.upgrade,
+                        format: p.format,
                         location: location(file, ident.span()),
                     };
                     if let Some(first) = snapshot.protocols.iter().find(|q| q.name == decl.name) {
@@ -1158,7 +1131,7 @@ impl Index<'_> {
                     continue;
                 }
             };
-            let message_kind = kind(m.kind.value);
+            let message_kind = m.kind.value;
             if records_only && message_kind != Kind::Record {
                 continue;
             }

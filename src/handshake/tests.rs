@@ -4,12 +4,12 @@ use super::*;
 use crate::{Format, Kind, Message, ResponseMode, Upgrade};
 
 /// A job-manager speaking `sched` at `version`, with an optional declared `min_compatible`.
-fn jm(version: &str, min: Option<&str>) -> Hello {
+fn job_manager_hello(version: &str, min: Option<&str>) -> Hello {
     peer("job-manager", version, min)
 }
 
 /// A scheduler speaking `sched` at `version`, with an optional declared `min_compatible`.
-fn sched(version: &str, min: Option<&str>) -> Hello {
+fn scheduler_hello(version: &str, min: Option<&str>) -> Hello {
     peer("scheduler", version, min)
 }
 
@@ -20,7 +20,7 @@ fn peer(role: &str, version: &str, min: Option<&str>) -> Hello {
 }
 
 /// Negotiates from both ends and checks both reach the same verdict; returns the local view.
-fn both(local: &Hello, remote: &Hello) -> Result<Agreement, HandshakeError> {
+fn negotiate_both_ways(local: &Hello, remote: &Hello) -> Result<Agreement, HandshakeError> {
     let ours = negotiate(local, remote);
     let theirs = negotiate(remote, local);
     assert_eq!(
@@ -40,11 +40,11 @@ fn both(local: &Hello, remote: &Hello) -> Result<Agreement, HandshakeError> {
 }
 
 fn accepted(local: &Hello, remote: &Hello) -> Agreement {
-    both(local, remote).unwrap_or_else(|e| panic!("expected an agreement, got: {e}"))
+    negotiate_both_ways(local, remote).unwrap_or_else(|e| panic!("expected an agreement, got: {e}"))
 }
 
 fn refused(local: &Hello, remote: &Hello) -> String {
-    match both(local, remote) {
+    match negotiate_both_ways(local, remote) {
         Err(e @ HandshakeError::Refused(_)) => e.to_string(),
         other => panic!("expected a refusal, got: {other:?}"),
     }
@@ -57,13 +57,16 @@ fn malformed(local: &Hello, remote: &Hello) -> String {
     }
 }
 
-fn v(text: &str) -> Version {
+fn parsed(text: &str) -> Version {
     Version::parse(text).unwrap()
 }
 
 #[test]
 fn equal_versions_are_accepted() {
-    let agreement = accepted(&jm("0.88.0", None), &sched("0.88.0", None));
+    let agreement = accepted(
+        &job_manager_hello("0.88.0", None),
+        &scheduler_hello("0.88.0", None),
+    );
     assert_eq!(agreement.local_role, "job-manager");
     assert_eq!(agreement.remote_role, "scheduler");
     assert_eq!(
@@ -71,46 +74,70 @@ fn equal_versions_are_accepted() {
         [
             Agreed {
                 name: "sched".into(),
-                local: v("0.88.0"),
-                remote: v("0.88.0")
+                local: parsed("0.88.0"),
+                remote: parsed("0.88.0")
             },
             Agreed {
                 name: "wirecheck-hello".into(),
-                local: v("0.1.0"),
-                remote: v("0.1.0")
+                local: parsed("0.1.0"),
+                remote: parsed("0.1.0")
             },
         ]
     );
     assert!(agreement.local_only.is_empty() && agreement.remote_only.is_empty());
-    accepted(&jm("1.4.2", None), &sched("1.4.2", None));
-    accepted(&jm("0.0.3", None), &sched("0.0.3", None));
-    accepted(&jm("2.0.0-rc.1", None), &sched("2.0.0-rc.1", None));
+    accepted(
+        &job_manager_hello("1.4.2", None),
+        &scheduler_hello("1.4.2", None),
+    );
+    accepted(
+        &job_manager_hello("0.0.3", None),
+        &scheduler_hello("0.0.3", None),
+    );
+    accepted(
+        &job_manager_hello("2.0.0-rc.1", None),
+        &scheduler_hello("2.0.0-rc.1", None),
+    );
 }
 
 #[test]
 fn patch_skew_is_accepted_both_ways() {
     for (a, b) in [("1.4.2", "1.4.7"), ("0.88.0", "0.88.3")] {
-        let agreement = accepted(&jm(a, None), &sched(b, None));
-        assert_eq!(agreement.require("sched").unwrap().older(), &v(a));
-        accepted(&jm(b, None), &sched(a, None));
+        let agreement = accepted(&job_manager_hello(a, None), &scheduler_hello(b, None));
+        assert_eq!(agreement.require("sched").unwrap().older(), &parsed(a));
+        accepted(&job_manager_hello(b, None), &scheduler_hello(a, None));
     }
 }
 
 #[test]
 fn minor_skew_is_accepted_both_ways_from_1_0() {
-    accepted(&jm("1.4.2", None), &sched("1.6.0", None));
-    accepted(&jm("1.6.0", None), &sched("1.4.2", None));
-    accepted(&jm("1.0.0", None), &sched("1.99.5", None));
+    accepted(
+        &job_manager_hello("1.4.2", None),
+        &scheduler_hello("1.6.0", None),
+    );
+    accepted(
+        &job_manager_hello("1.6.0", None),
+        &scheduler_hello("1.4.2", None),
+    );
+    accepted(
+        &job_manager_hello("1.0.0", None),
+        &scheduler_hello("1.99.5", None),
+    );
 }
 
 #[test]
 fn major_skew_is_refused_and_the_older_peer_upgrades() {
     assert_eq!(
-        refused(&jm("2.0.0", None), &sched("1.4.2", None)),
+        refused(
+            &job_manager_hello("2.0.0", None),
+            &scheduler_hello("1.4.2", None)
+        ),
         "scheduler speaks sched 1.4.2; this job-manager accepts 2.0.0 and later: upgrade the scheduler first"
     );
     assert_eq!(
-        refused(&jm("1.4.2", None), &sched("2.0.0", None)),
+        refused(
+            &job_manager_hello("1.4.2", None),
+            &scheduler_hello("2.0.0", None)
+        ),
         "scheduler speaks sched 2.0.0, which accepts 2.0.0 and later; \
          this job-manager speaks 1.4.2: upgrade the job-manager first"
     );
@@ -118,13 +145,22 @@ fn major_skew_is_refused_and_the_older_peer_upgrades() {
 
 #[test]
 fn zero_y_versions_interoperate_only_within_the_same_y() {
-    accepted(&jm("0.88.0", None), &sched("0.88.5", None));
+    accepted(
+        &job_manager_hello("0.88.0", None),
+        &scheduler_hello("0.88.5", None),
+    );
     assert_eq!(
-        refused(&jm("0.88.0", None), &sched("0.87.9", None)),
+        refused(
+            &job_manager_hello("0.88.0", None),
+            &scheduler_hello("0.87.9", None)
+        ),
         "scheduler speaks sched 0.87.9; this job-manager accepts 0.88.0 and later: upgrade the scheduler first"
     );
     assert_eq!(
-        refused(&jm("0.87.9", None), &sched("0.88.0", None)),
+        refused(
+            &job_manager_hello("0.87.9", None),
+            &scheduler_hello("0.88.0", None)
+        ),
         "scheduler speaks sched 0.88.0, which accepts 0.88.0 and later; \
          this job-manager speaks 0.87.9: upgrade the job-manager first"
     );
@@ -133,11 +169,17 @@ fn zero_y_versions_interoperate_only_within_the_same_y() {
 #[test]
 fn zero_zero_z_versions_interoperate_only_with_themselves() {
     assert_eq!(
-        refused(&jm("0.0.4", None), &sched("0.0.3", None)),
+        refused(
+            &job_manager_hello("0.0.4", None),
+            &scheduler_hello("0.0.3", None)
+        ),
         "scheduler speaks sched 0.0.3; this job-manager accepts 0.0.4 and later: upgrade the scheduler first"
     );
     assert_eq!(
-        refused(&jm("0.0.3", None), &sched("0.0.4", None)),
+        refused(
+            &job_manager_hello("0.0.3", None),
+            &scheduler_hello("0.0.4", None)
+        ),
         "scheduler speaks sched 0.0.4, which accepts 0.0.4 and later; \
          this job-manager speaks 0.0.3: upgrade the job-manager first"
     );
@@ -146,10 +188,10 @@ fn zero_zero_z_versions_interoperate_only_with_themselves() {
 #[test]
 fn min_compatible_declared_by_this_peer() {
     // The contract's example, seen from the job-manager.
-    let job_manager = jm("0.88.0", Some("0.87.0"));
-    accepted(&job_manager, &sched("0.87.0", None));
-    accepted(&job_manager, &sched("0.87.4", None));
-    let refusal = both(&job_manager, &sched("0.86.2", None)).unwrap_err();
+    let job_manager = job_manager_hello("0.88.0", Some("0.87.0"));
+    accepted(&job_manager, &scheduler_hello("0.87.0", None));
+    accepted(&job_manager, &scheduler_hello("0.87.4", None));
+    let refusal = negotiate_both_ways(&job_manager, &scheduler_hello("0.86.2", None)).unwrap_err();
     assert_eq!(
         refusal.to_string(),
         "scheduler speaks sched 0.86.2; this job-manager accepts 0.87.0 and later: upgrade the scheduler first"
@@ -163,10 +205,10 @@ fn min_compatible_declared_by_this_peer() {
             protocol: "sched".into(),
             local_role: "job-manager".into(),
             remote_role: "scheduler".into(),
-            local: v("0.88.0"),
-            remote: v("0.86.2"),
+            local: parsed("0.88.0"),
+            remote: parsed("0.86.2"),
             upgrade: Side::Remote,
-            minimum: v("0.87.0"),
+            minimum: parsed("0.87.0"),
             minimum_source: MinimumSource::Declared,
         }]
     );
@@ -176,16 +218,23 @@ fn min_compatible_declared_by_this_peer() {
 #[test]
 fn min_compatible_declared_by_the_other_peer_lets_an_older_peer_accept_a_newer_one() {
     // The older job-manager's own rule (same 0.87) would not cover 0.88.0: the newer peer vouches for it.
-    let agreement = accepted(&jm("0.87.1", None), &sched("0.88.0", Some("0.87.0")));
+    let agreement = accepted(
+        &job_manager_hello("0.87.1", None),
+        &scheduler_hello("0.88.0", Some("0.87.0")),
+    );
     assert_eq!(
         agreement.require("sched").unwrap(),
         &Agreed {
             name: "sched".into(),
-            local: v("0.87.1"),
-            remote: v("0.88.0")
+            local: parsed("0.87.1"),
+            remote: parsed("0.88.0")
         }
     );
-    let refusal = both(&jm("0.86.2", None), &sched("0.88.0", Some("0.87.0"))).unwrap_err();
+    let refusal = negotiate_both_ways(
+        &job_manager_hello("0.86.2", None),
+        &scheduler_hello("0.88.0", Some("0.87.0")),
+    )
+    .unwrap_err();
     assert_eq!(
         refusal.to_string(),
         "scheduler speaks sched 0.88.0, which accepts 0.87.0 and later; \
@@ -202,26 +251,42 @@ fn min_compatible_declared_by_the_other_peer_lets_an_older_peer_accept_a_newer_o
 
 #[test]
 fn min_compatible_reaches_across_majors_and_can_be_stricter_than_the_series() {
-    accepted(&jm("1.4.2", None), &sched("2.0.0", Some("1.3.0")));
-    accepted(&jm("2.0.0", Some("1.3.0")), &sched("1.3.0", None));
+    accepted(
+        &job_manager_hello("1.4.2", None),
+        &scheduler_hello("2.0.0", Some("1.3.0")),
+    );
+    accepted(
+        &job_manager_hello("2.0.0", Some("1.3.0")),
+        &scheduler_hello("1.3.0", None),
+    );
     assert_eq!(
-        refused(&jm("2.0.0", Some("1.3.0")), &sched("1.2.9", None)),
+        refused(
+            &job_manager_hello("2.0.0", Some("1.3.0")),
+            &scheduler_hello("1.2.9", None)
+        ),
         "scheduler speaks sched 1.2.9; this job-manager accepts 1.3.0 and later: upgrade the scheduler first"
     );
     // Stricter than the series default (1.0.0).
     assert_eq!(
-        refused(&jm("1.5.0", Some("1.3.0")), &sched("1.2.0", None)),
+        refused(
+            &job_manager_hello("1.5.0", Some("1.3.0")),
+            &scheduler_hello("1.2.0", None)
+        ),
         "scheduler speaks sched 1.2.0; this job-manager accepts 1.3.0 and later: upgrade the scheduler first"
     );
     // Both declare: each must be covered by the other's minimum.
-    accepted(&jm("3.1.0", Some("2.5.0")), &sched("2.6.0", Some("2.0.0")));
+    accepted(
+        &job_manager_hello("3.1.0", Some("2.5.0")),
+        &scheduler_hello("2.6.0", Some("2.0.0")),
+    );
 }
 
 #[test]
 fn the_series_default_is_reported_as_such() {
-    let Err(HandshakeError::Refused(refusals)) =
-        negotiate(&jm("0.88.0", None), &sched("0.87.9", None))
-    else {
+    let Err(HandshakeError::Refused(refusals)) = negotiate(
+        &job_manager_hello("0.88.0", None),
+        &scheduler_hello("0.87.9", None),
+    ) else {
         panic!("expected a refusal");
     };
     assert_eq!(refusals[0].minimum_source, MinimumSource::Series);
@@ -230,26 +295,34 @@ fn the_series_default_is_reported_as_such() {
 #[test]
 fn pre_releases_and_build_metadata() {
     assert_eq!(
-        refused(&jm("2.0.0", None), &sched("2.0.0-rc.1", None)),
+        refused(
+            &job_manager_hello("2.0.0", None),
+            &scheduler_hello("2.0.0-rc.1", None)
+        ),
         "scheduler speaks sched 2.0.0-rc.1; this job-manager accepts 2.0.0 and later: upgrade the scheduler first"
     );
-    accepted(&jm("2.1.0-beta.1", None), &sched("2.0.0", None));
+    accepted(
+        &job_manager_hello("2.1.0-beta.1", None),
+        &scheduler_hello("2.0.0", None),
+    );
     // Build metadata does not take part in precedence.
     accepted(
-        &jm("1.2.0+build.7", Some("1.2.0+build.9")),
-        &sched("1.2.0", Some("1.2.0+other")),
+        &job_manager_hello("1.2.0+build.7", Some("1.2.0+build.9")),
+        &scheduler_hello("1.2.0", Some("1.2.0+other")),
     );
 }
 
 #[test]
 fn a_protocol_only_one_side_speaks_is_left_out_not_refused() {
-    let job_manager = jm("0.88.0", None).with_entry(ProtocolVersion::new("job-eventlog", "1.0.0"));
-    let scheduler = sched("0.88.0", None).with_entry(ProtocolVersion::new("feasibility", "0.1.0"));
+    let job_manager =
+        job_manager_hello("0.88.0", None).with_entry(ProtocolVersion::new("job-eventlog", "1.0.0"));
+    let scheduler =
+        scheduler_hello("0.88.0", None).with_entry(ProtocolVersion::new("feasibility", "0.1.0"));
     let agreement = accepted(&job_manager, &scheduler);
     assert_eq!(agreement.local_only, ["job-eventlog"]);
     assert_eq!(agreement.remote_only, ["feasibility"]);
     assert!(agreement.get("job-eventlog").is_none());
-    assert_eq!(agreement.require("sched").unwrap().local, v("0.88.0"));
+    assert_eq!(agreement.require("sched").unwrap().local, parsed("0.88.0"));
     assert_eq!(
         agreement.require("job-eventlog").unwrap_err().to_string(),
         "scheduler does not speak job-eventlog; this job-manager needs it"
@@ -268,15 +341,17 @@ fn a_protocol_only_one_side_speaks_is_left_out_not_refused() {
         protocols: vec![ProtocolVersion::new("sched", "0.88.1")],
         attributes: BTreeMap::new(),
     };
-    let agreement = accepted(&jm("0.88.0", None), &bare);
+    let agreement = accepted(&job_manager_hello("0.88.0", None), &bare);
     assert_eq!(agreement.local_only, ["wirecheck-hello"]);
     assert_eq!(agreement.protocols.len(), 1);
 }
 
 #[test]
 fn every_refused_protocol_is_reported_one_per_line() {
-    let job_manager = jm("0.88.0", None).with_entry(ProtocolVersion::new("job-eventlog", "1.0.0"));
-    let scheduler = sched("0.87.2", None).with_entry(ProtocolVersion::new("job-eventlog", "2.0.0"));
+    let job_manager =
+        job_manager_hello("0.88.0", None).with_entry(ProtocolVersion::new("job-eventlog", "1.0.0"));
+    let scheduler =
+        scheduler_hello("0.87.2", None).with_entry(ProtocolVersion::new("job-eventlog", "2.0.0"));
     assert_eq!(
         refused(&job_manager, &scheduler),
         "scheduler speaks job-eventlog 2.0.0, which accepts 2.0.0 and later; \
@@ -287,31 +362,31 @@ fn every_refused_protocol_is_reported_one_per_line() {
 
 #[test]
 fn malformed_hellos_are_errors_not_panics() {
-    let good = jm("0.88.0", None);
+    let good = job_manager_hello("0.88.0", None);
     assert_eq!(
-        malformed(&good, &sched("0.86", None)),
+        malformed(&good, &scheduler_hello("0.86", None)),
         "malformed hello from scheduler: sched version `0.86` is not a semantic version: \
          unexpected end of input while parsing minor version number"
     );
     assert_eq!(
-        malformed(&good, &sched("v0.86.2", None)),
+        malformed(&good, &scheduler_hello("v0.86.2", None)),
         "malformed hello from scheduler: sched version `v0.86.2` is not a semantic version: \
          unexpected character 'v' while parsing major version number"
     );
     assert_eq!(
-        malformed(&good, &sched("", None)),
+        malformed(&good, &scheduler_hello("", None)),
         "malformed hello from scheduler: sched version `` is not a semantic version: empty string, expected a semver version"
     );
     assert_eq!(
-        malformed(&good, &sched("0.86.2", Some("latest"))),
+        malformed(&good, &scheduler_hello("0.86.2", Some("latest"))),
         "malformed hello from scheduler: sched min_compatible `latest` is not a semantic version: \
          unexpected character 'l' while parsing major version number"
     );
     assert_eq!(
-        malformed(&good, &sched("0.86.2", Some("0.87.0"))),
+        malformed(&good, &scheduler_hello("0.86.2", Some("0.87.0"))),
         "malformed hello from scheduler: sched min_compatible 0.87.0 is above its version 0.86.2"
     );
-    let mut twice = sched("0.88.0", None);
+    let mut twice = scheduler_hello("0.88.0", None);
     twice
         .protocols
         .push(ProtocolVersion::new("sched", "0.88.1"));
@@ -324,12 +399,12 @@ fn malformed_hellos_are_errors_not_panics() {
             &good,
             &Hello {
                 role: " ".into(),
-                ..sched("0.88.0", None)
+                ..scheduler_hello("0.88.0", None)
             }
         ),
         "malformed hello from peer: the role is empty"
     );
-    let mut unnamed = sched("0.88.0", None);
+    let mut unnamed = scheduler_hello("0.88.0", None);
     unnamed.protocols.push(ProtocolVersion::new("", "1.0.0"));
     assert_eq!(
         malformed(&good, &unnamed),
@@ -337,7 +412,11 @@ fn malformed_hellos_are_errors_not_panics() {
     );
 
     // This peer's own hello (a bad override, say) is checked first and blamed as such.
-    let err = negotiate(&jm("0.88", None), &sched("nonsense", None)).unwrap_err();
+    let err = negotiate(
+        &job_manager_hello("0.88", None),
+        &scheduler_hello("nonsense", None),
+    )
+    .unwrap_err();
     assert_eq!(
         err.to_string(),
         "this job-manager's own hello is malformed: sched version `0.88` is not a semantic version: \
@@ -352,7 +431,7 @@ fn malformed_hellos_are_errors_not_panics() {
 
 #[test]
 fn the_hello_on_the_wire() {
-    let hello = sched("0.86.2", None)
+    let hello = scheduler_hello("0.86.2", None)
         .with_entry(ProtocolVersion::new("job-eventlog", "1.0.0").with_min_compatible("0.9.0"))
         .with_attribute("pid", "4242");
     let json = serde_json::to_string(&hello).unwrap();
@@ -455,7 +534,7 @@ fn the_hello_is_declared_as_a_wirecheck_protocol() {
 
 #[test]
 fn default_minimum_follows_cargo_semver() {
-    let min = |text: &str| default_min_compatible(&v(text)).to_string();
+    let min = |text: &str| default_min_compatible(&parsed(text)).to_string();
     assert_eq!(min("1.4.2"), "1.0.0");
     assert_eq!(min("1.0.0"), "1.0.0");
     assert_eq!(min("3.2.1-alpha"), "3.0.0");
@@ -469,19 +548,19 @@ fn default_minimum_follows_cargo_semver() {
 
 #[test]
 fn one_peer_view_matches_the_documented_rule() {
-    let c = |version: &str, min: Option<&str>| {
+    let compat = |version: &str, min: Option<&str>| {
         let mut entry = ProtocolVersion::new("p", version);
         entry.min_compatible = min.map(str::to_owned);
         entry.parse().unwrap()
     };
     // M <= P and P <= V.
-    assert!(c("1.4.0", None).accepts(&c("1.2.0", None)));
+    assert!(compat("1.4.0", None).accepts(&compat("1.2.0", None)));
     // P below M.
-    assert!(!c("1.4.0", Some("1.3.0")).accepts(&c("1.2.0", None)));
+    assert!(!compat("1.4.0", Some("1.3.0")).accepts(&compat("1.2.0", None)));
     // P newer: its own minimum decides.
-    assert!(c("1.4.0", None).accepts(&c("2.0.0", Some("1.4.0"))));
-    assert!(!c("1.4.0", None).accepts(&c("2.0.0", Some("1.5.0"))));
-    assert!(!c("1.4.0", None).accepts(&c("2.0.0", None)));
+    assert!(compat("1.4.0", None).accepts(&compat("2.0.0", Some("1.4.0"))));
+    assert!(!compat("1.4.0", None).accepts(&compat("2.0.0", Some("1.5.0"))));
+    assert!(!compat("1.4.0", None).accepts(&compat("2.0.0", None)));
 }
 
 /// Both views agree, for every pair of valid entries, and a refusal names exactly one side below the other's
@@ -509,7 +588,7 @@ fn both_views_agree_on_every_pair() {
     for version in versions {
         entries.push(ProtocolVersion::new("p", version));
         for min in versions {
-            if v(min) <= v(version) {
+            if parsed(min) <= parsed(version) {
                 entries.push(ProtocolVersion::new("p", version).with_min_compatible(min));
             }
         }
@@ -517,23 +596,28 @@ fn both_views_agree_on_every_pair() {
     let mut count = (0, 0);
     for a in &entries {
         for b in &entries {
-            let (ca, cb) = (a.parse().unwrap(), b.parse().unwrap());
-            assert_eq!(ca.accepts(&cb), cb.accepts(&ca), "{a:?} / {b:?}");
-            let symmetric = at_most(&ca.minimum, &cb.version) && at_most(&cb.minimum, &ca.version);
-            assert_eq!(ca.accepts(&cb), symmetric, "{a:?} / {b:?}");
+            let (compat_a, compat_b) = (a.parse().unwrap(), b.parse().unwrap());
+            assert_eq!(
+                compat_a.accepts(&compat_b),
+                compat_b.accepts(&compat_a),
+                "{a:?} / {b:?}"
+            );
+            let symmetric = at_most(&compat_a.minimum, &compat_b.version)
+                && at_most(&compat_b.minimum, &compat_a.version);
+            assert_eq!(compat_a.accepts(&compat_b), symmetric, "{a:?} / {b:?}");
             let local = Hello::new("a").with_entry(a.clone());
             let remote = Hello::new("b").with_entry(b.clone());
-            match both(&local, &remote) {
+            match negotiate_both_ways(&local, &remote) {
                 Ok(_) => count.0 += 1,
-                Err(HandshakeError::Refused(r)) => {
+                Err(HandshakeError::Refused(refusals)) => {
                     count.1 += 1;
-                    let upgraded = match r[0].upgrade {
-                        Side::Local => &ca.version,
-                        Side::Remote => &cb.version,
+                    let upgraded = match refusals[0].upgrade {
+                        Side::Local => &compat_a.version,
+                        Side::Remote => &compat_b.version,
                     };
                     assert!(
-                        upgraded.cmp_precedence(&r[0].minimum) == Ordering::Less,
-                        "{r:?}"
+                        upgraded.cmp_precedence(&refusals[0].minimum) == Ordering::Less,
+                        "{refusals:?}"
                     );
                 }
                 Err(e) => panic!("{e}"),

@@ -13,9 +13,9 @@
 use std::fmt::Write as _;
 
 use super::{Severity, direction_words, overall, place, region, subject, summary, witness_words};
-use crate::check::Report;
 use crate::config::AllowNoteKind;
 use crate::findings::Side;
+use crate::outcome::Report;
 
 /// Escapes a command's message (`escapeData`).
 pub(crate) fn escape_data(s: &str) -> String {

@@ -8,10 +8,10 @@
 use annotate_snippets::{AnnotationKind, Element, Group, Level, Origin, Renderer, Snippet};
 
 use super::{Severity, direction_words, overall, summary, witness_words};
-use crate::check::{ProtocolReport, Report, source_label};
 use crate::config::AllowNote;
 use crate::findings::Finding;
 use crate::model::Location;
+use crate::outcome::{ProtocolReport, Report, source_label};
 
 pub(super) fn render(report: &Report, color: bool) -> String {
     let renderer = if color {

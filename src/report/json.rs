@@ -2,8 +2,8 @@
 
 use serde::Serialize;
 
-use crate::check::{Baseline, Report};
 use crate::findings::Finding;
+use crate::outcome::{Baseline, Report};
 
 #[derive(Serialize)]
 struct Out<'a> {

@@ -9,7 +9,7 @@
 use std::fmt::Write as _;
 
 use super::{Severity, direction_words, place, subject, summary, witness_words};
-use crate::check::Report;
+use crate::outcome::Report;
 
 /// Escapes text for XML 1.0 content and attribute values; characters XML cannot hold become U+FFFD.
 pub(crate) fn xml(s: &str) -> String {

@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::{Severity, place, subject, witness_words};
-use crate::check::{ProtocolReport, Report};
 use crate::findings::Level;
+use crate::outcome::{ProtocolReport, Report};
 use crate::rules::Rule;
 
 /// Escapes inline text for a GFM table cell: `|` everywhere, `<`, `>` and `*` outside code spans, line

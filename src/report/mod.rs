@@ -17,17 +17,14 @@ mod junit;
 mod markdown;
 mod matrix_html;
 mod matrix_md;
-mod progress;
 mod sarif;
 
 use std::io::IsTerminal as _;
 
-use crate::check::{ProtocolReport, Report, source_label};
 use crate::findings::{Direction, Finding, Level};
 use crate::matrix::Matrix;
+use crate::outcome::{ProtocolReport, Report, source_label};
 use crate::rules::Evidence;
-
-pub(crate) use progress::Progress;
 
 /// An output format of `wirecheck check`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

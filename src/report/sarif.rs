@@ -15,8 +15,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::{Severity, direction_words, place, region, subject, witness_words};
-use crate::check::{ProtocolReport, Report};
 use crate::findings::{Finding, Level, Side};
+use crate::outcome::{ProtocolReport, Report};
 use crate::rules::RULES;
 
 const SCHEMA: &str =
@@ -181,7 +181,7 @@ struct ResultProperties<'a> {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct RunProperties<'a> {
-    baseline: &'a crate::check::Baseline,
+    baseline: &'a crate::outcome::Baseline,
     ok: bool,
     protocols: Vec<ProtocolProperties<'a>>,
 }

@@ -467,13 +467,16 @@ pub fn replay(dir: &Path, mut progress: impl FnMut(&StepResult)) -> Result<Vec<S
         let report = match &previous {
             None => None,
             Some(tag) => Some(
-                wirecheck::check::check(&CheckOptions {
-                    manifest_path: Some(manifest.clone()),
-                    against: Some(tag.clone()),
-                    tag_pattern: "v*".into(),
-                    packages: Vec::new(),
-                    no_cache: false,
-                })
+                wirecheck::check::check(
+                    &CheckOptions {
+                        manifest_path: Some(manifest.clone()),
+                        against: Some(tag.clone()),
+                        tag_pattern: "v*".into(),
+                        packages: Vec::new(),
+                        no_cache: false,
+                    },
+                    &mut wirecheck::cli::StderrProgress::for_check(),
+                )
                 .map_err(|e| anyhow!("{}: the check could not run: {e}", step.tag))?,
             ),
         };

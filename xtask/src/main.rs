@@ -1,8 +1,11 @@
-//! This repository's own tasks: `cargo xtask check`, `cargo xtask demo`, `cargo xtask bench`.
+//! This repository's own tasks: `cargo xtask check`, `cargo xtask demo`, `cargo xtask bench`,
+//! `cargo xtask architecture`, `cargo xtask new-rule`.
 
+mod architecture;
 mod bench;
 mod demo;
 mod history;
+mod new_rule;
 #[cfg(test)]
 mod tests;
 
@@ -21,7 +24,11 @@ tasks:
   demo [--markdown]   replay the history of the Flux protocols (examples/flux-protocols/history)
                       release by release; --markdown prints only the summary table
   bench [ARGS]        time wirecheck check on a synthetic workspace against the floor and cargo check
-                      (see cargo xtask bench --help)";
+                      (see cargo xtask bench --help)
+  architecture        check the limits ARCHITECTURE.md sets on src/ (function and file length,
+                      import cycles, rule ids written only in the catalogue)
+  new-rule NAME       scaffold a rule: its catalogue entry, its fixture pair and its fixture test
+                      (CONTRIBUTING.md, \"Adding a rule\")";
 
 /// The workspace root (the parent of `xtask/`).
 pub fn workspace_root() -> PathBuf {
@@ -37,6 +44,8 @@ fn main() -> ExitCode {
         Some("demo") => demo::run(&args[1..]),
         Some("check") => Ok(check(&args[1..])),
         Some("bench") => bench::run(&args[1..]),
+        Some("architecture") => architecture::run(&args[1..]),
+        Some("new-rule") => new_rule::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)

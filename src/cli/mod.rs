@@ -12,7 +12,7 @@
 //! Next to your own tasks (`docs/xtask-main.rs`, compiled here as a doc test):
 //!
 //! ```no_run
-#![doc = include_str!("../docs/xtask-main.rs")]
+#![doc = include_str!("../../docs/xtask-main.rs")]
 //! ```
 
 use std::io::Write as _;
@@ -21,10 +21,14 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 
+mod progress;
+
 use crate::check::{self, CheckOptions};
 use crate::matrix::{self, MatrixOptions};
 use crate::report::{self, MatrixFormat, OutputFormat, RenderOptions};
-use crate::source::Repo;
+use crate::workspace::Workspace;
+
+pub use progress::StderrProgress;
 
 /// `wirecheck`: protocol compatibility linter.
 #[derive(Debug, Parser)]
@@ -259,123 +263,140 @@ fn emit(text: &str, output: Option<&PathBuf>) -> Result<(), String> {
 
 fn execute(command: Command) -> Result<ExitCode, String> {
     match command {
-        Command::Check(args) => {
-            let report = check::check(&CheckOptions {
-                manifest_path: args.manifest.manifest_path.clone(),
-                against: args.against.clone(),
-                tag_pattern: args.tag_pattern.clone(),
-                packages: args.packages.clone(),
-                no_cache: args.no_cache,
-            })
-            .map_err(|e| e.to_string())?;
-            let options = RenderOptions {
-                color: args.format == OutputFormat::Human
-                    && args.output.is_none()
-                    && report::color_for_stdout(),
-            };
-            emit(
-                &report::render_with(&report, args.format, &options),
-                args.output.as_ref(),
-            )?;
-            Ok(if report.ok {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(1)
-            })
-        }
-        Command::Baseline(args) => {
-            let ws = check::load_workspace(args.manifest.manifest_path.as_deref(), &[])
-                .map_err(|e| e.to_string())?;
-            let repo = Repo::discover(&ws.root).map_err(|e| e.to_string())?;
-            let release = repo
-                .baseline(&args.tag_pattern)
-                .map_err(|e| e.to_string())?;
-            emit(&format!("{} {}\n", release.tag, release.commit), None)?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Snapshot(args) => {
-            let ws = check::load_workspace(args.manifest.manifest_path.as_deref(), &[])
-                .map_err(|e| e.to_string())?;
-            let snapshot = match &args.rev {
-                None => check::current_snapshot(&ws),
-                Some(rev) => {
-                    let repo = Repo::discover(&ws.root).map_err(|e| e.to_string())?;
-                    let commit = repo.resolve(rev).map_err(|e| e.to_string())?;
-                    check::revision_snapshot(&ws, &repo, &commit, rev)
-                }
-            }
-            .map_err(|e| e.to_string())?;
-            let mut text = serde_json::to_string_pretty(&snapshot).map_err(|e| e.to_string())?;
-            text.push('\n');
-            emit(&text, None)?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Matrix(args) => {
-            let matrix = matrix::matrix(&MatrixOptions {
-                manifest_path: args.manifest.manifest_path.clone(),
-                releases: args.releases,
-                tag_pattern: args.tag_pattern.clone(),
-                packages: args.packages.clone(),
-                no_cache: args.no_cache,
-            })
-            .map_err(|e| e.to_string())?;
-            emit(
-                &report::render_matrix(&matrix, args.format),
-                args.output.as_ref(),
-            )?;
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Check(args) => check_command(&args),
+        Command::Baseline(args) => baseline_command(&args),
+        Command::Snapshot(args) => snapshot_command(&args),
+        Command::Matrix(args) => matrix_command(&args),
         Command::Fixtures(FixturesCommand::Write(args)) => fixtures_write(&args),
-        Command::Rules(args) => {
-            let text = match args.format {
-                RulesFormat::Json => {
-                    let rules: Vec<_> = crate::rules::RULES
-                        .iter()
-                        .map(|r| {
-                            serde_json::json!({
-                                "id": r.id, "level": r.level.as_str(), "summary": r.summary,
-                            })
-                        })
-                        .collect();
-                    let mut text =
-                        serde_json::to_string_pretty(&rules).map_err(|e| e.to_string())?;
-                    text.push('\n');
-                    text
-                }
-                RulesFormat::Human => {
-                    let width = crate::rules::RULES
-                        .iter()
-                        .map(|r| r.id.len())
-                        .max()
-                        .unwrap_or(0);
-                    crate::rules::RULES
-                        .iter()
-                        .map(|r| {
-                            format!("{:width$}  {:5}  {}\n", r.id, r.level.as_str(), r.summary)
-                        })
-                        .collect()
-                }
-            };
-            emit(&text, None)?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Explain { rule } => {
-            let Some(r) = crate::rules::RuleId::from_id(&rule).map(|id| id.rule()) else {
-                return Err(format!("no rule `{rule}`: `wirecheck rules` lists them"));
-            };
-            emit(
-                &format!(
-                    "{} ({})\n\n{}\n\n{}\n",
-                    r.id,
-                    r.level.as_str(),
-                    r.summary,
-                    r.explanation
-                ),
-                None,
-            )?;
-            Ok(ExitCode::SUCCESS)
+        Command::Rules(args) => rules_command(&args),
+        Command::Explain { rule } => explain_command(&rule),
+    }
+}
+
+/// `wirecheck check`: exit 1 when a protocol's declared version is short.
+fn check_command(args: &CheckArgs) -> Result<ExitCode, String> {
+    let options = CheckOptions {
+        manifest_path: args.manifest.manifest_path.clone(),
+        against: args.against.clone(),
+        tag_pattern: args.tag_pattern.clone(),
+        packages: args.packages.clone(),
+        no_cache: args.no_cache,
+    };
+    let report =
+        check::check(&options, &mut StderrProgress::for_check()).map_err(|e| e.to_string())?;
+    let render_options = RenderOptions {
+        color: args.format == OutputFormat::Human
+            && args.output.is_none()
+            && report::color_for_stdout(),
+    };
+    emit(
+        &report::render_with(&report, args.format, &render_options),
+        args.output.as_ref(),
+    )?;
+    Ok(if report.ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// `wirecheck baseline`: the release tag and commit `check` compares against.
+fn baseline_command(args: &BaselineArgs) -> Result<ExitCode, String> {
+    let workspace =
+        Workspace::load(args.manifest.manifest_path.as_deref(), &[]).map_err(|e| e.to_string())?;
+    let repo = workspace.repository().map_err(|e| e.to_string())?;
+    let release = repo
+        .baseline(&args.tag_pattern)
+        .map_err(|e| e.to_string())?;
+    emit(&format!("{} {}\n", release.tag, release.commit), None)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `wirecheck snapshot`: the model of the working tree, or of `--rev`, as JSON.
+fn snapshot_command(args: &SnapshotArgs) -> Result<ExitCode, String> {
+    let workspace =
+        Workspace::load(args.manifest.manifest_path.as_deref(), &[]).map_err(|e| e.to_string())?;
+    let snapshot = match &args.rev {
+        None => workspace.current_snapshot(),
+        Some(rev) => {
+            let repo = workspace.repository().map_err(|e| e.to_string())?;
+            let commit = repo.resolve(rev).map_err(|e| e.to_string())?;
+            workspace.revision_snapshot(&repo, &commit, rev)
         }
     }
+    .map_err(|e| e.to_string())?;
+    let mut text = serde_json::to_string_pretty(&snapshot).map_err(|e| e.to_string())?;
+    text.push('\n');
+    emit(&text, None)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `wirecheck matrix`.
+fn matrix_command(args: &MatrixArgs) -> Result<ExitCode, String> {
+    let options = MatrixOptions {
+        manifest_path: args.manifest.manifest_path.clone(),
+        releases: args.releases,
+        tag_pattern: args.tag_pattern.clone(),
+        packages: args.packages.clone(),
+        no_cache: args.no_cache,
+    };
+    let matrix =
+        matrix::matrix(&options, &mut StderrProgress::for_matrix()).map_err(|e| e.to_string())?;
+    emit(
+        &report::render_matrix(&matrix, args.format),
+        args.output.as_ref(),
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `wirecheck rules`: every rule with its level and summary.
+fn rules_command(args: &RulesArgs) -> Result<ExitCode, String> {
+    let text = match args.format {
+        RulesFormat::Json => {
+            let rules: Vec<_> = crate::rules::RULES
+                .iter()
+                .map(|r| {
+                    serde_json::json!({
+                        "id": r.id, "level": r.level.as_str(), "summary": r.summary,
+                    })
+                })
+                .collect();
+            let mut text = serde_json::to_string_pretty(&rules).map_err(|e| e.to_string())?;
+            text.push('\n');
+            text
+        }
+        RulesFormat::Human => {
+            let width = crate::rules::RULES
+                .iter()
+                .map(|r| r.id.len())
+                .max()
+                .unwrap_or(0);
+            crate::rules::RULES
+                .iter()
+                .map(|r| format!("{:width$}  {:5}  {}\n", r.id, r.level.as_str(), r.summary))
+                .collect()
+        }
+    };
+    emit(&text, None)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `wirecheck explain RULE`.
+fn explain_command(rule: &str) -> Result<ExitCode, String> {
+    let Some(r) = crate::rules::RuleId::from_id(rule).map(|id| id.rule()) else {
+        return Err(format!("no rule `{rule}`: `wirecheck rules` lists them"));
+    };
+    emit(
+        &format!(
+            "{} ({})\n\n{}\n\n{}\n",
+            r.id,
+            r.level.as_str(),
+            r.summary,
+            r.explanation
+        ),
+        None,
+    )?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn fixtures_write(args: &FixturesWriteArgs) -> Result<ExitCode, String> {

@@ -1,0 +1,220 @@
+//! The check: the working tree against the baseline release (and the older releases that must still
+//! interoperate), per protocol, with the bump each protocol requires.
+//!
+//! [`check`] is a pipeline, one step per function:
+//!
+//! 1. load the workspace, its `wirecheck.toml` and its repository, and select the releases
+//!    ([`crate::workspace`]);
+//! 2. read the snapshots: the working tree, the baseline, and of each older release the protocols whose
+//!    shape no earlier release had;
+//! 3. compare them (`compare`, pure);
+//! 4. apply the policy: the missing golden fixtures, the `wirecheck.toml` allows, then each protocol's
+//!    verdict, computed once ([`crate::policy`]);
+//! 5. attach the source text of every file a finding points into (`sources`), so that the renderers of
+//!    `report` read nothing but the [`Report`].
+
+mod compare;
+mod sources;
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use crate::config::{self, AllowNote, Config, ConfigError};
+use crate::model::Snapshot;
+use crate::outcome::ProtocolChanges;
+use crate::policy::Allows;
+use crate::source::Release;
+use crate::workspace::{
+    CheckedReleases, History, Progress, Workspace, WorkspaceError, read_releases,
+};
+
+/// The check's result types, defined in [`crate::outcome`] so that the renderers read them without
+/// depending on the driver.
+pub use crate::outcome::{Baseline, ProtocolReport, Report};
+
+/// Why a check could not run (exit code 2). Every variant says what to do next.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    /// The workspace, its repository or one of the revisions compared could not be read.
+    #[error(transparent)]
+    Workspace(#[from] WorkspaceError),
+    /// `wirecheck.toml` is unreadable or has an invalid `[[allow]]` entry.
+    #[error("{0}. Fix the file (every [[allow]] needs rule, message and reason)")]
+    Config(#[from] ConfigError),
+}
+
+/// What to check.
+#[derive(Debug, Clone, Default)]
+pub struct CheckOptions {
+    /// The workspace's `Cargo.toml` (default: found from the current directory).
+    pub manifest_path: Option<PathBuf>,
+    /// The baseline revision (default: the last release tag).
+    pub against: Option<String>,
+    /// The release tag glob (default `v*`).
+    pub tag_pattern: String,
+    /// Only these packages (default: every workspace member).
+    pub packages: Vec<String>,
+    /// Extract every release again instead of reading what an earlier check kept in the
+    /// [store](crate::store).
+    pub no_cache: bool,
+}
+
+/// Runs the check, telling `progress` about the older releases it reads (an older release that cannot
+/// be read is left out, not fatal).
+pub fn check(options: &CheckOptions, progress: &mut dyn Progress) -> Result<Report, CheckError> {
+    let workspace = Workspace::load(options.manifest_path.as_deref(), &options.packages)?;
+    let config = config::load(&workspace.root)?;
+    let repo = workspace.repository()?;
+    let releases =
+        CheckedReleases::select(&repo, options.against.as_deref(), &options.tag_pattern)?;
+    let history = History::new(&workspace, &repo, options.no_cache);
+    let snapshots = read_snapshots(&history, &releases, progress)?;
+    let mut protocols = compare::protocols(
+        &releases.baseline,
+        &snapshots.base,
+        &snapshots.older,
+        &snapshots.current,
+    );
+    add_missing_fixtures(&mut protocols, &history, &releases, &snapshots);
+    let allow_notes = allow(&mut protocols, &config);
+    let notes = compare::notes(&releases.baseline, &snapshots.base, &snapshots.current);
+    let mut report = judge(&releases.baseline, protocols, notes, allow_notes);
+    report.sources = sources::collect(&report, &config, &history, &releases);
+    Ok(report)
+}
+
+/// The models a check compares.
+struct Snapshots {
+    /// The working tree's.
+    current: Snapshot,
+    /// The baseline's, whole.
+    base: Snapshot,
+    /// Of each older release that could be read (by tag, oldest first), the protocols a comparison has not
+    /// seen in the same shape at an older one.
+    older: Vec<(String, Snapshot)>,
+}
+
+/// Reads the working tree, the baseline and the older releases (see [`Snapshots`]).
+fn read_snapshots(
+    history: &History<'_>,
+    releases: &CheckedReleases,
+    progress: &mut dyn Progress,
+) -> Result<Snapshots, WorkspaceError> {
+    let current = history.current()?;
+    let base = history.release(&releases.baseline.commit, &releases.baseline.rev)?;
+    let older = read_older_releases(history, &releases.older, &current, progress);
+    Ok(Snapshots {
+        current,
+        base,
+        older,
+    })
+}
+
+/// Of each older release, what a comparison with the working tree reads (see
+/// [`compare::older_release_keep`]). A protocol is compared once per distinct shape: a later release with
+/// the same shape gives the same findings, which the first (older) one already reports, so it is not even
+/// read. A release whose source no longer parses is reported to `progress` and left out: only its records
+/// and `min_compatible` would need it.
+fn read_older_releases(
+    history: &History<'_>,
+    older: &[Release],
+    current: &Snapshot,
+    progress: &mut dyn Progress,
+) -> Vec<(String, Snapshot)> {
+    let keep = compare::older_release_keep(current);
+    let mut compared: BTreeSet<(String, String)> = BTreeSet::new();
+    let read = read_releases(older, progress, |release| {
+        let unseen =
+            |name: &str, shape: &str| !compared.contains(&(name.to_owned(), shape.to_owned()));
+        let parts = history.release_parts(&release.commit, &release.tag, &keep, &unseen)?;
+        compared.extend(parts.iter().map(|p| (p.name.clone(), p.shape().to_owned())));
+        Ok(Snapshot::join(parts.iter().map(|p| &p.model), Vec::new()))
+    });
+    read.into_iter()
+        .map(|(release, snapshot)| (release.tag.clone(), snapshot))
+        .collect()
+}
+
+/// Adds to each protocol the `fixtures_missing` finding of the golden wire fixtures, when the baseline
+/// release's are not all committed.
+fn add_missing_fixtures(
+    protocols: &mut [ProtocolChanges],
+    history: &History<'_>,
+    releases: &CheckedReleases,
+    snapshots: &Snapshots,
+) {
+    for protocol in protocols {
+        let missing = crate::fixtures::missing_fixtures(
+            history,
+            &releases.baseline,
+            (&snapshots.base, &snapshots.current),
+            &protocol.name,
+        );
+        protocol.findings.extend(missing);
+    }
+}
+
+/// Applies the `[[allow]]` entries of `wirecheck.toml` to the findings (see [`Allows`]), giving the notes
+/// on the entries that expired or matched nothing.
+fn allow(protocols: &mut [ProtocolChanges], config: &Config) -> Vec<AllowNote> {
+    let mut allows = Allows::new(config);
+    for protocol in protocols {
+        allows.apply(
+            &protocol.name,
+            protocol.new_version.as_ref(),
+            &mut protocol.findings,
+        );
+    }
+    allows.notes()
+}
+
+/// The report: each protocol's verdict on its findings (once every allow is applied), with the
+/// extraction's notes and the notes on the allows.
+fn judge(
+    baseline: &Baseline,
+    protocols: Vec<ProtocolChanges>,
+    notes: Vec<String>,
+    allow_notes: Vec<AllowNote>,
+) -> Report {
+    let protocols: Vec<ProtocolReport> =
+        protocols.into_iter().map(ProtocolChanges::judge).collect();
+    Report {
+        baseline: baseline.clone(),
+        ok: protocols.iter().all(|p| p.ok),
+        protocols,
+        notes,
+        allow_notes,
+        sources: Default::default(),
+    }
+}
+
+/// Compares the working tree's snapshot with the baseline's and with older releases (oldest first),
+/// giving the report, without `wirecheck.toml` and without source text. Pure: no git, no files.
+pub fn compare_snapshots(
+    baseline: &Baseline,
+    base: &Snapshot,
+    older: &[(String, Snapshot)],
+    current: &Snapshot,
+) -> Report {
+    let protocols = compare::protocols(baseline, base, older, current);
+    let notes = compare::notes(baseline, base, current);
+    judge(baseline, protocols, notes, Vec::new())
+}
+
+/// Applies the `[[allow]]` entries of `wirecheck.toml` to a report: each matching finding is marked
+/// allowed with the entry's reason (unless the source already allows it), each protocol's verdict is
+/// recomputed, and entries that matched nothing or whose `until` the protocol's version has reached are
+/// added to [`Report::allow_notes`]. An expired entry allows nothing.
+pub fn apply_config(report: &mut Report, config: &Config) {
+    let mut allows = Allows::new(config);
+    for protocol in &mut report.protocols {
+        allows.apply(
+            &protocol.name,
+            protocol.new_version.as_ref(),
+            &mut protocol.findings,
+        );
+        protocol.judge_again();
+    }
+    report.ok = report.protocols.iter().all(|p| p.ok);
+    report.allow_notes.extend(allows.notes());
+}

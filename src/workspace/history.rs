@@ -1,0 +1,126 @@
+//! The working tree and the releases one run reads, through one source cache and the store.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::{Progress, Workspace, WorkspaceError, revision_error};
+use crate::extract::{self, FileReader as _, Keep, SourceCache};
+use crate::model::{ProtocolDecl, Snapshot};
+use crate::source::{GitRevision, Release, Repo, SourceError, WorkTree};
+use crate::store::{Part, Store, Unseen};
+
+/// The revisions of a workspace that one run reads: the working tree and release commits. Files unchanged
+/// between them are read and parsed once (one [`SourceCache`]); what is extracted at a release is kept
+/// in the [store](crate::store) for the next run; each commit's tree is opened once, for extraction and
+/// for the source text the reports show.
+pub(crate) struct History<'w> {
+    workspace: &'w Workspace,
+    repo: &'w Repo,
+    store: Store,
+    cache: SourceCache,
+    trees: RefCell<HashMap<String, Rc<GitRevision<'w>>>>,
+}
+
+impl<'w> History<'w> {
+    /// The history of `workspace` in `repo`; with `no_store`, every release is extracted again and
+    /// nothing is kept on disk.
+    pub(crate) fn new(workspace: &'w Workspace, repo: &'w Repo, no_store: bool) -> Self {
+        let store = if no_store {
+            Store::disabled()
+        } else {
+            Store::open(
+                &workspace.target_dir,
+                repo.workspace_prefix(),
+                &workspace.crates,
+            )
+        };
+        History {
+            workspace,
+            repo,
+            store,
+            cache: SourceCache::new(),
+            trees: RefCell::default(),
+        }
+    }
+
+    /// The workspace read.
+    pub(crate) fn workspace(&self) -> &'w Workspace {
+        self.workspace
+    }
+
+    /// The working tree's model.
+    pub(crate) fn current(&self) -> Result<Snapshot, WorkspaceError> {
+        self.workspace.extract_current(&self.cache)
+    }
+
+    /// The whole model of the release at `commit` (named `rev`): from the store, else extracted.
+    pub(crate) fn release(&self, commit: &str, rev: &str) -> Result<Snapshot, WorkspaceError> {
+        self.store.whole(commit, || {
+            let tree = self.tree(commit)?;
+            extract::extract_cached(&self.workspace.crates, &*tree, &self.cache)
+                .map_err(|error| revision_error(rev, error))
+        })
+    }
+
+    /// The protocols of the release at `commit` (named `rev`) that `unseen` accepts, each with the
+    /// messages `keep` asks for (see [`Store::parts`]): from the store, else extracted with `keep`.
+    pub(crate) fn release_parts(
+        &self,
+        commit: &str,
+        rev: &str,
+        keep: &dyn Fn(&ProtocolDecl) -> Keep,
+        unseen: Unseen<'_>,
+    ) -> Result<Vec<Rc<Part>>, WorkspaceError> {
+        self.store.parts(commit, keep, unseen, || {
+            let tree = self.tree(commit)?;
+            extract::extract_filtered(&self.workspace.crates, &*tree, &self.cache, keep)
+                .map_err(|error| revision_error(rev, error))
+        })
+    }
+
+    /// The bytes of the working tree's file at `path` (relative to the workspace root), if it can be read.
+    pub(crate) fn working_file(&self, path: &str) -> Option<Vec<u8>> {
+        WorkTree::new(&self.workspace.root)
+            .read(path)
+            .ok()
+            .flatten()
+    }
+
+    /// The bytes of the file at `path` (relative to the workspace root) in `commit`, if it has one.
+    pub(crate) fn file_at(&self, commit: &str, path: &str) -> Option<Vec<u8>> {
+        self.tree(commit).ok()?.read(path).ok().flatten()
+    }
+
+    /// The tree of `commit`, opened once per run.
+    fn tree(&self, commit: &str) -> Result<Rc<GitRevision<'w>>, SourceError> {
+        if let Some(tree) = self.trees.borrow().get(commit) {
+            return Ok(Rc::clone(tree));
+        }
+        let tree = Rc::new(self.repo.at(commit)?);
+        self.trees
+            .borrow_mut()
+            .insert(commit.to_owned(), Rc::clone(&tree));
+        Ok(tree)
+    }
+}
+
+/// Reads each of `releases` (in order) with `read`, telling `progress`. A release that `read` fails on is
+/// left out of the result, and `progress` is told why: the others still make a result.
+pub(crate) fn read_releases<'r, T>(
+    releases: &'r [Release],
+    progress: &mut dyn Progress,
+    mut read: impl FnMut(&Release) -> Result<T, WorkspaceError>,
+) -> Vec<(&'r Release, T)> {
+    progress.reading_releases(releases.len());
+    let mut read_ones = Vec::with_capacity(releases.len());
+    for release in releases {
+        progress.reading_release(&release.tag);
+        match read(release) {
+            Ok(value) => read_ones.push((release, value)),
+            Err(error) => progress.release_skipped(&release.tag, &error),
+        }
+    }
+    progress.releases_read();
+    read_ones
+}
