@@ -100,7 +100,7 @@ impl Walk<'_> {
         };
         if matches!(repr, EnumRepr::Internal { .. })
             && !both_newtype(writer_variant, reader_variant)
-            && let Some(found) = self.compare_internal_payloads(
+            && let Some(found) = self.compare_payload_objects(
                 writer_enum,
                 reader_enum,
                 writer_variant,
@@ -122,39 +122,10 @@ impl Walk<'_> {
                     &fields_tuple(reader_variant, Role::Reader),
                 )
             }
-            (Style::Named, Style::Named) => {
-                let (writer_deny, reader_deny) = (
-                    writer_enum.attrs.deny_unknown_fields,
-                    reader_enum.attrs.deny_unknown_fields,
-                );
-                let writer_attrs = ContainerAttrs {
-                    deny_unknown_fields: writer_deny,
-                    ..ContainerAttrs::default()
-                };
-                let reader_attrs = ContainerAttrs {
-                    deny_unknown_fields: reader_deny,
-                    ..ContainerAttrs::default()
-                };
-                let writer_flat = flatten(
-                    self.writer,
-                    Role::Writer,
-                    &writer_variant.fields,
-                    &writer_attrs,
-                );
-                let writer_as_read = flatten(
-                    self.writer,
-                    Role::Reader,
-                    &writer_variant.fields,
-                    &writer_attrs,
-                );
-                let reader_flat = flatten(
-                    self.reader,
-                    Role::Reader,
-                    &reader_variant.fields,
-                    &reader_attrs,
-                );
-                self.compare_objects(&writer_flat, &writer_as_read, &reader_flat)
-            }
+            // Struct variants are objects in every representation (their namespace always exists).
+            (Style::Named, Style::Named) => self
+                .compare_payload_objects(writer_enum, reader_enum, writer_variant, reader_variant)
+                .unwrap_or_default(),
             _ => {
                 return self.payload_style_changed(
                     writer_enum,
@@ -167,9 +138,10 @@ impl Walk<'_> {
         embedded(found, in_variant)
     }
 
-    /// Internally tagged: the tag is merged into the payload object, so payloads that are objects are
-    /// compared as objects (`None` when one is not).
-    fn compare_internal_payloads(
+    /// Compares two payloads as objects (key namespaces), where both are objects (`None` when one is
+    /// not). Internally tagged enums merge the tag into the payload object, so any such payloads are
+    /// compared this way.
+    fn compare_payload_objects(
         &mut self,
         writer_enum: &EnumDef,
         reader_enum: &EnumDef,
