@@ -4,7 +4,8 @@
 
 use serde_json::{Map, Value};
 
-use super::resolve::{EnumDef, FlatObj, MAX_DEPTH, Role, Shape, SideRef, flatten, resolve};
+use super::namespace::{FlatField, FlatObject, flatten};
+use super::shape::{EnumDef, MAX_DEPTH, Role, Shape, SideRef, has_custom_de, resolve};
 use crate::model::{ContainerAttrs, EnumRepr, Style, Ty, Variant};
 
 /// Why a payload is rejected.
@@ -16,7 +17,8 @@ pub(crate) struct Decoder<'a> {
     depth: usize,
 }
 
-fn int_range(signed: bool, bits: u8) -> (i128, i128) {
+/// The range of an integer type (u128's top half is clipped to i128::MAX).
+pub(crate) fn range(signed: bool, bits: u8) -> (i128, i128) {
     let bits = u32::from(bits.clamp(8, 128));
     if signed {
         let max = if bits >= 128 {
@@ -32,11 +34,6 @@ fn int_range(signed: bool, bits: u8) -> (i128, i128) {
     }
 }
 
-/// The range of an integer type (u128's top half is clipped to i128::MAX).
-pub(crate) fn range(signed: bool, bits: u8) -> (i128, i128) {
-    int_range(signed, bits)
-}
-
 fn as_int(v: &Value) -> Option<i128> {
     match v {
         Value::Number(n) => n
@@ -45,6 +42,34 @@ fn as_int(v: &Value) -> Option<i128> {
             .or_else(|| n.as_u64().map(i128::from)),
         _ => None,
     }
+}
+
+/// serde's complaint about a value of the wrong type.
+fn invalid_type<T>(v: &Value, expected: &str) -> Result<T, Reject> {
+    Err(format!("invalid type: {}, expected {expected}", kind_of(v)))
+}
+
+/// Accepts `v` if `accepted`, else complains that `expected` was wanted.
+fn expect(accepted: bool, v: &Value, expected: &str) -> Result<(), Reject> {
+    if accepted {
+        Ok(())
+    } else {
+        invalid_type(v, expected)
+    }
+}
+
+/// A reader's variant by tag: the one with that name, else its `#[serde(other)]` variant.
+fn by_tag<'e>(en: &'e EnumDef, tag: &str) -> Option<(usize, &'e Variant)> {
+    en.variants
+        .iter()
+        .enumerate()
+        .find(|(_, v)| !v.skip_de && !v.untagged && !v.other && v.de_names.iter().any(|n| n == tag))
+        .or_else(|| {
+            en.variants
+                .iter()
+                .enumerate()
+                .find(|(_, v)| v.other && !v.skip_de)
+        })
 }
 
 impl<'a> Decoder<'a> {
@@ -58,60 +83,38 @@ impl<'a> Decoder<'a> {
             return Ok(());
         }
         self.depth += 1;
-        let r = self.decode_inner(ty, v);
+        let result = self.decode_shape(resolve(self.side, ty, Role::Reader).shape, v);
         self.depth -= 1;
-        r
+        result
     }
 
-    fn decode_inner(&mut self, ty: &Ty, v: &Value) -> Result<(), Reject> {
-        let bad = |what: &str| Err(format!("invalid type: {}, expected {what}", kind_of(v)));
-        match resolve(self.side, ty, Role::Reader).shape {
+    fn decode_shape(&mut self, shape: Shape, v: &Value) -> Result<(), Reject> {
+        match shape {
             Shape::Value | Shape::External(_) | Shape::Unresolved(_) => Ok(()),
-            Shape::Bool => match v {
-                Value::Bool(_) => Ok(()),
-                _ => bad("a boolean"),
-            },
-            Shape::Char => match v {
-                Value::String(s) if s.chars().count() == 1 => Ok(()),
-                _ => bad("a character"),
-            },
-            Shape::Str => match v {
-                Value::String(_) => Ok(()),
-                _ => bad("a string"),
-            },
-            Shape::Int { signed, bits } => match (v, as_int(v)) {
-                (Value::Number(_), Some(i)) => {
-                    let (lo, hi) = int_range(signed, bits);
-                    if i < lo || i > hi {
-                        Err(format!("invalid value: integer `{i}`, out of range"))
-                    } else {
-                        Ok(())
-                    }
-                }
-                _ => bad("an integer"),
-            },
-            Shape::Float { .. } => match v {
-                Value::Number(_) => Ok(()),
-                _ => bad("a number"),
-            },
-            Shape::Unit => match v {
-                Value::Null => Ok(()),
-                _ => bad("null"),
-            },
+            Shape::Bool => expect(matches!(v, Value::Bool(_)), v, "a boolean"),
+            Shape::Char => expect(
+                matches!(v, Value::String(s) if s.chars().count() == 1),
+                v,
+                "a character",
+            ),
+            Shape::Str => expect(matches!(v, Value::String(_)), v, "a string"),
+            Shape::Int { signed, bits } => decode_integer(signed, bits, v),
+            Shape::Float { .. } => expect(matches!(v, Value::Number(_)), v, "a number"),
+            Shape::Unit => expect(matches!(v, Value::Null), v, "null"),
             Shape::Option(inner) => match v {
                 Value::Null => Ok(()),
                 _ => self.decode(&inner, v),
             },
             Shape::Seq(_, elem) => match v {
                 Value::Array(a) => a.iter().try_for_each(|x| self.decode(&elem, x)),
-                _ => bad("a sequence"),
+                _ => invalid_type(v, "a sequence"),
             },
             Shape::Array(elem, len) => match v {
                 Value::Array(a) if a.len() as u64 == len => {
                     a.iter().try_for_each(|x| self.decode(&elem, x))
                 }
                 Value::Array(a) => Err(format!("invalid length {}, expected {len}", a.len())),
-                _ => bad("an array"),
+                _ => invalid_type(v, "an array"),
             },
             Shape::Tuple(elems, _) => match v {
                 Value::Array(a) if a.len() == elems.len() => a
@@ -123,18 +126,18 @@ impl<'a> Decoder<'a> {
                     a.len(),
                     elems.len()
                 )),
-                _ => bad("a tuple"),
+                _ => invalid_type(v, "a tuple"),
             },
-            Shape::Map(k, val) => match v {
-                Value::Object(m) => m.iter().try_for_each(|(key, x)| {
-                    self.decode_key(&k, key)?;
-                    self.decode(&val, x)
+            Shape::Map(key, value) => match v {
+                Value::Object(m) => m.iter().try_for_each(|(k, x)| {
+                    self.decode_key(&key, k)?;
+                    self.decode(&value, x)
                 }),
-                _ => bad("a map"),
+                _ => invalid_type(v, "a map"),
             },
-            Shape::Struct(obj) => {
-                let flat = flatten(self.side, Role::Reader, &obj.fields, &obj.attrs);
-                self.decode_obj(&flat, v)
+            Shape::Struct(def) => {
+                let flat = flatten(self.side, Role::Reader, &def.fields, &def.attrs);
+                self.decode_object(&flat, v)
             }
             Shape::Enum(en) => self.decode_enum(&en, v).map(|_| ()),
         }
@@ -147,7 +150,7 @@ impl<'a> Decoder<'a> {
             Shape::Char if key.chars().count() == 1 => Ok(()),
             Shape::Bool if key == "true" || key == "false" => Ok(()),
             Shape::Int { signed, bits } => {
-                let (lo, hi) = int_range(signed, bits);
+                let (lo, hi) = range(signed, bits);
                 match key.parse::<i128>() {
                     Ok(i) if i >= lo && i <= hi => Ok(()),
                     _ => Err(format!("invalid map key `{key}`, expected an integer")),
@@ -161,98 +164,29 @@ impl<'a> Decoder<'a> {
     }
 
     /// Whether an object decodes into a flattened namespace.
-    pub fn decode_obj(&mut self, flat: &FlatObj, v: &Value) -> Result<(), Reject> {
-        let m = match v {
+    pub fn decode_object(&mut self, flat: &FlatObject, v: &Value) -> Result<(), Reject> {
+        let object = match v {
             Value::Object(m) => m,
-            Value::Array(a) if flat.enums.is_empty() && flat.rest.is_none() => {
-                // serde_json also reads a struct from an array, field by field.
-                if a.len() > flat.fields.len() {
-                    return Err(format!("invalid length {}", a.len()));
-                }
-                for (i, f) in flat.fields.iter().enumerate() {
-                    match a.get(i) {
-                        Some(x) if f.field.custom.is_none() => self.decode(&f.field.ty, x)?,
-                        Some(_) => {}
-                        None if f.field.default || f.container_default => {}
-                        None => return Err(format!("invalid length {}", a.len())),
-                    }
-                }
-                return Ok(());
+            Value::Array(a) if flat.enums.is_empty() && flat.map.is_none() => {
+                return self.decode_object_from_array(flat, a);
             }
-            _ => return Err(format!("invalid type: {}, expected a struct", kind_of(v))),
+            _ => return invalid_type(v, "a struct"),
         };
-        let mut rest: Map<String, Value> = m.clone();
-        for f in &flat.fields {
-            let found = f
-                .field
-                .de_names
-                .iter()
-                .find_map(|n| rest.remove(n).map(|x| (n.clone(), x)));
-            match found {
-                Some((_, x)) => {
-                    if f.field.custom.as_ref().is_some_and(|c| c.de.is_some()) {
-                        continue;
-                    }
-                    if f.optional_parent {
-                        // A flattened `Option<Struct>` that fails to decode becomes None.
-                        continue;
-                    }
-                    self.decode(&f.field.ty, &x)
-                        .map_err(|e| format!("field `{}`: {e}", f.key()))?;
-                }
-                None if f.tolerates_absence() => {}
-                None => return Err(format!("missing field `{}`", f.key())),
-            }
+        let mut rest: Map<String, Value> = object.clone();
+        for field in &flat.fields {
+            self.take_field(field, &mut rest)?;
         }
-        for f in &flat.enums {
-            let mut ty = f.field.ty.clone();
-            let optional = if let Ty::Option { inner } = &ty {
-                ty = (**inner).clone();
-                true
-            } else {
-                f.optional_parent
-            };
-            let Shape::Enum(en) = resolve(self.side, &ty, Role::Reader).shape else {
-                continue;
-            };
-            let result = match &en.attrs.repr {
-                EnumRepr::External => {
-                    let key = rest.keys().find(|k| {
-                        en.variants
-                            .iter()
-                            .any(|v| !v.skip_de && v.de_names.iter().any(|n| n == *k))
-                    });
-                    match key.cloned() {
-                        Some(k) => {
-                            let x = rest.remove(&k).unwrap_or(Value::Null);
-                            let mut one = Map::new();
-                            one.insert(k, x);
-                            self.decode_enum(&en, &Value::Object(one)).map(|_| ())
-                        }
-                        None => Err(format!(
-                            "no variant of enum `{}` found in flattened data",
-                            en.attrs.ser_name
-                        )),
-                    }
-                }
-                _ => self
-                    .decode_enum(&en, &Value::Object(rest.clone()))
-                    .map(|_| ()),
-            };
-            if let Err(e) = result
-                && !optional
-            {
-                return Err(e);
-            }
+        for field in &flat.enums {
+            self.take_flattened_enum(field, &mut rest)?;
         }
-        if let Some((k, val, _)) = &flat.rest {
+        if let Some(map) = &flat.map {
             for (key, x) in &rest {
-                self.decode_key(k, key)?;
-                self.decode(val, x)?;
+                self.decode_key(&map.key, key)?;
+                self.decode(&map.value, x)?;
             }
             return Ok(());
         }
-        if flat.deny
+        if flat.deny_unknown_fields
             && flat.enums.is_empty()
             && let Some(k) = rest.keys().next()
         {
@@ -261,20 +195,99 @@ impl<'a> Decoder<'a> {
         Ok(())
     }
 
-    fn payload(&mut self, v: &Variant, deny: bool, x: Option<&Value>) -> Result<(), Reject> {
-        if v.custom.as_ref().is_some_and(|c| c.de.is_some()) {
+    /// serde_json also reads a struct from an array, field by field.
+    fn decode_object_from_array(&mut self, flat: &FlatObject, a: &[Value]) -> Result<(), Reject> {
+        if a.len() > flat.fields.len() {
+            return Err(format!("invalid length {}", a.len()));
+        }
+        for (i, field) in flat.fields.iter().enumerate() {
+            match a.get(i) {
+                Some(x) if field.field.custom.is_none() => self.decode(&field.field.ty, x)?,
+                Some(_) => {}
+                None if field.field.default || field.container_default => {}
+                None => return Err(format!("invalid length {}", a.len())),
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes one field's key out of `rest` and decodes its value.
+    fn take_field(
+        &mut self,
+        field: &FlatField,
+        rest: &mut Map<String, Value>,
+    ) -> Result<(), Reject> {
+        let found = field.field.de_names.iter().find_map(|n| rest.remove(n));
+        match found {
+            // A custom deserializer is opaque; a flattened `Option<Struct>` that fails to decode
+            // becomes None.
+            Some(_) if has_custom_de(&field.field) || field.optional_parent => Ok(()),
+            Some(x) => self
+                .decode(&field.field.ty, &x)
+                .map_err(|e| format!("field `{}`: {e}", field.key())),
+            None if field.tolerates_absence() => Ok(()),
+            None => Err(format!("missing field `{}`", field.key())),
+        }
+    }
+
+    /// Decodes a flattened enum from the keys left in `rest` (taking its key, if externally tagged).
+    fn take_flattened_enum(
+        &mut self,
+        field: &FlatField,
+        rest: &mut Map<String, Value>,
+    ) -> Result<(), Reject> {
+        let (ty, optional) = match &field.field.ty {
+            Ty::Option { inner } => (&**inner, true),
+            ty => (ty, field.optional_parent),
+        };
+        let Shape::Enum(en) = resolve(self.side, ty, Role::Reader).shape else {
+            return Ok(());
+        };
+        let result = match &en.attrs.repr {
+            EnumRepr::External => {
+                let key = rest.keys().find(|k| {
+                    en.variants
+                        .iter()
+                        .any(|v| !v.skip_de && v.de_names.iter().any(|n| n == *k))
+                });
+                match key.cloned() {
+                    Some(k) => {
+                        let x = rest.remove(&k).unwrap_or(Value::Null);
+                        let mut one = Map::new();
+                        one.insert(k, x);
+                        self.decode_enum(&en, &Value::Object(one)).map(|_| ())
+                    }
+                    None => Err(format!(
+                        "no variant of enum `{}` found in flattened data",
+                        en.attrs.ser_name
+                    )),
+                }
+            }
+            _ => self
+                .decode_enum(&en, &Value::Object(rest.clone()))
+                .map(|_| ()),
+        };
+        match result {
+            Err(e) if !optional => Err(e),
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether `x` decodes as the payload of `variant` (`None`: no payload).
+    fn payload(&mut self, variant: &Variant, deny: bool, x: Option<&Value>) -> Result<(), Reject> {
+        if variant.custom.as_ref().is_some_and(|c| c.de.is_some()) {
             return Ok(());
         }
-        match v.style {
+        match variant.style {
             Style::Unit => match x {
                 None | Some(Value::Null) => Ok(()),
-                Some(other) => Err(format!("invalid type: {}, expected unit", kind_of(other))),
+                Some(other) => invalid_type(other, "unit"),
             },
-            Style::Tuple if v.fields.len() == 1 => {
-                self.decode(&v.fields[0].ty, x.unwrap_or(&Value::Null))
+            Style::Tuple if variant.fields.len() == 1 => {
+                self.decode(&variant.fields[0].ty, x.unwrap_or(&Value::Null))
             }
             Style::Tuple => {
-                let tys: Vec<Ty> = v
+                let tys: Vec<Ty> = variant
                     .fields
                     .iter()
                     .filter(|f| !f.skip_de)
@@ -284,11 +297,7 @@ impl<'a> Decoder<'a> {
                     Some(Value::Array(a)) if a.len() == tys.len() => {
                         a.iter().zip(&tys).try_for_each(|(x, t)| self.decode(t, x))
                     }
-                    Some(other) => Err(format!(
-                        "invalid type: {}, expected a tuple of {}",
-                        kind_of(other),
-                        tys.len()
-                    )),
+                    Some(other) => invalid_type(other, &format!("a tuple of {}", tys.len())),
                     None => Err("missing tuple payload".to_owned()),
                 }
             }
@@ -297,25 +306,10 @@ impl<'a> Decoder<'a> {
                     deny_unknown_fields: deny,
                     ..ContainerAttrs::default()
                 };
-                let flat = flatten(self.side, Role::Reader, &v.fields, &attrs);
-                self.decode_obj(&flat, x.unwrap_or(&Value::Null))
+                let flat = flatten(self.side, Role::Reader, &variant.fields, &attrs);
+                self.decode_object(&flat, x.unwrap_or(&Value::Null))
             }
         }
-    }
-
-    fn by_tag<'e>(en: &'e EnumDef, tag: &str) -> Option<(usize, &'e Variant)> {
-        en.variants
-            .iter()
-            .enumerate()
-            .find(|(_, v)| {
-                !v.skip_de && !v.untagged && !v.other && v.de_names.iter().any(|n| n == tag)
-            })
-            .or_else(|| {
-                en.variants
-                    .iter()
-                    .enumerate()
-                    .find(|(_, v)| v.other && !v.skip_de)
-            })
     }
 
     /// Decodes `v` as the enum; the index of the variant it decodes as.
@@ -324,86 +318,108 @@ impl<'a> Decoder<'a> {
             return Err("too deep".to_owned());
         }
         self.depth += 1;
-        let r = self.decode_enum_inner(en, v);
-        self.depth -= 1;
-        r
-    }
-
-    fn decode_enum_inner(&mut self, en: &EnumDef, v: &Value) -> Result<usize, Reject> {
-        let deny = en.attrs.deny_unknown_fields;
         let tagged = match &en.attrs.repr {
             EnumRepr::Untagged => Err("untagged".to_owned()),
-            EnumRepr::External => match v {
-                Value::String(s) => match Self::by_tag(en, s) {
-                    // A bare tag is a unit variant to serde_json: a newtype, tuple or struct variant
-                    // rejects it, even one whose payload would accept null (`V(Option<T>)`).
-                    Some((i, var)) if var.style == Style::Unit => {
-                        self.payload(var, deny, None).map(|_| i)
-                    }
-                    Some(_) => {
-                        Err("invalid type: unit variant, expected a variant with data".to_owned())
-                    }
-                    None => Err(format!("unknown variant `{s}`")),
-                },
-                Value::Object(m) if m.len() == 1 => {
-                    let (k, x) = m
-                        .iter()
-                        .next()
-                        .map(|(k, x)| (k.clone(), x.clone()))
-                        .unwrap_or_default();
-                    match Self::by_tag(en, &k) {
-                        Some((i, var)) => self.payload(var, deny, Some(&x)).map(|_| i),
-                        None => Err(format!("unknown variant `{k}`")),
+            EnumRepr::External => self.decode_external(en, v),
+            EnumRepr::Internal { tag } => self.decode_internal(en, tag, v),
+            EnumRepr::Adjacent { tag, content } => self.decode_adjacent(en, (tag, content), v),
+        };
+        let result = match tagged {
+            Ok(i) => Ok(i),
+            Err(reason) => self.decode_untagged(en, v, reason),
+        };
+        self.depth -= 1;
+        result
+    }
+
+    /// Externally tagged: a bare tag for a unit variant, or an object of one key (the tag) holding the
+    /// payload.
+    fn decode_external(&mut self, en: &EnumDef, v: &Value) -> Result<usize, Reject> {
+        let deny = en.attrs.deny_unknown_fields;
+        match v {
+            Value::String(s) => match by_tag(en, s) {
+                // A bare tag is a unit variant to serde_json: a newtype, tuple or struct variant
+                // rejects it, even one whose payload would accept null (`V(Option<T>)`).
+                Some((i, var)) if var.style == Style::Unit => {
+                    self.payload(var, deny, None).map(|_| i)
+                }
+                Some(_) => {
+                    Err("invalid type: unit variant, expected a variant with data".to_owned())
+                }
+                None => Err(format!("unknown variant `{s}`")),
+            },
+            Value::Object(m) if m.len() == 1 => {
+                let (k, x) = m
+                    .iter()
+                    .next()
+                    .map(|(k, x)| (k.clone(), x.clone()))
+                    .unwrap_or_default();
+                match by_tag(en, &k) {
+                    Some((i, var)) => self.payload(var, deny, Some(&x)).map(|_| i),
+                    None => Err(format!("unknown variant `{k}`")),
+                }
+            }
+            _ => invalid_type(v, "an enum"),
+        }
+    }
+
+    /// Internally tagged: an object with the tag key; the other keys are the payload.
+    fn decode_internal(&mut self, en: &EnumDef, tag: &str, v: &Value) -> Result<usize, Reject> {
+        let Value::Object(m) = v else {
+            return invalid_type(v, "an internally tagged enum");
+        };
+        match m.get(tag) {
+            Some(Value::String(t)) => match by_tag(en, t) {
+                Some((i, var)) if var.style == Style::Unit => Ok(i),
+                Some((i, var)) => {
+                    let mut rest = m.clone();
+                    rest.remove(tag);
+                    let rest = Value::Object(rest);
+                    self.payload(var, en.attrs.deny_unknown_fields, Some(&rest))
+                        .map(|_| i)
+                }
+                None => Err(format!("unknown variant `{t}`")),
+            },
+            Some(other) => invalid_type(other, "a tag"),
+            None => Err(format!("missing field `{tag}`")),
+        }
+    }
+
+    /// Adjacently tagged: an object with the tag key and the content key.
+    fn decode_adjacent(
+        &mut self,
+        en: &EnumDef,
+        (tag, content): (&str, &str),
+        v: &Value,
+    ) -> Result<usize, Reject> {
+        let deny = en.attrs.deny_unknown_fields;
+        let Value::Object(m) = v else {
+            return invalid_type(v, "an adjacently tagged enum");
+        };
+        match m.get(tag) {
+            Some(Value::String(t)) => match by_tag(en, t) {
+                Some((i, var)) => {
+                    if deny && let Some(k) = m.keys().find(|k| *k != tag && *k != content) {
+                        Err(format!("unknown field `{k}`"))
+                    } else {
+                        self.payload(var, deny, m.get(content)).map(|_| i)
                     }
                 }
-                _ => Err(format!("invalid type: {}, expected an enum", kind_of(v))),
+                None => Err(format!("unknown variant `{t}`")),
             },
-            EnumRepr::Internal { tag } => match v {
-                Value::Object(m) => match m.get(tag) {
-                    Some(Value::String(t)) => match Self::by_tag(en, t) {
-                        Some((i, var)) => {
-                            let mut rest = m.clone();
-                            rest.remove(tag);
-                            let rest = Value::Object(rest);
-                            match var.style {
-                                Style::Unit => Ok(i),
-                                _ => self.payload(var, deny, Some(&rest)).map(|_| i),
-                            }
-                        }
-                        None => Err(format!("unknown variant `{t}`")),
-                    },
-                    Some(other) => Err(format!("invalid type: {}, expected a tag", kind_of(other))),
-                    None => Err(format!("missing field `{tag}`")),
-                },
-                _ => Err(format!(
-                    "invalid type: {}, expected an internally tagged enum",
-                    kind_of(v)
-                )),
-            },
-            EnumRepr::Adjacent { tag, content } => match v {
-                Value::Object(m) => match m.get(tag) {
-                    Some(Value::String(t)) => match Self::by_tag(en, t) {
-                        Some((i, var)) => {
-                            if deny && let Some(k) = m.keys().find(|k| *k != tag && *k != content) {
-                                Err(format!("unknown field `{k}`"))
-                            } else {
-                                self.payload(var, deny, m.get(content)).map(|_| i)
-                            }
-                        }
-                        None => Err(format!("unknown variant `{t}`")),
-                    },
-                    Some(other) => Err(format!("invalid type: {}, expected a tag", kind_of(other))),
-                    None => Err(format!("missing field `{tag}`")),
-                },
-                _ => Err(format!(
-                    "invalid type: {}, expected an adjacently tagged enum",
-                    kind_of(v)
-                )),
-            },
-        };
-        if tagged.is_ok() {
-            return tagged;
+            Some(other) => invalid_type(other, "a tag"),
+            None => Err(format!("missing field `{tag}`")),
         }
+    }
+
+    /// Untagged variants (all of an untagged enum's, or those marked untagged) are tried in order on
+    /// the whole payload; `tagged` is why the tagged reading failed.
+    fn decode_untagged(
+        &mut self,
+        en: &EnumDef,
+        v: &Value,
+        tagged: Reject,
+    ) -> Result<usize, Reject> {
         let untagged_only = en.attrs.repr == EnumRepr::Untagged;
         for (i, var) in en.variants.iter().enumerate() {
             if var.skip_de || !(untagged_only || var.untagged) {
@@ -413,16 +429,17 @@ impl<'a> Decoder<'a> {
                 (Style::Unit, Value::Null) => None,
                 _ => Some(v),
             };
-            if self.payload(var, deny, x).is_ok() {
+            if self.payload(var, en.attrs.deny_unknown_fields, x).is_ok() {
                 return Ok(i);
             }
         }
-        match tagged {
-            Err(e) if !untagged_only => Err(e),
-            _ => Err(format!(
+        if untagged_only {
+            Err(format!(
                 "data did not match any variant of untagged enum `{}`",
                 en.attrs.ser_name
-            )),
+            ))
+        } else {
+            Err(tagged)
         }
     }
 }
@@ -437,5 +454,20 @@ pub(crate) fn kind_of(v: &Value) -> &'static str {
         Value::String(_) => "string",
         Value::Array(_) => "sequence",
         Value::Object(_) => "map",
+    }
+}
+
+/// An integer within its type's range.
+fn decode_integer(signed: bool, bits: u8, v: &Value) -> Result<(), Reject> {
+    match (v, as_int(v)) {
+        (Value::Number(_), Some(i)) => {
+            let (lo, hi) = range(signed, bits);
+            if i < lo || i > hi {
+                Err(format!("invalid value: integer `{i}`, out of range"))
+            } else {
+                Ok(())
+            }
+        }
+        _ => invalid_type(v, "an integer"),
     }
 }

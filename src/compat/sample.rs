@@ -1,24 +1,19 @@
 //! Sample payloads a writer schema can produce: the minimal one (options null, collections empty,
 //! conditionally skipped keys left out) and a fuller one (options and collections filled in).
 //!
-//! The same sampler writes the golden payloads of `wirecheck fixtures write` ([`fixture_cases`]): in fixture
+//! The same sampler writes the golden payloads of `wirecheck fixtures write` (see `golden`): in fixture
 //! mode it can force enums to a given variant, put integers at the ends of their range, and refuses to invent
 //! values it cannot know (types of other crates, custom serializers) instead of writing `null`.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value, json};
 
-use super::resolve::{FlatObj, Role, Shape, SideRef, flatten, resolve};
-use crate::findings::Side;
-use crate::model::{EnumRepr, Field, MessageDecl, SkipSer, Snapshot, Style, Ty, Variant};
-
-use super::resolve::EnumDef;
+use super::namespace::{FlatObject, flatten};
+use super::shape::{EnumDef, Role, Shape, SideRef, resolve};
+use crate::model::{EnumRepr, Field, SkipSer, Style, Ty, Variant};
 
 const MAX_SAMPLE_DEPTH: usize = 32;
-
-/// At most this many cases per message in a fixture file (enums with very many variants, nested).
-const MAX_FIXTURE_CASES: usize = 512;
 
 /// Where the integers of a fixture's boundary case sit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,6 +76,11 @@ impl<'a> Sampler<'a> {
         }
     }
 
+    /// What the sampler saw in fixture mode (an empty record otherwise).
+    pub fn into_fixture_mode(self) -> FixtureMode {
+        self.fixture.unwrap_or_default()
+    }
+
     /// In fixture mode: `None` (and the reason noted) when the field's value is written by a custom
     /// function, which the schema cannot show.
     fn custom_blocks(&mut self, field: &Field) -> bool {
@@ -125,27 +125,7 @@ impl<'a> Sampler<'a> {
             Shape::Bool => Value::Bool(full),
             Shape::Char => json!("a"),
             Shape::Str => json!(if full { "x" } else { "" }),
-            Shape::Int { signed, bits } => {
-                let usual = json!(if full { 1 } else { 0 });
-                match &mut self.fixture {
-                    Some(fx) if !proxied && bits <= 64 => {
-                        if signed {
-                            fx.ints.0 = true;
-                        } else {
-                            fx.ints.1 = true;
-                        }
-                        match (fx.boundary, signed) {
-                            (Some(Extreme::Max), true) => json!(i64::MAX >> (64 - u32::from(bits))),
-                            (Some(Extreme::Max), false) => {
-                                json!(u64::MAX >> (64 - u32::from(bits)))
-                            }
-                            (Some(Extreme::Min), true) => json!(i64::MIN >> (64 - u32::from(bits))),
-                            _ => usual,
-                        }
-                    }
-                    _ => usual,
-                }
-            }
+            Shape::Int { signed, bits } => self.integer(signed, bits, full, proxied),
             Shape::Float { .. } => json!(if full { 0.5 } else { 0.0 }),
             Shape::External(p) | Shape::Unresolved(p) if self.fixture.is_some() => {
                 if let Some(fx) = &mut self.fixture {
@@ -204,28 +184,48 @@ impl<'a> Sampler<'a> {
             }
             Shape::Struct(obj) => {
                 let flat = flatten(self.side, Role::Writer, &obj.fields, &obj.attrs);
-                Value::Object(self.obj(&flat, full)?)
+                Value::Object(self.object(&flat, full)?)
             }
-            Shape::Enum(en) => {
-                if let Some(x) = self.forced_variant(def_path.as_deref(), &en, full) {
-                    return Some(x);
-                }
-                let variants: Vec<Variant> = en
-                    .variants
-                    .iter()
-                    .filter(|v| !v.skip_ser)
-                    .cloned()
-                    .collect();
-                let mut found = None;
-                for v in &variants {
-                    if let Some(x) = self.variant(&en, v, full) {
-                        found = Some(x);
-                        break;
-                    }
-                }
-                found?
-            }
+            Shape::Enum(en) => return self.enum_value(def_path.as_deref(), &en, full),
         })
+    }
+
+    /// An integer: 0 or 1, or in fixture mode at the extreme asked for (unless a proxy converts it, or
+    /// it is wider than JSON's numbers).
+    fn integer(&mut self, signed: bool, bits: u8, full: bool, proxied: bool) -> Value {
+        let usual = json!(if full { 1 } else { 0 });
+        let Some(fx) = &mut self.fixture else {
+            return usual;
+        };
+        if proxied || bits > 64 {
+            return usual;
+        }
+        if signed {
+            fx.ints.0 = true;
+        } else {
+            fx.ints.1 = true;
+        }
+        let shift = 64 - u32::from(bits);
+        match (fx.boundary, signed) {
+            (Some(Extreme::Max), true) => json!(i64::MAX >> shift),
+            (Some(Extreme::Max), false) => json!(u64::MAX >> shift),
+            (Some(Extreme::Min), true) => json!(i64::MIN >> shift),
+            _ => usual,
+        }
+    }
+
+    /// A value of an enum: the forced variant in fixture mode, else the first writable variant.
+    fn enum_value(&mut self, def_path: Option<&str>, en: &EnumDef, full: bool) -> Option<Value> {
+        if let Some(x) = self.forced_variant(def_path, en, full) {
+            return Some(x);
+        }
+        let variants: Vec<Variant> = en
+            .variants
+            .iter()
+            .filter(|v| !v.skip_ser)
+            .cloned()
+            .collect();
+        variants.iter().find_map(|v| self.variant(en, v, full))
     }
 
     /// In fixture mode: notes the enum as met, and writes the variant it is forced to when there is one
@@ -256,10 +256,10 @@ impl<'a> Sampler<'a> {
     }
 
     /// The object a flattened namespace writes.
-    pub fn obj(&mut self, flat: &FlatObj, full: bool) -> Option<Map<String, Value>> {
+    pub fn object(&mut self, flat: &FlatObject, full: bool) -> Option<Map<String, Value>> {
         let mut m = Map::new();
-        if let Some((k, v)) = &flat.tag {
-            m.insert(k.clone(), json!(v));
+        if let Some(tag) = &flat.tag {
+            m.insert(tag.key.clone(), json!(tag.value));
         }
         for f in &flat.fields {
             if !full && (f.optional_parent || matches!(f.field.skip_ser, SkipSer::If(_))) {
@@ -284,8 +284,8 @@ impl<'a> Sampler<'a> {
             }
         }
         if full
-            && let Some((k, v, _)) = &flat.rest
-            && let (Some(k), Some(v)) = (self.value(k, true), self.value(v, true))
+            && let Some(map) = &flat.map
+            && let (Some(k), Some(v)) = (self.value(&map.key, true), self.value(&map.value, true))
         {
             let key = format!("extra_{}", key_string(&k));
             m.entry(key).or_insert(v);
@@ -305,7 +305,7 @@ impl<'a> Sampler<'a> {
             ));
             return None;
         }
-        // Named variants go through `obj`, which checks their written fields.
+        // Named variants go through `object`, which checks their written fields.
         if v.style == Style::Tuple
             && v.fields
                 .iter()
@@ -327,7 +327,7 @@ impl<'a> Sampler<'a> {
             Style::Named => {
                 let attrs = crate::model::ContainerAttrs::default();
                 let flat = flatten(self.side, Role::Writer, &v.fields, &attrs);
-                Some(Some(Value::Object(self.obj(&flat, full)?)))
+                Some(Some(Value::Object(self.object(&flat, full)?)))
             }
         }
     }
@@ -404,133 +404,4 @@ pub(crate) fn key_string(v: &Value) -> String {
         Value::Null => String::new(),
         other => other.to_string(),
     }
-}
-
-/// The golden payloads of one message, for `wirecheck fixtures write`: `(case, payload)` in a fixed order,
-/// and notes on what could not be generated.
-///
-/// Cases: `minimal` (only what is always written: options null, collections empty, conditionally skipped
-/// keys left out), `maximal` (every optional field present, collections with one element), one
-/// `variant:Enum::Variant` per writable variant of every enum the message reaches (the rest as in
-/// `maximal`; a variant reached only inside another enum's variant forces that one too) followed by its
-/// `minimal` form, and for each of `maximal` and the variant cases a `boundary:max` form (integers at their
-/// type's maximum) and a `boundary:min` form (signed integers at their minimum). A `minimal` or boundary form
-/// is left out when an earlier case has the same payload (a variant case never is). Integers behind an
-/// `into`/`from` proxy, and 128-bit ones (beyond JSON's 64-bit numbers), keep their usual value.
-pub(crate) fn fixture_cases(
-    snap: &Snapshot,
-    message: &MessageDecl,
-) -> (Vec<(String, Value)>, Vec<String>) {
-    let side = SideRef {
-        snap,
-        side: Side::New,
-    };
-    let ty = Ty::Named {
-        path: message.rust_path.clone(),
-        args: Vec::new(),
-    };
-    let sample = |force: &BTreeMap<String, usize>, boundary: Option<Extreme>, full: bool| {
-        let mode = FixtureMode {
-            boundary,
-            force: force.clone(),
-            ..FixtureMode::default()
-        };
-        let mut sampler = Sampler::for_fixture(side, mode);
-        let value = sampler.value(&ty, full);
-        (value, sampler.fixture.unwrap_or_default())
-    };
-    let mut cases: Vec<(String, Value)> = Vec::new();
-    let mut notes: BTreeSet<String> = BTreeSet::new();
-    let none = BTreeMap::new();
-
-    let (minimal, mode) = sample(&none, None, false);
-    match minimal {
-        Some(v) => cases.push(("minimal".to_owned(), v)),
-        None => notes.extend(mode.opaque),
-    }
-
-    // Each base case (maximal, then one per variant), with its boundary forms.
-    let with_boundaries = |label: String,
-                           force: &BTreeMap<String, usize>,
-                           value: Value,
-                           ints: (bool, bool),
-                           cases: &mut Vec<(String, Value)>| {
-        let prefix = if label == "maximal" {
-            String::new()
-        } else {
-            format!("{label} ")
-        };
-        cases.push((label, value.clone()));
-        for (extreme, name, wanted) in [
-            (Extreme::Max, "boundary:max", ints.0 || ints.1),
-            (Extreme::Min, "boundary:min", ints.0),
-        ] {
-            if !wanted {
-                continue;
-            }
-            if let (Some(b), _) = sample(force, Some(extreme), true)
-                && !cases.iter().any(|(_, c)| *c == b)
-            {
-                cases.push((format!("{prefix}{name}"), b));
-            }
-        }
-    };
-
-    let (maximal, mode) = sample(&none, None, true);
-    let Some(maximal) = maximal else {
-        notes.extend(mode.opaque);
-        return (cases, notes.into_iter().collect());
-    };
-    notes.extend(mode.opaque.iter().cloned());
-    with_boundaries("maximal".to_owned(), &none, maximal, mode.ints, &mut cases);
-
-    let mut known: BTreeSet<String> = mode.enums.iter().map(|e| e.path.clone()).collect();
-    let mut queue: VecDeque<(BTreeMap<String, usize>, EnumSeen)> =
-        mode.enums.into_iter().map(|e| (none.clone(), e)).collect();
-    while let Some((base, en)) = queue.pop_front() {
-        let name = en.path.rsplit("::").next().unwrap_or(&en.path).to_owned();
-        for (index, variant) in &en.variants {
-            if cases.len() >= MAX_FIXTURE_CASES {
-                notes.insert(format!(
-                    "more than {MAX_FIXTURE_CASES} cases: the variants after `{name}::{variant}` have none"
-                ));
-                return (cases, notes.into_iter().collect());
-            }
-            let mut force = base.clone();
-            force.insert(en.path.clone(), *index);
-            let (value, mode) = sample(&force, None, true);
-            for seen in mode.enums {
-                if known.insert(seen.path.clone()) {
-                    queue.push_back((force.clone(), seen));
-                }
-            }
-            match value {
-                Some(v) if mode.hits.contains(&en.path) => {
-                    let label = format!("variant:{name}::{variant}");
-                    let at = cases.len() + 1;
-                    // The variant with only what it always writes, when that differs.
-                    let minimal = match sample(&force, None, false) {
-                        (Some(m), min_mode)
-                            if min_mode.hits.contains(&en.path)
-                                && m != v
-                                && !cases.iter().any(|(_, c)| *c == m) =>
-                        {
-                            Some(m)
-                        }
-                        _ => None,
-                    };
-                    with_boundaries(label.clone(), &force, v, mode.ints, &mut cases);
-                    if let Some(m) = minimal {
-                        cases.insert(at, (format!("{label} minimal"), m));
-                    }
-                }
-                _ => {
-                    notes.insert(format!(
-                        "no payload writes `{name}::{variant}` (it is only reached through a cycle, or needs a value wirecheck cannot write)"
-                    ));
-                }
-            }
-        }
-    }
-    (cases, notes.into_iter().collect())
 }

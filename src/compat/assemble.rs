@@ -1,0 +1,209 @@
+//! From issues to findings: the level, the allow, the message text, then hiding what a break at the
+//! same place already says, ordering and deduplication. The one place a [`Finding`] is built.
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::issue::Issue;
+use super::wording::article;
+use crate::Format;
+use crate::findings::{Direction, Finding, Level, Side};
+use crate::model::{AllowDecl, Location, MessageDecl};
+use crate::rules::RuleId;
+
+/// An issue with the messages and direction it was found for, before the allow and level decisions.
+pub(crate) struct Candidate<'m> {
+    pub issue: Issue,
+    /// The direction it breaks (none for a visible change).
+    pub direction: Option<Direction>,
+    /// The contract needs this direction for this message.
+    pub needed: bool,
+    pub old: Option<&'m MessageDecl>,
+    pub new: Option<&'m MessageDecl>,
+}
+
+/// What the protocol and the old release are called in the findings, and the protocol's format.
+pub(crate) struct Context<'c> {
+    pub protocol: &'c str,
+    pub against: &'c str,
+    pub format: Format,
+}
+
+/// A finding and the two facts about its issue that the later passes need.
+struct Built {
+    finding: Finding,
+    breaks: bool,
+    opaque: bool,
+}
+
+/// Turns candidates into sorted, deduplicated findings.
+pub(crate) fn findings(candidates: Vec<Candidate<'_>>, context: &Context<'_>) -> Vec<Finding> {
+    let mut built: Vec<Built> = candidates
+        .into_iter()
+        .map(|candidate| build(candidate, context))
+        .collect();
+    hide_shadowed(&mut built);
+    built.sort_by(|a, b| report_order(&a.finding, &b.finding));
+    deduplicate(built)
+}
+
+/// The reason of the first `allow` that names `rule`.
+fn allowed_by<'a>(rule: RuleId, allows: impl Iterator<Item = &'a AllowDecl>) -> Option<String> {
+    allows
+        .into_iter()
+        .find(|allow| allow.rules.iter().any(|r| r == rule.as_str()))
+        .map(|allow| allow.reason.clone())
+}
+
+/// Builds the finding of one candidate.
+fn build(candidate: Candidate<'_>, context: &Context<'_>) -> Built {
+    let Candidate {
+        issue,
+        direction,
+        needed,
+        old,
+        new,
+    } = candidate;
+    let major = issue.breaks && needed;
+    let message = new.or(old);
+    let message_allows = old
+        .iter()
+        .chain(new.iter())
+        .filter_map(|m| m.allow.as_ref());
+    let reason = allowed_by(issue.rule, issue.allows.iter().chain(message_allows));
+    let text = finding_text(&issue, direction, needed, message, context.format);
+    let (location, side) = issue.location.clone().unwrap_or_else(|| match (new, old) {
+        (Some(n), _) => (n.location.clone(), Side::New),
+        (None, Some(o)) => (o.location.clone(), Side::Old),
+        (None, None) => (Location::default(), Side::New),
+    });
+    let finding = Finding {
+        rule: issue.rule,
+        level: if major { Level::Major } else { Level::Minor },
+        allowed: reason.is_some(),
+        allow_reason: reason,
+        message: text,
+        protocol: context.protocol.to_owned(),
+        message_type: message.map(|m| m.name.clone()).unwrap_or_default(),
+        topic: message.map(|m| m.topic.clone()).unwrap_or_default(),
+        field: if issue.path.is_empty() {
+            None
+        } else {
+            Some(issue.path.join("."))
+        },
+        direction: if issue.breaks { direction } else { None },
+        against: context.against.to_owned(),
+        location,
+        side,
+        anchor: None,
+        witness: if major { issue.witness } else { None },
+        known: false,
+    };
+    Built {
+        finding,
+        breaks: issue.breaks,
+        opaque: issue.opaque,
+    }
+}
+
+/// The issue's sentence, with a note when the break is in a direction the upgrade order never uses, or
+/// when the witness is shown as JSON for a binary format.
+fn finding_text(
+    issue: &Issue,
+    direction: Option<Direction>,
+    needed: bool,
+    message: Option<&MessageDecl>,
+    format: Format,
+) -> String {
+    let mut text = issue.detail.clone();
+    if issue.breaks && !needed {
+        if let (Some(direction), Some(message)) = (direction, message) {
+            text.push_str(&format!(
+                " (compatible under the declared upgrade order: {} {} is never read {})",
+                article(message.kind),
+                message.kind,
+                match direction {
+                    Direction::OldReadsNew => "by an old release from a new one",
+                    Direction::NewReadsOld => "by a new release from an old one",
+                }
+            ));
+        }
+    } else if issue.breaks && !format.is_self_describing() && issue.witness.is_some() {
+        text.push_str(&format!(
+            " (witness shown as JSON; on the wire it is {format})"
+        ));
+    }
+    text
+}
+
+/// A place of a finding: message and field.
+type PlaceKey = (String, String, Option<String>);
+
+fn place_key(finding: &Finding) -> PlaceKey {
+    (
+        finding.topic.clone(),
+        finding.message_type.clone(),
+        finding.field.clone(),
+    )
+}
+
+/// 2 for a major finding, 1 for a break in an unneeded direction, 0 for a plain change.
+fn rank(built: &Built) -> u8 {
+    match (built.finding.level, built.breaks) {
+        (Level::Major, _) => 2,
+        (_, true) => 1,
+        _ => 0,
+    }
+}
+
+/// Per message and field: a break in a needed direction hides the minor changes at the same place; a
+/// break in an unneeded direction hides the plain changes.
+fn hide_shadowed(built: &mut Vec<Built>) {
+    let mut best: BTreeMap<PlaceKey, u8> = BTreeMap::new();
+    for b in built.iter() {
+        let entry = best.entry(place_key(&b.finding)).or_insert(0);
+        *entry = (*entry).max(rank(b));
+    }
+    built.retain(|b| rank(b) >= best.get(&place_key(&b.finding)).copied().unwrap_or(0));
+}
+
+/// The order of findings in a report: by place, rule, direction, location, then text.
+fn report_order(a: &Finding, b: &Finding) -> Ordering {
+    (
+        &a.topic,
+        &a.message_type,
+        &a.field,
+        &a.rule,
+        a.direction,
+        &a.location,
+        &a.message,
+    )
+        .cmp(&(
+            &b.topic,
+            &b.message_type,
+            &b.field,
+            &b.rule,
+            b.direction,
+            &b.location,
+            &b.message,
+        ))
+}
+
+/// Keeps the first finding of each key; an opaque one is reported once, whatever its direction.
+fn deduplicate(built: Vec<Built>) -> Vec<Finding> {
+    let mut seen = BTreeSet::new();
+    let mut out = Vec::new();
+    for Built {
+        finding, opaque, ..
+    } in built
+    {
+        let mut key = finding.dedup_key();
+        if opaque {
+            key.4 = None;
+        }
+        if seen.insert(key) {
+            out.push(finding);
+        }
+    }
+    out
+}

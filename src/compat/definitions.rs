@@ -1,0 +1,93 @@
+//! Checks on the named definitions a writer type and a reader type go through, for any format:
+//! a fallible `try_from` conversion and `#[serde(transparent)]`.
+
+use super::issue::Issue;
+use super::shape::is_braced_single;
+use super::walk::Walk;
+use crate::model::{Ty, TypeDef};
+use crate::rules::RuleId;
+
+/// The last segment of a definition's path.
+fn short_name(def: &TypeDef) -> &str {
+    def.path.rsplit("::").next().unwrap_or(&def.path)
+}
+
+impl Walk<'_> {
+    /// The issues of the outermost definitions of `writer_ty` on both sides (none unless both are named
+    /// definitions).
+    pub(super) fn compare_definitions(
+        &self,
+        writer_ty: &Ty,
+        writer_def: Option<&TypeDef>,
+        reader_def: Option<&TypeDef>,
+    ) -> Vec<Issue> {
+        let (Some(writer_def), Some(reader_def)) = (writer_def, reader_def) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        out.extend(self.fallible_conversion_added(writer_def, reader_def));
+        out.extend(self.transparent_changed(writer_ty, writer_def, reader_def));
+        out
+    }
+
+    /// The reader converts with `try_from` and the writer did not: values may be rejected, by a
+    /// function the checker cannot run.
+    fn fallible_conversion_added(
+        &self,
+        writer_def: &TypeDef,
+        reader_def: &TypeDef,
+    ) -> Option<Issue> {
+        let writer_fallible = writer_def.attrs.from.as_ref().is_some_and(|p| p.fallible);
+        let reader_fallible = reader_def.attrs.from.as_ref().is_some_and(|p| p.fallible);
+        if !reader_fallible || writer_fallible {
+            return None;
+        }
+        let mut issue = Issue::opaque(
+            RuleId::CustomSerdeChanged,
+            format!(
+                "`{}` read by {} converts with `try_from`, which may reject values {} writes",
+                short_name(reader_def),
+                self.reader_name(),
+                self.writer_name()
+            ),
+        );
+        issue.location = self.location(Some(&writer_def.location), Some(&reader_def.location));
+        Some(issue)
+    }
+
+    /// A one-field braced struct written as its field's value and read as an object, or the reverse
+    /// (self-describing formats only: a positional format writes both alike).
+    fn transparent_changed(
+        &self,
+        writer_ty: &Ty,
+        writer_def: &TypeDef,
+        reader_def: &TypeDef,
+    ) -> Option<Issue> {
+        if self.positional
+            || writer_def.attrs.transparent == reader_def.attrs.transparent
+            || !is_braced_single(writer_def)
+            || !is_braced_single(reader_def)
+        {
+            return None;
+        }
+        let how = |transparent: bool| {
+            if transparent {
+                "as its one field's value"
+            } else {
+                "as an object"
+            }
+        };
+        let mut issue = Issue::breaking(
+            RuleId::TransparentChanged,
+            format!(
+                "`{}` is written {} and read {}",
+                short_name(reader_def),
+                how(writer_def.attrs.transparent),
+                how(reader_def.attrs.transparent),
+            ),
+            self.sample(writer_ty, true),
+        );
+        issue.location = self.location(Some(&writer_def.location), Some(&reader_def.location));
+        Some(issue)
+    }
+}

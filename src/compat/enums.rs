@@ -1,0 +1,351 @@
+//! Enums in self-describing formats: a changed representation, and for tagged enums (external,
+//! internal, adjacent) the pairing of variants by tag: renamed, unknown and reader-only variants.
+//! Variant payloads are compared in `variants`; untagged enums and variants are decided in `untagged`.
+
+use serde_json::Value;
+
+use super::decode::Decoder;
+use super::issue::{Issue, Place, placed};
+use super::sample::Sampler;
+use super::shape::{EnumDef, same_variant};
+use super::walk::Walk;
+use super::wording::{quoted_alternatives, repr_text};
+use crate::model::{EnumRepr, Style, Ty, Variant};
+use crate::rules::RuleId;
+
+/// Whether a reader's `#[serde(other)]` variant takes a tag it does not know, by representation.
+fn other_takes(repr: &EnumRepr, style: Style) -> bool {
+    match repr {
+        // The payload's other keys are ignored.
+        EnumRepr::Internal { .. } => true,
+        // A payload next to the tag is an error; a bare tag is taken.
+        EnumRepr::External | EnumRepr::Adjacent { .. } => style == Style::Unit,
+        // No tag to read.
+        EnumRepr::Untagged => false,
+    }
+}
+
+/// How the writer's variants and the reader's pair up by tag (indices into their `variants`).
+struct VariantPairing {
+    same_tag: Vec<(usize, usize)>,
+    /// Writer's tagged variants whose tag the reader does not read.
+    unknown: Vec<usize>,
+    /// Reader's variants paired, or never read by tag (skipped, untagged).
+    reader_taken: Vec<bool>,
+}
+
+fn pair_variants(writer: &EnumDef, reader: &EnumDef) -> VariantPairing {
+    let mut taken: Vec<bool> = reader
+        .variants
+        .iter()
+        .map(|v| v.skip_de || v.untagged)
+        .collect();
+    let mut same_tag = Vec::new();
+    let mut unknown = Vec::new();
+    for (i, variant) in writer.variants.iter().enumerate() {
+        if variant.skip_ser || variant.untagged {
+            continue;
+        }
+        match reader
+            .variants
+            .iter()
+            .enumerate()
+            .position(|(j, x)| !taken[j] && x.de_names.contains(&variant.ser_name))
+        {
+            Some(j) => {
+                taken[j] = true;
+                same_tag.push((i, j));
+            }
+            None => unknown.push(i),
+        }
+    }
+    VariantPairing {
+        same_tag,
+        unknown,
+        reader_taken: taken,
+    }
+}
+
+impl Walk<'_> {
+    /// Two enums.
+    pub(super) fn compare_enums(
+        &mut self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        writer: &EnumDef,
+        reader: &EnumDef,
+    ) -> Vec<Issue> {
+        if writer.attrs.repr != reader.attrs.repr {
+            return vec![self.representation_changed(writer_ty, reader_ty, writer, reader)];
+        }
+        if reader.attrs.repr == EnumRepr::Untagged {
+            return self.compare_untagged_enums(writer, reader);
+        }
+        self.compare_tagged_enums(writer, reader)
+    }
+
+    /// Where the issues of a variant (the writer's, the reader's, or both) sit: under the new release's
+    /// variant, with both variants' allows.
+    pub(super) fn variant_place(
+        &self,
+        writer: Option<&Variant>,
+        reader: Option<&Variant>,
+    ) -> Place {
+        Place {
+            path: self
+                .new_side_first(writer, reader)
+                .map(|v| vec![v.rust_name.clone()])
+                .unwrap_or_default(),
+            allows: writer
+                .iter()
+                .chain(reader.iter())
+                .flat_map(|v| v.allow.iter().cloned())
+                .collect(),
+            location: self.location(writer.map(|v| &v.location), reader.map(|v| &v.location)),
+        }
+    }
+
+    /// The samples of one variant: minimal and full, without repeats.
+    pub(super) fn variant_samples(&self, en: &EnumDef, variant: &Variant) -> Vec<Value> {
+        let mut sampler = Sampler::new(self.writer);
+        let mut out: Vec<Value> = Vec::new();
+        for full in [false, true] {
+            if let Some(x) = sampler.variant(en, variant, full)
+                && !out.contains(&x)
+            {
+                out.push(x);
+            }
+        }
+        out
+    }
+
+    /// The representation changed: a break if some writer's variant sample is rejected or decodes as
+    /// another variant, a visible change otherwise.
+    fn representation_changed(
+        &mut self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        writer: &EnumDef,
+        reader: &EnumDef,
+    ) -> Issue {
+        let (writer_repr, reader_repr) =
+            (repr_text(&writer.attrs.repr), repr_text(&reader.attrs.repr));
+        match self.misread_sample(reader_ty, writer, reader) {
+            Some((sample, reason)) => Issue::breaking(
+                RuleId::EnumReprChanged,
+                format!(
+                    "{} writes `{writer_ty}` {writer_repr} and {} reads it {reader_repr}: {reason}",
+                    self.writer_name(),
+                    self.reader_name(),
+                ),
+                Some(sample),
+            ),
+            None => Issue::change(
+                RuleId::EnumReprChanged,
+                format!("`{writer_ty}` is written {writer_repr} and read {reader_repr}"),
+            ),
+        }
+    }
+
+    /// The first sample of the writer's variants that the reader rejects or decodes as another variant,
+    /// and why.
+    fn misread_sample(
+        &mut self,
+        reader_ty: &Ty,
+        writer: &EnumDef,
+        reader: &EnumDef,
+    ) -> Option<(Value, String)> {
+        let mut decoder = Decoder::new(self.reader);
+        let mut own = Decoder::new(self.writer);
+        for variant in writer.variants.iter().filter(|v| !v.skip_ser) {
+            for sample in self.variant_samples(writer, variant) {
+                let bad = match decoder.decode(reader_ty, &sample) {
+                    Err(reason) => Some(reason),
+                    Ok(()) => match (
+                        decoder.decode_enum(reader, &sample),
+                        own.decode_enum(writer, &sample),
+                    ) {
+                        (Ok(i), Ok(k))
+                            if !same_variant(&reader.variants[i], &writer.variants[k]) =>
+                        {
+                            Some(format!("it decodes as `{}`", reader.variants[i].rust_name))
+                        }
+                        _ => None,
+                    },
+                };
+                if let Some(reason) = bad {
+                    return Some((sample, reason));
+                }
+            }
+        }
+        None
+    }
+
+    /// Two tagged enums of the same representation.
+    fn compare_tagged_enums(&mut self, writer: &EnumDef, reader: &EnumDef) -> Vec<Issue> {
+        let mut pairing = pair_variants(writer, reader);
+        let mut out = Vec::new();
+        for &i in &pairing.unknown {
+            let variant = &writer.variants[i];
+            out.extend(self.unknown_tag(writer, reader, variant, &mut pairing.reader_taken));
+        }
+        for (variant, _) in reader
+            .variants
+            .iter()
+            .zip(&pairing.reader_taken)
+            .filter(|(v, taken)| !**taken && !v.other)
+        {
+            let detail = format!(
+                "the variant `{}` is read by {} and never written by {}",
+                variant.ser_name,
+                self.reader_name(),
+                self.writer_name()
+            );
+            out.extend(self.reader_only_variant(variant, detail));
+        }
+        for &(i, j) in &pairing.same_tag {
+            let (writer_variant, reader_variant) = (&writer.variants[i], &reader.variants[j]);
+            let mut found = self.compare_variants(writer, reader, writer_variant, reader_variant);
+            self.note_misreads(&mut found, reader, writer_variant);
+            let place = self.variant_place(Some(writer_variant), Some(reader_variant));
+            out.extend(placed(found, &place));
+        }
+        // Untagged variants of a tagged enum: decided on samples.
+        for writer_variant in writer.variants.iter().filter(|v| v.untagged && !v.skip_ser) {
+            let found = self.untagged_variant(writer, reader, writer_variant);
+            let reader_variant = reader
+                .variants
+                .iter()
+                .find(|x| same_variant(writer_variant, x));
+            out.extend(placed(
+                found,
+                &self.variant_place(Some(writer_variant), reader_variant),
+            ));
+        }
+        out
+    }
+
+    /// A writer's variant whose tag the reader does not read: renamed (same Rust name), taken by the
+    /// reader's `#[serde(other)]` or untagged variants, or rejected.
+    fn unknown_tag(
+        &mut self,
+        writer: &EnumDef,
+        reader: &EnumDef,
+        variant: &Variant,
+        reader_taken: &mut [bool],
+    ) -> Vec<Issue> {
+        let witness = self.variant_samples(writer, variant).into_iter().next();
+        let other = reader.variants.iter().find(|v| v.other && !v.skip_de);
+        let renamed = reader
+            .variants
+            .iter()
+            .enumerate()
+            .position(|(j, x)| !reader_taken[j] && x.rust_name == variant.rust_name);
+        let (issue, reader_variant) = if let Some(j) = renamed {
+            reader_taken[j] = true;
+            let reader_variant = &reader.variants[j];
+            (
+                self.variant_renamed(variant, reader_variant, witness),
+                Some(reader_variant),
+            )
+        } else if other.is_some() && other_takes(&reader.attrs.repr, variant.style) {
+            (self.taken_by_other(variant), None)
+        } else if let Some(caught) = self.caught_by_untagged(writer, reader, variant) {
+            (self.unknown_tag_tried_untagged(variant, caught), None)
+        } else {
+            (
+                self.unknown_tag_rejected(variant, other.is_some(), witness),
+                None,
+            )
+        };
+        placed(
+            vec![issue],
+            &self.variant_place(Some(variant), reader_variant),
+        )
+    }
+
+    fn variant_renamed(&self, writer: &Variant, reader: &Variant, witness: Option<Value>) -> Issue {
+        Issue::breaking(
+            RuleId::VariantRenamed,
+            format!(
+                "{} writes the variant `{}` as `{}` and {} reads {}",
+                self.writer_name(),
+                writer.rust_name,
+                writer.ser_name,
+                self.reader_name(),
+                quoted_alternatives(&reader.de_names)
+            ),
+            witness,
+        )
+    }
+
+    fn taken_by_other(&self, writer: &Variant) -> Issue {
+        Issue::change(
+            self.pick_rule(RuleId::VariantAdded, RuleId::VariantRemoved),
+            format!(
+                "the variant `{}` is written by {}; {} reads it as its `#[serde(other)]` variant",
+                writer.ser_name,
+                self.writer_name(),
+                self.reader_name()
+            ),
+        )
+    }
+
+    fn unknown_tag_rejected(
+        &self,
+        writer: &Variant,
+        has_other: bool,
+        witness: Option<Value>,
+    ) -> Issue {
+        Issue::breaking(
+            self.pick_rule(RuleId::VariantAddedWithoutOther, RuleId::VariantRemoved),
+            format!(
+                "{} writes the variant `{}`, unknown to {}{}",
+                self.writer_name(),
+                writer.ser_name,
+                self.reader_name(),
+                if has_other {
+                    " (its `#[serde(other)]` variant does not take this payload)"
+                } else {
+                    ", which has no `#[serde(other)]` variant"
+                }
+            ),
+            witness,
+        )
+    }
+
+    /// A payload that the reader's matching variant rejects may still fit one of its untagged variants:
+    /// then it is misread rather than rejected, and the finding says so.
+    pub(super) fn note_misreads(&self, found: &mut [Issue], reader: &EnumDef, writer: &Variant) {
+        if reader.attrs.repr != EnumRepr::Untagged && !reader.variants.iter().any(|v| v.untagged) {
+            return;
+        }
+        let mut decoder = Decoder::new(self.reader);
+        for issue in found.iter_mut() {
+            if let Some(witness) = &issue.witness
+                && let Ok(k) = decoder.decode_enum(reader, witness)
+                && let Some(read_as) = reader.variants.get(k)
+                && !same_variant(read_as, writer)
+            {
+                issue.detail.push_str(&format!(
+                    " (the payload is then misread as `{}`)",
+                    read_as.rust_name
+                ));
+            }
+        }
+    }
+
+    /// A variant only the reader has: a visible change (added or removed, by side), never a break.
+    pub(super) fn reader_only_variant(&self, reader: &Variant, detail: String) -> Vec<Issue> {
+        let issue = Issue::change(
+            self.pick_rule(RuleId::VariantRemoved, RuleId::VariantAdded),
+            detail,
+        );
+        let place = Place {
+            path: vec![reader.rust_name.clone()],
+            allows: reader.allow.iter().cloned().collect(),
+            location: self.location(None, Some(&reader.location)),
+        };
+        placed(vec![issue], &place)
+    }
+}

@@ -1,0 +1,453 @@
+//! Objects in self-describing formats: a struct's (or struct variant's) keys paired by wire name, then
+//! by Rust path (renames); keys only the writer writes (unknown fields) and keys only the reader reads
+//! (missing fields); the struct tag. Flattened parts are in `flatten`.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Map, Value};
+
+use super::decode::Decoder;
+use super::issue::{Issue, Place, embedded, placed};
+use super::namespace::{FlatField, FlatMap, FlatObject, flatten};
+use super::sample::Sampler;
+use super::shape::{Role, StructDef, has_custom_de};
+use super::walk::Walk;
+use super::witness::{with_key, without_key};
+use super::wording::quoted_alternatives;
+use crate::model::{SkipSer, Ty};
+use crate::rules::RuleId;
+
+/// The key namespaces compared, and the writer's minimal payload of them (the base of witnesses).
+pub(super) struct ObjectPair<'o> {
+    pub writer: &'o FlatObject,
+    /// The writer's own namespace as its own release reads it: what that release could not read either
+    /// is not this change's doing.
+    pub writer_as_read: &'o FlatObject,
+    pub reader: &'o FlatObject,
+    pub base: Option<Map<String, Value>>,
+}
+
+/// How the writer's fields and the reader's fields pair up (indices into their `fields`).
+struct FieldPairing {
+    /// Same wire name.
+    same_key: Vec<(usize, usize)>,
+    /// Different wire names, same Rust path.
+    renamed: Vec<(usize, usize)>,
+    /// Writer's fields the reader has no field for.
+    writer_only: Vec<usize>,
+    /// Reader's fields paired (or left out as moved by a flatten change).
+    reader_taken: Vec<bool>,
+}
+
+/// Whether `path` lies under one of the `moved` paths (a field flattened on one side only).
+pub(super) fn under_moved(moved: &BTreeSet<Vec<String>>, path: &[String]) -> bool {
+    moved.iter().any(|m| path.starts_with(m))
+}
+
+fn pair_fields(pair: &ObjectPair<'_>, moved: &BTreeSet<Vec<String>>) -> FieldPairing {
+    let (writer, reader) = (&pair.writer.fields, &pair.reader.fields);
+    let mut taken: Vec<bool> = reader.iter().map(|f| under_moved(moved, &f.path)).collect();
+    let mut same_key = Vec::new();
+    let mut writer_only = Vec::new();
+    for (i, field) in writer.iter().enumerate() {
+        if under_moved(moved, &field.path) {
+            continue;
+        }
+        let found = reader
+            .iter()
+            .enumerate()
+            .position(|(j, g)| !taken[j] && g.field.de_names.iter().any(|n| n == field.key()));
+        match found {
+            Some(j) => {
+                taken[j] = true;
+                same_key.push((i, j));
+            }
+            None => writer_only.push(i),
+        }
+    }
+    let mut renamed = Vec::new();
+    writer_only.retain(|&i| {
+        let path = &writer[i].path;
+        match reader
+            .iter()
+            .enumerate()
+            .position(|(j, g)| !taken[j] && &g.path == path)
+        {
+            Some(j) => {
+                taken[j] = true;
+                renamed.push((i, j));
+                false
+            }
+            None => true,
+        }
+    });
+    FieldPairing {
+        same_key,
+        renamed,
+        writer_only,
+        reader_taken: taken,
+    }
+}
+
+impl Walk<'_> {
+    /// Two braced structs.
+    pub(super) fn compare_structs(&mut self, writer: &StructDef, reader: &StructDef) -> Vec<Issue> {
+        let writer_flat = flatten(self.writer, Role::Writer, &writer.fields, &writer.attrs);
+        let writer_as_read = flatten(self.writer, Role::Reader, &writer.fields, &writer.attrs);
+        let reader_flat = flatten(self.reader, Role::Reader, &reader.fields, &reader.attrs);
+        self.compare_objects(&writer_flat, &writer_as_read, &reader_flat)
+    }
+
+    /// Compares two key namespaces. `writer_as_read` is the writer's own namespace seen as a reader (to
+    /// leave out what its own release could not read either).
+    pub(super) fn compare_objects(
+        &mut self,
+        writer: &FlatObject,
+        writer_as_read: &FlatObject,
+        reader: &FlatObject,
+    ) -> Vec<Issue> {
+        let pair = ObjectPair {
+            writer,
+            writer_as_read,
+            reader,
+            base: Sampler::new(self.writer).object(writer, false),
+        };
+        let (mut out, moved) = self.flatten_changes(&pair);
+        out.extend(self.struct_tag_changed(&pair));
+        let pairing = pair_fields(&pair, &moved);
+        for &(i, j) in &pairing.same_key {
+            out.extend(self.paired_field(&pair, &writer.fields[i], &reader.fields[j]));
+        }
+        for &(i, j) in &pairing.renamed {
+            out.extend(self.renamed_field(&pair, &writer.fields[i], &reader.fields[j]));
+        }
+        let deny_added =
+            !self.writer_is_new() && reader.deny_unknown_fields && !writer.deny_unknown_fields;
+        for &i in &pairing.writer_only {
+            out.extend(self.writer_only_field(&pair, &writer.fields[i], deny_added));
+        }
+        if deny_added {
+            out.push(Issue::change(
+                RuleId::DenyUnknownFieldsAdded,
+                format!("{} denies unknown fields", self.reader_name()),
+            ));
+        }
+        for (field, _) in reader
+            .fields
+            .iter()
+            .zip(&pairing.reader_taken)
+            .filter(|(_, taken)| !**taken)
+        {
+            out.extend(self.reader_only_field(&pair, field));
+        }
+        out.extend(self.flattened_enums(&pair, &moved));
+        out.extend(self.flattened_map(&pair));
+        out.extend(self.flattened_opaque(&pair));
+        out
+    }
+
+    /// Where the issues of a field (the writer's, the reader's, or both) sit: under the new release's
+    /// path, with both fields' allows.
+    pub(super) fn field_place(
+        &self,
+        writer: Option<&FlatField>,
+        reader: Option<&FlatField>,
+    ) -> Place {
+        let mut allows = Vec::new();
+        for field in writer.iter().chain(reader.iter()) {
+            allows.extend(field.all_allows());
+        }
+        Place {
+            path: self
+                .new_side_first(writer, reader)
+                .map(|f| f.path.clone())
+                .unwrap_or_default(),
+            allows,
+            location: self.location(
+                writer.map(|f| &f.field.location),
+                reader.map(|f| &f.field.location),
+            ),
+        }
+    }
+
+    /// The struct's own tag key. serde writes a struct's tag key but never consumes it when reading, so
+    /// a reader that denies unknown fields rejects it, even when the reader declares the same tag. When
+    /// the writer's own release rejects its tag as well, its payloads never decoded anywhere: not
+    /// something this change breaks.
+    fn struct_tag_changed(&self, pair: &ObjectPair<'_>) -> Option<Issue> {
+        let denies = |o: &FlatObject, key: &String| {
+            o.deny_unknown_fields
+                && o.map.is_none()
+                && !o.fields.iter().any(|f| f.field.de_names.contains(key))
+        };
+        let denied = |key: &String| {
+            denies(pair.reader, key)
+                && !(pair.writer_as_read.tag.is_some() && denies(pair.writer_as_read, key))
+        };
+        let reader_key = pair.reader.tag.as_ref().map(|t| &t.key);
+        match (&pair.writer.tag, reader_key) {
+            (Some(tag), _) if denied(&tag.key) => Some(Issue::breaking(
+                RuleId::StructTagChanged,
+                format!(
+                    "{} writes the tag key `{}` and {} denies unknown fields",
+                    self.writer_name(),
+                    tag.key,
+                    self.reader_name()
+                ),
+                pair.base.clone().map(Value::Object),
+            )),
+            (Some(tag), reader_key) if reader_key != Some(&tag.key) => Some(Issue::change(
+                RuleId::StructTagChanged,
+                format!(
+                    "{} writes the tag key `{}`; {} ignores it",
+                    self.writer_name(),
+                    tag.key,
+                    self.reader_name()
+                ),
+            )),
+            (None, Some(key)) => Some(Issue::change(
+                RuleId::StructTagChanged,
+                format!(
+                    "{} has the tag key `{key}`, which serde does not check when reading",
+                    self.reader_name()
+                ),
+            )),
+            _ => None,
+        }
+    }
+
+    /// A field both sides have under the same key.
+    fn paired_field(
+        &mut self,
+        pair: &ObjectPair<'_>,
+        writer: &FlatField,
+        reader: &FlatField,
+    ) -> Vec<Issue> {
+        let own = pair
+            .writer_as_read
+            .fields
+            .iter()
+            .find(|o| o.field.de_names.iter().any(|n| n == writer.key()));
+        let found = self.compare_field(writer, reader, own, &pair.base);
+        placed(found, &self.field_place(Some(writer), Some(reader)))
+    }
+
+    /// Compares one field written by the writer with the field the reader reads from the same key.
+    fn compare_field(
+        &mut self,
+        writer: &FlatField,
+        reader: &FlatField,
+        own: Option<&FlatField>,
+        base: &Option<Map<String, Value>>,
+    ) -> Vec<Issue> {
+        let mut out = Vec::new();
+        let custom = writer.field.custom.is_some() || reader.field.custom.is_some();
+        if custom {
+            out.extend(self.custom_field_changed(writer, reader));
+        }
+        out.extend(self.field_left_out(writer, reader, own, base));
+        if !custom {
+            // A field skipped when `None` is never written as null: only its inner type is.
+            let written_ty = match (&writer.field.ty, is_none_predicate(&writer.field.skip_ser)) {
+                (Ty::Option { inner }, true) => (**inner).clone(),
+                (ty, _) => ty.clone(),
+            };
+            let found = self.compare(&written_ty, &reader.field.ty);
+            let key = writer.key().to_owned();
+            out.extend(embedded(found, |c| with_key(base, &key, c)));
+        }
+        out
+    }
+
+    /// The writer may leave the field out (`skip_serializing_if`, inside a flattened `Option`) and the
+    /// reader requires it. What the writer's own release could not read either is not this change's
+    /// doing, unless the skipping itself changed.
+    fn field_left_out(
+        &self,
+        writer: &FlatField,
+        reader: &FlatField,
+        own: Option<&FlatField>,
+        base: &Option<Map<String, Value>>,
+    ) -> Option<Issue> {
+        let may_omit = matches!(writer.field.skip_ser, SkipSer::If(_)) || writer.optional_parent;
+        let own_reads_absence = own.is_none_or(FlatField::tolerates_absence)
+            || writer.field.skip_ser != reader.field.skip_ser;
+        if !may_omit || reader.tolerates_absence() || !own_reads_absence {
+            return None;
+        }
+        let option_custom = matches!(reader.field.ty, Ty::Option { .. })
+            && has_custom_de(&reader.field)
+            && !reader.field.default
+            && !reader.container_default;
+        let rule = if option_custom && own.is_some_and(|o| !has_custom_de(&o.field)) {
+            RuleId::OptionDeserializeWith
+        } else if self.writer_is_new() && reader.field.skip_ser == SkipSer::Never {
+            RuleId::SkipSerializingIfAdded
+        } else {
+            RuleId::FieldBecameRequired
+        };
+        let key = writer.key();
+        Some(Issue::breaking(
+            rule,
+            format!(
+                "{} may leave `{key}` out and {} requires it{}",
+                self.writer_name(),
+                self.reader_name(),
+                if option_custom {
+                    " (an Option with deserialize_with and no default)"
+                } else {
+                    ""
+                }
+            ),
+            without_key(base, key),
+        ))
+    }
+
+    /// A field whose key changed while its Rust path stayed.
+    fn renamed_field(
+        &mut self,
+        pair: &ObjectPair<'_>,
+        writer: &FlatField,
+        reader: &FlatField,
+    ) -> Vec<Issue> {
+        let witness = self
+            .sample(&writer.field.ty, true)
+            .and_then(|v| with_key(&pair.base, writer.key(), v));
+        let issue = Issue::breaking(
+            RuleId::FieldRenamed,
+            format!(
+                "{} writes `{}` under the key `{}` and {} looks for {}",
+                self.writer_name(),
+                writer.path.join("."),
+                writer.key(),
+                self.reader_name(),
+                quoted_alternatives(&reader.field.de_names)
+            ),
+            witness,
+        );
+        placed(vec![issue], &self.field_place(Some(writer), Some(reader)))
+    }
+
+    /// A key only the writer writes: collected by the reader's flattened map, rejected by a reader that
+    /// denies unknown fields, or ignored.
+    fn writer_only_field(
+        &mut self,
+        pair: &ObjectPair<'_>,
+        field: &FlatField,
+        deny_added: bool,
+    ) -> Vec<Issue> {
+        let added_or_removed = self.pick_rule(RuleId::FieldAdded, RuleId::FieldRemoved);
+        let found = if let Some(map) = &pair.reader.map {
+            self.field_into_reader_map(pair, field, map)
+        } else if pair.reader.deny_unknown_fields && pair.reader.enums.is_empty() {
+            let rule = if deny_added {
+                RuleId::DenyUnknownFieldsAdded
+            } else {
+                added_or_removed
+            };
+            vec![Issue::breaking(
+                rule,
+                format!(
+                    "{} writes `{}`, unknown to {}, which denies unknown fields",
+                    self.writer_name(),
+                    field.key(),
+                    self.reader_name()
+                ),
+                self.sample(&field.field.ty, true)
+                    .and_then(|v| with_key(&pair.base, field.key(), v)),
+            )]
+        } else {
+            vec![Issue::change(
+                added_or_removed,
+                format!(
+                    "`{}` is written by {} and ignored by {}",
+                    field.key(),
+                    self.writer_name(),
+                    self.reader_name()
+                ),
+            )]
+        };
+        placed(found, &self.field_place(Some(field), None))
+    }
+
+    /// A key only the writer writes, collected by the reader's flattened map: the key and the value
+    /// must decode as the map's.
+    fn field_into_reader_map(
+        &mut self,
+        pair: &ObjectPair<'_>,
+        field: &FlatField,
+        map: &FlatMap,
+    ) -> Vec<Issue> {
+        let mut out = Vec::new();
+        if let Err(reason) = Decoder::new(self.reader).decode_key(&map.key, field.key()) {
+            out.push(Issue::breaking(
+                RuleId::MapKeyChanged,
+                format!(
+                    "the key `{}` goes to the reader's flattened map: {reason}",
+                    field.key()
+                ),
+                self.sample(&field.field.ty, true)
+                    .and_then(|v| with_key(&pair.base, field.key(), v)),
+            ));
+        }
+        let found = self.compare(&field.field.ty, &map.value);
+        let key = field.key().to_owned();
+        out.extend(embedded(found, |c| with_key(&pair.base, &key, c)));
+        out.push(Issue::change(
+            self.pick_rule(RuleId::FieldAdded, RuleId::FieldRemoved),
+            format!(
+                "`{}` is written by {} only; {} collects it in its flattened map",
+                field.key(),
+                self.writer_name(),
+                self.reader_name()
+            ),
+        ));
+        out
+    }
+
+    /// A key only the reader reads: fine if it tolerates absence (or the writer's own release required
+    /// it too), a break otherwise. A writer's flattened map could carry this key too, but what it holds
+    /// comes from payloads of other schemas, so it is not checked against this field.
+    fn reader_only_field(&self, pair: &ObjectPair<'_>, field: &FlatField) -> Vec<Issue> {
+        let own = pair.writer_as_read.fields.iter().find(|o| {
+            o.field
+                .de_names
+                .iter()
+                .any(|n| field.field.de_names.contains(n))
+        });
+        let own_reads_absence = own.is_none_or(FlatField::tolerates_absence);
+        let issue = if field.tolerates_absence() || !own_reads_absence {
+            Issue::change(
+                self.pick_rule(RuleId::FieldRemoved, RuleId::FieldAdded),
+                format!(
+                    "`{}` is read by {} only, which tolerates its absence",
+                    field.key(),
+                    self.reader_name()
+                ),
+            )
+        } else {
+            let custom = matches!(field.field.ty, Ty::Option { .. }) && has_custom_de(&field.field);
+            Issue::breaking(
+                self.pick_rule(RuleId::FieldRemoved, RuleId::RequiredFieldAdded),
+                format!(
+                    "{} requires `{}`{} and {} never writes it",
+                    self.reader_name(),
+                    field.key(),
+                    if custom {
+                        " (an Option with deserialize_with and no default)"
+                    } else {
+                        ""
+                    },
+                    self.writer_name()
+                ),
+                pair.base.clone().map(Value::Object),
+            )
+        };
+        placed(vec![issue], &self.field_place(None, Some(field)))
+    }
+}
+
+/// Whether a `skip_serializing_if` predicate is `Option::is_none` (or another `is_none`).
+fn is_none_predicate(skip: &SkipSer) -> bool {
+    matches!(skip, SkipSer::If(p) if p.ends_with("is_none"))
+}

@@ -1,0 +1,74 @@
+//! Verdicts on what the checker cannot see into: unresolved types, types of other crates, custom
+//! (de)serialization functions. Each is a break without a witness, reported once.
+
+use super::issue::Issue;
+use super::namespace::FlatField;
+use super::walk::Walk;
+use super::wording::custom_text;
+use crate::model::Ty;
+use crate::rules::RuleId;
+
+impl Walk<'_> {
+    /// A type neither side's snapshot defines (`name` is the one missing).
+    pub(super) fn unresolved_type(&self, name: &str, writer: &Ty, reader: &Ty) -> Issue {
+        Issue::opaque(
+            RuleId::UnresolvedType,
+            format!(
+                "the checker could not resolve `{name}` (writer `{writer}`, reader `{reader}`)"
+            ),
+        )
+    }
+
+    /// A type of another crate on one side that is not the same type on the other.
+    pub(super) fn external_type_changed(&self, writer: &Ty, reader: &Ty) -> Issue {
+        Issue::opaque(
+            RuleId::ExternalTypeChanged,
+            format!(
+                "{} writes `{writer}` and {} reads `{reader}`: types from other crates are compared by path",
+                self.writer_name(),
+                self.reader_name()
+            ),
+        )
+    }
+
+    /// A field with custom functions on either side: they changed, or the type behind them did.
+    pub(super) fn custom_field_changed(
+        &mut self,
+        writer: &FlatField,
+        reader: &FlatField,
+    ) -> Option<Issue> {
+        let key = writer.key();
+        if writer.field.custom != reader.field.custom {
+            return Some(Issue::opaque(
+                RuleId::CustomSerdeChanged,
+                format!(
+                    "`{key}` has [{}] in {} and [{}] in {}: custom functions are opaque",
+                    custom_text(&writer.field),
+                    self.writer_name(),
+                    custom_text(&reader.field),
+                    self.reader_name()
+                ),
+            ));
+        }
+        if self.wire_eq.ty(&writer.field.ty, &reader.field.ty) {
+            return None;
+        }
+        Some(Issue::opaque(
+            RuleId::CustomSerdeChanged,
+            format!(
+                "`{key}` changed type (`{}` to `{}`) behind custom functions [{}]",
+                writer.field.ty,
+                reader.field.ty,
+                custom_text(&reader.field)
+            ),
+        ))
+    }
+
+    /// A variant (named `name`) whose custom functions changed.
+    pub(super) fn custom_variant_changed(&self, name: &str) -> Issue {
+        Issue::opaque(
+            RuleId::CustomSerdeChanged,
+            format!("the variant `{name}` changed its custom (de)serialization functions"),
+        )
+    }
+}

@@ -1,0 +1,163 @@
+//! Enums in positional formats: a variant is written as its index, so variants pair by position.
+
+use serde_json::Value;
+
+use super::super::issue::{Issue, Place, embedded, placed};
+use super::super::sample::{Sampler, wrap_variant};
+use super::super::shape::{EnumDef, Role, same_variant};
+use super::super::walk::Walk;
+use super::super::wording::repr_text;
+use super::items::{Item, ItemLists, field_item};
+use crate::model::{Ty, Variant};
+use crate::rules::RuleId;
+
+/// A variant's fields as items, as `role` sees them.
+fn variant_items(variant: &Variant, role: Role) -> Vec<Item> {
+    variant
+        .fields
+        .iter()
+        .filter(|f| role.sees(f))
+        .map(field_item)
+        .collect()
+}
+
+impl Walk<'_> {
+    /// Two enums: same representation, then variant by variant in index order.
+    pub(super) fn compare_positional_enums(
+        &mut self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        writer_enum: &EnumDef,
+        reader_enum: &EnumDef,
+    ) -> Vec<Issue> {
+        if writer_enum.attrs.repr != reader_enum.attrs.repr {
+            return vec![Issue::breaking(
+                RuleId::EnumReprChanged,
+                format!(
+                    "{} writes `{writer_ty}` {} and {} reads `{reader_ty}` {}",
+                    self.writer_name(),
+                    repr_text(&writer_enum.attrs.repr),
+                    self.reader_name(),
+                    repr_text(&reader_enum.attrs.repr)
+                ),
+                self.sample(writer_ty, false),
+            )];
+        }
+        let mut out = Vec::new();
+        for (index, variant) in writer_enum.variants.iter().enumerate() {
+            if !variant.skip_ser {
+                out.extend(self.positional_variant(writer_enum, reader_enum, index, variant));
+            }
+        }
+        for variant in reader_enum.variants.iter().skip(writer_enum.variants.len()) {
+            let detail = format!(
+                "the variant `{}` is read by {} and never written by {}",
+                variant.rust_name,
+                self.reader_name(),
+                self.writer_name()
+            );
+            out.extend(self.reader_only_variant(variant, detail));
+        }
+        out
+    }
+
+    /// The writer's variant at `index` against the reader's variant at the same index.
+    fn positional_variant(
+        &mut self,
+        writer_enum: &EnumDef,
+        reader_enum: &EnumDef,
+        index: usize,
+        writer_variant: &Variant,
+    ) -> Vec<Issue> {
+        let witness = self
+            .variant_samples(writer_enum, writer_variant)
+            .into_iter()
+            .next();
+        let reader_variant = reader_enum.variants.get(index);
+        let moved = reader_enum
+            .variants
+            .iter()
+            .position(|x| same_variant(writer_variant, x))
+            .is_some_and(|j| j != index);
+        let found = match reader_variant {
+            None => vec![Issue::breaking(
+                self.pick_rule(RuleId::VariantAddedWithoutOther, RuleId::VariantRemoved),
+                format!(
+                    "{} writes the variant `{}` as index {index}, which {} does not have",
+                    self.writer_name(),
+                    writer_variant.rust_name,
+                    self.reader_name()
+                ),
+                witness,
+            )],
+            Some(reader_variant) if moved || reader_variant.skip_de => vec![Issue::breaking(
+                RuleId::PositionalVariantReordered,
+                format!(
+                    "{} writes the variant `{}` as index {index}, which {} reads as `{}`",
+                    self.writer_name(),
+                    writer_variant.rust_name,
+                    self.reader_name(),
+                    reader_variant.rust_name
+                ),
+                witness,
+            )],
+            Some(reader_variant) if writer_variant.custom != reader_variant.custom => {
+                vec![self.custom_variant_changed(&writer_variant.rust_name)]
+            }
+            Some(reader_variant) => {
+                self.compare_positional_payloads(writer_enum, writer_variant, reader_variant)
+            }
+        };
+        // A variant that moved is named by itself; otherwise by the new side's variant at the index.
+        let named = if self.writer_is_new() || moved {
+            Some(writer_variant).or(reader_variant)
+        } else {
+            reader_variant.or(Some(writer_variant))
+        };
+        let place = Place {
+            path: named.map(|v| vec![v.rust_name.clone()]).unwrap_or_default(),
+            allows: [Some(writer_variant), reader_variant]
+                .iter()
+                .flatten()
+                .flat_map(|v| v.allow.iter().cloned())
+                .collect(),
+            location: self.location(
+                Some(&writer_variant.location),
+                reader_variant.map(|v| &v.location),
+            ),
+        };
+        placed(found, &place)
+    }
+
+    /// The payloads of two variants at the same index: a newtype's one type, or the fields as items.
+    fn compare_positional_payloads(
+        &mut self,
+        writer_enum: &EnumDef,
+        writer_variant: &Variant,
+        reader_variant: &Variant,
+    ) -> Vec<Issue> {
+        let writer_items = variant_items(writer_variant, Role::Writer);
+        let reader_items = variant_items(reader_variant, Role::Reader);
+        let found = if writer_variant.style == crate::model::Style::Tuple
+            && writer_items.len() == 1
+            && reader_items.len() == 1
+        {
+            self.compare(&writer_items[0].ty, &reader_items[0].ty)
+        } else {
+            let lists = ItemLists {
+                writer: &writer_items,
+                reader: &reader_items,
+                base: Sampler::new(self.writer)
+                    .payload(writer_variant, false)
+                    .flatten(),
+                writer_name: format!("the variant `{}`", writer_variant.rust_name),
+                reader_name: format!("the variant `{}`", reader_variant.rust_name),
+            };
+            self.compare_items(&lists)
+        };
+        let repr = writer_enum.attrs.repr.clone();
+        embedded(found, |c: Value| {
+            wrap_variant(&repr, writer_variant, Some(c))
+        })
+    }
+}

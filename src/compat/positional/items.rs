@@ -1,0 +1,288 @@
+//! Fields of structs, tuples and arrays (and of variants) in positional formats: read by position, so
+//! their number and order must agree, and none may be skipped.
+
+use serde_json::Value;
+
+use super::super::issue::{Issue, Place, embedded, placed};
+use super::super::shape::{Role, Shape, SideRef, resolve};
+use super::super::walk::Walk;
+use super::super::witness::with_element;
+use crate::findings::Side;
+use crate::model::{AllowDecl, Field, Location, SkipSer, Ty};
+use crate::rules::RuleId;
+
+/// Arrays are compared element by element up to this length.
+const MAX_ARRAY_ITEMS: u64 = 64;
+
+/// One item written in sequence: a field, a tuple element or an array element.
+#[derive(Clone)]
+pub(super) struct Item {
+    /// The field's Rust name, or the element's index.
+    pub name: String,
+    pub ty: Ty,
+    pub field: Option<Field>,
+}
+
+impl Item {
+    fn location(&self) -> Option<&Location> {
+        self.field.as_ref().map(|f| &f.location)
+    }
+
+    fn allows(&self) -> impl Iterator<Item = &AllowDecl> {
+        self.field.iter().flat_map(|f| f.allow.iter())
+    }
+}
+
+/// A field as an item.
+pub(super) fn field_item(field: &Field) -> Item {
+    Item {
+        name: field.rust_name.clone(),
+        ty: field.ty.clone(),
+        field: Some(field.clone()),
+    }
+}
+
+/// The items of a struct, tuple or array shape, as `role` sees them.
+fn shape_items(shape: &Shape, role: Role) -> Vec<Item> {
+    match shape {
+        Shape::Struct(o) => o
+            .fields
+            .iter()
+            .filter(|f| role.sees(f))
+            .map(field_item)
+            .collect(),
+        Shape::Tuple(elems, fields) => elems
+            .iter()
+            .enumerate()
+            .map(|(i, ty)| {
+                let field = fields.get(i).cloned();
+                Item {
+                    name: field
+                        .as_ref()
+                        .map_or_else(|| i.to_string(), |f| f.rust_name.clone()),
+                    ty: ty.clone(),
+                    field,
+                }
+            })
+            .collect(),
+        Shape::Array(elem, len) => (0..(*len).min(MAX_ARRAY_ITEMS))
+            .map(|i| Item {
+                name: i.to_string(),
+                ty: elem.clone(),
+                field: None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The items that take bytes: zero-sized ones (`()`, unit structs, `PhantomData`) take none in either
+/// format.
+fn sized_items(side: SideRef<'_>, role: Role, items: &[Item]) -> Vec<Item> {
+    items
+        .iter()
+        .filter(|item| !matches!(resolve(side, &item.ty, role).shape, Shape::Unit))
+        .cloned()
+        .collect()
+}
+
+/// Two item lists compared: what each side is called in sentences, and the writer's sample of the
+/// whole (the base of witnesses).
+pub(super) struct ItemLists<'l> {
+    pub writer: &'l [Item],
+    pub reader: &'l [Item],
+    pub base: Option<Value>,
+    pub writer_name: String,
+    pub reader_name: String,
+}
+
+impl Walk<'_> {
+    /// Structs, tuples and arrays against each other.
+    pub(super) fn compare_positional_lists(
+        &mut self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        writer: &Shape,
+        reader: &Shape,
+    ) -> Vec<Issue> {
+        let writer_items = shape_items(writer, Role::Writer);
+        let reader_items = shape_items(reader, Role::Reader);
+        let lists = ItemLists {
+            writer: &writer_items,
+            reader: &reader_items,
+            base: self.sample(writer_ty, false),
+            writer_name: format!("`{writer_ty}`"),
+            reader_name: format!("`{reader_ty}`"),
+        };
+        self.compare_items(&lists)
+    }
+
+    /// Compares two item lists: count, order, then item by item.
+    pub(super) fn compare_items(&mut self, lists: &ItemLists<'_>) -> Vec<Issue> {
+        let writer = sized_items(self.writer, Role::Writer, lists.writer);
+        let reader = sized_items(self.reader, Role::Reader, lists.reader);
+        if writer.len() != reader.len() {
+            return vec![self.item_count_changed(lists, &writer, &reader)];
+        }
+        if let Some(issue) = self.item_order_changed(lists, &writer, &reader) {
+            return vec![issue];
+        }
+        let mut out = Vec::new();
+        for (writer_item, reader_item) in writer.iter().zip(&reader) {
+            out.extend(self.item_skipped(lists, writer_item, reader_item));
+            out.extend(self.compare_item(lists, writer_item, reader_item));
+        }
+        out
+    }
+
+    fn item_location(
+        &self,
+        writer: Option<&Item>,
+        reader: Option<&Item>,
+    ) -> Option<(Location, Side)> {
+        self.location(
+            writer.and_then(Item::location),
+            reader.and_then(Item::location),
+        )
+    }
+
+    /// A field added or removed: every field after it is read from the wrong bytes.
+    fn item_count_changed(&self, lists: &ItemLists<'_>, writer: &[Item], reader: &[Item]) -> Issue {
+        let writer_longer = writer.len() > reader.len();
+        let longer = if writer_longer { writer } else { reader };
+        let extra = &longer[writer.len().min(reader.len())];
+        let rule = if writer_longer == self.writer_is_new() {
+            RuleId::PositionalFieldAdded
+        } else {
+            RuleId::PositionalFieldRemoved
+        };
+        let location = if writer_longer {
+            self.item_location(Some(extra), None)
+        } else {
+            self.item_location(None, Some(extra))
+        };
+        Issue::breaking(
+            rule,
+            format!(
+                "{} writes {} with {} fields and {} reads {} with {}: positional formats have no field names",
+                self.writer_name(),
+                lists.writer_name,
+                writer.len(),
+                self.reader_name(),
+                lists.reader_name,
+                reader.len()
+            ),
+            lists.base.clone(),
+        )
+        .at(vec![extra.name.clone()], location)
+    }
+
+    /// The same fields in another order.
+    fn item_order_changed(
+        &self,
+        lists: &ItemLists<'_>,
+        writer: &[Item],
+        reader: &[Item],
+    ) -> Option<Issue> {
+        let mut writer_names: Vec<&String> = writer.iter().map(|x| &x.name).collect();
+        let mut reader_names: Vec<&String> = reader.iter().map(|x| &x.name).collect();
+        let same_order = writer_names == reader_names;
+        writer_names.sort();
+        reader_names.sort();
+        if same_order || writer_names != reader_names || writer.len() <= 1 {
+            return None;
+        }
+        Some(Issue::breaking(
+            RuleId::PositionalFieldOrderChanged,
+            format!(
+                "{} writes the fields of {} in another order than {} reads them",
+                self.writer_name(),
+                lists.writer_name,
+                self.reader_name()
+            ),
+            lists.base.clone(),
+        ))
+    }
+
+    /// The name of a pair of items: the new release's.
+    fn item_name<'i>(&self, writer: &'i Item, reader: &'i Item) -> &'i String {
+        if self.writer_is_new() {
+            &writer.name
+        } else {
+            &reader.name
+        }
+    }
+
+    /// A writer that may skip the field writes nothing where every reader expects it. The writer's own
+    /// release cannot read that either: a change only if the skipping changed.
+    fn item_skipped(&self, lists: &ItemLists<'_>, writer: &Item, reader: &Item) -> Option<Issue> {
+        let (Some(writer_field), Some(reader_field)) = (&writer.field, &reader.field) else {
+            return None;
+        };
+        if !matches!(writer_field.skip_ser, SkipSer::If(_))
+            || writer_field.skip_ser == reader_field.skip_ser
+        {
+            return None;
+        }
+        let rule = if self.writer_is_new() && reader_field.skip_ser == SkipSer::Never {
+            RuleId::SkipSerializingIfAdded
+        } else {
+            RuleId::FieldBecameRequired
+        };
+        let witness = match &lists.base {
+            Some(Value::Object(m)) => {
+                let mut m = m.clone();
+                m.remove(&writer_field.ser_name);
+                Some(Value::Object(m))
+            }
+            _ => None,
+        };
+        let mut issue = Issue::breaking(
+            rule,
+            format!(
+                "{} may leave `{}` of {} out and {} reads it by position: a positional format cannot skip a field",
+                self.writer_name(),
+                writer.name,
+                lists.writer_name,
+                self.reader_name()
+            ),
+            witness,
+        )
+        .at(
+            vec![self.item_name(writer, reader).clone()],
+            self.item_location(Some(writer), Some(reader)),
+        );
+        issue.allows = writer_field
+            .allow
+            .iter()
+            .chain(&reader_field.allow)
+            .cloned()
+            .collect();
+        Some(issue)
+    }
+
+    /// Compares the types of two items in the same position.
+    fn compare_item(&mut self, lists: &ItemLists<'_>, writer: &Item, reader: &Item) -> Vec<Issue> {
+        let found = self.compare(&writer.ty, &reader.ty);
+        let key = writer.field.as_ref().map(|f| f.ser_name.clone());
+        let found = embedded(found, |c| match (&lists.base, &key) {
+            (Some(Value::Object(m)), Some(k)) => {
+                let mut m = m.clone();
+                m.insert(k.clone(), c);
+                Some(Value::Object(m))
+            }
+            (base @ Some(Value::Array(_)), _) => writer
+                .name
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| with_element(base, i, c)),
+            _ => None,
+        });
+        let place = Place {
+            path: vec![self.item_name(writer, reader).clone()],
+            allows: writer.allows().chain(reader.allows()).cloned().collect(),
+            location: self.item_location(Some(writer), Some(reader)),
+        };
+        placed(found, &place)
+    }
+}

@@ -1,0 +1,216 @@
+//! The walk in positional formats (bincode, postcard): no field names, no tags, no self-description.
+//! Everything is read back by position and width, so most changes of type break.
+
+mod enums;
+mod items;
+
+use serde_json::{Value, json};
+
+use super::issue::{Issue, embedded};
+use super::sample::key_string;
+use super::shape::{Role, Shape, resolve};
+use super::walk::Walk;
+use super::witness::{single_entry, with_element};
+use crate::model::Ty;
+use crate::rules::RuleId;
+
+impl Walk<'_> {
+    /// Compares `writer` with `reader` in a positional format.
+    pub(super) fn compare_positional(&mut self, writer: &Ty, reader: &Ty) -> Vec<Issue> {
+        let writer_resolved = resolve(self.writer, writer, Role::Writer);
+        let reader_resolved = resolve(self.reader, reader, Role::Reader);
+        let mut out = self.compare_definitions(writer, writer_resolved.def, reader_resolved.def);
+        let location = self.location(
+            writer_resolved.def.map(|d| &d.location),
+            reader_resolved.def.map(|d| &d.location),
+        );
+        let mut found = self.compare_positional_shapes(
+            writer,
+            reader,
+            writer_resolved.shape,
+            reader_resolved.shape,
+        );
+        for issue in &mut found {
+            if issue.location.is_none() {
+                issue.location.clone_from(&location);
+            }
+        }
+        out.extend(found);
+        out
+    }
+
+    /// Sends a pair of wire shapes to its comparison.
+    fn compare_positional_shapes(
+        &mut self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        writer: Shape,
+        reader: Shape,
+    ) -> Vec<Issue> {
+        use Shape as S;
+        match (writer, reader) {
+            (S::Value, S::Value) => Vec::new(),
+            (S::Unresolved(a), S::Unresolved(b)) if a == b => Vec::new(),
+            (S::Unresolved(name), _) | (_, S::Unresolved(name)) => {
+                vec![self.unresolved_type(&name, writer_ty, reader_ty)]
+            }
+            (S::External(a), S::External(b)) if a == b => Vec::new(),
+            (S::External(_), _) | (_, S::External(_)) => {
+                vec![self.external_type_changed(writer_ty, reader_ty)]
+            }
+            (S::Option(a), S::Option(b)) => self.compare(&a, &b),
+            (S::Option(_), _) => vec![self.option_tag_removed(writer_ty, reader_ty)],
+            (_, S::Option(_)) => vec![self.option_tag_added(writer_ty, reader_ty)],
+            (S::Bool, S::Bool) | (S::Char, S::Char) | (S::Str, S::Str) | (S::Unit, S::Unit) => {
+                Vec::new()
+            }
+            // postcard writes a char as a one-char string (length, UTF-8); bincode writes its bare UTF-8
+            // bytes, which a string reader takes for a length.
+            (S::Char, S::Str) if self.postcard => Vec::new(),
+            (S::Int { signed: a, bits: x }, S::Int { signed: b, bits: y }) => self
+                .compare_integers((a, x), (b, y), false)
+                .into_iter()
+                .collect(),
+            (S::Float { bits: x }, S::Float { bits: y }) if x != y => {
+                vec![self.float_width_changed(x, y)]
+            }
+            (S::Float { .. }, S::Float { .. }) => Vec::new(),
+            (S::Int { .. }, S::Float { .. }) => vec![self.positional_number_changed(
+                writer_ty,
+                reader_ty,
+                self.pick_rule(RuleId::FloatToInteger, RuleId::IntegerToFloat),
+                self.sample(writer_ty, true),
+            )],
+            (S::Float { .. }, S::Int { .. }) => vec![self.positional_number_changed(
+                writer_ty,
+                reader_ty,
+                self.pick_rule(RuleId::IntegerToFloat, RuleId::FloatToInteger),
+                Some(json!(0.5)),
+            )],
+            (S::Seq(k1, e1), S::Seq(k2, e2)) => {
+                self.compare_sequences(writer_ty, reader_ty, (k1, &e1), (k2, &e2))
+            }
+            (S::Map(k1, v1), S::Map(k2, v2)) => {
+                self.compare_positional_maps((&k1, &v1), (&k2, &v2))
+            }
+            (S::Array(e1, n1), S::Array(e2, n2)) => {
+                self.compare_positional_arrays(writer_ty, reader_ty, (&e1, n1), (&e2, n2))
+            }
+            (
+                writer @ (S::Struct(_) | S::Tuple(..) | S::Array(..)),
+                reader @ (S::Struct(_) | S::Tuple(..) | S::Array(..)),
+            ) => self.compare_positional_lists(writer_ty, reader_ty, &writer, &reader),
+            (S::Enum(a), S::Enum(b)) => self.compare_positional_enums(writer_ty, reader_ty, &a, &b),
+            _ => vec![self.type_changed(
+                writer_ty,
+                reader_ty,
+                "the encoding differs",
+                self.sample(writer_ty, false),
+            )],
+        }
+    }
+
+    fn option_tag_removed(&self, writer_ty: &Ty, reader_ty: &Ty) -> Issue {
+        Issue::breaking(
+            self.pick_rule(RuleId::FieldBecameOptional, RuleId::FieldBecameRequired),
+            format!(
+                "{} writes `{writer_ty}` with an option tag and {} reads `{reader_ty}` without one",
+                self.writer_name(),
+                self.reader_name()
+            ),
+            Some(Value::Null),
+        )
+    }
+
+    fn option_tag_added(&self, writer_ty: &Ty, reader_ty: &Ty) -> Issue {
+        Issue::breaking(
+            self.pick_rule(RuleId::FieldBecameRequired, RuleId::FieldBecameOptional),
+            format!(
+                "{} writes `{writer_ty}` without an option tag and {} reads `{reader_ty}` with one",
+                self.writer_name(),
+                self.reader_name()
+            ),
+            self.sample(writer_ty, false),
+        )
+    }
+
+    /// Floats of another width take other bytes.
+    fn float_width_changed(&self, writer_bits: u8, reader_bits: u8) -> Issue {
+        Issue::breaking(
+            if writer_bits > reader_bits && !self.writer_is_new() {
+                RuleId::FloatNarrowed
+            } else {
+                RuleId::FieldTypeChanged
+            },
+            format!(
+                "{} writes `f{writer_bits}` and {} reads `f{reader_bits}`: the encoded width differs",
+                self.writer_name(),
+                self.reader_name()
+            ),
+            Some(json!(0.5)),
+        )
+    }
+
+    /// An integer read as a float or the reverse: other bytes.
+    fn positional_number_changed(
+        &self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        rule: RuleId,
+        witness: Option<Value>,
+    ) -> Issue {
+        Issue::breaking(
+            rule,
+            format!(
+                "{} writes `{writer_ty}` and {} reads `{reader_ty}`",
+                self.writer_name(),
+                self.reader_name()
+            ),
+            witness,
+        )
+    }
+
+    /// Two maps: keys and values compared as types (a key is written like any value).
+    fn compare_positional_maps(
+        &mut self,
+        (writer_key, writer_value): (&Ty, &Ty),
+        (reader_key, reader_value): (&Ty, &Ty),
+    ) -> Vec<Issue> {
+        let key = self
+            .sample(writer_key, true)
+            .map(|k| key_string(&k))
+            .unwrap_or_default();
+        let value = self.sample(writer_value, false);
+        let found = self.compare(writer_key, reader_key);
+        let mut out = embedded(found, |c| {
+            value.clone().map(|v| single_entry(key_string(&c), v))
+        });
+        let found = self.compare(writer_value, reader_value);
+        out.extend(embedded(found, |c| Some(single_entry(key.clone(), c))));
+        out
+    }
+
+    /// Two fixed-size arrays: lengths must agree (no length is written); elements are compared.
+    fn compare_positional_arrays(
+        &mut self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        (writer_elem, writer_len): (&Ty, u64),
+        (reader_elem, reader_len): (&Ty, u64),
+    ) -> Vec<Issue> {
+        if writer_len != reader_len {
+            return vec![Issue::breaking(
+                RuleId::ArrayLengthChanged,
+                format!(
+                    "{} writes `{writer_ty}` and {} reads `{reader_ty}`",
+                    self.writer_name(),
+                    self.reader_name()
+                ),
+                self.sample(writer_ty, false),
+            )];
+        }
+        let base = self.sample(writer_ty, false);
+        let found = self.compare(writer_elem, reader_elem);
+        embedded(found, |c| with_element(&base, 0, c))
+    }
+}

@@ -1,0 +1,168 @@
+//! Scalars in self-describing formats: integers (also as map keys and in positional formats), floats,
+//! integers read as floats and back, strings read as chars.
+
+use serde_json::{Value, json};
+
+use super::decode::range;
+use super::issue::Issue;
+use super::walk::Walk;
+use super::witness::int_value;
+use crate::model::Ty;
+use crate::rules::RuleId;
+
+/// An integer type: signed, width in bits.
+pub(crate) type IntType = (bool, u8);
+
+fn int_name((signed, bits): IntType) -> String {
+    format!("{}{bits}", if signed { 'i' } else { 'u' })
+}
+
+impl Walk<'_> {
+    /// The writer's values of `writer_ty` do not decode as the reader's `reader_ty`, for the reason `why`.
+    pub(super) fn type_changed(
+        &self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        why: &str,
+        witness: Option<Value>,
+    ) -> Issue {
+        Issue::breaking(
+            RuleId::FieldTypeChanged,
+            format!(
+                "{} writes `{writer_ty}` and {} reads `{reader_ty}`: {why}",
+                self.writer_name(),
+                self.reader_name()
+            ),
+            witness,
+        )
+    }
+
+    /// Whether a change of integer type loses values (or, in a positional format, changes the encoding);
+    /// `map_key` names the change after the map key it is.
+    pub(super) fn compare_integers(
+        &self,
+        writer: IntType,
+        reader: IntType,
+        map_key: bool,
+    ) -> Option<Issue> {
+        let (writer_min, writer_max) = range(writer.0, writer.1);
+        let (reader_min, reader_max) = range(reader.0, reader.1);
+        let fits = writer_min >= reader_min && writer_max <= reader_max;
+        if fits && self.same_integer_encoding(writer, reader) {
+            return None;
+        }
+        let (old, new) = if self.writer_is_new() {
+            (reader, writer)
+        } else {
+            (writer, reader)
+        };
+        let rule = if map_key {
+            RuleId::MapKeyChanged
+        } else if old.0 != new.0 {
+            RuleId::IntegerSignChanged
+        } else if new.1 > old.1 {
+            RuleId::IntegerWidened
+        } else {
+            RuleId::IntegerNarrowed
+        };
+        let out_of_range = if writer_max > reader_max {
+            Some(reader_max + 1)
+        } else if writer_min < reader_min {
+            Some(reader_min - 1)
+        } else {
+            None
+        };
+        let (witness, why) = match out_of_range {
+            Some(value) => (
+                int_value(value),
+                format!("{value} is out of the reader's range"),
+            ),
+            None => (
+                Some(json!(if writer.0 { -1 } else { 200 })),
+                "the encoding differs in this positional format".to_owned(),
+            ),
+        };
+        Some(Issue::breaking(
+            rule,
+            format!(
+                "{} writes `{}` and {} reads `{}`: {why}",
+                self.writer_name(),
+                int_name(writer),
+                self.reader_name(),
+                int_name(reader)
+            ),
+            witness,
+        ))
+    }
+
+    /// Self-describing formats write every integer alike; bincode writes each width as it is; postcard
+    /// writes a varint for 16 bits and more.
+    fn same_integer_encoding(&self, writer: IntType, reader: IntType) -> bool {
+        !self.positional
+            || writer == reader
+            || (self.postcard && writer.0 == reader.0 && writer.1 >= 16 && reader.1 >= 16)
+    }
+
+    /// A float read as a narrower float rounds large values to infinity.
+    pub(super) fn float_narrowed(&self, writer_bits: u8, reader_bits: u8) -> Option<Issue> {
+        if writer_bits <= reader_bits {
+            return None;
+        }
+        Some(Issue::breaking(
+            self.pick_rule(RuleId::FieldTypeChanged, RuleId::FloatNarrowed),
+            format!(
+                "{} writes `f{writer_bits}` and {} reads `f{reader_bits}`, rounding values (1e300 becomes infinity)",
+                self.writer_name(),
+                self.reader_name()
+            ),
+            Some(json!(1e300)),
+        ))
+    }
+
+    /// Integers read as a float lose precision above the float's mantissa.
+    pub(super) fn integer_to_float(
+        &self,
+        writer_ty: &Ty,
+        writer: IntType,
+        float_bits: u8,
+    ) -> Option<Issue> {
+        let mantissa: u32 = if float_bits <= 32 { 24 } else { 53 };
+        let (min, max) = range(writer.0, writer.1);
+        let limit = 1i128 << mantissa;
+        if max <= limit && min >= -limit {
+            return None;
+        }
+        Some(Issue::breaking(
+            self.pick_rule(RuleId::FloatToInteger, RuleId::IntegerToFloat),
+            format!(
+                "{} writes integers (`{writer_ty}`) that {} reads as `f{float_bits}`, inexactly above 2^{mantissa}",
+                self.writer_name(),
+                self.reader_name()
+            ),
+            int_value(limit + 1),
+        ))
+    }
+
+    /// Floats read as integers are rejected.
+    pub(super) fn float_to_integer(&self, writer_ty: &Ty, reader_ty: &Ty) -> Issue {
+        Issue::breaking(
+            self.pick_rule(RuleId::IntegerToFloat, RuleId::FloatToInteger),
+            format!(
+                "{} writes floats (`{writer_ty}`) and {} reads integers (`{reader_ty}`), which reject floating point numbers",
+                self.writer_name(),
+                self.reader_name()
+            ),
+            Some(json!(0.5)),
+        )
+    }
+
+    /// Strings read as a char: only one-character strings decode.
+    pub(super) fn string_to_char(&self, writer_ty: &Ty, reader_ty: &Ty) -> Issue {
+        self.type_changed(
+            writer_ty,
+            reader_ty,
+            "a char reads one-character strings only",
+            Some(json!("ab")),
+        )
+    }
+}

@@ -1,0 +1,185 @@
+//! The walk in self-describing formats (JSON, CBOR, MessagePack): which comparison a pair of wire
+//! shapes goes to, options, and the fallback that decides by decoding the writer's samples.
+
+use serde_json::{Value, json};
+
+use super::decode::Decoder;
+use super::issue::Issue;
+use super::sample::Sampler;
+use super::shape::{Role, Shape, resolve};
+use super::walk::Walk;
+use crate::model::Ty;
+use crate::rules::RuleId;
+
+impl Walk<'_> {
+    /// Compares `writer` with `reader` in a self-describing format.
+    pub(super) fn compare_self_describing(&mut self, writer: &Ty, reader: &Ty) -> Vec<Issue> {
+        let writer_resolved = resolve(self.writer, writer, Role::Writer);
+        let reader_resolved = resolve(self.reader, reader, Role::Reader);
+        let mut out = self.compare_definitions(writer, writer_resolved.def, reader_resolved.def);
+        if out.iter().any(|i| i.rule == RuleId::TransparentChanged) {
+            return out;
+        }
+        let location = self.location(
+            writer_resolved.def.map(|d| &d.location),
+            reader_resolved.def.map(|d| &d.location),
+        );
+        let mut found =
+            self.compare_shapes(writer, reader, writer_resolved.shape, reader_resolved.shape);
+        for issue in &mut found {
+            if issue.location.is_none() {
+                issue.location.clone_from(&location);
+            }
+        }
+        out.extend(found);
+        out
+    }
+
+    /// Sends a pair of wire shapes to its comparison.
+    fn compare_shapes(
+        &mut self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        writer: Shape,
+        reader: Shape,
+    ) -> Vec<Issue> {
+        use Shape as S;
+        match (writer, reader) {
+            (_, S::Value) => Vec::new(),
+            (S::Unresolved(a), S::Unresolved(b)) if a == b => Vec::new(),
+            (S::Unresolved(name), _) | (_, S::Unresolved(name)) => {
+                vec![self.unresolved_type(&name, writer_ty, reader_ty)]
+            }
+            (S::External(a), S::External(b)) if a == b => Vec::new(),
+            (S::External(_), _) | (_, S::External(_)) => {
+                vec![self.external_type_changed(writer_ty, reader_ty)]
+            }
+            (S::Option(a), S::Option(b)) => self.compare(&a, &b),
+            (S::Option(inner), _) => self.option_to_required(writer_ty, reader_ty, &inner),
+            (S::Unit, S::Option(_)) => Vec::new(),
+            (writer @ S::Value, S::Option(inner)) => {
+                self.value_to_option(writer_ty, reader_ty, &writer, &inner)
+            }
+            (_, S::Option(inner)) => self.compare(writer_ty, &inner),
+            (S::Bool, S::Bool)
+            | (S::Char, S::Char)
+            | (S::Char, S::Str)
+            | (S::Str, S::Str)
+            | (S::Unit, S::Unit) => Vec::new(),
+            (S::Str, S::Char) => vec![self.string_to_char(writer_ty, reader_ty)],
+            (S::Int { signed: a, bits: x }, S::Int { signed: b, bits: y }) => self
+                .compare_integers((a, x), (b, y), false)
+                .into_iter()
+                .collect(),
+            (S::Float { bits: x }, S::Float { bits: y }) => {
+                self.float_narrowed(x, y).into_iter().collect()
+            }
+            (S::Int { signed, bits }, S::Float { bits: float_bits }) => self
+                .integer_to_float(writer_ty, (signed, bits), float_bits)
+                .into_iter()
+                .collect(),
+            (S::Float { .. }, S::Int { .. }) => vec![self.float_to_integer(writer_ty, reader_ty)],
+            (S::Seq(k1, e1), S::Seq(k2, e2)) => {
+                self.compare_sequences(writer_ty, reader_ty, (k1, &e1), (k2, &e2))
+            }
+            (S::Seq(_, elem), S::Array(_, len)) => {
+                vec![self.sequence_to_array(writer_ty, reader_ty, &elem, len)]
+            }
+            (S::Seq(_, elem), S::Tuple(elems, _)) => {
+                vec![self.sequence_to_tuple(writer_ty, reader_ty, &elem, elems.is_empty())]
+            }
+            (S::Array(e1, n1), S::Array(e2, n2)) => {
+                self.compare_arrays(writer_ty, reader_ty, (&e1, n1), (&e2, n2))
+            }
+            (S::Array(elem, len), S::Seq(kind, reader_elem)) => {
+                self.array_to_sequence(writer_ty, reader_ty, (&elem, len), (kind, &reader_elem))
+            }
+            (S::Tuple(elems, _), S::Seq(kind, reader_elem)) => {
+                self.tuple_to_sequence(writer_ty, reader_ty, &elems, (kind, &reader_elem))
+            }
+            (writer @ (S::Array(..) | S::Tuple(..)), reader @ (S::Array(..) | S::Tuple(..))) => {
+                self.compare_fixed(writer_ty, reader_ty, &writer, &reader)
+            }
+            (S::Map(k1, v1), S::Map(k2, v2)) => self.compare_maps((&k1, &v1), (&k2, &v2)),
+            (S::Struct(a), S::Struct(b)) => self.compare_structs(&a, &b),
+            (S::Enum(a), S::Enum(b)) => self.compare_enums(writer_ty, reader_ty, &a, &b),
+            (writer, _) => self.compare_by_samples(writer_ty, reader_ty, &writer),
+        }
+    }
+
+    /// The writer's `Option<inner>` against a reader that is no option: null is rejected unless the
+    /// reader takes it; the inner type is compared as well.
+    fn option_to_required(&mut self, writer_ty: &Ty, reader_ty: &Ty, inner: &Ty) -> Vec<Issue> {
+        let mut out = Vec::new();
+        if Decoder::new(self.reader)
+            .decode(reader_ty, &Value::Null)
+            .is_err()
+        {
+            out.push(Issue::breaking(
+                self.pick_rule(RuleId::FieldBecameOptional, RuleId::FieldBecameRequired),
+                format!(
+                    "{} writes `{writer_ty}`, which may be null, and {} reads `{reader_ty}`, which rejects null",
+                    self.writer_name(),
+                    self.reader_name()
+                ),
+                Some(Value::Null),
+            ));
+        }
+        out.extend(self.compare(inner, reader_ty));
+        out
+    }
+
+    /// Anything may be written; an opaque reader type cannot be judged, so say so rather than let the
+    /// decoder model accept it.
+    fn value_to_option(
+        &mut self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        writer: &Shape,
+        inner: &Ty,
+    ) -> Vec<Issue> {
+        let inner_shape = resolve(self.reader, inner, Role::Reader).shape;
+        if matches!(inner_shape, Shape::External(_) | Shape::Unresolved(_)) {
+            self.compare(writer_ty, inner)
+        } else {
+            self.compare_by_samples(writer_ty, reader_ty, writer)
+        }
+    }
+
+    /// Samples the writer and asks the reader model; reports the first payload it rejects.
+    pub(super) fn compare_by_samples(
+        &mut self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        writer: &Shape,
+    ) -> Vec<Issue> {
+        let mut candidates = Vec::new();
+        if matches!(writer, Shape::Value) {
+            candidates.extend([
+                Value::Null,
+                json!(true),
+                json!(0),
+                json!(0.5),
+                json!(""),
+                json!([]),
+                json!({}),
+            ]);
+        }
+        let mut sampler = Sampler::new(self.writer);
+        candidates.extend(sampler.value(writer_ty, false));
+        candidates.extend(sampler.value(writer_ty, true));
+        if let Shape::Enum(en) = writer {
+            for variant in en.variants.iter().filter(|v| !v.skip_ser) {
+                candidates.extend(sampler.variant(en, variant, false));
+                candidates.extend(sampler.variant(en, variant, true));
+            }
+        }
+        let mut decoder = Decoder::new(self.reader);
+        for candidate in candidates {
+            if let Err(reason) = decoder.decode(reader_ty, &candidate) {
+                return vec![self.type_changed(writer_ty, reader_ty, &reason, Some(candidate))];
+            }
+        }
+        Vec::new()
+    }
+}
