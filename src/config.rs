@@ -108,15 +108,15 @@ pub enum ConfigError {
     /// The file exists but cannot be read.
     #[error("{file}: cannot read: {message}")]
     Read {
-        /// The file.
+        /// The path of `wirecheck.toml`.
         file: String,
-        /// Why.
+        /// The I/O error.
         message: String,
     },
     /// The file is not valid TOML, or has an unknown key.
     #[error("{file}: {message}")]
     Syntax {
-        /// The file.
+        /// The path of `wirecheck.toml`.
         file: String,
         /// The TOML parser's message (it names the line and column).
         message: String,
@@ -124,7 +124,7 @@ pub enum ConfigError {
     /// An `[[allow]]` entry is incomplete or wrong.
     #[error("{file}:{line}: [[allow]] entry {index} ({entry}): {message}")]
     Entry {
-        /// The file.
+        /// The path of `wirecheck.toml`.
         file: String,
         /// The entry's line.
         line: u32,
@@ -278,7 +278,7 @@ pub enum AllowNoteKind {
 pub struct AllowNote {
     /// Unused or expired.
     pub kind: AllowNoteKind,
-    /// The entry.
+    /// The entry the note is about, with its place in the file.
     pub entry: AllowEntry,
     /// A sentence saying what happened and what to do.
     pub message: String,

@@ -59,7 +59,7 @@ pub struct Pair {
     pub older: usize,
     /// Index of the newer revision.
     pub newer: usize,
-    /// The verdict.
+    /// Whether the two revisions interoperate for this protocol.
     pub verdict: Verdict,
     /// The major findings (breaking and allowed), in the engine's order.
     pub breaking: Vec<Finding>,

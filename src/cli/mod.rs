@@ -211,7 +211,7 @@ pub struct RulesArgs {
 /// Formats of `wirecheck rules`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum RulesFormat {
-    /// A table.
+    /// A table: id, level and summary per line.
     Human,
     /// A JSON array.
     Json,

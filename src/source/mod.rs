@@ -50,7 +50,7 @@ pub enum SourceError {
         "the commit of {rev} is not in this shallow clone: fetch the full history and the tags (git fetch --unshallow --tags, or `fetch-depth: 0` in actions/checkout)"
     )]
     ShallowHistory {
-        /// The revision.
+        /// The revision whose commit is missing, as the user wrote it (`v0.87.0`).
         rev: String,
     },
     /// `--tag-pattern` is not a valid glob.
