@@ -406,7 +406,7 @@ mod tests {
             r#"#[wire(protocol = Sched, topic = "t", kind = "event")]
             enum E {
                 #[wire(since = "1")]
-                A { #[wire(allow(x))] a: u8 },
+                A { #[wire(allow(field_removed))] a: u8 },
                 B(#[wire(reason = "r")] u8),
             }"#,
         );
