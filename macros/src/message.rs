@@ -47,7 +47,7 @@ pub(crate) fn expand(input: &DeriveInput) -> TokenStream {
 }
 
 /// The attributes of every field and every enum variant (and of the variants' fields), in source order.
-fn member_attrs(data: &Data) -> Vec<&[Attribute]> {
+pub(crate) fn member_attrs(data: &Data) -> Vec<&[Attribute]> {
     fn fields(fields: &Fields) -> impl Iterator<Item = &[Attribute]> {
         fields.iter().map(|f| f.attrs.as_slice())
     }
