@@ -24,6 +24,9 @@
 //! assert_eq!(<CancelRequest as Message>::KIND, Kind::Request);
 //! ```
 //!
+//! The types a message reaches derive [`Wire`] to carry `#[wire(since, allow(...), reason)]` on their fields
+//! and variants, as the message does on its own.
+//!
 //! The checker (feature `checker`, binary `wirecheck`) reads the same declarations from the working tree and
 //! from git objects at the last release tag, compares them with serde's semantics, and reports every
 //! incompatible change with the semver bump it requires. The same declarations drive the runtime
@@ -39,7 +42,7 @@ mod runtime;
 pub use runtime::{Format, Kind, Message, Protocol, ProtocolInfo, ResponseMode, Upgrade};
 
 #[cfg(feature = "derive")]
-pub use wirecheck_macros::{Message, Protocol};
+pub use wirecheck_macros::{Message, Protocol, Wire};
 
 pub mod handshake;
 

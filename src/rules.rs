@@ -644,6 +644,15 @@ after:  wire-fixtures/sched/0.88.0/ only (the release v0.88.0 did not; `wirechec
 mod tests {
     use super::*;
 
+    /// The derive checks `allow(...)` against the grammar crate's copy of the ids (it cannot depend on this
+    /// crate): the copy is the catalogue, in order.
+    #[cfg(feature = "checker")]
+    #[test]
+    fn the_grammar_knows_every_rule_id_in_catalogue_order() {
+        let catalogue: Vec<&str> = RULES.iter().map(|rule| rule.id).collect();
+        assert_eq!(wirecheck_grammar::RULE_IDS, catalogue.as_slice());
+    }
+
     #[test]
     fn ids_index_the_catalogue_and_are_unique_snake_case() {
         assert_eq!(RuleId::ALL.len(), RULES.len());

@@ -571,6 +571,48 @@ fn a_version_that_is_not_semver_is_reported_not_taken_for_a_removal() {
 }
 
 #[test]
+fn a_misspelled_rule_id_in_allow_is_exit_2_naming_it_and_the_fix() {
+    let repo = Repo::released("0.1.0");
+    // On a field: it used to be ignored without a word (the field's allow silently allowed nothing).
+    repo.write(
+        "src/lib.rs",
+        &lib(
+            "0.1.0",
+            "    #[wire(allow(feld_removed), reason = \"renamed\")]\n    pub x: u32,\n",
+            "",
+        ),
+    );
+    repo.run(&["check"]).fails_with(&[
+        "cannot read the working tree",
+        "src/lib.rs:12:18:",
+        "unknown rule id `feld_removed`",
+        "did you mean `field_removed`?",
+    ]);
+    // On a variant of a type the message reaches.
+    let nested = "\n#[derive(Serialize, Deserialize)]\npub enum Mode {\n    #[wire(allow(variant_remove), reason = \"gone\")]\n    Fast,\n}\n";
+    repo.write("src/lib.rs", &lib("0.1.0", "    pub mode: Mode,\n", nested));
+    repo.run(&["check"]).fails_with(&[
+        "src/lib.rs:17:18:",
+        "unknown rule id `variant_remove`",
+        "did you mean `variant_removed`?",
+    ]);
+    // On the message.
+    repo.write(
+        "src/lib.rs",
+        &lib("0.1.0", "", "").replace(
+            "kind = \"request\")]",
+            "kind = \"request\", allow(no_such_rule), reason = \"r\")]",
+        ),
+    );
+    repo.run(&["check"]).fails_with(&[
+        "src/lib.rs:9:",
+        "invalid #[wire] on message `AllocRequest`",
+        "unknown rule id `no_such_rule`",
+        "`wirecheck rules` lists the rule ids",
+    ]);
+}
+
+#[test]
 fn a_baseline_without_the_crate_makes_every_protocol_new() {
     let repo = Repo::new();
     std::fs::remove_file(repo.dir.join("Cargo.toml")).expect("rm");

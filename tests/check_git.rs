@@ -196,6 +196,47 @@ fn removed_field_without_a_bump_fails_with_major() {
 }
 
 #[test]
+fn an_allow_on_a_field_of_a_derive_wire_type_is_honoured() {
+    let repo = Repo::new();
+    let limits = |cores: &str| {
+        format!(
+            "\nuse wirecheck::Wire;\n\n#[derive(Serialize, Deserialize, Wire)]\npub struct Limits {{\n{cores}}}\n"
+        )
+    };
+    repo.write(&lib(
+        "0.1.0",
+        "    pub limits: Limits,\n",
+        &limits("    pub cores: u64,\n"),
+    ));
+    repo.commit("0.1");
+    git(&repo.dir, &["tag", "v0.1.0"]);
+    // Narrowed without a bump: a major finding.
+    repo.write(&lib(
+        "0.1.1",
+        "    pub limits: Limits,\n",
+        &limits("    pub cores: u32,\n"),
+    ));
+    let (code, json) = repo.check_json();
+    assert_eq!(code, 1, "{json:#}");
+    // Allowed on the nested type's field, which `#[derive(Wire)]` lets rustc accept.
+    repo.write(&lib(
+        "0.1.1",
+        "    pub limits: Limits,\n",
+        &limits(
+            "    #[wire(allow(integer_narrowed), reason = \"no scheduler has more than 2^32 cores\")]\n    pub cores: u32,\n",
+        ),
+    ));
+    let (code, json) = repo.check_json();
+    assert_eq!(code, 0, "{json:#}");
+    let findings = json["protocols"][0]["findings"].as_array().unwrap();
+    let narrowed = findings
+        .iter()
+        .find(|f| f["rule"] == "integer_narrowed")
+        .unwrap_or_else(|| panic!("no integer_narrowed: {json:#}"));
+    assert_eq!(narrowed["allowed"], true, "{narrowed:#}");
+}
+
+#[test]
 fn removed_field_with_the_bump_passes() {
     let repo = released();
     repo.write(&lib("0.11.0", "    pub priority: u32,\n", ""));

@@ -1,5 +1,6 @@
 //! Runtime behaviour of `#[derive(Protocol)]` and `#[derive(Message)]`: the constants and associated types
-//! they generate. Invalid declarations are covered by `tests/compiletest.rs`.
+//! they generate, and `#[derive(Wire)]` letting the types a message reaches carry `#[wire]`. Invalid
+//! declarations are covered by `tests/compiletest.rs`.
 
 use std::marker::PhantomData;
 
@@ -253,6 +254,47 @@ fn message_constants() {
     assert_eq!(<Event as Message>::KIND, Kind::Record);
     assert_eq!(<Entry as Message>::TOPIC, "job.eventlog");
     assert_eq!(<StateEvent as Message>::KIND, Kind::Event);
+}
+
+/// A message reaching types that carry `#[wire]` on their fields and variants.
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = Sched, topic = "sched.batch", kind = "request")]
+pub struct BatchRequest {
+    pub id: u64,
+    pub mode: Mode,
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize, wirecheck::Wire)]
+pub enum Mode {
+    Fast,
+    #[wire(
+        allow(variant_added),
+        reason = "every scheduler of 0.87 ignores unknown modes"
+    )]
+    Batch {
+        #[wire(since = "0.88.0")]
+        limits: Limits,
+    },
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize, wirecheck::Wire)]
+pub struct Limits {
+    #[wire(
+        allow(integer_narrowed),
+        reason = "no scheduler has more than 2^32 cores"
+    )]
+    pub cores: u32,
+}
+
+#[test]
+fn nested_types_carry_wire_and_serialize_unchanged() {
+    assert_eq!(<BatchRequest as Message>::TOPIC, "sched.batch");
+    let mode = Mode::Batch {
+        limits: Limits { cores: 4 },
+    };
+    let json = serde_json::to_value(&mode).unwrap();
+    assert_eq!(json, serde_json::json!({"Batch": {"limits": {"cores": 4}}}));
+    assert_eq!(serde_json::from_value::<Mode>(json).unwrap(), mode);
 }
 
 #[test]

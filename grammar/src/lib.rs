@@ -52,6 +52,62 @@ pub const MESSAGE_KEYS: &[&str] = &[
 /// The keys accepted on a field or an enum variant.
 pub const MEMBER_KEYS: &[&str] = &["since", "allow", "reason"];
 
+/// Every rule id `allow(...)` accepts, in the order of the checker's catalogue (`wirecheck::rules::RULES`;
+/// a test of the `wirecheck` crate keeps the two equal). Listed here because the derive, which reports an
+/// unknown id as a compile error, cannot depend on the checker.
+pub const RULE_IDS: &[&str] = &[
+    "protocol_removed",
+    "protocol_format_changed",
+    "message_added",
+    "message_removed",
+    "topic_renamed",
+    "kind_changed",
+    "response_added",
+    "response_removed",
+    "response_changed",
+    "field_added",
+    "required_field_added",
+    "field_removed",
+    "field_became_required",
+    "field_became_optional",
+    "field_renamed",
+    "field_type_changed",
+    "integer_narrowed",
+    "integer_widened",
+    "integer_sign_changed",
+    "float_to_integer",
+    "integer_to_float",
+    "float_narrowed",
+    "seq_to_set",
+    "array_length_changed",
+    "tuple_length_changed",
+    "map_key_changed",
+    "variant_added",
+    "variant_added_without_other",
+    "variant_removed",
+    "variant_renamed",
+    "enum_repr_changed",
+    "struct_tag_changed",
+    "untagged_variant_order_changed",
+    "untagged_misread",
+    "deny_unknown_fields_added",
+    "transparent_changed",
+    "flatten_changed",
+    "custom_serde_changed",
+    "option_deserialize_with",
+    "skip_serializing_if_added",
+    "positional_field_added",
+    "positional_field_removed",
+    "positional_field_order_changed",
+    "positional_variant_reordered",
+    "external_type_changed",
+    "unresolved_type",
+    "fixtures_missing",
+];
+
+/// The start of the message of an unknown rule id in `allow(...)` (see [`is_unknown_rule_id`]).
+const UNKNOWN_RULE_ID: &str = "unknown rule id";
+
 /// `#[wire(...)]` on a `#[derive(Protocol)]` type.
 #[derive(Debug, Clone)]
 pub struct ProtocolAttrs {
@@ -511,29 +567,89 @@ impl AllowBuilder {
     }
 }
 
-/// One entry of `allow(...)`: a `snake_case` rule id, or the message saying how to write it.
+/// One entry of `allow(...)`: a rule id of [`RULE_IDS`], or the message saying what to write instead.
 fn rule_id(entry: &TokenStream) -> Result<Spanned<String>, String> {
     let tokens: Vec<TokenTree> = entry.clone().into_iter().collect();
     if let [TokenTree::Ident(ident)] = tokens.as_slice()
         && is_rule_id(&ident.to_string())
     {
-        return Ok(Spanned::new(ident.to_string(), ident.span()));
+        let id = ident.to_string();
+        return if is_known_rule_id(&id) {
+            Ok(Spanned::new(id, ident.span()))
+        } else {
+            Err(unknown_rule_id_message(&id))
+        };
     }
     if let Ok(lit) = syn::parse2::<LitStr>(entry.clone())
         && is_rule_id(&lit.value())
     {
-        return Err(format!(
-            "rule ids are written without quotes: write `{}`",
-            lit.value()
-        ));
+        let id = lit.value();
+        return Err(if is_known_rule_id(&id) {
+            format!("rule ids are written without quotes: write `{id}`")
+        } else {
+            unknown_rule_id_message(&id)
+        });
     }
     let text = tokens_text(entry);
     let snake = snake_case(&text);
-    Err(if is_rule_id(&snake) {
+    Err(if is_known_rule_id(&snake) {
         format!("`{text}` is not a rule id: rule ids are snake_case, write `{snake}`")
+    } else if let Some(closest) = closest_rule_id(&snake) {
+        format!("`{text}` is not a rule id: did you mean `{closest}`?")
     } else {
-        format!("`{text}` is not a rule id: rule ids are snake_case, such as `field_removed`")
+        format!(
+            "`{text}` is not a rule id: rule ids are snake_case, such as `field_removed`; `wirecheck rules` lists them"
+        )
     })
+}
+
+/// Whether `id` is one of [`RULE_IDS`].
+pub fn is_known_rule_id(id: &str) -> bool {
+    RULE_IDS.contains(&id)
+}
+
+/// The error of a `snake_case` id that is not a rule: `unknown rule id `feld_removed`: did you mean
+/// `field_removed`? ...`.
+fn unknown_rule_id_message(id: &str) -> String {
+    let suggestion = closest_rule_id(id)
+        .map(|closest| format!("did you mean `{closest}`? "))
+        .unwrap_or_default();
+    format!(
+        "{UNKNOWN_RULE_ID} `{id}` in `allow(...)`: {suggestion}`wirecheck rules` lists the rule ids"
+    )
+}
+
+/// Whether an error of [`parse_message`] or [`parse_member`] (one of those a combined error iterates over)
+/// is about an unknown rule id in `allow(...)`: the checker refuses those, rather than ignore the allow.
+pub fn is_unknown_rule_id(error: &syn::Error) -> bool {
+    error.to_string().starts_with(UNKNOWN_RULE_ID)
+}
+
+/// The rule id closest to a mistyped one, when it is close enough to be what was meant (at most one edit
+/// per three characters, as rustc's "did you mean" suggestions).
+fn closest_rule_id(id: &str) -> Option<&'static str> {
+    let limit = id.chars().count().max(3) / 3;
+    RULE_IDS
+        .iter()
+        .map(|known| (edit_distance(id, known), *known))
+        .filter(|(distance, _)| *distance <= limit)
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, known)| known)
+}
+
+/// The Levenshtein distance between two strings, in characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut current = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(ca != *cb);
+            current.push(substitution.min(previous[j + 1] + 1).min(current[j] + 1));
+        }
+        previous = current;
+    }
+    previous[b.len()]
 }
 
 fn set_once<T>(slot: &mut Option<T>, value: T, key: &str, span: Span, errors: &mut Errors) {

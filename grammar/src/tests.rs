@@ -389,7 +389,7 @@ fn a_bad_rule_id_is_one_error_with_the_snake_case_form() {
         ),
         (
             "field_removed = 1",
-            "`field_removed=1` is not a rule id: rule ids are snake_case, such as `field_removed`",
+            "`field_removed=1` is not a rule id: did you mean `field_removed`?",
         ),
     ] {
         // The bad id still counts as an `allow`: `reason` is not reported as orphaned.
@@ -420,18 +420,88 @@ fn allow_needs_a_list_of_rule_ids() {
     assert_eq!(
         member_errors_of(r#"#[wire(allow(BadId))]"#),
         [
-            "`BadId` is not a rule id: rule ids are snake_case, write `bad_id`",
+            "`BadId` is not a rule id: rule ids are snake_case, such as `field_removed`; `wirecheck rules` lists them",
             "`allow(...)` needs a `reason = \"...\"` saying why the change is acceptable",
         ]
     );
     assert_eq!(
-        member_errors_of(r#"#[wire(allow(a), allow(b), reason = "r")]"#),
+        member_errors_of(r#"#[wire(allow(field_removed), allow(field_added), reason = "r")]"#),
         ["duplicate wire key `allow`: list every rule in one `allow(...)`"]
     );
     assert_eq!(
-        member_errors_of(r#"#[wire(allow(a) b, reason = "r")]"#),
+        member_errors_of(r#"#[wire(allow(field_removed) b, reason = "r")]"#),
         ["unexpected tokens after the `allow` value: separate keys with `,`"]
     );
+}
+
+#[test]
+fn an_unknown_rule_id_is_an_error_with_the_closest_id() {
+    for (written, message) in [
+        (
+            "feld_removed",
+            "unknown rule id `feld_removed` in `allow(...)`: did you mean `field_removed`? `wirecheck rules` lists the rule ids",
+        ),
+        (
+            "\"variant_remove\"",
+            "unknown rule id `variant_remove` in `allow(...)`: did you mean `variant_removed`? `wirecheck rules` lists the rule ids",
+        ),
+        (
+            "no_such_rule",
+            "unknown rule id `no_such_rule` in `allow(...)`: `wirecheck rules` lists the rule ids",
+        ),
+        (
+            "FeldRemoved",
+            "`FeldRemoved` is not a rule id: did you mean `field_removed`?",
+        ),
+    ] {
+        assert_eq!(
+            member_errors_of(&format!(r#"#[wire(allow({written}), reason = "r")]"#)),
+            [message],
+            "{written}"
+        );
+    }
+    // Known ids next to the unknown one are kept apart: one error, on the unknown id only.
+    let errors = parse_member(&attrs(
+        r#"#[wire(allow(field_removed, feld_renamed), reason = "r")]"#,
+    ))
+    .unwrap_err();
+    assert_eq!(errors.clone().into_iter().count(), 1);
+    assert!(errors.into_iter().all(|e| is_unknown_rule_id(&e)));
+    // The same on a message, and only unknown ids are classified as such.
+    let errors = message_errors_of(
+        r#"#[wire(protocol = P, topic = "t", kind = "event", allow(feld_removed), reason = "r")]"#,
+    );
+    assert_eq!(errors.len(), 1);
+    assert!(errors[0].contains("did you mean `field_removed`?"));
+    let other = parse_member(&attrs(r#"#[wire(since = "1")]"#)).unwrap_err();
+    assert!(!is_unknown_rule_id(&other));
+}
+
+#[test]
+fn rule_ids_are_unique_snake_case_and_known() {
+    let mut seen = std::collections::BTreeSet::new();
+    for id in RULE_IDS {
+        assert!(is_rule_id(id) && is_known_rule_id(id), "{id}");
+        assert!(seen.insert(id), "duplicate {id}");
+    }
+    assert!(!is_known_rule_id("feld_removed"));
+}
+
+#[test]
+fn edit_distances() {
+    for (a, b, distance) in [
+        ("", "", 0),
+        ("field_removed", "field_removed", 0),
+        ("feld_removed", "field_removed", 1),
+        ("field_remvoed", "field_removed", 2),
+        ("abc", "", 3),
+        ("kitten", "sitting", 3),
+    ] {
+        assert_eq!(edit_distance(a, b), distance, "{a} {b}");
+        assert_eq!(edit_distance(b, a), distance, "{b} {a}");
+    }
+    assert_eq!(closest_rule_id("field_remvoed"), Some("field_removed"));
+    assert_eq!(closest_rule_id("removed"), None);
 }
 
 #[test]

@@ -1,4 +1,5 @@
-//! Derives for wirecheck: `#[derive(Protocol)]` and `#[derive(Message)]`.
+//! Derives for wirecheck: `#[derive(Protocol)]`, `#[derive(Message)]`, and `#[derive(Wire)]` for the types
+//! a message reaches.
 //!
 //! Use them through the `wirecheck` crate, which re-exports them (feature `derive`, on by default); the
 //! generated code names `::wirecheck::Protocol` and `::wirecheck::Message`.
@@ -10,7 +11,7 @@
 //! code using the type does not drown the real errors in secondary ones.
 //!
 //! Layout (serde_derive/thiserror style): `protocol.rs` and `message.rs` generate the impls from the parsed
-//! attributes, `fallback.rs` holds the placeholder impls emitted with errors, and `wrap.rs` the `const _`
+//! attributes, `wire.rs` only checks them, `fallback.rs` holds the placeholder impls emitted with errors, and `wrap.rs` the `const _`
 //! hygiene wrapper.
 #![warn(missing_docs)]
 
@@ -22,6 +23,7 @@ mod message;
 mod protocol;
 #[cfg(test)]
 mod test_util;
+mod wire;
 mod wrap;
 
 /// Implements `wirecheck::Protocol` for a protocol marker type.
@@ -88,7 +90,10 @@ pub fn derive_protocol(input: TokenStream) -> TokenStream {
 /// | `since` | the protocol version the message entered in |
 /// | `allow(rule, ...)`, `reason` | suppress findings of the checker, always with a reason |
 ///
-/// Fields and enum variants accept `since`, `allow(...)` and `reason`.
+/// Fields and enum variants accept `since`, `allow(...)` and `reason`. An `allow` names rule ids of
+/// `wirecheck rules` (snake_case, without quotes); an unknown one is a compile error, with the closest id when
+/// one is close. The types a message reaches carry `#[wire]` on their fields and variants too, with
+/// [`#[derive(Wire)]`](derive@Wire).
 ///
 /// `protocol`, `responds` and `streams` are type paths and may carry generic arguments:
 /// `streams = Reply<T>` (the turbofish form `Reply::<T>` is accepted too). Values may come from
@@ -106,4 +111,51 @@ pub fn derive_protocol(input: TokenStream) -> TokenStream {
 pub fn derive_message(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     message::expand(&input).into()
+}
+
+/// Lets a type that a message reaches (the struct or enum of a field, at any depth) carry `#[wire(...)]` on
+/// its fields and variants, as a message does on its own.
+///
+/// ```rust
+/// use serde::{Deserialize, Serialize};
+/// use wirecheck::{Message, Protocol, Wire};
+///
+/// #[derive(Protocol)]
+/// #[wire(name = "sched", version = "0.88.0")]
+/// pub struct Sched;
+///
+/// #[derive(Serialize, Deserialize, Message)]
+/// #[wire(protocol = Sched, topic = "sched.alloc", kind = "request")]
+/// pub struct AllocRequest {
+///     pub id: u64,
+///     pub mode: Mode,
+///     pub limits: Limits,
+/// }
+///
+/// #[derive(Serialize, Deserialize, Wire)]
+/// pub enum Mode {
+///     Fast,
+///     #[wire(since = "0.88.0")]
+///     Idle,
+/// }
+///
+/// #[derive(Serialize, Deserialize, Wire)]
+/// pub struct Limits {
+///     #[wire(allow(integer_narrowed), reason = "no scheduler ever sent more than 2^32 cores")]
+///     pub cores: u32,
+/// }
+/// ```
+///
+/// Fields and enum variants (and the variants' fields) accept the keys they accept on a message: `since`,
+/// `allow(rule, ...)` with its `reason`. The checker reads them wherever a message reaches the type; the
+/// derive makes rustc accept the attribute (a derive is what registers it) and reports an invalid one, as
+/// `#[derive(Message)]` does. It generates no code and implements no trait.
+///
+/// `#[wire(...)]` on the type itself is an error: an `allow` for the whole type goes on the field of the
+/// message that holds it. A type that is itself a message derives `Message` instead, which reads its
+/// members' `#[wire]` already.
+#[proc_macro_derive(Wire, attributes(wire))]
+pub fn derive_wire(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    wire::expand(&input).into()
 }

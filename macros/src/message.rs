@@ -47,7 +47,7 @@ pub(crate) fn expand(input: &DeriveInput) -> TokenStream {
 }
 
 /// The attributes of every field and every enum variant (and of the variants' fields), in source order.
-fn member_attrs(data: &Data) -> Vec<&[Attribute]> {
+pub(crate) fn member_attrs(data: &Data) -> Vec<&[Attribute]> {
     fn fields(fields: &Fields) -> impl Iterator<Item = &[Attribute]> {
         fields.iter().map(|f| f.attrs.as_slice())
     }
@@ -406,7 +406,7 @@ mod tests {
             r#"#[wire(protocol = Sched, topic = "t", kind = "event")]
             enum E {
                 #[wire(since = "1")]
-                A { #[wire(allow(x))] a: u8 },
+                A { #[wire(allow(field_removed))] a: u8 },
                 B(#[wire(reason = "r")] u8),
             }"#,
         );

@@ -32,6 +32,11 @@ pub(crate) fn expand_message(src: &str) -> Expansion {
     expansion(crate::message::expand(&parse(src)))
 }
 
+/// `#[derive(Wire)]` on `src`.
+pub(crate) fn expand_wire(src: &str) -> Expansion {
+    expansion(crate::wire::expand(&parse(src)))
+}
+
 /// The messages of `compile_error! { "..." }` at the top level of `tokens`.
 fn errors_of(tokens: TokenStream) -> Vec<String> {
     let tokens: Vec<TokenTree> = tokens.into_iter().collect();

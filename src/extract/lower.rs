@@ -41,6 +41,7 @@ pub(super) fn snapshot(
     Lowering {
         names: Names::new(tree),
         notes: tree.notes().cloned().collect(),
+        unknown_rule_id: None,
     }
     .snapshot(keep)
 }
@@ -67,6 +68,9 @@ struct TypeScope<'s> {
 struct Lowering<'a> {
     names: Names<'a>,
     notes: Vec<ExtractNote>,
+    /// The first `allow(...)` of a field or variant naming a rule that does not exist: an error when every
+    /// message is kept (the allow would otherwise be ignored without a word).
+    unknown_rule_id: Option<ExtractError>,
 }
 
 impl<'a> Lowering<'a> {
@@ -110,6 +114,9 @@ impl<'a> Lowering<'a> {
         }
         self.reached_types(queue, &mut snapshot);
         if let Some(error) = self.names.take_error() {
+            return Err(error);
+        }
+        if let (None, Some(error)) = (keep, self.unknown_rule_id.take()) {
             return Err(error);
         }
         snapshot.notes = self.notes;
@@ -473,7 +480,8 @@ impl<'a> Lowering<'a> {
         }
     }
 
-    /// The `#[wire(since, allow)]` of a field or variant; an invalid one gets a note.
+    /// The `#[wire(since, allow)]` of a field or variant; an invalid one gets a note, or is kept as an error
+    /// when it names an unknown rule id.
     fn member_wire(
         &mut self,
         file: &str,
@@ -485,11 +493,25 @@ impl<'a> Lowering<'a> {
         match wirecheck_grammar::parse_member(attrs) {
             Ok(member) => (member.since.map(|v| v.value), allow_decl(&member.allow)),
             Err(error) => {
-                self.notes.push(note(
-                    file,
-                    error.span(),
-                    format!("invalid #[wire] (the compiler rejects it too): {error}"),
-                ));
+                let unknown = error
+                    .clone()
+                    .into_iter()
+                    .find(wirecheck_grammar::is_unknown_rule_id);
+                match unknown {
+                    Some(unknown) if self.unknown_rule_id.is_none() => {
+                        self.unknown_rule_id = Some(invalid_declaration(
+                            file,
+                            unknown.span(),
+                            format!("invalid #[wire] on a field or variant: {unknown}"),
+                        ));
+                    }
+                    Some(_) => {}
+                    None => self.notes.push(note(
+                        file,
+                        error.span(),
+                        format!("invalid #[wire] (the compiler rejects it too): {error}"),
+                    )),
+                }
                 (None, None)
             }
         }

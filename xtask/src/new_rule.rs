@@ -9,6 +9,9 @@
 //! 3. its line in the `fixtures!` list of `tests/compat_fixtures.rs`, which runs the pair and fails until
 //!    the engine reports the rule on it (then `cargo insta review` accepts its `findings.snap`).
 //!
+//! It also appends the id to `RULE_IDS` in `grammar/src/lib.rs`, the derive's copy of the catalogue's ids
+//! (which makes `#[wire(allow(NAME))]` compile).
+//!
 //! What is left is the decision itself, in the `src/compat/` module of its concern (CONTRIBUTING.md,
 //! "Adding a rule").
 
@@ -19,6 +22,7 @@ use anyhow::{Context, Result, bail, ensure};
 
 const CATALOGUE: &str = "src/rules.rs";
 const FIXTURE_LIST: &str = "tests/compat_fixtures.rs";
+const GRAMMAR: &str = "grammar/src/lib.rs";
 
 /// `cargo xtask new-rule NAME`.
 pub fn run(args: &[String]) -> Result<ExitCode> {
@@ -63,8 +67,13 @@ pub fn scaffold(root: &Path, name: &str) -> Result<Vec<String>> {
     let list_path = root.join(FIXTURE_LIST);
     let list = std::fs::read_to_string(&list_path)
         .with_context(|| format!("reading {}", list_path.display()))?;
+    let grammar_path = root.join(GRAMMAR);
+    let grammar = std::fs::read_to_string(&grammar_path)
+        .with_context(|| format!("reading {}", grammar_path.display()))?;
+    let grammar = with_grammar_rule_id(&grammar, name)?;
 
     std::fs::write(&catalogue_path, with_catalogue_entry(&catalogue, name)?)?;
+    std::fs::write(&grammar_path, grammar)?;
     for side in ["old", "new"] {
         std::fs::create_dir_all(fixture_dir.join(side))?;
         std::fs::write(
@@ -78,7 +87,24 @@ pub fn scaffold(root: &Path, name: &str) -> Result<Vec<String>> {
         format!("tests/fixtures/{name}/old/lib.rs"),
         format!("tests/fixtures/{name}/new/lib.rs"),
         FIXTURE_LIST.to_owned(),
+        GRAMMAR.to_owned(),
     ])
+}
+
+/// `grammar` with `name` appended to its `RULE_IDS` list (the catalogue appends new rules at its end too).
+fn with_grammar_rule_id(grammar: &str, name: &str) -> Result<String> {
+    let start = grammar
+        .find("pub const RULE_IDS: &[&str] = &[\n")
+        .context("grammar/src/lib.rs has no `pub const RULE_IDS` list")?;
+    let end = start
+        + grammar[start..]
+            .find("\n];")
+            .context("the `RULE_IDS` list is not closed")?;
+    Ok(format!(
+        "{}\n    \"{name}\",{}",
+        &grammar[..end],
+        &grammar[end..]
+    ))
 }
 
 fn is_snake_case(name: &str) -> bool {
@@ -177,7 +203,7 @@ mod tests {
     fn scratch() -> tempfile::TempDir {
         let root = crate::workspace_root();
         let dir = tempfile::tempdir().unwrap();
-        for file in [CATALOGUE, FIXTURE_LIST] {
+        for file in [CATALOGUE, FIXTURE_LIST, GRAMMAR] {
             let to = dir.path().join(file);
             std::fs::create_dir_all(to.parent().unwrap()).unwrap();
             std::fs::copy(root.join(file), to).unwrap();
@@ -190,7 +216,7 @@ mod tests {
     fn the_scaffold_adds_an_entry_a_fixture_pair_and_its_test() {
         let dir = scratch();
         let written = scaffold(dir.path(), "field_moved").unwrap();
-        assert_eq!(written.len(), 4);
+        assert_eq!(written.len(), 5);
         let catalogue = std::fs::read_to_string(dir.path().join(CATALOGUE)).unwrap();
         syn::parse_file(&catalogue).expect("the catalogue still parses");
         assert!(catalogue.contains("    FieldMoved {\n        id: \"field_moved\","));
@@ -200,6 +226,12 @@ mod tests {
         );
         let list = std::fs::read_to_string(dir.path().join(FIXTURE_LIST)).unwrap();
         syn::parse_file(&list).expect("the fixture test still parses");
+        let grammar = std::fs::read_to_string(dir.path().join(GRAMMAR)).unwrap();
+        syn::parse_file(&grammar).expect("the grammar still parses");
+        assert!(
+            grammar.contains("    \"field_moved\",\n];"),
+            "appended to RULE_IDS"
+        );
         assert!(list.contains("    field_moved: Major,\n"));
         for side in ["old", "new"] {
             let source = dir
