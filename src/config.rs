@@ -411,6 +411,7 @@ reason = "the overlay moved to the broker"
             message_type: message_type.into(),
             topic: topic.into(),
             field: field.map(Into::into),
+            wire_path: None,
             direction: None,
             against: "v0.87.0".into(),
             location: Location::default(),

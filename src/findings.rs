@@ -65,6 +65,13 @@ pub struct Finding {
     pub topic: String,
     /// The dotted path of the field or variant concerned inside the message, if any (`jobs.priority`).
     pub field: Option<String>,
+    /// The same place as peers in any language see it on the wire (self-describing formats only):
+    /// wire names after `rename`/`rename_all`, `[]` for a sequence's elements, `[0]` for a tuple's,
+    /// `{}` for a map's values and `{key}` for its keys, a variant's tag as its representation writes it
+    /// (`Run`, `(type=run)`, `<Run>` when untagged), nothing for a flattened field
+    /// (`signatures[].activeParameter`). Serialized only when present.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wire_path: Option<String>,
     /// The direction that fails (major findings) or that the change concerns.
     pub direction: Option<Direction>,
     /// The release compared against (tag or revision).

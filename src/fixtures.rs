@@ -715,6 +715,7 @@ pub(crate) fn missing_fixtures(
         message_type: String::new(),
         topic: String::new(),
         field: None,
+        wire_path: None,
         direction: None,
         against: baseline.rev.clone(),
         location: new.location.clone(),

@@ -124,6 +124,7 @@ fixtures! {
     field_removed__allowed: Major,
     field_renamed: Major,
     field_renamed__alias_first: Major,
+    field_renamed__nested_in_vec: Major,
     field_type_changed: Major,
     field_type_changed__unit_variant_to_newtype_of_option: Major,
     flatten_changed: Major,
@@ -165,6 +166,27 @@ fixtures! {
     variant_removed: Major,
     variant_renamed: Major,
     unresolved_type: Major,
+}
+
+/// A finding names its place twice: by Rust path (`field`) and as peers in other languages see it on the
+/// wire (`wire_path`: the keys after `rename_all`, `[]` for the elements of a `Vec`).
+#[test]
+fn wire_path_names_a_renamed_key_inside_a_vec() {
+    let dir = fixtures_dir().join("field_renamed__nested_in_vec");
+    let findings = compare(&extract(&dir, "old"), &extract(&dir, "new"));
+    assert!(!findings.is_empty());
+    for finding in &findings {
+        assert_eq!(
+            finding.field.as_deref(),
+            Some("signatures.active_parameter")
+        );
+        assert_eq!(
+            finding.wire_path.as_deref(),
+            Some("signatures[].activeParameter")
+        );
+        let json = serde_json::to_value(finding).expect("a finding serializes");
+        assert_eq!(json["wire_path"], "signatures[].activeParameter");
+    }
 }
 
 /// Rules that no source pair of one crate can show, and the test that covers each instead.

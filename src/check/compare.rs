@@ -151,6 +151,7 @@ fn protocol_removed(name: &str, location: Location, against: &str) -> Finding {
         message_type: String::new(),
         topic: String::new(),
         field: None,
+        wire_path: None,
         direction: Some(Direction::OldReadsNew),
         against: against.to_owned(),
         location,

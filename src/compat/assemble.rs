@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::issue::Issue;
+use super::issue::{Issue, wire_path_text};
 use super::wording::article;
 use crate::Format;
 use crate::findings::{Direction, Finding, Level, Side};
@@ -90,6 +90,11 @@ fn build(candidate: Candidate<'_>, context: &Context<'_>) -> Built {
             None
         } else {
             Some(issue.path.join("."))
+        },
+        wire_path: if context.format.is_self_describing() {
+            wire_path_text(&issue.wire_path)
+        } else {
+            None
         },
         direction: if issue.breaks { direction } else { None },
         against: context.against.to_owned(),

@@ -4,7 +4,9 @@
 use serde_json::{Value, json};
 
 use super::decode::Decoder;
-use super::issue::{Issue, Place, embedded, placed};
+use super::issue::{
+    Issue, Place, WIRE_ELEMENT, WIRE_MAP_KEY, WIRE_MAP_VALUE, embedded, placed, wire_index,
+};
 use super::sample::key_string;
 use super::shape::{Role, Shape, resolve};
 use super::walk::Walk;
@@ -49,7 +51,8 @@ impl Walk<'_> {
             out.push(self.seq_to_set(writer_ty, reader_ty, writer_elem));
         }
         let found = self.compare(writer_elem, reader_elem);
-        out.extend(embedded(found, |c| Some(json!([c]))));
+        let found = embedded(found, |c| Some(json!([c])));
+        out.extend(placed(found, &Place::on_wire(WIRE_ELEMENT)));
         out
     }
 
@@ -130,7 +133,8 @@ impl Walk<'_> {
         }
         let base = self.sample(writer_ty, false);
         let found = self.compare(writer_elem, reader_elem);
-        embedded(found, |c| with_element(&base, 0, c))
+        let found = embedded(found, |c| with_element(&base, 0, c));
+        placed(found, &Place::on_wire(WIRE_ELEMENT))
     }
 
     /// A fixed-size array read as a sequence (a set collapses equal elements).
@@ -147,7 +151,8 @@ impl Walk<'_> {
         }
         let base = self.sample(writer_ty, false);
         let found = self.compare(writer_elem, reader_elem);
-        out.extend(embedded(found, |c| with_element(&base, 0, c)));
+        let found = embedded(found, |c| with_element(&base, 0, c));
+        out.extend(placed(found, &Place::on_wire(WIRE_ELEMENT)));
         out
     }
 
@@ -174,6 +179,7 @@ impl Walk<'_> {
             let found = embedded(found, |c| with_element(&base, i, c));
             let place = Place {
                 path: vec![i.to_string()],
+                wire_path: vec![wire_index(i)],
                 ..Place::default()
             };
             out.extend(placed(found, &place));
@@ -222,6 +228,7 @@ impl Walk<'_> {
                 } else {
                     Vec::new()
                 },
+                wire_path: vec![wire_index(i)],
                 ..Place::default()
             };
             out.extend(placed(found, &place));
@@ -240,9 +247,11 @@ impl Walk<'_> {
             .map(|k| key_string(&k))
             .unwrap_or_else(|| "x".to_owned());
         let value = self.sample(writer_value, false);
-        let mut out = self.compare_map_keys(writer_key, reader_key, value.as_ref());
+        let keys = self.compare_map_keys(writer_key, reader_key, value.as_ref());
+        let mut out = placed(keys, &Place::on_wire(WIRE_MAP_KEY));
         let found = self.compare(writer_value, reader_value);
-        out.extend(embedded(found, |c| Some(single_entry(key.clone(), c))));
+        let found = embedded(found, |c| Some(single_entry(key.clone(), c)));
+        out.extend(placed(found, &Place::on_wire(WIRE_MAP_VALUE)));
         out
     }
 

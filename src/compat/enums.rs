@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::decode::Decoder;
-use super::issue::{Issue, Place, placed};
+use super::issue::{Issue, Place, placed, wire_variant};
 use super::sample::Sampler;
 use super::shape::{EnumDef, same_variant};
 use super::walk::Walk;
@@ -84,17 +84,19 @@ impl Walk<'_> {
         self.compare_tagged_enums(writer, reader)
     }
 
-    /// Where the issues of a variant (the writer's, the reader's, or both) sit: under the new release's
-    /// variant, with both variants' allows.
+    /// Where the issues of a variant (the writer's, the reader's, or both) of an enum represented as
+    /// `repr` sit: under the new release's variant, with both variants' allows.
     pub(super) fn variant_place(
         &self,
+        repr: &EnumRepr,
         writer: Option<&Variant>,
         reader: Option<&Variant>,
     ) -> Place {
+        let named = self.new_side_first(writer, reader);
         Place {
-            path: self
-                .new_side_first(writer, reader)
-                .map(|v| vec![v.rust_name.clone()])
+            path: named.map(|v| vec![v.rust_name.clone()]).unwrap_or_default(),
+            wire_path: named
+                .map(|v| vec![wire_variant(repr, v)])
                 .unwrap_or_default(),
             allows: writer
                 .iter()
@@ -201,13 +203,17 @@ impl Walk<'_> {
                 self.reader_name(),
                 self.writer_name()
             );
-            out.extend(self.reader_only_variant(variant, detail));
+            out.extend(self.reader_only_variant(&reader.attrs.repr, variant, detail));
         }
         for &(i, j) in &pairing.same_tag {
             let (writer_variant, reader_variant) = (&writer.variants[i], &reader.variants[j]);
             let mut found = self.compare_variants(writer, reader, writer_variant, reader_variant);
             self.note_misreads(&mut found, reader, writer_variant);
-            let place = self.variant_place(Some(writer_variant), Some(reader_variant));
+            let place = self.variant_place(
+                &writer.attrs.repr,
+                Some(writer_variant),
+                Some(reader_variant),
+            );
             out.extend(placed(found, &place));
         }
         // Untagged variants of a tagged enum: decided on samples.
@@ -219,7 +225,7 @@ impl Walk<'_> {
                 .find(|x| same_variant(writer_variant, x));
             out.extend(placed(
                 found,
-                &self.variant_place(Some(writer_variant), reader_variant),
+                &self.variant_place(&writer.attrs.repr, Some(writer_variant), reader_variant),
             ));
         }
         out
@@ -260,7 +266,7 @@ impl Walk<'_> {
         };
         placed(
             vec![issue],
-            &self.variant_place(Some(variant), reader_variant),
+            &self.variant_place(&writer.attrs.repr, Some(variant), reader_variant),
         )
     }
 
@@ -335,14 +341,20 @@ impl Walk<'_> {
         }
     }
 
-    /// A variant only the reader has: a visible change (added or removed, by side), never a break.
-    pub(super) fn reader_only_variant(&self, reader: &Variant, detail: String) -> Vec<Issue> {
+    /// A variant only the reader has (of an enum represented as `repr`): a visible change (added or removed, by side), never a break.
+    pub(super) fn reader_only_variant(
+        &self,
+        repr: &EnumRepr,
+        reader: &Variant,
+        detail: String,
+    ) -> Vec<Issue> {
         let issue = Issue::change(
             self.pick_rule(RuleId::VariantRemoved, RuleId::VariantAdded),
             detail,
         );
         let place = Place {
             path: vec![reader.rust_name.clone()],
+            wire_path: vec![wire_variant(repr, reader)],
             allows: reader.allow.iter().cloned().collect(),
             location: self.location(None, Some(&reader.location)),
         };

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
-use super::issue::{Issue, Place, embedded, placed};
+use super::issue::{Issue, Place, WIRE_MAP_VALUE, embedded, placed};
 use super::namespace::{FlatField, FlatObject};
 use super::objects::{ObjectPair, under_moved};
 use super::walk::Walk;
@@ -72,6 +72,7 @@ impl Walk<'_> {
             reader.path.clone(),
             self.location(None, Some(&reader.field.location)),
         )
+        .on_wire(vec![reader.key().to_owned()])
     }
 
     fn flattened_by_reader(&self, pair: &ObjectPair<'_>, writer: &FlatField) -> Issue {
@@ -91,6 +92,7 @@ impl Walk<'_> {
             writer.path.clone(),
             self.location(Some(&writer.field.location), None),
         )
+        .on_wire(vec![writer.key().to_owned()])
     }
 
     /// Flattened enums, paired by path (or the only one on each side).
@@ -172,10 +174,12 @@ impl Walk<'_> {
                 )
             }
         };
+        // A flattened enum adds no key: its variants' tags and payloads sit in the outer object.
         let place = Place {
             path: writer.path.clone(),
             allows: writer.all_allows(),
             location,
+            ..Place::default()
         };
         placed(found, &place)
     }
@@ -239,6 +243,7 @@ impl Walk<'_> {
             path: reader.path.clone(),
             allows: reader.all_allows(),
             location: self.location(None, Some(&reader.field.location)),
+            ..Place::default()
         };
         placed(vec![issue], &place).remove(0)
     }
@@ -249,7 +254,7 @@ impl Walk<'_> {
             (Some(writer), Some(reader)) => {
                 let inner = self.compare(&writer.value, &reader.value);
                 let inner = embedded(inner, |c| with_key(&pair.base, "extra", c));
-                placed(inner, &path_place(&writer.path))
+                placed(inner, &map_place(&writer.path))
             }
             (Some(writer), None) => {
                 let witness = self
@@ -276,7 +281,7 @@ impl Walk<'_> {
                         ),
                     )
                 };
-                placed(vec![issue], &path_place(&writer.path))
+                placed(vec![issue], &map_place(&writer.path))
             }
             (None, Some(reader)) => {
                 let issue = Issue::change(
@@ -287,7 +292,7 @@ impl Walk<'_> {
                         reader.path.join(".")
                     ),
                 );
-                placed(vec![issue], &path_place(&reader.path))
+                placed(vec![issue], &map_place(&reader.path))
             }
             (None, None) => Vec::new(),
         }
@@ -317,10 +322,11 @@ impl Walk<'_> {
     }
 }
 
-/// A place given by a path only.
-fn path_place(path: &[String]) -> Place {
+/// The place of a flattened map at `path`: on the wire, any key of the outer object.
+fn map_place(path: &[String]) -> Place {
     Place {
         path: path.to_vec(),
+        wire_path: vec![WIRE_MAP_VALUE.to_owned()],
         ..Place::default()
     }
 }

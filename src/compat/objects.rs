@@ -162,6 +162,11 @@ impl Walk<'_> {
                 .new_side_first(writer, reader)
                 .map(|f| f.path.clone())
                 .unwrap_or_default(),
+            // The field's key only: the flattened fields it sits in add none.
+            wire_path: self
+                .new_side_first(writer, reader)
+                .map(|f| vec![f.key().to_owned()])
+                .unwrap_or_default(),
             allows,
             location: self.location(
                 writer.map(|f| &f.field.location),

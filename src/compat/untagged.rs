@@ -38,7 +38,7 @@ impl Walk<'_> {
             let found = self.untagged_variant(writer, reader, writer_variant);
             out.extend(placed(
                 found,
-                &self.variant_place(Some(writer_variant), reader_variant),
+                &self.variant_place(&writer.attrs.repr, Some(writer_variant), reader_variant),
             ));
         }
         for reader_variant in reader.variants.iter().filter(|v| !v.skip_de) {
@@ -52,7 +52,7 @@ impl Walk<'_> {
                     reader_variant.rust_name,
                     self.reader_name()
                 );
-                out.extend(self.reader_only_variant(reader_variant, detail));
+                out.extend(self.reader_only_variant(&reader.attrs.repr, reader_variant, detail));
             }
         }
         out

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::decode::Decoder;
-use super::issue::{Issue, embedded};
+use super::issue::{Issue, Place, embedded, placed};
 use super::namespace::{FlatMap, FlatObject, flatten};
 use super::sample::{wrap_variant, writable};
 use super::shape::{EnumDef, Role, Shape, SideRef, resolve};
@@ -134,6 +134,11 @@ impl Walk<'_> {
                     reader_variant,
                 );
             }
+        };
+        let found = match &repr {
+            // The payload sits under the content key, next to the tag.
+            EnumRepr::Adjacent { content, .. } => placed(found, &Place::on_wire(content.clone())),
+            _ => found,
         };
         embedded(found, in_variant)
     }

@@ -92,6 +92,9 @@ pub(super) fn render(report: &Report) -> String {
                     " (removed; annotated on what is left of its parent, at {anchor})"
                 );
             }
+            if let Some(wire) = super::wire_words(f) {
+                let _ = write!(message, "\n{wire}");
+            }
             if let Some(d) = f.direction {
                 let _ = write!(message, "\n{d}: {}", direction_words(f, d));
             }

@@ -110,6 +110,9 @@ fn finding<'a>(
         )
     };
     elements.push(Level::NOTE.message(what).into());
+    if let Some(wire) = super::wire_words(f) {
+        elements.push(Level::NOTE.message(wire).into());
+    }
     if let Some(anchor) = super::anchor_place(f) {
         elements.push(
             Level::NOTE

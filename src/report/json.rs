@@ -61,6 +61,9 @@ struct FindingOut<'a> {
     message_type: &'a str,
     topic: &'a str,
     field: Option<&'a str>,
+    /// The field's path as the wire names it; absent where it names nothing (positional formats).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    wire_path: Option<&'a str>,
     direction: Option<&'a str>,
     against: &'a str,
     side: &'a str,
@@ -94,6 +97,7 @@ fn finding(f: &Finding) -> FindingOut<'_> {
         message_type: &f.message_type,
         topic: &f.topic,
         field: f.field.as_deref(),
+        wire_path: f.wire_path.as_deref(),
         direction: f.direction.map(|d| d.as_str()),
         against: &f.against,
         side: match f.side {

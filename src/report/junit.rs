@@ -79,6 +79,9 @@ pub(super) fn render(report: &Report) -> String {
             if let Some(anchor) = super::anchor_place(f) {
                 let _ = write!(details, " (removed; its parent is at {anchor})");
             }
+            if let Some(wire) = super::wire_words(f) {
+                let _ = write!(details, "\n{wire}");
+            }
             if let Some(d) = f.direction {
                 let _ = write!(details, "\n{d}: {}", direction_words(f, d));
             }

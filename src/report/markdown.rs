@@ -153,9 +153,13 @@ pub(super) fn render(report: &Report) -> String {
                 ),
                 None => code(&place(f)),
             };
+            let wire = f
+                .wire_path
+                .as_ref()
+                .map_or(String::new(), |w| format!("<br>on the wire: {}", code(w)));
             let _ = writeln!(
                 out,
-                "| {} | {} | {}{topic}<br>{place} | {} | {} | {}{} |",
+                "| {} | {} | {}{topic}{wire}<br>{place} | {} | {} | {}{} |",
                 icon(Severity::of(p, f)),
                 code(f.rule.as_str()),
                 code(&subject(f)),

@@ -214,6 +214,14 @@ pub(crate) fn subject(f: &Finding) -> String {
     }
 }
 
+/// `on the wire: signatures[].activeParameter`: where the finding is as peers in any language see the
+/// payload, when the finding has a wire path.
+pub(crate) fn wire_words(f: &Finding) -> Option<String> {
+    f.wire_path
+        .as_ref()
+        .map(|wire_path| format!("on the wire: {wire_path}"))
+}
+
 /// `v0.87.0:src/sched.rs:42:5` or `src/sched.rs:42:5`.
 pub(crate) fn place(f: &Finding) -> String {
     format!(

@@ -172,6 +172,8 @@ struct ResultProperties<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     field: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    wire_path: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     direction: Option<&'static str>,
     against: &'a str,
     side: &'static str,
@@ -296,6 +298,9 @@ fn location(report: &Report, f: &Finding) -> SarifLocation {
 fn result<'a>(report: &'a Report, p: &'a ProtocolReport, f: &'a Finding) -> SarifResult<'a> {
     let severity = Severity::of(p, f);
     let mut text = format!("{} ({} {}, at {})", f.message, p.name, subject(f), place(f));
+    if let Some(wire_path) = &f.wire_path {
+        text.push_str(&format!(". On the wire: {wire_path}"));
+    }
     if let Some(d) = f.direction {
         text.push_str(&format!(". {d}: {}", direction_words(f, d)));
     }
@@ -341,6 +346,7 @@ fn result<'a>(report: &'a Report, p: &'a ProtocolReport, f: &'a Finding) -> Sari
             message_type: &f.message_type,
             topic: &f.topic,
             field: f.field.as_deref(),
+            wire_path: f.wire_path.as_deref(),
             direction: f.direction.map(|d| d.as_str()),
             against: &f.against,
             side: match f.side {

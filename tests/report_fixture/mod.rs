@@ -115,6 +115,8 @@ pub fn finding(
         message_type: message_type.into(),
         topic: topic.into(),
         field: field.map(Into::into),
+        // The fixture's fields keep their Rust names on the wire unless a test says otherwise.
+        wire_path: field.map(Into::into),
         direction,
         against: against.into(),
         location,
@@ -235,6 +237,8 @@ pub fn report() -> Report {
         Side::New,
         Some(json!({"id": 0, "user-id": 0, "reattach": null})),
     );
+    let mut renamed = renamed;
+    renamed.wire_path = Some("user-id".into());
     let exec = ProtocolReport {
         name: "exec".into(),
         old_version: Some(v("0.87.0")),

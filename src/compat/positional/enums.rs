@@ -56,7 +56,7 @@ impl Walk<'_> {
                 self.reader_name(),
                 self.writer_name()
             );
-            out.extend(self.reader_only_variant(variant, detail));
+            out.extend(self.reader_only_variant(&reader_enum.attrs.repr, variant, detail));
         }
         out
     }
@@ -116,6 +116,8 @@ impl Walk<'_> {
         };
         let place = Place {
             path: named.map(|v| vec![v.rust_name.clone()]).unwrap_or_default(),
+            // Positional formats name nothing on the wire.
+            wire_path: Vec::new(),
             allows: [Some(writer_variant), reader_variant]
                 .iter()
                 .flatten()

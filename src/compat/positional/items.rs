@@ -280,6 +280,8 @@ impl Walk<'_> {
         });
         let place = Place {
             path: vec![self.item_name(writer, reader).clone()],
+            // Positional formats name nothing on the wire.
+            wire_path: Vec::new(),
             allows: writer.allows().chain(reader.allows()).cloned().collect(),
             location: self.item_location(Some(writer), Some(reader)),
         };

@@ -15,3 +15,4 @@ mod positional;
 mod random;
 mod reflexive;
 mod types;
+mod wire_paths;
