@@ -11,8 +11,8 @@ use serde_json::{Value, json};
 use wirecheck::compat::{Scope, compare_protocol};
 use wirecheck::findings::{Direction, Finding, Level};
 use wirecheck::model::{
-    Body, ContainerAttrs, Custom, EnumRepr, Field, Location, MessageDecl, ProtocolDecl, SeqKind,
-    SkipSer, Snapshot, Style, Ty, TypeDef, Variant,
+    Body, ContainerAttrs, Custom, EnumRepr, Field, Location, MessageDecl, ProtocolDecl, Proxy,
+    SeqKind, SkipSer, Snapshot, Style, Ty, TypeDef, Variant,
 };
 use wirecheck::rules::RuleId;
 use wirecheck::{Format, Kind, ResponseMode, Upgrade};
@@ -420,6 +420,166 @@ fn field_renamed() {
     assert_eq!(read.note, None, "the value is lost");
     let written: new2::Msg = accepted(&w);
     assert!(written.note.is_some());
+}
+
+/// Issue 14 item 1: a field renamed with the old name kept as an alias; old readers require the old
+/// key and new writers send only the new one.
+#[test]
+fn field_renamed_with_the_old_name_as_alias() {
+    mod old {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub id: u64,
+            pub name: String,
+        }
+    }
+    mod new {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub id: u64,
+            #[serde(alias = "name")]
+            pub job_name: String,
+        }
+    }
+    let o = snap(vec![st("Msg", vec![f("id", u(64)), f("name", Ty::String)])]);
+    let mut job_name = f("job_name", Ty::String);
+    job_name.de_names.push("name".into());
+    let n = snap(vec![st("Msg", vec![f("id", u(64)), job_name])]);
+    rejected::<new::Msg, old::Msg>(&witness(&o, &n, "field_removed", ONR));
+    assert!(passes(&o, &n, NRO));
+    accepted::<new::Msg>(&json!({"id": 0, "name": "a"}));
+}
+
+/// Issue 14 item 1: a required field gaining `#[serde(skip_serializing)]`. The new type cannot read
+/// its own payloads back, so the witness is checked against what it serializes.
+#[test]
+fn required_field_no_longer_written() {
+    mod old {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub id: u64,
+            pub name: String,
+        }
+    }
+    mod new {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub id: u64,
+            #[serde(skip_serializing)]
+            pub name: String,
+        }
+    }
+    let o = snap(vec![st("Msg", vec![f("id", u(64)), f("name", Ty::String)])]);
+    let mut skipped = f("name", Ty::String);
+    skipped.skip_ser = SkipSer::Always;
+    let n = snap(vec![st("Msg", vec![f("id", u(64)), skipped])]);
+    let w = witness(&o, &n, "field_removed", ONR);
+    let value = new::Msg {
+        id: 0,
+        name: "a".into(),
+    };
+    let written = serde_json::to_value(&value).ok();
+    assert_eq!(value.name, "a", "held by the value, never written");
+    assert_eq!(written.as_ref(), Some(&w));
+    assert!(decode::<old::Msg>(&w).is_err());
+}
+
+/// Issue 14 item 4: writers switch to a key readers already accept as an alias: every reader decodes
+/// it, the change is visible (minor).
+#[test]
+fn rename_onto_an_accepted_alias() {
+    mod old {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            #[serde(alias = "job_name")]
+            pub name: String,
+        }
+    }
+    mod new {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            #[serde(rename = "job_name", alias = "name")]
+            pub name: String,
+        }
+    }
+    let mut of = f("name", Ty::String);
+    of.de_names.push("job_name".into());
+    let mut nf = wire(f("name", Ty::String), "job_name");
+    nf.de_names.push("name".into());
+    let o = snap(vec![st("Msg", vec![of])]);
+    let n = snap(vec![st("Msg", vec![nf])]);
+    assert!(passes(&o, &n, ONR) && passes(&o, &n, NRO));
+    assert!(
+        findings(&o, &n)
+            .iter()
+            .any(|f| f.rule == RuleId::FieldRenamed && f.level == Level::Minor)
+    );
+    let from_new = serde_json::to_value(new::Msg { name: "a".into() }).ok();
+    assert_eq!(from_new, Some(json!({"job_name": "a"})));
+    accepted::<old::Msg>(&json!({"job_name": "a"}));
+    accepted::<new::Msg>(&json!({"name": "a"}));
+}
+
+/// Issue 14 item 2: `String` read through a type that validates with `try_from = "String"`.
+#[test]
+fn string_read_through_try_from() {
+    mod old {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub name: String,
+        }
+    }
+    mod new {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub name: JobName,
+        }
+        #[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
+        #[serde(try_from = "String", into = "String")]
+        pub struct JobName(String);
+        impl TryFrom<String> for JobName {
+            type Error = &'static str;
+            fn try_from(s: String) -> Result<Self, Self::Error> {
+                if s.is_empty() {
+                    Err("a job name is not empty")
+                } else {
+                    Ok(JobName(s))
+                }
+            }
+        }
+        impl From<JobName> for String {
+            fn from(n: JobName) -> String {
+                n.0
+            }
+        }
+    }
+    let mut a = attrs("JobName");
+    a.from = Some(Proxy {
+        ty: Ty::String,
+        fallible: true,
+    });
+    a.into = Some(Ty::String);
+    let o = snap(vec![st("Msg", vec![f("name", Ty::String)])]);
+    let n = snap(vec![
+        st("Msg", vec![f("name", named("JobName"))]),
+        def(
+            "JobName",
+            a,
+            Body::Struct {
+                style: Style::Tuple,
+                fields: vec![f("0", Ty::String)],
+            },
+        ),
+    ]);
+    let all = findings(&o, &n);
+    assert!(
+        all.iter()
+            .any(|f| f.rule == RuleId::CustomSerdeChanged && f.level == Level::Major),
+        "{all:#?}"
+    );
+    // What the engine cannot run, serde does: the old writer's empty string is rejected.
+    emitted_by::<old::Msg>(&json!({"name": ""}));
+    assert!(decode::<new::Msg>(&json!({"name": ""})).is_err());
 }
 
 #[test]
