@@ -142,6 +142,7 @@ fixtures! {
     map_key_changed: Major,
     message_added: Minor,
     message_removed: Major,
+    none__double_option_to_option: None,
     none__wire_identical: None,
     option_deserialize_with: Major,
     positional_field_added: Major,

@@ -582,6 +582,63 @@ fn string_read_through_try_from() {
     assert!(decode::<new::Msg>(&json!({"name": ""})).is_err());
 }
 
+/// Issue 14 item 6: `Option<Option<T>>` and `Option<T>` share their JSON. serde_json reads `null` into
+/// `Option<Option<T>>` as `None` (never `Some(None)`), and writes `Some(None)` as `null`, with or without
+/// `default` and `skip_serializing_if`.
+#[test]
+fn double_option_and_option_share_their_json() {
+    mod old {
+        #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+        pub struct Msg {
+            pub id: u64,
+            pub limit: Option<Option<u32>>,
+        }
+        #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+        pub struct Skipped {
+            pub id: u64,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub limit: Option<Option<u32>>,
+        }
+    }
+    mod new {
+        #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+        pub struct Msg {
+            pub id: u64,
+            pub limit: Option<u32>,
+        }
+    }
+    let o = snap(vec![st(
+        "Msg",
+        vec![f("id", u(64)), f("limit", opt(opt(u(32))))],
+    )]);
+    let n = snap(vec![st(
+        "Msg",
+        vec![f("id", u(64)), f("limit", opt(u(32)))],
+    )]);
+    assert_eq!(findings(&o, &n), vec![]);
+    assert_eq!(findings(&n, &o), vec![]);
+    // The old false alarm's witness decodes.
+    let null = json!({"id": 0, "limit": null});
+    assert_eq!(
+        accepted::<old::Msg>(&null).limit,
+        None,
+        "null is never Some(None)"
+    );
+    assert_eq!(accepted::<new::Msg>(&null).limit, None);
+    // Everything the old writer emits, the new reader reads, and the reverse.
+    for limit in [None, Some(None), Some(Some(7))] {
+        let v = serde_json::to_value(old::Msg { id: 0, limit }).unwrap_or_default();
+        assert_eq!(accepted::<new::Msg>(&v).limit, limit.flatten());
+        let v = serde_json::to_value(old::Skipped { id: 0, limit }).unwrap_or_default();
+        assert_eq!(accepted::<new::Msg>(&v).limit, limit.flatten());
+    }
+    for limit in [None, Some(7)] {
+        let v = serde_json::to_value(new::Msg { id: 0, limit }).unwrap_or_default();
+        assert_eq!(accepted::<old::Msg>(&v).limit.flatten(), limit);
+        assert_eq!(accepted::<old::Skipped>(&v).limit.flatten(), limit);
+    }
+}
+
 #[test]
 fn field_type_changed() {
     mod old {

@@ -240,6 +240,41 @@ fn rename_onto_an_alias_readers_accept_is_minor() {
 }
 
 #[test]
+fn double_option_to_option_is_wire_identical() {
+    // Issue 14 item 6: `Option<Option<T>>` writes `T` or `null`, which `Option<T>` reads; and the
+    // reverse.
+    let old = snap(vec![msg_struct(vec![
+        f("id", u(64)),
+        f("limit", opt(opt(u(32)))),
+    ])]);
+    let new = snap(vec![msg_struct(vec![
+        f("id", u(64)),
+        f("limit", opt(u(32))),
+    ])]);
+    assert_eq!(check(&old, &new), vec![]);
+    assert_eq!(check(&new, &old), vec![]);
+    // Skipped when `None`, with a default: `Some(None)` is still written as `null`.
+    let old = snap(vec![msg_struct(vec![
+        f("id", u(64)),
+        f("limit", opt(opt(u(32))))
+            .skip_if("Option::is_none")
+            .dflt(),
+    ])]);
+    assert_eq!(check(&old, &new), vec![]);
+    // The content still counts.
+    let new = snap(vec![msg_struct(vec![
+        f("id", u(64)),
+        f("limit", opt(u(8))),
+    ])]);
+    assert!(has(
+        &check(&old, &new),
+        RuleId::IntegerNarrowed,
+        Level::Major,
+        NEW_READS_OLD
+    ));
+}
+
+#[test]
 fn skip_serializing_if_added() {
     let old = snap(vec![msg_struct(vec![f("tags", vec_of(Ty::String))])]);
     let new = snap(vec![msg_struct(vec![
