@@ -167,6 +167,7 @@ fixtures! {
     untagged_variant_order_changed: Major,
     variant_added: Minor,
     variant_added_without_other: Major,
+    variant_added_without_other__external_struct_past_other: Major,
     variant_removed: Major,
     variant_renamed: Major,
     unresolved_type: Major,

@@ -1136,6 +1136,63 @@ fn other_catches_only_unit_payloads_outside_internal_tagging() {
     accepted::<old::S>(&v);
 }
 
+/// Issue 14 item 10: in an externally tagged enum, a `#[serde(other)]` variant does not take a new
+/// struct variant (serde_json: `invalid type: map, expected unit`), so the finding does not advise one,
+/// and does not advise adding one to a reader that has it.
+#[test]
+fn other_is_no_remedy_for_an_external_struct_variant() {
+    mod old {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub enum S {
+            Run,
+            #[serde(other)]
+            Unknown,
+        }
+    }
+    mod new {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub enum S {
+            Run,
+            Done {
+                code: i32,
+            },
+            #[serde(other)]
+            Unknown,
+        }
+    }
+    let m = def("Msg", attrs("Msg"), Body::Alias { target: named("S") });
+    let done = var("Done", Style::Named, vec![f("code", i(32))]);
+    let o = snap(vec![
+        m.clone(),
+        en("S", EnumRepr::External, vec![unit("Run"), other("Unknown")]),
+    ]);
+    let n = snap(vec![
+        m,
+        en(
+            "S",
+            EnumRepr::External,
+            vec![unit("Run"), done, other("Unknown")],
+        ),
+    ]);
+    let w = witness(&o, &n, "variant_added_without_other", ONR);
+    rejected::<new::S, old::S>(&w);
+    let error = decode::<old::S>(&w).err().map(|e| e.to_string());
+    assert!(
+        error
+            .as_deref()
+            .is_some_and(|e| e.contains("invalid type: map, expected unit")),
+        "{error:?}"
+    );
+    let all = findings(&o, &n);
+    let message = all
+        .iter()
+        .find(|f| f.rule == RuleId::VariantAddedWithoutOther)
+        .map(|f| f.message.clone())
+        .unwrap_or_default();
+    assert_eq!(message.matches("serde(other)").count(), 1, "{message}");
+    assert!(message.contains("takes only unit variants"), "{message}");
+}
+
 #[test]
 fn variant_renamed() {
     mod old {
