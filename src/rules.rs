@@ -452,9 +452,11 @@ visible but compatible change.\n\nbefore: #[serde(tag = \"t\")] enum State { Run
         level: Major,
         evidence: RejectedOrMisread,
         summary: "an enum variant was added and old readers have no catch-all",
-        help: "add a `#[serde(other)]` unit variant to readers one release ahead, then add the new variant",
-        explanation: "Old readers fail with `unknown variant` on the new tag. Add a `#[serde(other)]` unit variant to the \
-readers first (internally or adjacently tagged enums), one release ahead.\n\nbefore: enum State { Run }\nafter:  enum State { Run, Done }\nwitness (new writer): \"Done\"",
+        help: "give readers the new variant one release before writers send it; a `#[serde(other)]` unit variant takes unknown unit variants, and any variant of an internally tagged enum",
+        explanation: "Old readers fail with `unknown variant` on the new tag. Readers must take the new variant one \
+release before writers send it: the variant itself, or a `#[serde(other)]` unit variant where it takes it. Such a \
+catch-all takes any unknown variant of an internally tagged enum, but only unit variants of an externally or \
+adjacently tagged one (serde_json rejects a payload: `invalid type: map, expected unit`).\n\nbefore: enum State { Run }\nafter:  enum State { Run, Done }\nwitness (new writer): \"Done\"",
     }
     VariantRemoved {
         id: "variant_removed",

@@ -11,8 +11,8 @@ use serde_json::{Value, json};
 use wirecheck::compat::{Scope, compare_protocol};
 use wirecheck::findings::{Direction, Finding, Level};
 use wirecheck::model::{
-    Body, ContainerAttrs, Custom, EnumRepr, Field, Location, MessageDecl, ProtocolDecl, SeqKind,
-    SkipSer, Snapshot, Style, Ty, TypeDef, Variant,
+    Body, ContainerAttrs, Custom, EnumRepr, Field, Location, MessageDecl, ProtocolDecl, Proxy,
+    SeqKind, SkipSer, Snapshot, Style, Ty, TypeDef, Variant,
 };
 use wirecheck::rules::RuleId;
 use wirecheck::{Format, Kind, ResponseMode, Upgrade};
@@ -420,6 +420,223 @@ fn field_renamed() {
     assert_eq!(read.note, None, "the value is lost");
     let written: new2::Msg = accepted(&w);
     assert!(written.note.is_some());
+}
+
+/// Issue 14 item 1: a field renamed with the old name kept as an alias; old readers require the old
+/// key and new writers send only the new one.
+#[test]
+fn field_renamed_with_the_old_name_as_alias() {
+    mod old {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub id: u64,
+            pub name: String,
+        }
+    }
+    mod new {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub id: u64,
+            #[serde(alias = "name")]
+            pub job_name: String,
+        }
+    }
+    let o = snap(vec![st("Msg", vec![f("id", u(64)), f("name", Ty::String)])]);
+    let mut job_name = f("job_name", Ty::String);
+    job_name.de_names.push("name".into());
+    let n = snap(vec![st("Msg", vec![f("id", u(64)), job_name])]);
+    rejected::<new::Msg, old::Msg>(&witness(&o, &n, "field_removed", ONR));
+    assert!(passes(&o, &n, NRO));
+    accepted::<new::Msg>(&json!({"id": 0, "name": "a"}));
+}
+
+/// Issue 14 item 1: a required field gaining `#[serde(skip_serializing)]`. The new type cannot read
+/// its own payloads back, so the witness is checked against what it serializes.
+#[test]
+fn required_field_no_longer_written() {
+    mod old {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub id: u64,
+            pub name: String,
+        }
+    }
+    mod new {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub id: u64,
+            #[serde(skip_serializing)]
+            pub name: String,
+        }
+    }
+    let o = snap(vec![st("Msg", vec![f("id", u(64)), f("name", Ty::String)])]);
+    let mut skipped = f("name", Ty::String);
+    skipped.skip_ser = SkipSer::Always;
+    let n = snap(vec![st("Msg", vec![f("id", u(64)), skipped])]);
+    let w = witness(&o, &n, "field_removed", ONR);
+    let value = new::Msg {
+        id: 0,
+        name: "a".into(),
+    };
+    let written = serde_json::to_value(&value).ok();
+    assert_eq!(value.name, "a", "held by the value, never written");
+    assert_eq!(written.as_ref(), Some(&w));
+    assert!(decode::<old::Msg>(&w).is_err());
+}
+
+/// Issue 14 item 4: writers switch to a key readers already accept as an alias: every reader decodes
+/// it, the change is visible (minor).
+#[test]
+fn rename_onto_an_accepted_alias() {
+    mod old {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            #[serde(alias = "job_name")]
+            pub name: String,
+        }
+    }
+    mod new {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            #[serde(rename = "job_name", alias = "name")]
+            pub name: String,
+        }
+    }
+    let mut of = f("name", Ty::String);
+    of.de_names.push("job_name".into());
+    let mut nf = wire(f("name", Ty::String), "job_name");
+    nf.de_names.push("name".into());
+    let o = snap(vec![st("Msg", vec![of])]);
+    let n = snap(vec![st("Msg", vec![nf])]);
+    assert!(passes(&o, &n, ONR) && passes(&o, &n, NRO));
+    assert!(
+        findings(&o, &n)
+            .iter()
+            .any(|f| f.rule == RuleId::FieldRenamed && f.level == Level::Minor)
+    );
+    let from_new = serde_json::to_value(new::Msg { name: "a".into() }).ok();
+    assert_eq!(from_new, Some(json!({"job_name": "a"})));
+    accepted::<old::Msg>(&json!({"job_name": "a"}));
+    accepted::<new::Msg>(&json!({"name": "a"}));
+}
+
+/// Issue 14 item 2: `String` read through a type that validates with `try_from = "String"`.
+#[test]
+fn string_read_through_try_from() {
+    mod old {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub name: String,
+        }
+    }
+    mod new {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub name: JobName,
+        }
+        #[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
+        #[serde(try_from = "String", into = "String")]
+        pub struct JobName(String);
+        impl TryFrom<String> for JobName {
+            type Error = &'static str;
+            fn try_from(s: String) -> Result<Self, Self::Error> {
+                if s.is_empty() {
+                    Err("a job name is not empty")
+                } else {
+                    Ok(JobName(s))
+                }
+            }
+        }
+        impl From<JobName> for String {
+            fn from(n: JobName) -> String {
+                n.0
+            }
+        }
+    }
+    let mut a = attrs("JobName");
+    a.from = Some(Proxy {
+        ty: Ty::String,
+        fallible: true,
+    });
+    a.into = Some(Ty::String);
+    let o = snap(vec![st("Msg", vec![f("name", Ty::String)])]);
+    let n = snap(vec![
+        st("Msg", vec![f("name", named("JobName"))]),
+        def(
+            "JobName",
+            a,
+            Body::Struct {
+                style: Style::Tuple,
+                fields: vec![f("0", Ty::String)],
+            },
+        ),
+    ]);
+    let all = findings(&o, &n);
+    assert!(
+        all.iter()
+            .any(|f| f.rule == RuleId::CustomSerdeChanged && f.level == Level::Major),
+        "{all:#?}"
+    );
+    // What the engine cannot run, serde does: the old writer's empty string is rejected.
+    emitted_by::<old::Msg>(&json!({"name": ""}));
+    assert!(decode::<new::Msg>(&json!({"name": ""})).is_err());
+}
+
+/// Issue 14 item 6: `Option<Option<T>>` and `Option<T>` share their JSON. serde_json reads `null` into
+/// `Option<Option<T>>` as `None` (never `Some(None)`), and writes `Some(None)` as `null`, with or without
+/// `default` and `skip_serializing_if`.
+#[test]
+fn double_option_and_option_share_their_json() {
+    mod old {
+        #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+        pub struct Msg {
+            pub id: u64,
+            pub limit: Option<Option<u32>>,
+        }
+        #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+        pub struct Skipped {
+            pub id: u64,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub limit: Option<Option<u32>>,
+        }
+    }
+    mod new {
+        #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+        pub struct Msg {
+            pub id: u64,
+            pub limit: Option<u32>,
+        }
+    }
+    let o = snap(vec![st(
+        "Msg",
+        vec![f("id", u(64)), f("limit", opt(opt(u(32))))],
+    )]);
+    let n = snap(vec![st(
+        "Msg",
+        vec![f("id", u(64)), f("limit", opt(u(32)))],
+    )]);
+    assert_eq!(findings(&o, &n), vec![]);
+    assert_eq!(findings(&n, &o), vec![]);
+    // The old false alarm's witness decodes.
+    let null = json!({"id": 0, "limit": null});
+    assert_eq!(
+        accepted::<old::Msg>(&null).limit,
+        None,
+        "null is never Some(None)"
+    );
+    assert_eq!(accepted::<new::Msg>(&null).limit, None);
+    // Everything the old writer emits, the new reader reads, and the reverse.
+    for limit in [None, Some(None), Some(Some(7))] {
+        let v = serde_json::to_value(old::Msg { id: 0, limit }).unwrap_or_default();
+        assert_eq!(accepted::<new::Msg>(&v).limit, limit.flatten());
+        let v = serde_json::to_value(old::Skipped { id: 0, limit }).unwrap_or_default();
+        assert_eq!(accepted::<new::Msg>(&v).limit, limit.flatten());
+    }
+    for limit in [None, Some(7)] {
+        let v = serde_json::to_value(new::Msg { id: 0, limit }).unwrap_or_default();
+        assert_eq!(accepted::<old::Msg>(&v).limit.flatten(), limit);
+        assert_eq!(accepted::<old::Skipped>(&v).limit.flatten(), limit);
+    }
 }
 
 #[test]
@@ -917,6 +1134,63 @@ fn other_catches_only_unit_payloads_outside_internal_tagging() {
     );
     let v = serde_json::to_value(new::S::Stop).unwrap_or(Value::Null);
     accepted::<old::S>(&v);
+}
+
+/// Issue 14 item 10: in an externally tagged enum, a `#[serde(other)]` variant does not take a new
+/// struct variant (serde_json: `invalid type: map, expected unit`), so the finding does not advise one,
+/// and does not advise adding one to a reader that has it.
+#[test]
+fn other_is_no_remedy_for_an_external_struct_variant() {
+    mod old {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub enum S {
+            Run,
+            #[serde(other)]
+            Unknown,
+        }
+    }
+    mod new {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub enum S {
+            Run,
+            Done {
+                code: i32,
+            },
+            #[serde(other)]
+            Unknown,
+        }
+    }
+    let m = def("Msg", attrs("Msg"), Body::Alias { target: named("S") });
+    let done = var("Done", Style::Named, vec![f("code", i(32))]);
+    let o = snap(vec![
+        m.clone(),
+        en("S", EnumRepr::External, vec![unit("Run"), other("Unknown")]),
+    ]);
+    let n = snap(vec![
+        m,
+        en(
+            "S",
+            EnumRepr::External,
+            vec![unit("Run"), done, other("Unknown")],
+        ),
+    ]);
+    let w = witness(&o, &n, "variant_added_without_other", ONR);
+    rejected::<new::S, old::S>(&w);
+    let error = decode::<old::S>(&w).err().map(|e| e.to_string());
+    assert!(
+        error
+            .as_deref()
+            .is_some_and(|e| e.contains("invalid type: map, expected unit")),
+        "{error:?}"
+    );
+    let all = findings(&o, &n);
+    let message = all
+        .iter()
+        .find(|f| f.rule == RuleId::VariantAddedWithoutOther)
+        .map(|f| f.message.clone())
+        .unwrap_or_default();
+    assert_eq!(message.matches("serde(other)").count(), 1, "{message}");
+    assert!(message.contains("takes only unit variants"), "{message}");
 }
 
 #[test]

@@ -13,31 +13,35 @@ fn short_name(def: &TypeDef) -> &str {
 }
 
 impl Walk<'_> {
-    /// The issues of the outermost definitions of `writer_ty` on both sides (none unless both are named
-    /// definitions).
+    /// The issues of the outermost definitions of `writer_ty` on both sides: a reader's fallible
+    /// conversion whatever the writer's type (a plain `String` written, a validating type read), the
+    /// rest only between two named definitions.
     pub(super) fn compare_definitions(
         &self,
         writer_ty: &Ty,
         writer_def: Option<&TypeDef>,
         reader_def: Option<&TypeDef>,
     ) -> Vec<Issue> {
-        let (Some(writer_def), Some(reader_def)) = (writer_def, reader_def) else {
+        let Some(reader_def) = reader_def else {
             return Vec::new();
         };
         let mut out = Vec::new();
         out.extend(self.fallible_conversion_added(writer_def, reader_def));
-        out.extend(self.transparent_changed(writer_ty, writer_def, reader_def));
+        if let Some(writer_def) = writer_def {
+            out.extend(self.transparent_changed(writer_ty, writer_def, reader_def));
+        }
         out
     }
 
-    /// The reader converts with `try_from` and the writer did not: values may be rejected, by a
-    /// function the checker cannot run.
+    /// The reader converts with `try_from` and the writer's type did not (or is no named definition at
+    /// all): values may be rejected, by a function the checker cannot run.
     fn fallible_conversion_added(
         &self,
-        writer_def: &TypeDef,
+        writer_def: Option<&TypeDef>,
         reader_def: &TypeDef,
     ) -> Option<Issue> {
-        let writer_fallible = writer_def.attrs.from.as_ref().is_some_and(|p| p.fallible);
+        let writer_fallible =
+            writer_def.is_some_and(|d| d.attrs.from.as_ref().is_some_and(|p| p.fallible));
         let reader_fallible = reader_def.attrs.from.as_ref().is_some_and(|p| p.fallible);
         if !reader_fallible || writer_fallible {
             return None;
@@ -51,7 +55,7 @@ impl Walk<'_> {
                 self.writer_name()
             ),
         );
-        issue.location = self.location(Some(&writer_def.location), Some(&reader_def.location));
+        issue.location = self.location(writer_def.map(|d| &d.location), Some(&reader_def.location));
         Some(issue)
     }
 

@@ -260,7 +260,7 @@ impl Walk<'_> {
             (self.unknown_tag_tried_untagged(variant, caught), None)
         } else {
             (
-                self.unknown_tag_rejected(variant, other.is_some(), witness),
+                self.unknown_tag_rejected(variant, &reader.attrs.repr, other.is_some(), witness),
                 None,
             )
         };
@@ -297,24 +297,47 @@ impl Walk<'_> {
         )
     }
 
+    /// A writer's variant the reader rejects, with what would let readers take it in the reader's
+    /// representation (said once: a reader that already has a `#[serde(other)]` variant is not told to
+    /// add one).
     fn unknown_tag_rejected(
         &self,
         writer: &Variant,
+        repr: &EnumRepr,
         has_other: bool,
         witness: Option<Value>,
     ) -> Issue {
+        let rule = self.pick_rule(RuleId::VariantAddedWithoutOther, RuleId::VariantRemoved);
+        let catch_all_would_take = other_takes(repr, writer.style);
+        let added = rule == RuleId::VariantAddedWithoutOther;
+        let must_know = ": readers must know this variant one release before writers send it";
+        let (why, advice) = match (has_other, catch_all_would_take) {
+            (true, _) => (
+                ", whose `#[serde(other)]` variant takes only unit variants in this representation",
+                if added { must_know } else { "" },
+            ),
+            (false, true) => (
+                ", which has no `#[serde(other)]` variant",
+                if added {
+                    "; one in readers, one release ahead, would take it"
+                } else {
+                    ""
+                },
+            ),
+            (false, false) if added && repr != &EnumRepr::Untagged => (
+                "; a `#[serde(other)]` variant would not take it (it takes only unit variants unless \
+                 the enum is internally tagged)",
+                must_know,
+            ),
+            (false, false) => ("", ""),
+        };
         Issue::breaking(
-            self.pick_rule(RuleId::VariantAddedWithoutOther, RuleId::VariantRemoved),
+            rule,
             format!(
-                "{} writes the variant `{}`, unknown to {}{}",
+                "{} writes the variant `{}`, unknown to {}{why}{advice}",
                 self.writer_name(),
                 writer.ser_name,
                 self.reader_name(),
-                if has_other {
-                    " (its `#[serde(other)]` variant does not take this payload)"
-                } else {
-                    ", which has no `#[serde(other)]` variant"
-                }
             ),
             witness,
         )

@@ -24,6 +24,9 @@ pub(super) struct ObjectPair<'o> {
     /// is not this change's doing.
     pub writer_as_read: &'o FlatObject,
     pub reader: &'o FlatObject,
+    /// The reader's own namespace as its own release writes it: a key the reader requires that its own
+    /// release never writes either is not this change's doing.
+    pub reader_as_written: &'o FlatObject,
     pub base: Option<Map<String, Value>>,
 }
 
@@ -95,21 +98,30 @@ impl Walk<'_> {
         let writer_flat = flatten(self.writer, Role::Writer, &writer.fields, &writer.attrs);
         let writer_as_read = flatten(self.writer, Role::Reader, &writer.fields, &writer.attrs);
         let reader_flat = flatten(self.reader, Role::Reader, &reader.fields, &reader.attrs);
-        self.compare_objects(&writer_flat, &writer_as_read, &reader_flat)
+        let reader_as_written = flatten(self.reader, Role::Writer, &reader.fields, &reader.attrs);
+        self.compare_objects(
+            &writer_flat,
+            &writer_as_read,
+            &reader_flat,
+            &reader_as_written,
+        )
     }
 
-    /// Compares two key namespaces. `writer_as_read` is the writer's own namespace seen as a reader (to
-    /// leave out what its own release could not read either).
+    /// Compares two key namespaces. `writer_as_read` is the writer's own namespace seen as a reader,
+    /// `reader_as_written` the reader's own as a writer (to leave out what one release does not do with
+    /// itself either).
     pub(super) fn compare_objects(
         &mut self,
         writer: &FlatObject,
         writer_as_read: &FlatObject,
         reader: &FlatObject,
+        reader_as_written: &FlatObject,
     ) -> Vec<Issue> {
         let pair = ObjectPair {
             writer,
             writer_as_read,
             reader,
+            reader_as_written,
             base: Sampler::new(self.writer).object(writer, false),
         };
         let (mut out, moved) = self.flatten_changes(&pair);
@@ -233,8 +245,28 @@ impl Walk<'_> {
             .fields
             .iter()
             .find(|o| o.field.de_names.iter().any(|n| n == writer.key()));
-        let found = self.compare_field(writer, reader, own, &pair.base);
+        let mut found = self.compare_field(writer, reader, own, &pair.base);
+        found.extend(self.key_switched_to_alias(writer, reader));
         placed(found, &self.field_place(Some(writer), Some(reader)))
+    }
+
+    /// The writer writes the field under a key the reader takes only as an alias (its own release
+    /// writes another): every reader decodes it, but the wire changed.
+    fn key_switched_to_alias(&self, writer: &FlatField, reader: &FlatField) -> Option<Issue> {
+        if writer.key() == reader.key() || reader.field.skip_ser == SkipSer::Always {
+            return None;
+        }
+        Some(Issue::change(
+            RuleId::FieldRenamed,
+            format!(
+                "{} writes `{}` under the key `{}`, which {} reads as well as `{}`",
+                self.writer_name(),
+                writer.path.join("."),
+                writer.key(),
+                self.reader_name(),
+                reader.key()
+            ),
+        ))
     }
 
     /// Compares one field written by the writer with the field the reader reads from the same key.
@@ -410,18 +442,20 @@ impl Walk<'_> {
         out
     }
 
-    /// A key only the reader reads: fine if it tolerates absence (or the writer's own release required
-    /// it too), a break otherwise. A writer's flattened map could carry this key too, but what it holds
-    /// comes from payloads of other schemas, so it is not checked against this field.
+    /// A key only the reader reads: fine if it tolerates absence, a break otherwise. The question is
+    /// only what the reader does with what the writer writes: a field of the writer's own type that
+    /// shares the name (an alias, a field the writer stopped sending) excuses nothing. What excuses is
+    /// the reader's own release never writing any key of this field either (a required field skipped
+    /// when writing): then no payload ever carried it, and this change breaks nothing that worked. A
+    /// writer's flattened map could carry this key too, but what it holds comes from payloads of other
+    /// schemas, so it is not checked against this field.
     fn reader_only_field(&self, pair: &ObjectPair<'_>, field: &FlatField) -> Vec<Issue> {
-        let own = pair.writer_as_read.fields.iter().find(|o| {
-            o.field
-                .de_names
-                .iter()
-                .any(|n| field.field.de_names.contains(n))
-        });
-        let own_reads_absence = own.is_none_or(FlatField::tolerates_absence);
-        let issue = if field.tolerates_absence() || !own_reads_absence {
+        let never_written_by_own_release = !pair
+            .reader_as_written
+            .fields
+            .iter()
+            .any(|o| field.field.de_names.iter().any(|n| n == o.key()));
+        let issue = if field.tolerates_absence() || never_written_by_own_release {
             Issue::change(
                 self.pick_rule(RuleId::FieldRemoved, RuleId::FieldAdded),
                 format!(

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use super::decode::Decoder;
 use super::issue::Issue;
 use super::sample::Sampler;
-use super::shape::{Role, Shape, resolve};
+use super::shape::{MAX_DEPTH, Role, Shape, resolve};
 use super::walk::Walk;
 use crate::model::Ty;
 use crate::rules::RuleId;
@@ -54,7 +54,10 @@ impl Walk<'_> {
             (S::External(_), _) | (_, S::External(_)) => {
                 vec![self.external_type_changed(writer_ty, reader_ty)]
             }
-            (S::Option(a), S::Option(b)) => self.compare(&a, &b),
+            (S::Option(a), S::Option(b)) => {
+                let written = self.without_inner_options(&a);
+                self.compare(&written, &b)
+            }
             (S::Option(inner), _) => self.option_to_required(writer_ty, reader_ty, &inner),
             (S::Unit, S::Option(_)) => Vec::new(),
             (writer @ S::Value, S::Option(inner)) => {
@@ -105,6 +108,21 @@ impl Walk<'_> {
             (S::Enum(a), S::Enum(b)) => self.compare_enums(writer_ty, reader_ty, &a, &b),
             (writer, _) => self.compare_by_samples(writer_ty, reader_ty, &writer),
         }
+    }
+
+    /// What an option's content is on the wire inside another option: a `None` inside is written as
+    /// `null`, the same as the outer `None`, and the reader's option reads it as its own `None`, so only
+    /// the innermost non-option values reach the reader's content (`Option<Option<T>>` writes `T` or
+    /// `null`).
+    fn without_inner_options(&self, ty: &Ty) -> Ty {
+        let mut current = ty.clone();
+        for _ in 0..MAX_DEPTH {
+            match resolve(self.writer, &current, Role::Writer).shape {
+                Shape::Option(inner) => current = inner,
+                _ => break,
+            }
+        }
+        current
     }
 
     /// The writer's `Option<inner>` against a reader that is no option: null is rejected unless the

@@ -161,7 +161,14 @@ impl Walk<'_> {
             variant_namespace(self.writer, Role::Reader, writer_variant, writer_deny)?;
         let reader_flat =
             variant_namespace(self.reader, Role::Reader, reader_variant, reader_deny)?;
-        Some(self.compare_objects(&writer_flat, &writer_as_read, &reader_flat))
+        let reader_as_written =
+            variant_namespace(self.reader, Role::Writer, reader_variant, reader_deny)?;
+        Some(self.compare_objects(
+            &writer_flat,
+            &writer_as_read,
+            &reader_flat,
+            &reader_as_written,
+        ))
     }
 
     /// The variant changed the style of its payload: the first sample the reader rejects.

@@ -44,6 +44,64 @@ fn variant_added_without_other() {
 }
 
 #[test]
+fn the_catch_all_advice_fits_the_representation() {
+    // Issue 14 item 10: in an externally tagged enum a `#[serde(other)]` variant takes only unit
+    // variants, so it is no remedy for a new struct variant; and a reader that has one is not told to
+    // add one.
+    let done = || var("Done", Style::Named, vec![f("code", i(32))]);
+    let message_of = |old_variants: Vec<Variant>, new_variants: Vec<Variant>, repr: EnumRepr| {
+        let old = snap(vec![
+            msg_struct(vec![f("s", named("S"))]),
+            en("S", repr.clone(), old_variants),
+        ]);
+        let new = snap(vec![
+            msg_struct(vec![f("s", named("S"))]),
+            en("S", repr, new_variants),
+        ]);
+        only(&check(&old, &new), RuleId::VariantAddedWithoutOther).message
+    };
+    let struct_variant = message_of(
+        vec![unit("Run")],
+        vec![unit("Run"), done()],
+        EnumRepr::External,
+    );
+    assert!(
+        struct_variant.contains("would not take it"),
+        "{struct_variant}"
+    );
+    let with_other = message_of(
+        vec![unit("Run"), other("Unknown")],
+        vec![unit("Run"), done(), other("Unknown")],
+        EnumRepr::External,
+    );
+    assert_eq!(
+        with_other.matches("serde(other)").count(),
+        1,
+        "{with_other}"
+    );
+    assert!(!with_other.contains("would take it"), "{with_other}");
+    assert!(!with_other.contains("has no"), "{with_other}");
+    let unit_variant = message_of(
+        vec![unit("Run")],
+        vec![unit("Run"), unit("Done")],
+        EnumRepr::External,
+    );
+    assert!(unit_variant.contains("would take it"), "{unit_variant}");
+    let internal = message_of(
+        vec![unit("Run")],
+        vec![unit("Run"), done()],
+        EnumRepr::Internal { tag: "t".into() },
+    );
+    assert!(internal.contains("would take it"), "{internal}");
+    assert!(
+        !RuleId::VariantAddedWithoutOther
+            .rule()
+            .help
+            .starts_with("add a `#[serde(other)]`")
+    );
+}
+
+#[test]
 fn variant_added_with_other() {
     let tag = || EnumRepr::Internal { tag: "t".into() };
     let old = snap(vec![

@@ -178,6 +178,103 @@ fn field_renamed() {
 }
 
 #[test]
+fn field_renamed_with_the_old_name_as_alias_breaks_old_readers() {
+    // Issue 14 item 1: `name` becomes `#[serde(alias = "name")] job_name`. New readers still take
+    // `name`; old readers require `name` and new writers send `job_name`.
+    let old = snap(vec![msg_struct(vec![f("name", Ty::String)])]);
+    let new = snap(vec![msg_struct(vec![
+        f("job_name", Ty::String).alias("name"),
+    ])]);
+    let out = check(&old, &new);
+    assert!(
+        has(&out, RuleId::FieldRemoved, Level::Major, OLD_READS_NEW),
+        "{out:#?}"
+    );
+    assert!(
+        !out.iter()
+            .any(|f| f.direction == NEW_READS_OLD && f.level == Level::Major)
+    );
+}
+
+#[test]
+fn required_field_no_longer_written_breaks_old_readers() {
+    // Issue 14 item 1: a required field gaining `#[serde(skip_serializing)]`.
+    let old = snap(vec![msg_struct(vec![
+        f("id", u(64)),
+        f("name", Ty::String),
+    ])]);
+    let mut skipped = f("name", Ty::String);
+    skipped.skip_ser = crate::model::SkipSer::Always;
+    let new = snap(vec![msg_struct(vec![f("id", u(64)), skipped])]);
+    let out = check(&old, &new);
+    assert!(
+        has(&out, RuleId::FieldRemoved, Level::Major, OLD_READS_NEW),
+        "{out:#?}"
+    );
+    assert_eq!(
+        out.iter()
+            .find(|f| f.level == Level::Major)
+            .and_then(|f| f.witness.clone()),
+        Some(json!({"id": 0}))
+    );
+}
+
+#[test]
+fn rename_onto_an_alias_readers_accept_is_minor() {
+    // Issue 14 item 4: readers took `job_name` as an alias; writers now write it.
+    let old = snap(vec![msg_struct(vec![
+        f("name", Ty::String).alias("job_name"),
+    ])]);
+    let new = snap(vec![msg_struct(vec![
+        f("name", Ty::String).wire("job_name").alias("name"),
+    ])]);
+    assert_eq!(
+        summary(&check(&old, &new)),
+        vec![(
+            RuleId::FieldRenamed,
+            Level::Minor,
+            None,
+            Some("name".into())
+        )]
+    );
+}
+
+#[test]
+fn double_option_to_option_is_wire_identical() {
+    // Issue 14 item 6: `Option<Option<T>>` writes `T` or `null`, which `Option<T>` reads; and the
+    // reverse.
+    let old = snap(vec![msg_struct(vec![
+        f("id", u(64)),
+        f("limit", opt(opt(u(32)))),
+    ])]);
+    let new = snap(vec![msg_struct(vec![
+        f("id", u(64)),
+        f("limit", opt(u(32))),
+    ])]);
+    assert_eq!(check(&old, &new), vec![]);
+    assert_eq!(check(&new, &old), vec![]);
+    // Skipped when `None`, with a default: `Some(None)` is still written as `null`.
+    let old = snap(vec![msg_struct(vec![
+        f("id", u(64)),
+        f("limit", opt(opt(u(32))))
+            .skip_if("Option::is_none")
+            .dflt(),
+    ])]);
+    assert_eq!(check(&old, &new), vec![]);
+    // The content still counts.
+    let new = snap(vec![msg_struct(vec![
+        f("id", u(64)),
+        f("limit", opt(u(8))),
+    ])]);
+    assert!(has(
+        &check(&old, &new),
+        RuleId::IntegerNarrowed,
+        Level::Major,
+        NEW_READS_OLD
+    ));
+}
+
+#[test]
 fn skip_serializing_if_added() {
     let old = snap(vec![msg_struct(vec![f("tags", vec_of(Ty::String))])]);
     let new = snap(vec![msg_struct(vec![
@@ -315,6 +412,37 @@ fn custom_serde_changed_once() {
             Level::Major,
             NEW_READS_OLD,
             Some("id".into())
+        )]
+    );
+}
+
+#[test]
+fn plain_type_read_through_try_from_is_a_fallible_conversion() {
+    // Issue 14 item 2: `String` becoming a type that validates with `try_from = "String"`.
+    let mut a = attrs("Name");
+    a.from = Some(Proxy {
+        ty: Ty::String,
+        fallible: true,
+    });
+    let old = snap(vec![msg_struct(vec![f("name", Ty::String)])]);
+    let new = snap(vec![
+        msg_struct(vec![f("name", named("Name"))]),
+        def(
+            "Name",
+            a,
+            Body::Struct {
+                style: Style::Tuple,
+                fields: vec![f("0", Ty::String)],
+            },
+        ),
+    ]);
+    assert_eq!(
+        summary(&check(&old, &new)),
+        vec![(
+            RuleId::CustomSerdeChanged,
+            Level::Major,
+            NEW_READS_OLD,
+            Some("name".into())
         )]
     );
 }
