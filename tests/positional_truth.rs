@@ -1798,3 +1798,149 @@ fn unread_bytes_pass_unnoticed_by_the_usual_entry_points() {
         Real::Misread { .. } | Real::Trailing { .. }
     ));
 }
+
+// ----- every witness of the positional fixtures, decoded by the real codec -----
+
+/// What the engine's witness `w` (a `W` as JSON) does when written by `c` and read as an `R`: the witness
+/// must show the break it comes with, so it must fail, leave bytes unread or read back as another value.
+fn witness_real<W, R>(c: Codec, w: &Value) -> Result<Real, String>
+where
+    W: Serialize + DeserializeOwned,
+    R: Serialize + DeserializeOwned,
+{
+    let value: W = serde_json::from_value(w.clone())
+        .map_err(|e| format!("the witness {w} is no value of the writer's type: {e}"))?;
+    let bytes = encode(c, &value);
+    let wrote = json(&value);
+    Ok(match decode::<R>(c, &bytes) {
+        Err(error) => Real::Error {
+            wrote,
+            bytes,
+            error,
+        },
+        Ok((_, n)) if n < bytes.len() => Real::Trailing {
+            wrote,
+            left: bytes.len() - n,
+            bytes,
+        },
+        Ok((r, _)) => {
+            let read = json(&r);
+            if same(&wrote, &read) {
+                Real::Ok(1)
+            } else {
+                Real::Misread { wrote, read, bytes }
+            }
+        }
+    })
+}
+
+/// Runs the engine on the fixture `dir` and decodes each major finding's witness with every codec of the
+/// fixture's format, in the finding's direction; `real(message, codec, writer, witness)` compiles the
+/// fixture's own types. Fails on a witness that decodes whole and unchanged (it shows nothing), and on a
+/// major finding without one.
+fn check_fixture_witnesses(dir: &str, real: fn(&str, Codec, Rel, &Value) -> Result<Real, String>) {
+    let path = format!("{}/tests/fixtures/{dir}", env!("CARGO_MANIFEST_DIR"));
+    let read = |side: &str| {
+        std::fs::read_to_string(format!("{path}/{side}/lib.rs"))
+            .unwrap_or_else(|e| panic!("{path}/{side}/lib.rs: {e}"))
+    };
+    let (old_text, new_text) = (read("old"), read("new"));
+    let codecs: &[Codec] = if old_text.contains("format = \"postcard\"") {
+        &[Postcard]
+    } else {
+        &[BincodeStandard, BincodeLegacy]
+    };
+    let snap = |text: &str| {
+        snapshot_from_sources("fixture", &[("src/lib.rs", text)])
+            .unwrap_or_else(|e| panic!("{dir}: {e}"))
+    };
+    let found = compare_protocol(
+        &snap(&old_text),
+        &snap(&new_text),
+        "p",
+        "v0.1.0",
+        Scope::Full,
+    );
+    let mut wrong = Vec::new();
+    let mut seen = 0;
+    for f in found.iter().filter(|f| f.level == Level::Major) {
+        let message = &f.message_type;
+        let (Some(witness), Some(direction)) = (&f.witness, f.direction) else {
+            wrong.push(format!("{}: a major finding without a witness", f.rule));
+            continue;
+        };
+        let writer = match direction {
+            OldReadsNew => Rel::New,
+            NewReadsOld => Rel::Old,
+        };
+        for &c in codecs {
+            seen += 1;
+            match real(message, c, writer, witness) {
+                Err(e) => wrong.push(format!("{} ({direction}, {c}): {e}", f.rule)),
+                Ok(r) if !r.breaks() => wrong.push(format!(
+                    "{} ({direction}, {c}): the witness {witness} decodes whole and unchanged: {}",
+                    f.rule, f.message
+                )),
+                Ok(r) => println!(
+                    "| {dir} | {} | {direction} | {c} | {witness} | {r} |",
+                    f.rule
+                ),
+            }
+        }
+    }
+    assert!(seen > 0, "{dir}: no major finding with a witness");
+    assert!(wrong.is_empty(), "{dir}:\n{}", wrong.join("\n"));
+}
+
+/// `fixture_witnesses!(test_name, "fixture_dir", [Message, ...])`: compiles the fixture's `old` and `new`
+/// sources and a test that decodes its witnesses (see [`check_fixture_witnesses`]).
+macro_rules! fixture_witnesses {
+    ($name:ident, $dir:literal, [$($msg:ident),+ $(,)?]) => {
+        #[allow(dead_code)]
+        mod $name {
+            pub mod old {
+                include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/", $dir, "/old/lib.rs"));
+            }
+            pub mod new {
+                include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/", $dir, "/new/lib.rs"));
+            }
+        }
+
+        #[test]
+        fn $name() {
+            fn real(message: &str, c: Codec, writer: Rel, w: &Value) -> Result<Real, String> {
+                $(
+                    if message == stringify!($msg) {
+                        return match writer {
+                            Rel::New => witness_real::<$name::new::$msg, $name::old::$msg>(c, w),
+                            Rel::Old => witness_real::<$name::old::$msg, $name::new::$msg>(c, w),
+                        };
+                    }
+                )+
+                Err(format!("the message `{message}` is not listed for this fixture"))
+            }
+            check_fixture_witnesses($dir, real);
+        }
+    };
+}
+
+fixture_witnesses!(
+    witnesses_positional_field_added,
+    "positional_field_added",
+    [Msg]
+);
+fixture_witnesses!(
+    witnesses_positional_field_order_changed,
+    "positional_field_order_changed",
+    [Msg]
+);
+fixture_witnesses!(
+    witnesses_positional_field_removed,
+    "positional_field_removed",
+    [Msg]
+);
+fixture_witnesses!(
+    witnesses_positional_variant_reordered,
+    "positional_variant_reordered",
+    [Msg]
+);

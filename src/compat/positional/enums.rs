@@ -150,6 +150,9 @@ impl Walk<'_> {
                 base: Sampler::new(self.writer)
                     .payload(writer_variant, false)
                     .flatten(),
+                distinct: Sampler::distinct(self.writer)
+                    .payload(writer_variant, false)
+                    .flatten(),
                 writer_name: format!("the variant `{}`", writer_variant.rust_name),
                 reader_name: format!("the variant `{}`", reader_variant.rust_name),
             };

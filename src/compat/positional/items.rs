@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::super::issue::{Issue, Place, embedded, placed};
+use super::super::sample::Sampler;
 use super::super::shape::{Role, Shape, SideRef, resolve};
 use super::super::walk::Walk;
 use super::super::witness::with_element;
@@ -92,6 +93,8 @@ pub(super) struct ItemLists<'l> {
     pub writer: &'l [Item],
     pub reader: &'l [Item],
     pub base: Option<Value>,
+    /// The writer's sample with every scalar distinct: the witness of an order change.
+    pub distinct: Option<Value>,
     pub writer_name: String,
     pub reader_name: String,
 }
@@ -111,6 +114,7 @@ impl Walk<'_> {
             writer: &writer_items,
             reader: &reader_items,
             base: self.sample(writer_ty, false),
+            distinct: Sampler::distinct(self.writer).value(writer_ty, false),
             writer_name: format!("`{writer_ty}`"),
             reader_name: format!("`{reader_ty}`"),
         };
@@ -195,12 +199,13 @@ impl Walk<'_> {
         Some(Issue::breaking(
             RuleId::PositionalFieldOrderChanged,
             format!(
-                "{} writes the fields of {} in another order than {} reads them",
+                "{} writes the fields of {} in another order than {} reads them: each value is read into \
+                 another field, a misread without an error when the types fit",
                 self.writer_name(),
                 lists.writer_name,
                 self.reader_name()
             ),
-            lists.base.clone(),
+            lists.distinct.clone(),
         ))
     }
 

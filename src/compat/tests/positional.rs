@@ -262,3 +262,26 @@ fn positional_zero_sized_skipped_and_char_fields() {
         "{out:#?}"
     );
 }
+
+/// A field reorder's witness shows the break: every field holds another value, so reading one field's
+/// bytes as another's reads back something else (zeros everywhere would decode identically).
+#[test]
+fn positional_reorder_witness_has_distinct_values() {
+    for fmt in [Format::Bincode, Format::Postcard] {
+        let s = |fs: Vec<Field>| snap_fmt(fmt, vec![msg_struct(fs)]);
+        let out = check(
+            &s(vec![f("a", u(32)), f("b", u(32))]),
+            &s(vec![f("b", u(32)), f("a", u(32))]),
+        );
+        let found: Vec<_> = out
+            .iter()
+            .filter(|x| x.rule == RuleId::PositionalFieldOrderChanged)
+            .collect();
+        assert_eq!(found.len(), 2, "one per direction: {:#?}", summary(&out));
+        for finding in found {
+            let witness = finding.witness.as_ref().expect("a witness");
+            assert_ne!(witness["a"], witness["b"], "{witness}");
+            assert!(finding.message.contains("misread"), "{}", finding.message);
+        }
+    }
+}
