@@ -285,3 +285,51 @@ fn positional_reorder_witness_has_distinct_values() {
         }
     }
 }
+
+/// A variant inserted before others: the inserted variant is named (the old release reads it as the
+/// variant that was at its index), and a variant pushed past the old end is a reorder, not an addition.
+#[test]
+fn positional_inserted_variant_is_named() {
+    let s = |vs: Vec<Variant>| {
+        snap_fmt(
+            Format::Postcard,
+            vec![
+                msg_struct(vec![f("s", named("S"))]),
+                en("S", EnumRepr::External, vs),
+            ],
+        )
+    };
+    let out = check(
+        &s(vec![unit("Run"), unit("Done")]),
+        &s(vec![unit("Queued"), unit("Run"), unit("Done")]),
+    );
+    let mut found = summary(&out);
+    found.sort_by_key(|x| (x.2.map(|d| d.to_string()), x.3.clone()));
+    let reordered = |dir, field: &str| {
+        (
+            RuleId::PositionalVariantReordered,
+            Level::Major,
+            dir,
+            Some(field.to_owned()),
+        )
+    };
+    assert_eq!(
+        found,
+        vec![
+            reordered(NEW_READS_OLD, "s.Done"),
+            reordered(NEW_READS_OLD, "s.Run"),
+            reordered(OLD_READS_NEW, "s.Done"),
+            reordered(OLD_READS_NEW, "s.Queued"),
+            reordered(OLD_READS_NEW, "s.Run"),
+        ]
+    );
+    let queued = out
+        .iter()
+        .find(|x| x.field.as_deref() == Some("s.Queued"))
+        .expect("the inserted variant");
+    assert!(
+        queued.message.contains("reads as `Run`"),
+        "{}",
+        queued.message
+    );
+}
