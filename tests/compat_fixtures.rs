@@ -125,6 +125,7 @@ fixtures! {
     field_renamed: Major,
     field_renamed__alias_first: Major,
     field_type_changed: Major,
+    field_type_changed__postcard_string_to_bytes: Major,
     field_type_changed__unit_variant_to_newtype_of_option: Major,
     flatten_changed: Major,
     float_narrowed: Major,

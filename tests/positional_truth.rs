@@ -575,7 +575,8 @@ fn rename(v: Value, names: &[(&str, &str)]) -> Value {
 /// Whether the reader's value `r` means what the writer's value `w` meant: every field the reader has
 /// holds the writer's value of the same name (a field only the writer has may be lost, not invented,
 /// unless it is `null`: a zero-sized `()`/`PhantomData` has one value); sequences element by element;
-/// everything else equal. Bytes that do not line up show as an error or trailing bytes, not here.
+/// a string and the array of its UTF-8 bytes alike; everything else equal. Bytes that do not line up
+/// show as an error or trailing bytes, not here.
 fn same(w: &Value, r: &Value) -> bool {
     match (w, r) {
         (Value::Object(a), Value::Object(b)) => b.iter().all(|(k, rv)| match a.get(k) {
@@ -584,6 +585,12 @@ fn same(w: &Value, r: &Value) -> bool {
         }),
         (Value::Array(a), Value::Array(b)) => {
             a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, y))
+        }
+        // A string and its UTF-8 bytes are the same value (`String` against `Vec<u8>`).
+        (Value::String(s), Value::Array(b)) | (Value::Array(b), Value::String(s)) => {
+            let bytes: Vec<Option<u64>> = b.iter().map(Value::as_u64).collect();
+            let utf8: Vec<Option<u64>> = s.bytes().map(|x| Some(u64::from(x))).collect();
+            bytes == utf8
         }
         _ => w == r,
     }
@@ -1769,6 +1776,51 @@ case!(
     },
 );
 
+// A `String` and a `Vec<u8>` are the same bytes in both codecs (a length, then the bytes): a string
+// reads back as its bytes, and bytes read back as a string when they are UTF-8 (the reader fails on
+// others). A set of bytes collapses repeats.
+case!(
+    string_to_bytes,
+    renames: [],
+    conservative: [],
+    old: {
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub body: String,
+            pub tail: u16,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub body: Vec<u8>,
+            pub tail: u16,
+        }
+    },
+);
+
+case!(
+    string_to_byte_set,
+    renames: [],
+    conservative: [],
+    old: {
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub body: String,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub body: std::collections::BTreeSet<u8>,
+        }
+    },
+);
+
 /// Why unread bytes count as a break: the usual entry points do not look at them. `postcard::from_bytes`
 /// and bincode's `decode_from_slice` (whose count of bytes read the caller must check) both accept a
 /// message with a field appended at the very end, dropping the field silently; one field further in, the
@@ -1896,7 +1948,7 @@ fn check_fixture_witnesses(dir: &str, real: fn(&str, Codec, Rel, &Value) -> Resu
 /// sources and a test that decodes its witnesses (see [`check_fixture_witnesses`]).
 macro_rules! fixture_witnesses {
     ($name:ident, $dir:literal, [$($msg:ident),+ $(,)?]) => {
-        #[allow(dead_code)]
+        #[allow(dead_code, non_snake_case)]
         mod $name {
             pub mod old {
                 include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/", $dir, "/old/lib.rs"));
@@ -1907,6 +1959,7 @@ macro_rules! fixture_witnesses {
         }
 
         #[test]
+        #[allow(non_snake_case)]
         fn $name() {
             fn real(message: &str, c: Codec, writer: Rel, w: &Value) -> Result<Real, String> {
                 $(
@@ -1942,5 +1995,10 @@ fixture_witnesses!(
 fixture_witnesses!(
     witnesses_positional_variant_reordered,
     "positional_variant_reordered",
+    [Msg]
+);
+fixture_witnesses!(
+    witnesses_field_type_changed__postcard_string_to_bytes,
+    "field_type_changed__postcard_string_to_bytes",
     [Msg]
 );

@@ -11,7 +11,7 @@ use super::sample::key_string;
 use super::shape::{Role, Shape, resolve};
 use super::walk::Walk;
 use super::witness::{single_entry, with_element};
-use crate::model::Ty;
+use crate::model::{SeqKind, Ty};
 use crate::rules::RuleId;
 
 impl Walk<'_> {
@@ -87,6 +87,18 @@ impl Walk<'_> {
                 self.pick_rule(RuleId::IntegerToFloat, RuleId::FloatToInteger),
                 Some(json!(0.5)),
             )],
+            // A string and a sequence of bytes are both a length and then the bytes.
+            (S::Str, S::Seq(kind, elem)) if self.is_byte(&elem, Role::Reader) => {
+                self.string_read_as_bytes(writer_ty, reader_ty, kind)
+            }
+            (S::Seq(_, elem), S::Str) if self.is_byte(&elem, Role::Writer) => {
+                vec![self.type_changed(
+                    writer_ty,
+                    reader_ty,
+                    "the same bytes on the wire, and the reader fails on any that are not UTF-8",
+                    Some(json!([255])),
+                )]
+            }
             (S::Seq(k1, e1), S::Seq(k2, e2)) => {
                 self.compare_sequences(writer_ty, reader_ty, (k1, &e1), (k2, &e2))
             }
@@ -106,6 +118,34 @@ impl Walk<'_> {
                 reader_ty,
                 "the encoding differs",
                 self.sample(writer_ty, false),
+            )],
+        }
+    }
+
+    /// Whether `ty` is a `u8` on `role`'s side: a sequence of them is written like a string.
+    fn is_byte(&self, ty: &Ty, role: Role) -> bool {
+        let side = match role {
+            Role::Writer => self.writer,
+            Role::Reader => self.reader,
+        };
+        matches!(
+            resolve(side, ty, role).shape,
+            Shape::Int {
+                signed: false,
+                bits: 8
+            }
+        )
+    }
+
+    /// A string read as a sequence of bytes: its UTF-8 bytes, unless a set sorts and collapses them.
+    fn string_read_as_bytes(&self, writer_ty: &Ty, reader_ty: &Ty, kind: SeqKind) -> Vec<Issue> {
+        match kind {
+            SeqKind::List => Vec::new(),
+            SeqKind::Set => vec![self.type_changed(
+                writer_ty,
+                reader_ty,
+                "the same bytes on the wire, which the set sorts and collapses",
+                Some(json!("baa")),
             )],
         }
     }

@@ -333,3 +333,36 @@ fn positional_inserted_variant_is_named() {
         queued.message
     );
 }
+
+/// A `String` and a `Vec<u8>` are the same bytes in both formats: a string reads back as its bytes; bytes
+/// read as a string fail unless they are UTF-8; a set of bytes sorts and collapses a string's bytes.
+#[test]
+fn positional_string_and_bytes() {
+    for fmt in [Format::Bincode, Format::Postcard] {
+        let s = |t: Ty| snap_fmt(fmt, vec![msg_struct(vec![f("body", t)])]);
+        let out = check(&s(Ty::String), &s(vec_of(u(8))));
+        assert_eq!(
+            summary(&out),
+            vec![(
+                RuleId::FieldTypeChanged,
+                Level::Major,
+                OLD_READS_NEW,
+                Some("body".into())
+            )]
+        );
+        assert_eq!(out[0].witness, Some(json!({"body": [255]})));
+        let out = check(&s(Ty::String), &s(set_of(u(8))));
+        let to_set = out
+            .iter()
+            .find(|x| x.direction == NEW_READS_OLD)
+            .expect("a string read as a set");
+        assert_eq!(to_set.witness, Some(json!({"body": "baa"})));
+        // Signed bytes are other values.
+        assert!(has(
+            &check(&s(Ty::String), &s(vec_of(i(8)))),
+            RuleId::FieldTypeChanged,
+            Level::Major,
+            NEW_READS_OLD
+        ));
+    }
+}
