@@ -144,6 +144,7 @@ fixtures! {
     positional_field_added: Major,
     positional_field_order_changed: Major,
     positional_field_removed: Major,
+    positional_undecodable: Major,
     positional_variant_reordered: Major,
     protocol_format_changed: Major,
     required_field_added: Major,

@@ -1821,6 +1821,99 @@ case!(
     },
 );
 
+/// The shapes neither codec can decode (serde's `deserialize_any` or identifiers), as `(name, attribute,
+/// variants)`: the new release cannot read even its own messages, and the engine says so once, as
+/// `positional_undecodable` where the reader has the shape (the sample generator cannot build these
+/// types, so values are written by hand).
+macro_rules! undecodable_case {
+    ($name:ident, #[$attr:meta], start: $start:expr, { $($variants:tt)* }) => {
+        #[allow(dead_code)]
+        mod $name {
+            use serde::{Deserialize, Serialize};
+
+            #[derive(Serialize, Deserialize, Debug)]
+            pub struct Msg {
+                pub id: u16,
+                pub event: Event,
+            }
+
+            #[derive(Serialize, Deserialize, Debug)]
+            #[$attr]
+            pub enum Event {
+                $($variants)*
+            }
+
+            pub fn value() -> Msg {
+                Msg { id: 7, event: $start }
+            }
+
+            pub const TYPES: &str = concat!(
+                "#[derive(Serialize, Deserialize, Message)]\n",
+                "#[wire(protocol = P, topic = \"t.msg\", kind = \"event\")]\n",
+                "pub struct Msg { pub id: u16, pub event: Event }\n",
+                "#[derive(Serialize, Deserialize)]\n#[", stringify!($attr), "]\n",
+                "pub enum Event { ", stringify!($($variants)*), " }\n"
+            );
+        }
+    };
+}
+
+undecodable_case!(undecodable_untagged, #[serde(untagged)], start: Event::Start(1), { Start(u8), Stop, });
+undecodable_case!(undecodable_internal, #[serde(tag = "t")], start: Event::Start { n: 1 }, { Start { n: u8 }, Stop, });
+undecodable_case!(undecodable_adjacent, #[serde(tag = "t", content = "c")], start: Event::Start(1), { Start(u8), Stop, });
+
+/// The externally tagged enum each undecodable case starts from.
+const EXTERNAL_TYPES: &str = "#[derive(Serialize, Deserialize, Message)]\n\
+     #[wire(protocol = P, topic = \"t.msg\", kind = \"event\")]\n\
+     pub struct Msg { pub id: u16, pub event: Event }\n\
+     #[derive(Serialize, Deserialize)]\npub enum Event { Start(u8), Stop }\n";
+
+#[test]
+fn positional_undecodable_shapes_fail_in_every_codec() {
+    fn fails<T: Serialize + DeserializeOwned>(v: &T) -> bool {
+        [BincodeStandard, BincodeLegacy, Postcard]
+            .into_iter()
+            .all(|c| decode::<T>(c, &encode(c, v)).is_err())
+    }
+    let cases: [(&str, bool, &str); 3] = [
+        (
+            "untagged",
+            fails(&undecodable_untagged::value()),
+            undecodable_untagged::TYPES,
+        ),
+        (
+            "internal",
+            fails(&undecodable_internal::value()),
+            undecodable_internal::TYPES,
+        ),
+        (
+            "adjacent",
+            fails(&undecodable_adjacent::value()),
+            undecodable_adjacent::TYPES,
+        ),
+    ];
+    for (name, failed, types) in cases {
+        assert!(failed, "{name}: a codec decoded its own value");
+        for format in ["bincode", "postcard"] {
+            let eng = engine(format, EXTERNAL_TYPES, types);
+            assert!(
+                eng.nro
+                    .iter()
+                    .any(|x| x.starts_with("positional_undecodable")),
+                "{name} {format}: {:?}",
+                eng.nro
+            );
+            assert!(
+                eng.nro
+                    .iter()
+                    .all(|x| x.starts_with("positional_undecodable")),
+                "{name} {format}: one finding for the shape, no index reasoning: {:?}",
+                eng.nro
+            );
+        }
+    }
+}
+
 /// Why unread bytes count as a break: the usual entry points do not look at them. `postcard::from_bytes`
 /// and bincode's `decode_from_slice` (whose count of bytes read the caller must check) both accept a
 /// message with a field appended at the very end, dropping the field silently; one field further in, the
@@ -2000,5 +2093,10 @@ fixture_witnesses!(
 fixture_witnesses!(
     witnesses_field_type_changed__postcard_string_to_bytes,
     "field_type_changed__postcard_string_to_bytes",
+    [Msg]
+);
+fixture_witnesses!(
+    witnesses_positional_undecodable,
+    "positional_undecodable",
     [Msg]
 );

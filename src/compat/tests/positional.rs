@@ -366,3 +366,48 @@ fn positional_string_and_bytes() {
         ));
     }
 }
+
+/// Shapes a positional codec cannot decode (untagged, internally or adjacently tagged enums, an untagged
+/// variant, `serde_json::Value`) or write (`flatten`): one `positional_undecodable` where the reader has
+/// the shape, not findings about variant indices below it.
+#[test]
+fn positional_undecodable_shapes() {
+    let s = |repr: EnumRepr, vs: Vec<Variant>| {
+        snap_fmt(
+            Format::Postcard,
+            vec![msg_struct(vec![f("s", named("S"))]), en("S", repr, vs)],
+        )
+    };
+    let external = || s(EnumRepr::External, vec![newtype("A", u(8)), unit("B")]);
+    let tag = || "t".to_owned();
+    for repr in [
+        EnumRepr::Untagged,
+        EnumRepr::Internal { tag: tag() },
+        EnumRepr::Adjacent {
+            tag: tag(),
+            content: "c".into(),
+        },
+    ] {
+        let new = s(repr, vec![unit("B"), newtype("A", u(8)), unit("C")]);
+        let out = check(&external(), &new);
+        let found: Vec<_> = out
+            .iter()
+            .filter(|x| x.rule == RuleId::PositionalUndecodable)
+            .collect();
+        assert_eq!(found.len(), 1, "{:#?}", summary(&out));
+        assert_eq!(found[0].direction, NEW_READS_OLD);
+        assert!(
+            !out.iter()
+                .any(|x| x.rule == RuleId::PositionalVariantReordered),
+            "{:#?}",
+            summary(&out)
+        );
+    }
+    let p = |t: Ty| snap_fmt(Format::Bincode, vec![msg_struct(vec![f("v", t)])]);
+    assert!(has(
+        &check(&p(u(8)), &p(Ty::Value)),
+        RuleId::PositionalUndecodable,
+        Level::Major,
+        NEW_READS_OLD
+    ));
+}
