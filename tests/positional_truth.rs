@@ -1914,6 +1914,31 @@ fn positional_undecodable_shapes_fail_in_every_codec() {
     }
 }
 
+// An `Option` appended at the very end (issue 14 item 8): old reads new leaves the option's tag unread,
+// which `postcard::from_bytes` accepts silently (see the test below); wirecheck counts unread bytes as a
+// break, and new reads old runs out of bytes.
+case!(
+    option_field_appended,
+    renames: [],
+    conservative: [],
+    old: {
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u64,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u64,
+            #[serde(default)]
+            pub note: Option<String>,
+        }
+    },
+);
+
 /// Why unread bytes count as a break: the usual entry points do not look at them. `postcard::from_bytes`
 /// and bincode's `decode_from_slice` (whose count of bytes read the caller must check) both accept a
 /// message with a field appended at the very end, dropping the field silently; one field further in, the

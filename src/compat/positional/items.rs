@@ -165,10 +165,23 @@ impl Walk<'_> {
         } else {
             self.item_location(None, Some(extra))
         };
+        let consequence = if writer_longer {
+            format!(
+                "{} leaves the extra bytes unread: at the very end of a message `postcard::from_bytes` and \
+                 bincode's `decode_from_slice` accept that without an error and the field is lost (a stream \
+                 reader takes the bytes for the next message); anywhere else the fields after it are misread",
+                self.reader_name()
+            )
+        } else {
+            format!(
+                "{} reads the missing field from the bytes after it, or runs out of bytes",
+                self.reader_name()
+            )
+        };
         Issue::breaking(
             rule,
             format!(
-                "{} writes {} with {} fields and {} reads {} with {}: positional formats have no field names",
+                "{} writes {} with {} fields and {} reads {} with {}: positional formats have no field names; {consequence}",
                 self.writer_name(),
                 lists.writer_name,
                 writer.len(),

@@ -411,3 +411,26 @@ fn positional_undecodable_shapes() {
         NEW_READS_OLD
     ));
 }
+
+/// A field appended at the very end: old reads new leaves bytes unread, which the usual entry points
+/// accept silently; the finding says what happens instead of only "no field names".
+#[test]
+fn positional_appended_field_says_what_unread_bytes_do() {
+    let s = |fs: Vec<Field>| snap_fmt(Format::Postcard, vec![msg_struct(fs)]);
+    let out = check(
+        &s(vec![f("id", u(64))]),
+        &s(vec![f("id", u(64)), f("note", opt(Ty::String)).dflt()]),
+    );
+    let old_reads_new = out
+        .iter()
+        .find(|x| x.direction == OLD_READS_NEW)
+        .expect("old reads new breaks");
+    assert_eq!(old_reads_new.rule, RuleId::PositionalFieldAdded);
+    assert_eq!(old_reads_new.level, Level::Major);
+    assert!(
+        old_reads_new.message.contains("postcard::from_bytes")
+            && old_reads_new.message.contains("the field is lost"),
+        "{}",
+        old_reads_new.message
+    );
+}
