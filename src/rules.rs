@@ -640,6 +640,21 @@ with `wirecheck fixtures write --check` (exit 1) and the skew test.\n\n\
 before: wire-fixtures/sched/0.87.0/sched.alloc.request.json (the release v0.87.0 wrote its fixtures)\n\
 after:  wire-fixtures/sched/0.88.0/ only (the release v0.88.0 did not; `wirecheck fixtures write --rev v0.88.0`)",
     }
+    PositionalUndecodable {
+        id: "positional_undecodable",
+        level: Major,
+        evidence: Rejected,
+        summary: "a positional format (bincode, postcard) meets a shape it cannot decode at all",
+        help: "use an externally tagged enum (the default) and named fields instead of untagged, internally or adjacently tagged enums, `flatten` or `serde_json::Value`, or switch the protocol to a self-describing format",
+        explanation: "bincode and postcard carry no field names, tags or types, so they cannot serve serde's `deserialize_any` \
+or identifiers: an untagged, internally tagged or adjacently tagged enum, an enum with an untagged variant, or \
+`serde_json::Value` is rejected whatever was written (postcard: `This is a feature that PostCard will never \
+implement`; bincode: `AnyNotSupported`, `IdentifierNotSupported`), and a struct with a `flatten` field cannot even \
+be written (a map of unknown length). A release whose type has such a shape cannot read any message that reaches \
+it, its own included: one finding is reported where the reader's type has the shape, instead of reasoning about \
+variant indices or fields below it.\n\n\
+before: enum Event { Start(u8), Stop }\nafter:  #[serde(untagged)] enum Event { Start(u8), Stop }",
+    }
 }
 
 #[cfg(test)]

@@ -24,6 +24,10 @@
 //! reports a break that the named codec does not have; the test fails on any other disagreement, on a
 //! listed pair that does agree, and on every false negative (the engine silent, a codec breaking).
 //!
+//! At the end, every major payload witness of the rule fixtures (`tests/fixtures/*`, positional and JSON) is
+//! decoded by the real codec of the fixture's format in the finding's direction: a witness must fail, leave
+//! bytes unread or read back as another value, or it shows nothing.
+//!
 //! `cargo test --features checker --test positional_truth -- --nocapture` prints the verdict table.
 
 use std::cell::Cell;
@@ -39,6 +43,7 @@ use wirecheck::Protocol;
 use wirecheck::compat::{Scope, compare_protocol};
 use wirecheck::extract::snapshot_from_sources;
 use wirecheck::findings::{Direction, Level};
+use wirecheck::rules::Evidence;
 
 /// The protocol the compiled case types name; its format does not matter for the real codecs (the model
 /// side writes its own header per format, see [`source`]).
@@ -415,9 +420,11 @@ enum Codec {
     BincodeLegacy,
     /// postcard 1: LEB128 varints for u16..u128 and lengths, zigzag for signed, raw u8/i8.
     Postcard,
+    /// serde_json, for the witnesses of the JSON fixtures (the positional cases never use it).
+    Json,
 }
 
-use Codec::{BincodeLegacy, BincodeStandard, Postcard};
+use Codec::{BincodeLegacy, BincodeStandard, Json, Postcard};
 use Direction::{NewReadsOld, OldReadsNew};
 
 impl fmt::Display for Codec {
@@ -426,6 +433,7 @@ impl fmt::Display for Codec {
             BincodeStandard => "bincode standard",
             BincodeLegacy => "bincode legacy",
             Postcard => "postcard",
+            Json => "json",
         })
     }
 }
@@ -438,6 +446,7 @@ fn encode<T: Serialize>(c: Codec, v: &T) -> Vec<u8> {
             BincodeLegacy => bincode::serde::encode_to_vec(v, bincode::config::legacy())
                 .map_err(|e| e.to_string()),
             Postcard => postcard::to_allocvec(v).map_err(|e| e.to_string()),
+            Json => serde_json::to_vec(v).map_err(|e| e.to_string()),
         };
     match out {
         Ok(b) => b,
@@ -462,6 +471,9 @@ fn decode<T: DeserializeOwned>(c: Codec, b: &[u8]) -> Result<(T, usize), String>
         }
         Postcard => postcard::take_from_bytes(b)
             .map(|(v, rest)| (v, b.len() - rest.len()))
+            .map_err(|e| e.to_string()),
+        Json => serde_json::from_slice(b)
+            .map(|v| (v, b.len()))
             .map_err(|e| e.to_string()),
     }
 }
@@ -575,7 +587,8 @@ fn rename(v: Value, names: &[(&str, &str)]) -> Value {
 /// Whether the reader's value `r` means what the writer's value `w` meant: every field the reader has
 /// holds the writer's value of the same name (a field only the writer has may be lost, not invented,
 /// unless it is `null`: a zero-sized `()`/`PhantomData` has one value); sequences element by element;
-/// everything else equal. Bytes that do not line up show as an error or trailing bytes, not here.
+/// a string and the array of its UTF-8 bytes alike; everything else equal. Bytes that do not line up
+/// show as an error or trailing bytes, not here.
 fn same(w: &Value, r: &Value) -> bool {
     match (w, r) {
         (Value::Object(a), Value::Object(b)) => b.iter().all(|(k, rv)| match a.get(k) {
@@ -584,6 +597,12 @@ fn same(w: &Value, r: &Value) -> bool {
         }),
         (Value::Array(a), Value::Array(b)) => {
             a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, y))
+        }
+        // A string and its UTF-8 bytes are the same value (`String` against `Vec<u8>`).
+        (Value::String(s), Value::Array(b)) | (Value::Array(b), Value::String(s)) => {
+            let bytes: Vec<Option<u64>> = b.iter().map(Value::as_u64).collect();
+            let utf8: Vec<Option<u64>> = s.bytes().map(|x| Some(u64::from(x))).collect();
+            bytes == utf8
         }
         _ => w == r,
     }
@@ -1769,6 +1788,169 @@ case!(
     },
 );
 
+// A `String` and a `Vec<u8>` are the same bytes in both codecs (a length, then the bytes): a string
+// reads back as its bytes, and bytes read back as a string when they are UTF-8 (the reader fails on
+// others). A set of bytes collapses repeats.
+case!(
+    string_to_bytes,
+    renames: [],
+    conservative: [],
+    old: {
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub body: String,
+            pub tail: u16,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub body: Vec<u8>,
+            pub tail: u16,
+        }
+    },
+);
+
+case!(
+    string_to_byte_set,
+    renames: [],
+    conservative: [],
+    old: {
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub body: String,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub body: std::collections::BTreeSet<u8>,
+        }
+    },
+);
+
+/// The shapes neither codec can decode (serde's `deserialize_any` or identifiers), as `(name, attribute,
+/// variants)`: the new release cannot read even its own messages, and the engine says so once, as
+/// `positional_undecodable` where the reader has the shape (the sample generator cannot build these
+/// types, so values are written by hand).
+macro_rules! undecodable_case {
+    ($name:ident, #[$attr:meta], start: $start:expr, { $($variants:tt)* }) => {
+        #[allow(dead_code)]
+        mod $name {
+            use serde::{Deserialize, Serialize};
+
+            #[derive(Serialize, Deserialize, Debug)]
+            pub struct Msg {
+                pub id: u16,
+                pub event: Event,
+            }
+
+            #[derive(Serialize, Deserialize, Debug)]
+            #[$attr]
+            pub enum Event {
+                $($variants)*
+            }
+
+            pub fn value() -> Msg {
+                Msg { id: 7, event: $start }
+            }
+
+            pub const TYPES: &str = concat!(
+                "#[derive(Serialize, Deserialize, Message)]\n",
+                "#[wire(protocol = P, topic = \"t.msg\", kind = \"event\")]\n",
+                "pub struct Msg { pub id: u16, pub event: Event }\n",
+                "#[derive(Serialize, Deserialize)]\n#[", stringify!($attr), "]\n",
+                "pub enum Event { ", stringify!($($variants)*), " }\n"
+            );
+        }
+    };
+}
+
+undecodable_case!(undecodable_untagged, #[serde(untagged)], start: Event::Start(1), { Start(u8), Stop, });
+undecodable_case!(undecodable_internal, #[serde(tag = "t")], start: Event::Start { n: 1 }, { Start { n: u8 }, Stop, });
+undecodable_case!(undecodable_adjacent, #[serde(tag = "t", content = "c")], start: Event::Start(1), { Start(u8), Stop, });
+
+/// The externally tagged enum each undecodable case starts from.
+const EXTERNAL_TYPES: &str = "#[derive(Serialize, Deserialize, Message)]\n\
+     #[wire(protocol = P, topic = \"t.msg\", kind = \"event\")]\n\
+     pub struct Msg { pub id: u16, pub event: Event }\n\
+     #[derive(Serialize, Deserialize)]\npub enum Event { Start(u8), Stop }\n";
+
+#[test]
+fn positional_undecodable_shapes_fail_in_every_codec() {
+    fn fails<T: Serialize + DeserializeOwned>(v: &T) -> bool {
+        [BincodeStandard, BincodeLegacy, Postcard]
+            .into_iter()
+            .all(|c| decode::<T>(c, &encode(c, v)).is_err())
+    }
+    let cases: [(&str, bool, &str); 3] = [
+        (
+            "untagged",
+            fails(&undecodable_untagged::value()),
+            undecodable_untagged::TYPES,
+        ),
+        (
+            "internal",
+            fails(&undecodable_internal::value()),
+            undecodable_internal::TYPES,
+        ),
+        (
+            "adjacent",
+            fails(&undecodable_adjacent::value()),
+            undecodable_adjacent::TYPES,
+        ),
+    ];
+    for (name, failed, types) in cases {
+        assert!(failed, "{name}: a codec decoded its own value");
+        for format in ["bincode", "postcard"] {
+            let eng = engine(format, EXTERNAL_TYPES, types);
+            assert!(
+                eng.nro
+                    .iter()
+                    .any(|x| x.starts_with("positional_undecodable")),
+                "{name} {format}: {:?}",
+                eng.nro
+            );
+            assert!(
+                eng.nro
+                    .iter()
+                    .all(|x| x.starts_with("positional_undecodable")),
+                "{name} {format}: one finding for the shape, no index reasoning: {:?}",
+                eng.nro
+            );
+        }
+    }
+}
+
+// An `Option` appended at the very end (issue 14 item 8): old reads new leaves the option's tag unread,
+// which `postcard::from_bytes` accepts silently (see the test below); wirecheck counts unread bytes as a
+// break, and new reads old runs out of bytes.
+case!(
+    option_field_appended,
+    renames: [],
+    conservative: [],
+    old: {
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u64,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u64,
+            #[serde(default)]
+            pub note: Option<String>,
+        }
+    },
+);
+
 /// Why unread bytes count as a break: the usual entry points do not look at them. `postcard::from_bytes`
 /// and bincode's `decode_from_slice` (whose count of bytes read the caller must check) both accept a
 /// message with a field appended at the very end, dropping the field silently; one field further in, the
@@ -1798,3 +1980,312 @@ fn unread_bytes_pass_unnoticed_by_the_usual_entry_points() {
         Real::Misread { .. } | Real::Trailing { .. }
     ));
 }
+
+// ----- every witness of the positional fixtures, decoded by the real codec -----
+
+/// What the engine's witness `w` (a `W` as JSON) does when written by `c` and read as an `R`: the witness
+/// must show the break it comes with, so it must fail, leave bytes unread or read back as another value.
+fn witness_real<W, R>(c: Codec, w: &Value) -> Result<Real, String>
+where
+    W: Serialize + DeserializeOwned,
+    R: Serialize + DeserializeOwned,
+{
+    let value: W = serde_json::from_value(w.clone())
+        .map_err(|e| format!("the witness {w} is no value of the writer's type: {e}"))?;
+    let bytes = encode(c, &value);
+    let wrote = json(&value);
+    Ok(match decode::<R>(c, &bytes) {
+        Err(error) => Real::Error {
+            wrote,
+            bytes,
+            error,
+        },
+        Ok((_, n)) if n < bytes.len() => Real::Trailing {
+            wrote,
+            left: bytes.len() - n,
+            bytes,
+        },
+        Ok((r, _)) => {
+            let read = json(&r);
+            if same(&wrote, &read) {
+                Real::Ok(1)
+            } else {
+                Real::Misread { wrote, read, bytes }
+            }
+        }
+    })
+}
+
+/// Fixture witnesses whose break no serde rendering shows, with the reason: (fixture, rule, why).
+const UNOBSERVABLE: &[(&str, &str, &str)] = &[(
+    "untagged_misread",
+    "untagged_misread",
+    "the value is read as another untagged variant holding the same number; an untagged variant's \
+     identity is not in its serialized form, so the misread of the variant cannot be rendered",
+)];
+
+/// Runs the engine on the fixture `dir` and decodes each major finding's witness with every codec of the
+/// fixture's format, in the finding's direction; `real(message, codec, writer, witness)` compiles the
+/// fixture's own types. Fails on a witness that decodes whole and unchanged (it shows nothing), and on a
+/// major finding without one.
+fn check_fixture_witnesses(dir: &str, real: fn(&str, Codec, Rel, &Value) -> Result<Real, String>) {
+    let path = format!("{}/tests/fixtures/{dir}", env!("CARGO_MANIFEST_DIR"));
+    let read = |side: &str| {
+        std::fs::read_to_string(format!("{path}/{side}/lib.rs"))
+            .unwrap_or_else(|e| panic!("{path}/{side}/lib.rs: {e}"))
+    };
+    let (old_text, new_text) = (read("old"), read("new"));
+    let codecs: &[Codec] = if old_text.contains("format = \"postcard\"") {
+        &[Postcard]
+    } else if old_text.contains("format = \"bincode\"") {
+        &[BincodeStandard, BincodeLegacy]
+    } else {
+        &[Json]
+    };
+    let snap = |text: &str| {
+        snapshot_from_sources("fixture", &[("src/lib.rs", text)])
+            .unwrap_or_else(|e| panic!("{dir}: {e}"))
+    };
+    let found = compare_protocol(
+        &snap(&old_text),
+        &snap(&new_text),
+        "p",
+        "v0.1.0",
+        Scope::Full,
+    );
+    let mut wrong = Vec::new();
+    let mut seen = 0;
+    // Message-level breaks (nobody takes or answers the message) have a payload that decodes; opaque
+    // ones have no witness.
+    let payload_level = |f: &&wirecheck::findings::Finding| {
+        let evidence = f.rule.rule().evidence;
+        evidence != Evidence::Opaque && !evidence.is_message_level()
+    };
+    for f in found
+        .iter()
+        .filter(|f| f.level == Level::Major)
+        .filter(payload_level)
+    {
+        let message = &f.message_type;
+        let (Some(witness), Some(direction)) = (&f.witness, f.direction) else {
+            wrong.push(format!("{}: a major finding without a witness", f.rule));
+            continue;
+        };
+        let writer = match direction {
+            OldReadsNew => Rel::New,
+            NewReadsOld => Rel::Old,
+        };
+        for &c in codecs {
+            seen += 1;
+            match real(message, c, writer, witness) {
+                Err(e) => wrong.push(format!("{} ({direction}, {c}): {e}", f.rule)),
+                Ok(r)
+                    if !r.breaks()
+                        && UNOBSERVABLE
+                            .iter()
+                            .any(|(d, rule, _)| *d == dir && *rule == f.rule.as_str()) =>
+                {
+                    println!(
+                        "| {dir} | {} | {direction} | {c} | {witness} | not observable: {r} |",
+                        f.rule
+                    );
+                }
+                Ok(r) if !r.breaks() => wrong.push(format!(
+                    "{} ({direction}, {c}): the witness {witness} decodes whole and unchanged: {}",
+                    f.rule, f.message
+                )),
+                Ok(r) => println!(
+                    "| {dir} | {} | {direction} | {c} | {witness} | {r} |",
+                    f.rule
+                ),
+            }
+        }
+    }
+    assert!(seen > 0, "{dir}: no major finding with a witness");
+    assert!(wrong.is_empty(), "{dir}:\n{}", wrong.join("\n"));
+}
+
+/// `fixture_witnesses!(test_name, "fixture_dir", [Message, ...] [, extra: { items }])`: compiles the
+/// fixture's `old` and `new` sources (with `items` added to both: functions a source names but, being
+/// read only by the extractor, does not define) and a test that decodes its witnesses (see
+/// [`check_fixture_witnesses`]).
+macro_rules! fixture_witnesses {
+    ($name:ident, $dir:literal, [$($msg:ident),+ $(,)?]) => {
+        fixture_witnesses!($name, $dir, [$($msg),+], extra: {});
+    };
+    ($name:ident, $dir:literal, [$($msg:ident),+ $(,)?], extra: { $($extra:item)* }) => {
+        #[allow(dead_code, non_snake_case)]
+        mod $name {
+            pub mod old {
+                include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/", $dir, "/old/lib.rs"));
+                $($extra)*
+            }
+            pub mod new {
+                include!(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/", $dir, "/new/lib.rs"));
+                $($extra)*
+            }
+        }
+
+        #[test]
+        #[allow(non_snake_case)]
+        fn $name() {
+            fn real(message: &str, c: Codec, writer: Rel, w: &Value) -> Result<Real, String> {
+                $(
+                    if message == stringify!($msg) {
+                        return match writer {
+                            Rel::New => witness_real::<$name::new::$msg, $name::old::$msg>(c, w),
+                            Rel::Old => witness_real::<$name::old::$msg, $name::new::$msg>(c, w),
+                        };
+                    }
+                )+
+                Err(format!("the message `{message}` is not listed for this fixture"))
+            }
+            check_fixture_witnesses($dir, real);
+        }
+    };
+}
+
+fixture_witnesses!(
+    witnesses_positional_field_added,
+    "positional_field_added",
+    [Msg]
+);
+fixture_witnesses!(
+    witnesses_positional_field_order_changed,
+    "positional_field_order_changed",
+    [Msg]
+);
+fixture_witnesses!(
+    witnesses_positional_field_removed,
+    "positional_field_removed",
+    [Msg]
+);
+fixture_witnesses!(
+    witnesses_positional_variant_reordered,
+    "positional_variant_reordered",
+    [Msg]
+);
+fixture_witnesses!(
+    witnesses_field_type_changed__postcard_string_to_bytes,
+    "field_type_changed__postcard_string_to_bytes",
+    [Msg]
+);
+fixture_witnesses!(
+    witnesses_positional_undecodable,
+    "positional_undecodable",
+    [Msg]
+);
+
+// The JSON fixtures whose majors are about payloads, decoded by serde_json. Left out: those with no
+// payload-level major (message-level rules, minor ones, opaque ones without a witness:
+// custom_serde_changed, external_type_changed*, unresolved_type, whose sources also
+// name functions, crates or types that do not exist here), protocol_format_changed (two formats), and
+// the fixtures whose only findings are minor or message-level.
+fixture_witnesses!(
+    witnesses_array_length_changed,
+    "array_length_changed",
+    [Msg]
+);
+fixture_witnesses!(
+    witnesses_deny_unknown_fields_added,
+    "deny_unknown_fields_added",
+    [Msg]
+);
+fixture_witnesses!(witnesses_enum_repr_changed, "enum_repr_changed", [Msg]);
+fixture_witnesses!(
+    witnesses_field_became_optional,
+    "field_became_optional",
+    [Msg]
+);
+fixture_witnesses!(
+    witnesses_field_became_required,
+    "field_became_required",
+    [Msg]
+);
+fixture_witnesses!(witnesses_field_removed, "field_removed", [Msg]);
+fixture_witnesses!(
+    witnesses_field_removed__allowed,
+    "field_removed__allowed",
+    [Msg]
+);
+fixture_witnesses!(witnesses_field_renamed, "field_renamed", [Msg]);
+fixture_witnesses!(
+    witnesses_field_renamed__alias_first,
+    "field_renamed__alias_first",
+    [Msg]
+);
+fixture_witnesses!(witnesses_field_type_changed, "field_type_changed", [Msg]);
+fixture_witnesses!(
+    witnesses_field_type_changed__unit_variant_to_newtype_of_option,
+    "field_type_changed__unit_variant_to_newtype_of_option",
+    [State]
+);
+fixture_witnesses!(witnesses_flatten_changed, "flatten_changed", [Msg]);
+fixture_witnesses!(witnesses_float_narrowed, "float_narrowed", [Msg]);
+fixture_witnesses!(witnesses_float_to_integer, "float_to_integer", [Msg]);
+fixture_witnesses!(witnesses_integer_narrowed, "integer_narrowed", [Msg]);
+fixture_witnesses!(
+    witnesses_integer_narrowed__generic_and_nested,
+    "integer_narrowed__generic_and_nested",
+    [Msg]
+);
+fixture_witnesses!(
+    witnesses_integer_sign_changed,
+    "integer_sign_changed",
+    [Msg]
+);
+fixture_witnesses!(witnesses_integer_to_float, "integer_to_float", [Msg]);
+fixture_witnesses!(witnesses_integer_widened, "integer_widened", [Msg]);
+fixture_witnesses!(witnesses_map_key_changed, "map_key_changed", [Msg]);
+fixture_witnesses!(
+    witnesses_required_field_added,
+    "required_field_added",
+    [Msg]
+);
+fixture_witnesses!(
+    witnesses_required_field_added__eventlog_record,
+    "required_field_added__eventlog_record",
+    [Msg]
+);
+fixture_witnesses!(witnesses_seq_to_set, "seq_to_set", [Msg]);
+fixture_witnesses!(
+    witnesses_skip_serializing_if_added,
+    "skip_serializing_if_added",
+    [Msg]
+);
+fixture_witnesses!(witnesses_struct_tag_changed, "struct_tag_changed", [Msg]);
+fixture_witnesses!(
+    witnesses_struct_tag_changed__denied_own_tag,
+    "struct_tag_changed__denied_own_tag",
+    [Heartbeat]
+);
+fixture_witnesses!(witnesses_transparent_changed, "transparent_changed", [Msg]);
+fixture_witnesses!(
+    witnesses_tuple_length_changed,
+    "tuple_length_changed",
+    [Msg]
+);
+fixture_witnesses!(witnesses_untagged_misread, "untagged_misread", [Msg]);
+fixture_witnesses!(
+    witnesses_untagged_variant_order_changed,
+    "untagged_variant_order_changed",
+    [Msg]
+);
+fixture_witnesses!(
+    witnesses_variant_added_without_other,
+    "variant_added_without_other",
+    [Msg]
+);
+fixture_witnesses!(witnesses_variant_removed, "variant_removed", [Msg]);
+fixture_witnesses!(witnesses_variant_renamed, "variant_renamed", [Msg]);
+fixture_witnesses!(
+    witnesses_option_deserialize_with,
+    "option_deserialize_with",
+    [Msg],
+    extra: {
+        /// The `deserialize_with` function the fixture names: a plain `Option<u64>`.
+        fn de_t<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<u64>, D::Error> {
+            Option::<u64>::deserialize(d)
+        }
+    }
+);

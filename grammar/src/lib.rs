@@ -103,6 +103,7 @@ pub const RULE_IDS: &[&str] = &[
     "external_type_changed",
     "unresolved_type",
     "fixtures_missing",
+    "positional_undecodable",
 ];
 
 /// The start of the message of an unknown rule id in `allow(...)` (see [`is_unknown_rule_id`]).

@@ -56,6 +56,9 @@ pub(crate) struct Sampler<'a> {
     stack: Vec<Ty>,
     /// Fixture mode; `None` for the engine's witnesses.
     fixture: Option<FixtureMode>,
+    /// When set, every integer, float, char and string takes the next value of this counter, so that
+    /// values read from another field's bytes show as a misread.
+    distinct: Option<u8>,
 }
 
 impl<'a> Sampler<'a> {
@@ -64,7 +67,24 @@ impl<'a> Sampler<'a> {
             side,
             stack: Vec::new(),
             fixture: None,
+            distinct: None,
         }
+    }
+
+    /// A sampler whose scalars all differ (1, 2, 3, ...; `"b"`, `"c"`, ...): a witness for fields read
+    /// in another order, which zeros everywhere would not show.
+    pub fn distinct(side: SideRef<'a>) -> Self {
+        Sampler {
+            distinct: Some(0),
+            ..Sampler::new(side)
+        }
+    }
+
+    /// The next distinct number (1 to 100, small enough for every integer type), when distinct.
+    fn next_distinct(&mut self) -> Option<u8> {
+        let n = self.distinct.as_mut()?;
+        *n = *n % 100 + 1;
+        Some(*n)
     }
 
     /// A sampler in fixture mode.
@@ -73,6 +93,7 @@ impl<'a> Sampler<'a> {
             side,
             stack: Vec::new(),
             fixture: Some(mode),
+            distinct: None,
         }
     }
 
@@ -121,6 +142,9 @@ impl<'a> Sampler<'a> {
             (Some(_), Some(d)) => Some(d.path.clone()),
             _ => None,
         };
+        if let Some(v) = self.distinct_scalar(&resolved.shape) {
+            return Some(v);
+        }
         Some(match resolved.shape {
             Shape::Bool => Value::Bool(full),
             Shape::Char => json!("a"),
@@ -187,6 +211,22 @@ impl<'a> Sampler<'a> {
                 Value::Object(self.object(&flat, full)?)
             }
             Shape::Enum(en) => return self.enum_value(def_path.as_deref(), &en, full),
+        })
+    }
+
+    /// In distinct mode, a scalar's next distinct value.
+    fn distinct_scalar(&mut self, shape: &Shape) -> Option<Value> {
+        if !matches!(
+            shape,
+            Shape::Int { .. } | Shape::Float { .. } | Shape::Char | Shape::Str
+        ) {
+            return None;
+        }
+        let n = self.next_distinct()?;
+        Some(match shape {
+            Shape::Int { .. } => json!(n),
+            Shape::Float { .. } => json!(f64::from(n) + 0.5),
+            _ => json!(char::from(b'a' + n % 26).to_string()),
         })
     }
 

@@ -74,12 +74,33 @@ impl Walk<'_> {
             .into_iter()
             .next();
         let reader_variant = reader_enum.variants.get(index);
-        let moved = reader_enum
+        // Where the writer's variant sits in the reader, and where the reader's variant at this index
+        // sits in the writer: either elsewhere means an index now carries another variant.
+        let reader_index = reader_enum
             .variants
             .iter()
-            .position(|x| same_variant(writer_variant, x))
-            .is_some_and(|j| j != index);
+            .position(|x| same_variant(writer_variant, x));
+        let moved = reader_index.is_some_and(|j| j != index);
+        let displaced = reader_variant.and_then(|r| {
+            writer_enum
+                .variants
+                .iter()
+                .position(|x| same_variant(r, x))
+                .filter(|&j| j != index)
+        });
         let found = match reader_variant {
+            None if moved => vec![Issue::breaking(
+                RuleId::PositionalVariantReordered,
+                format!(
+                    "{} writes the variant `{}` as index {index}, which {} does not have: it reads `{}` as index {}",
+                    self.writer_name(),
+                    writer_variant.rust_name,
+                    self.reader_name(),
+                    writer_variant.rust_name,
+                    reader_index.unwrap_or_default()
+                ),
+                witness,
+            )],
             None => vec![Issue::breaking(
                 self.pick_rule(RuleId::VariantAddedWithoutOther, RuleId::VariantRemoved),
                 format!(
@@ -90,17 +111,26 @@ impl Walk<'_> {
                 ),
                 witness,
             )],
-            Some(reader_variant) if moved || reader_variant.skip_de => vec![Issue::breaking(
-                RuleId::PositionalVariantReordered,
-                format!(
-                    "{} writes the variant `{}` as index {index}, which {} reads as `{}`",
-                    self.writer_name(),
-                    writer_variant.rust_name,
-                    self.reader_name(),
-                    reader_variant.rust_name
-                ),
-                witness,
-            )],
+            Some(reader_variant) if moved || displaced.is_some() || reader_variant.skip_de => {
+                vec![Issue::breaking(
+                    RuleId::PositionalVariantReordered,
+                    format!(
+                        "{} writes the variant `{}` as index {index}, which {} reads as `{}`{}",
+                        self.writer_name(),
+                        writer_variant.rust_name,
+                        self.reader_name(),
+                        reader_variant.rust_name,
+                        match displaced {
+                            Some(j) if !moved => format!(
+                                ": `{}` moved to index {j}, and `{}` took its index",
+                                reader_variant.rust_name, writer_variant.rust_name
+                            ),
+                            _ => String::new(),
+                        }
+                    ),
+                    witness,
+                )]
+            }
             Some(reader_variant) if writer_variant.custom != reader_variant.custom => {
                 vec![self.custom_variant_changed(&writer_variant.rust_name)]
             }
@@ -150,6 +180,9 @@ impl Walk<'_> {
                 writer: &writer_items,
                 reader: &reader_items,
                 base: Sampler::new(self.writer)
+                    .payload(writer_variant, false)
+                    .flatten(),
+                distinct: Sampler::distinct(self.writer)
                     .payload(writer_variant, false)
                     .flatten(),
                 writer_name: format!("the variant `{}`", writer_variant.rust_name),

@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::super::issue::{Issue, Place, embedded, placed};
+use super::super::sample::Sampler;
 use super::super::shape::{Role, Shape, SideRef, resolve};
 use super::super::walk::Walk;
 use super::super::witness::with_element;
@@ -92,6 +93,8 @@ pub(super) struct ItemLists<'l> {
     pub writer: &'l [Item],
     pub reader: &'l [Item],
     pub base: Option<Value>,
+    /// The writer's sample with every scalar distinct: the witness of an order change.
+    pub distinct: Option<Value>,
     pub writer_name: String,
     pub reader_name: String,
 }
@@ -111,6 +114,7 @@ impl Walk<'_> {
             writer: &writer_items,
             reader: &reader_items,
             base: self.sample(writer_ty, false),
+            distinct: Sampler::distinct(self.writer).value(writer_ty, false),
             writer_name: format!("`{writer_ty}`"),
             reader_name: format!("`{reader_ty}`"),
         };
@@ -161,10 +165,23 @@ impl Walk<'_> {
         } else {
             self.item_location(None, Some(extra))
         };
+        let consequence = if writer_longer {
+            format!(
+                "{} leaves the extra bytes unread: at the very end of a message `postcard::from_bytes` and \
+                 bincode's `decode_from_slice` accept that without an error and the field is lost (a stream \
+                 reader takes the bytes for the next message); anywhere else the fields after it are misread",
+                self.reader_name()
+            )
+        } else {
+            format!(
+                "{} reads the missing field from the bytes after it, or runs out of bytes",
+                self.reader_name()
+            )
+        };
         Issue::breaking(
             rule,
             format!(
-                "{} writes {} with {} fields and {} reads {} with {}: positional formats have no field names",
+                "{} writes {} with {} fields and {} reads {} with {}: positional formats have no field names; {consequence}",
                 self.writer_name(),
                 lists.writer_name,
                 writer.len(),
@@ -195,12 +212,13 @@ impl Walk<'_> {
         Some(Issue::breaking(
             RuleId::PositionalFieldOrderChanged,
             format!(
-                "{} writes the fields of {} in another order than {} reads them",
+                "{} writes the fields of {} in another order than {} reads them: each value is read into \
+                 another field, a misread without an error when the types fit",
                 self.writer_name(),
                 lists.writer_name,
                 self.reader_name()
             ),
-            lists.base.clone(),
+            lists.distinct.clone(),
         ))
     }
 

@@ -11,19 +11,58 @@ use super::sample::key_string;
 use super::shape::{Role, Shape, resolve};
 use super::walk::Walk;
 use super::witness::{single_entry, with_element};
-use crate::model::Ty;
+use crate::model::{EnumRepr, SeqKind, Ty};
 use crate::rules::RuleId;
+
+/// Why a positional codec cannot get a value of `shape` through, in `role`: reading needs serde's
+/// `deserialize_any` or identifiers, which bincode and postcard refuse; a flattened struct cannot even be
+/// written (a map of unknown length).
+fn undecodable(shape: &Shape, role: Role) -> Option<&'static str> {
+    match (shape, role) {
+        (Shape::Value, Role::Reader) => Some(
+            "a self-describing value is read with `deserialize_any`, which a positional format refuses",
+        ),
+        (Shape::Enum(e), Role::Reader) => match e.attrs.repr {
+            EnumRepr::Untagged => Some(
+                "an untagged enum is read with `deserialize_any`, which a positional format refuses",
+            ),
+            EnumRepr::Internal { .. } => Some(
+                "an internally tagged enum is read with `deserialize_any`, which a positional format refuses",
+            ),
+            EnumRepr::Adjacent { .. } => Some(
+                "an adjacently tagged enum reads its tag as an identifier, which a positional format refuses",
+            ),
+            EnumRepr::External if e.variants.iter().any(|v| v.untagged) => Some(
+                "an enum with an untagged variant is read with `deserialize_any`, which a positional format refuses",
+            ),
+            EnumRepr::External => None,
+        },
+        (Shape::Struct(s), _) if s.fields.iter().any(|f| f.flatten) => Some(
+            "a struct with a flattened field is written as a map of unknown length, which a positional format cannot write",
+        ),
+        _ => None,
+    }
+}
 
 impl Walk<'_> {
     /// Compares `writer` with `reader` in a positional format.
     pub(super) fn compare_positional(&mut self, writer: &Ty, reader: &Ty) -> Vec<Issue> {
         let writer_resolved = resolve(self.writer, writer, Role::Writer);
         let reader_resolved = resolve(self.reader, reader, Role::Reader);
-        let mut out = self.compare_definitions(writer, writer_resolved.def, reader_resolved.def);
         let location = self.location(
             writer_resolved.def.map(|d| &d.location),
             reader_resolved.def.map(|d| &d.location),
         );
+        // Nothing below a shape the codec cannot decode (or write) matters: no payload gets through.
+        if let Some(issue) = self.positional_undecodable(
+            writer,
+            reader,
+            &writer_resolved.shape,
+            &reader_resolved.shape,
+        ) {
+            return vec![Issue { location, ..issue }];
+        }
+        let mut out = self.compare_definitions(writer, writer_resolved.def, reader_resolved.def);
         let mut found = self.compare_positional_shapes(
             writer,
             reader,
@@ -37,6 +76,33 @@ impl Walk<'_> {
         }
         out.extend(found);
         out
+    }
+
+    /// A shape the codec cannot decode on the reader's side (or write on the writer's): one finding in
+    /// place of any reasoning about indices or fields below it.
+    fn positional_undecodable(
+        &self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        writer: &Shape,
+        reader: &Shape,
+    ) -> Option<Issue> {
+        let (who, verb, ty, why) = match undecodable(reader, Role::Reader) {
+            Some(why) => (self.reader_name(), "reads", reader_ty, why),
+            None => (
+                self.writer_name(),
+                "writes",
+                writer_ty,
+                undecodable(writer, Role::Writer)?,
+            ),
+        };
+        Some(Issue::breaking(
+            RuleId::PositionalUndecodable,
+            format!(
+                "{who} {verb} `{ty}`: {why}, so {who} fails on every message that reaches it, its own included"
+            ),
+            self.sample(writer_ty, false),
+        ))
     }
 
     /// Sends a pair of wire shapes to its comparison.
@@ -87,6 +153,18 @@ impl Walk<'_> {
                 self.pick_rule(RuleId::IntegerToFloat, RuleId::FloatToInteger),
                 Some(json!(0.5)),
             )],
+            // A string and a sequence of bytes are both a length and then the bytes.
+            (S::Str, S::Seq(kind, elem)) if self.is_byte(&elem, Role::Reader) => {
+                self.string_read_as_bytes(writer_ty, reader_ty, kind)
+            }
+            (S::Seq(_, elem), S::Str) if self.is_byte(&elem, Role::Writer) => {
+                vec![self.type_changed(
+                    writer_ty,
+                    reader_ty,
+                    "the same bytes on the wire, and the reader fails on any that are not UTF-8",
+                    Some(json!([255])),
+                )]
+            }
             (S::Seq(k1, e1), S::Seq(k2, e2)) => {
                 self.compare_sequences(writer_ty, reader_ty, (k1, &e1), (k2, &e2))
             }
@@ -106,6 +184,34 @@ impl Walk<'_> {
                 reader_ty,
                 "the encoding differs",
                 self.sample(writer_ty, false),
+            )],
+        }
+    }
+
+    /// Whether `ty` is a `u8` on `role`'s side: a sequence of them is written like a string.
+    fn is_byte(&self, ty: &Ty, role: Role) -> bool {
+        let side = match role {
+            Role::Writer => self.writer,
+            Role::Reader => self.reader,
+        };
+        matches!(
+            resolve(side, ty, role).shape,
+            Shape::Int {
+                signed: false,
+                bits: 8
+            }
+        )
+    }
+
+    /// A string read as a sequence of bytes: its UTF-8 bytes, unless a set sorts and collapses them.
+    fn string_read_as_bytes(&self, writer_ty: &Ty, reader_ty: &Ty, kind: SeqKind) -> Vec<Issue> {
+        match kind {
+            SeqKind::List => Vec::new(),
+            SeqKind::Set => vec![self.type_changed(
+                writer_ty,
+                reader_ty,
+                "the same bytes on the wire, which the set sorts and collapses",
+                Some(json!("baa")),
             )],
         }
     }
