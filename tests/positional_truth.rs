@@ -2289,3 +2289,108 @@ fixture_witnesses!(
         }
     }
 );
+fixture_witnesses!(
+    witnesses_field_removed__renamed_with_old_name_as_alias,
+    "field_removed__renamed_with_old_name_as_alias",
+    [Msg]
+);
+fixture_witnesses!(
+    witnesses_field_renamed__nested_in_vec,
+    "field_renamed__nested_in_vec",
+    [Msg]
+);
+fixture_witnesses!(
+    witnesses_variant_added_without_other__external_struct_past_other,
+    "variant_added_without_other__external_struct_past_other",
+    [Msg]
+);
+
+/// The fixtures whose witnesses the test above does not decode, and why. Every other fixture directory
+/// must have a `fixture_witnesses!` line: `every_fixture_is_decoded_or_says_why` fails otherwise, so a
+/// new fixture cannot skip the witness test unnoticed.
+const WITNESSES_NOT_DECODED: &[(&str, &str)] = &[
+    (
+        "custom_serde_changed",
+        "opaque: no witness (custom functions)",
+    ),
+    (
+        "custom_serde_changed__string_to_try_from",
+        "opaque: no witness (a try_from proxy)",
+    ),
+    (
+        "external_type_changed",
+        "opaque: no witness (a type of another crate)",
+    ),
+    (
+        "external_type_changed__value_written",
+        "opaque: its source names a crate that does not exist here",
+    ),
+    (
+        "unresolved_type",
+        "opaque: its source names a type that does not exist",
+    ),
+    ("field_added", "minor: no witness"),
+    ("field_renamed__onto_an_accepted_alias", "minor: no witness"),
+    ("message_added", "minor: no witness"),
+    ("variant_added", "minor: no witness"),
+    (
+        "required_field_added__client_first_request",
+        "minor under the declared order: no witness",
+    ),
+    ("none__double_option_to_option", "no finding"),
+    ("none__wire_identical", "no finding"),
+    (
+        "kind_changed",
+        "message-level: the payload decodes, nobody takes it",
+    ),
+    (
+        "message_removed",
+        "message-level: the payload decodes, nobody takes it",
+    ),
+    (
+        "topic_renamed",
+        "message-level: the payload decodes, nobody takes it",
+    ),
+    (
+        "response_added",
+        "message-level: the request decodes, nobody answers",
+    ),
+    (
+        "response_changed",
+        "message-level: the request decodes, answered another way",
+    ),
+    (
+        "response_removed",
+        "message-level: the request decodes, nobody answers",
+    ),
+    (
+        "protocol_format_changed",
+        "two formats: no one codec decodes both sides",
+    ),
+    (
+        "field_removed__skip_serializing_added",
+        "the writer's own type cannot read what it writes (skip_serializing without default); tests/serde_truth.rs required_field_no_longer_written decodes it with the old type",
+    ),
+];
+
+#[test]
+fn every_fixture_is_decoded_or_says_why() {
+    let source = std::fs::read_to_string(file!()).unwrap();
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(fixtures).unwrap().flatten() {
+        let dir = entry.file_name().to_string_lossy().into_owned();
+        let decoded = source.contains(&format!("\"{dir}\",\n    ["))
+            || source.contains(&format!("\"{dir}\", ["));
+        let excused = WITNESSES_NOT_DECODED.iter().any(|(name, _)| *name == dir);
+        if decoded == excused {
+            missing.push(format!("{dir}: decoded={decoded}, excused={excused}"));
+        }
+    }
+    missing.sort();
+    assert!(
+        missing.is_empty(),
+        "each fixture needs exactly one of a fixture_witnesses! line or a WITNESSES_NOT_DECODED entry:\n{}",
+        missing.join("\n")
+    );
+}
