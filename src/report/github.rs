@@ -13,12 +13,10 @@
 
 use std::fmt::Write as _;
 
-use super::{
-    Severity, anchor_place, direction_words, overall, place, subject, summary, witness_words,
-    working_tree_location,
-};
+use super::{Severity, finding_details, overall, subject, summary, working_tree_location};
 use crate::config::AllowNoteKind;
-use crate::outcome::Report;
+use crate::findings::Finding;
+use crate::outcome::{ProtocolReport, Report};
 
 /// Escapes a command's message (`escapeData`).
 pub(crate) fn escape_data(s: &str) -> String {
@@ -48,64 +46,7 @@ pub(super) fn render(report: &Report) -> String {
     let mut out = String::new();
     for p in &report.protocols {
         for f in &p.findings {
-            let severity = Severity::of(p, f);
-            let name = match severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-                Severity::Note | Severity::Allowed | Severity::Known => "notice",
-            };
-            let mut properties = Vec::new();
-            match working_tree_location(report, f) {
-                Some((location, region)) if !location.file.is_empty() => {
-                    properties.push(("file", location.file.clone()));
-                    properties.push(("line", location.line.to_string()));
-                    properties.push(("col", location.column.to_string()));
-                    if let Some(r) = region {
-                        properties.push(("endLine", r.end_line.to_string()));
-                        properties.push(("endColumn", r.end_column.to_string()));
-                    }
-                }
-                _ if !f.location.file.is_empty() => {
-                    properties.push(("file", f.location.file.clone()));
-                }
-                _ => {}
-            }
-            let qualifier = match severity {
-                Severity::Allowed => ", allowed",
-                Severity::Known => ", known",
-                _ => "",
-            };
-            properties.push((
-                "title",
-                format!(
-                    "wirecheck {} ({}{qualifier}): {} {}",
-                    f.rule,
-                    f.level,
-                    p.name,
-                    subject(f)
-                ),
-            ));
-            let mut message = format!("{}\nat {}", f.message, place(f));
-            if let Some(anchor) = anchor_place(f) {
-                let _ = write!(
-                    message,
-                    " (removed; annotated on what is left of its parent, at {anchor})"
-                );
-            }
-            if let Some(wire) = super::wire_words(f) {
-                let _ = write!(message, "\n{wire}");
-            }
-            if let Some(d) = f.direction {
-                let _ = write!(message, "\n{d}: {}", direction_words(f, d));
-            }
-            if let Some((who, json)) = witness_words(f) {
-                let _ = write!(message, "\nwitness ({who}): {json}");
-            }
-            if let Some(reason) = &f.allow_reason {
-                let _ = write!(message, "\nallowed: {reason}");
-            }
-            let _ = write!(message, "\nhelp: {}", super::help(p, f));
-            command(&mut out, name, &properties, &message);
+            finding_command(report, p, f, &mut out);
         }
     }
     for note in &report.allow_notes {
@@ -143,6 +84,56 @@ pub(super) fn render(report: &Report) -> String {
         &text.join("\n"),
     );
     out
+}
+
+/// The annotation of one finding: its level by severity, on its place in the working tree.
+fn finding_command(report: &Report, p: &ProtocolReport, f: &Finding, out: &mut String) {
+    let severity = Severity::of(p, f);
+    let name = match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note | Severity::Allowed | Severity::Known => "notice",
+    };
+    let mut properties = location_properties(report, f);
+    let qualifier = match severity {
+        Severity::Allowed => ", allowed",
+        Severity::Known => ", known",
+        _ => "",
+    };
+    properties.push((
+        "title",
+        format!(
+            "wirecheck {} ({}{qualifier}): {} {}",
+            f.rule,
+            f.level,
+            p.name,
+            subject(f)
+        ),
+    ));
+    let message = finding_details(p, f, "annotated on what is left of its parent, at", true);
+    command(out, name, &properties, &message);
+}
+
+/// `file`, `line`, `col` (and the end, when known) of a finding in the working tree; `file` alone for
+/// something removed whose parent is gone too.
+fn location_properties(report: &Report, f: &Finding) -> Vec<(&'static str, String)> {
+    let mut properties = Vec::new();
+    match working_tree_location(report, f) {
+        Some((location, region)) if !location.file.is_empty() => {
+            properties.push(("file", location.file.clone()));
+            properties.push(("line", location.line.to_string()));
+            properties.push(("col", location.column.to_string()));
+            if let Some(r) = region {
+                properties.push(("endLine", r.end_line.to_string()));
+                properties.push(("endColumn", r.end_column.to_string()));
+            }
+        }
+        _ if !f.location.file.is_empty() => {
+            properties.push(("file", f.location.file.clone()));
+        }
+        _ => {}
+    }
+    properties
 }
 
 #[cfg(test)]

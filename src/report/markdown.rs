@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::{Severity, anchor_place, help, place, subject, witness_words};
-use crate::findings::Level;
+use crate::findings::{Finding, Level};
 use crate::outcome::{ProtocolReport, Report};
 
 /// Escapes inline text for a GFM table cell: `|` everywhere, `<`, `>` and `*` outside code spans, line
@@ -107,6 +107,24 @@ pub(super) fn render(report: &Report) -> String {
         "## wirecheck: {verdict} against {}\n",
         code(report.baseline.name())
     );
+    summary_table(report, &mut out);
+    for p in report.protocols.iter().filter(|p| !p.findings.is_empty()) {
+        let _ = writeln!(out, "\n### {}\n", heading(p));
+        out.push_str(
+            "| | rule | where | direction | against | what changed |\n|---|---|---|---|---|---|\n",
+        );
+        for f in &p.findings {
+            finding_row(p, f, &mut out);
+        }
+        witnesses(p, &mut out);
+        migrations(p, &mut out);
+    }
+    notes_section(report, &mut out);
+    out
+}
+
+/// The verdict table: a row per protocol.
+fn summary_table(report: &Report, out: &mut String) {
     let _ = writeln!(
         out,
         "| protocol | {} | declared | required | findings | verdict |\n|---|---|---|---|---|---|",
@@ -134,74 +152,82 @@ pub(super) fn render(report: &Report) -> String {
             }
         );
     }
-    for p in report.protocols.iter().filter(|p| !p.findings.is_empty()) {
-        let _ = writeln!(out, "\n### {}\n", heading(p));
-        out.push_str(
-            "| | rule | where | direction | against | what changed |\n|---|---|---|---|---|---|\n",
-        );
-        for f in &p.findings {
-            let topic = if f.topic.is_empty() {
-                String::new()
-            } else {
-                format!(" on {}", code(&f.topic))
-            };
-            let place = match anchor_place(f) {
-                Some(anchor) => format!(
-                    "{}<br>in the working tree: {}",
-                    code(&place(f)),
-                    code(&anchor)
-                ),
-                None => code(&place(f)),
-            };
-            let wire = f
-                .wire_path
-                .as_ref()
-                .map_or(String::new(), |w| format!("<br>on the wire: {}", code(w)));
+}
+
+/// A finding's row of its protocol's table.
+fn finding_row(p: &ProtocolReport, f: &Finding, out: &mut String) {
+    let topic = if f.topic.is_empty() {
+        String::new()
+    } else {
+        format!(" on {}", code(&f.topic))
+    };
+    let place = match anchor_place(f) {
+        Some(anchor) => format!(
+            "{}<br>in the working tree: {}",
+            code(&place(f)),
+            code(&anchor)
+        ),
+        None => code(&place(f)),
+    };
+    let wire = f
+        .wire_path
+        .as_ref()
+        .map_or(String::new(), |w| format!("<br>on the wire: {}", code(w)));
+    let _ = writeln!(
+        out,
+        "| {} | {} | {}{topic}{wire}<br>{place} | {} | {} | {}{} |",
+        icon(Severity::of(p, f)),
+        code(f.rule.as_str()),
+        code(&subject(f)),
+        f.direction.map_or("—", |d| d.as_str()),
+        inline(&f.against),
+        inline(&f.message),
+        f.allow_reason
+            .as_ref()
+            .map_or(String::new(), |r| format!("<br>allowed: {}", inline(r)))
+    );
+}
+
+/// The witnesses of a protocol's findings, as JSON blocks.
+fn witnesses(p: &ProtocolReport, out: &mut String) {
+    let witnesses: Vec<_> = p
+        .findings
+        .iter()
+        .filter_map(|f| witness_words(f).map(|w| (f, w)))
+        .collect();
+    if !witnesses.is_empty() {
+        out.push_str("\n**Witnesses**\n\n");
+        for (f, (who, json)) in witnesses {
             let _ = writeln!(
                 out,
-                "| {} | {} | {}{topic}{wire}<br>{place} | {} | {} | {}{} |",
-                icon(Severity::of(p, f)),
+                "- {} {} ({}):\n  ```json\n  {json}\n  ```",
                 code(f.rule.as_str()),
                 code(&subject(f)),
-                f.direction.map_or("—", |d| d.as_str()),
-                inline(&f.against),
-                inline(&f.message),
-                f.allow_reason
-                    .as_ref()
-                    .map_or(String::new(), |r| format!("<br>allowed: {}", inline(r)))
+                inline(&who)
             );
         }
-        let witnesses: Vec<_> = p
-            .findings
-            .iter()
-            .filter_map(|f| witness_words(f).map(|w| (f, w)))
-            .collect();
-        if !witnesses.is_empty() {
-            out.push_str("\n**Witnesses**\n\n");
-            for (f, (who, json)) in witnesses {
-                let _ = writeln!(
-                    out,
-                    "- {} {} ({}):\n  ```json\n  {json}\n  ```",
-                    code(f.rule.as_str()),
-                    code(&subject(f)),
-                    inline(&who)
-                );
-            }
-        }
-        // By id, as a reader scans them; each with the version to declare.
-        let rules: BTreeMap<&str, String> = p
-            .findings
-            .iter()
-            .filter(|f| f.counts() && f.level != Level::None)
-            .map(|f| (f.rule.as_str(), help(p, f)))
-            .collect();
-        if !rules.is_empty() {
-            out.push_str("\n**How to migrate safely**\n\n");
-            for (id, help) in rules {
-                let _ = writeln!(out, "- {}: {}", code(id), inline(&help));
-            }
+    }
+}
+
+/// The usual migration of each counted rule of a protocol, with the version to declare.
+fn migrations(p: &ProtocolReport, out: &mut String) {
+    // By id, as a reader scans them; each with the version to declare.
+    let rules: BTreeMap<&str, String> = p
+        .findings
+        .iter()
+        .filter(|f| f.counts() && f.level != Level::None)
+        .map(|f| (f.rule.as_str(), help(p, f)))
+        .collect();
+    if !rules.is_empty() {
+        out.push_str("\n**How to migrate safely**\n\n");
+        for (id, help) in rules {
+            let _ = writeln!(out, "- {}: {}", code(id), inline(&help));
         }
     }
+}
+
+/// The `wirecheck.toml` notes and the report's notes.
+fn notes_section(report: &Report, out: &mut String) {
     if !report.allow_notes.is_empty() || !report.notes.is_empty() {
         out.push_str("\n### Notes\n\n");
         for note in &report.allow_notes {
@@ -219,7 +245,6 @@ pub(super) fn render(report: &Report) -> String {
             let _ = writeln!(out, "- ℹ️ {}", inline(note));
         }
     }
-    out
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ mod matrix_html;
 mod matrix_md;
 mod sarif;
 
+use std::fmt::Write as _;
 use std::io::IsTerminal as _;
 
 use crate::findings::{Direction, Finding, Level, Side};
@@ -299,6 +300,35 @@ pub(crate) fn help(p: &ProtocolReport, f: &Finding) -> String {
         }
         _ => help.to_owned(),
     }
+}
+
+/// The plain-text details of a finding under its message, as the GitHub and JUnit formats show them: where
+/// it is (and, for something removed, `removed_words` before the place of its surviving parent), the wire
+/// path, the direction, the witness, the allow reason when `with_allow_reason`, and the help.
+pub(crate) fn finding_details(
+    p: &ProtocolReport,
+    f: &Finding,
+    removed_words: &str,
+    with_allow_reason: bool,
+) -> String {
+    let mut details = format!("{}\nat {}", f.message, place(f));
+    if let Some(anchor) = anchor_place(f) {
+        let _ = write!(details, " (removed; {removed_words} {anchor})");
+    }
+    if let Some(wire) = wire_words(f) {
+        let _ = write!(details, "\n{wire}");
+    }
+    if let Some(d) = f.direction {
+        let _ = write!(details, "\n{d}: {}", direction_words(f, d));
+    }
+    if let Some((who, json)) = witness_words(f) {
+        let _ = write!(details, "\nwitness ({who}): {json}");
+    }
+    if let Some(reason) = f.allow_reason.as_ref().filter(|_| with_allow_reason) {
+        let _ = write!(details, "\nallowed: {reason}");
+    }
+    let _ = write!(details, "\nhelp: {}", help(p, f));
+    details
 }
 
 /// A stable fingerprint of a finding across runs and line moves: FNV-1a (64 bits) over the rule, the
