@@ -112,7 +112,8 @@ impl Walk<'_> {
         )
     }
 
-    /// Two fixed-size arrays: lengths must agree; the elements are compared.
+    /// Two fixed-size arrays: lengths must agree (self-describing readers reject another length;
+    /// positional ones, which read no length, read another number of elements); the elements are compared.
     pub(super) fn compare_arrays(
         &mut self,
         writer_ty: &Ty,
@@ -121,10 +122,15 @@ impl Walk<'_> {
         (reader_elem, reader_len): (&Ty, u64),
     ) -> Vec<Issue> {
         if writer_len != reader_len {
+            let consequence = if self.positional {
+                String::new()
+            } else {
+                format!(": arrays of {writer_len} elements are rejected")
+            };
             return vec![Issue::breaking(
                 RuleId::ArrayLengthChanged,
                 format!(
-                    "{} writes `{writer_ty}` and {} reads `{reader_ty}`: arrays of {writer_len} elements are rejected",
+                    "{} writes `{writer_ty}` and {} reads `{reader_ty}`{consequence}",
                     self.writer_name(),
                     self.reader_name()
                 ),

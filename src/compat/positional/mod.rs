@@ -10,7 +10,7 @@ use super::issue::{Issue, embedded};
 use super::sample::key_string;
 use super::shape::{Role, Shape, resolve};
 use super::walk::Walk;
-use super::witness::{single_entry, with_element};
+use super::witness::single_entry;
 use crate::model::{EnumRepr, SeqKind, Ty};
 use crate::rules::RuleId;
 
@@ -172,7 +172,7 @@ impl Walk<'_> {
                 self.compare_positional_maps((&k1, &v1), (&k2, &v2))
             }
             (S::Array(e1, n1), S::Array(e2, n2)) => {
-                self.compare_positional_arrays(writer_ty, reader_ty, (&e1, n1), (&e2, n2))
+                self.compare_arrays(writer_ty, reader_ty, (&e1, n1), (&e2, n2))
             }
             (
                 writer @ (S::Struct(_) | S::Tuple(..) | S::Array(..)),
@@ -294,29 +294,5 @@ impl Walk<'_> {
         let found = self.compare(writer_value, reader_value);
         out.extend(embedded(found, |c| Some(single_entry(key.clone(), c))));
         out
-    }
-
-    /// Two fixed-size arrays: lengths must agree (no length is written); elements are compared.
-    fn compare_positional_arrays(
-        &mut self,
-        writer_ty: &Ty,
-        reader_ty: &Ty,
-        (writer_elem, writer_len): (&Ty, u64),
-        (reader_elem, reader_len): (&Ty, u64),
-    ) -> Vec<Issue> {
-        if writer_len != reader_len {
-            return vec![Issue::breaking(
-                RuleId::ArrayLengthChanged,
-                format!(
-                    "{} writes `{writer_ty}` and {} reads `{reader_ty}`",
-                    self.writer_name(),
-                    self.reader_name()
-                ),
-                self.sample(writer_ty, false),
-            )];
-        }
-        let base = self.sample(writer_ty, false);
-        let found = self.compare(writer_elem, reader_elem);
-        embedded(found, |c| with_element(&base, 0, c))
     }
 }
