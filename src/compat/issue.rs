@@ -167,6 +167,16 @@ pub(crate) fn placed(issues: Vec<Issue>, place: &Place) -> Vec<Issue> {
         .collect()
 }
 
+/// Gives the issues found without a location of their own the location of the type compared.
+pub(crate) fn located(mut issues: Vec<Issue>, location: &Option<(Location, Side)>) -> Vec<Issue> {
+    for issue in &mut issues {
+        if issue.location.is_none() {
+            issue.location.clone_from(location);
+        }
+    }
+    issues
+}
+
 /// Embeds each issue's witness (a value of the part compared) into a payload of the enclosing type;
 /// `None` drops the witness.
 pub(crate) fn embedded(issues: Vec<Issue>, embed: impl Fn(Value) -> Option<Value>) -> Vec<Issue> {

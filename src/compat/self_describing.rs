@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use super::decode::Decoder;
-use super::issue::Issue;
+use super::issue::{Issue, located};
 use super::sample::Sampler;
 use super::shape::{MAX_DEPTH, Role, Shape, resolve};
 use super::walk::Walk;
@@ -24,14 +24,9 @@ impl Walk<'_> {
             writer_resolved.def.map(|d| &d.location),
             reader_resolved.def.map(|d| &d.location),
         );
-        let mut found =
+        let found =
             self.compare_shapes(writer, reader, writer_resolved.shape, reader_resolved.shape);
-        for issue in &mut found {
-            if issue.location.is_none() {
-                issue.location.clone_from(&location);
-            }
-        }
-        out.extend(found);
+        out.extend(located(found, &location));
         out
     }
 

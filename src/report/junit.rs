@@ -40,7 +40,7 @@ fn xml_text(s: &str) -> String {
 }
 
 /// Test, failure and skip counts of a suite.
-#[derive(Default, Clone, Copy)]
+#[derive(Default)]
 struct Counts {
     tests: usize,
     failures: usize,

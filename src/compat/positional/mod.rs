@@ -6,7 +6,7 @@ mod items;
 
 use serde_json::{Value, json};
 
-use super::issue::{Issue, embedded};
+use super::issue::{Issue, embedded, located};
 use super::sample::key_string;
 use super::shape::{Role, Shape, resolve};
 use super::walk::Walk;
@@ -63,18 +63,13 @@ impl Walk<'_> {
             return vec![Issue { location, ..issue }];
         }
         let mut out = self.compare_definitions(writer, writer_resolved.def, reader_resolved.def);
-        let mut found = self.compare_positional_shapes(
+        let found = self.compare_positional_shapes(
             writer,
             reader,
             writer_resolved.shape,
             reader_resolved.shape,
         );
-        for issue in &mut found {
-            if issue.location.is_none() {
-                issue.location.clone_from(&location);
-            }
-        }
-        out.extend(found);
+        out.extend(located(found, &location));
         out
     }
 
