@@ -345,7 +345,7 @@ fn symlinks_are_followed_in_the_working_tree_and_in_git() {
     repo.commit("symlinked module");
     repo.tag("v0.1.0");
     // Git stores the link; the checker follows it in the release's tree as a checkout would (fixed in
-    // src/source.rs: it used to see no module file there and report the type as changed).
+    // src/source/: it used to see no module file there and report the type as changed).
     let run = repo.check_json();
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     // No extraction note (`file:line:column: ...`); the one note says HEAD is the first release.
