@@ -224,7 +224,18 @@ fn structural_shape(ty: &Ty) -> Shape {
         Ty::Tuple { elems } if elems.is_empty() => Shape::Unit,
         Ty::Tuple { elems } => Shape::Tuple(elems.clone(), Vec::new()),
         Ty::Map { key, value } => Shape::Map((**key).clone(), (**value).clone()),
-        Ty::External { path } => Shape::External(path.clone()),
+        Ty::External { path, .. } => Shape::External(path.clone()),
+        // Interim readings until the walk knows the format and the role (issue 15).
+        Ty::Refined { base, .. } => structural_shape(base),
+        Ty::Readable { human, .. } => structural_shape(human),
+        Ty::Bytes => Shape::Seq(
+            SeqKind::List,
+            Ty::Int {
+                signed: false,
+                bits: 8,
+            },
+        ),
+        Ty::Choice { writes, .. } => structural_shape(writes),
         Ty::Param { name } => Shape::Unresolved(name.clone()),
         Ty::Named { path, .. } => Shape::Unresolved(path.clone()),
     }

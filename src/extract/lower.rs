@@ -358,7 +358,7 @@ impl<'a> Lowering<'a> {
                 target: self.ty(&scope, &item.ty, reached),
             },
             _ => Body::Alias {
-                target: Ty::External { path: path.clone() },
+                target: Ty::external(path.clone()),
             },
         };
         for (span, message) in problems {
@@ -605,13 +605,9 @@ impl<'a> Lowering<'a> {
                         ..
                     }) => match len.base10_parse::<u64>() {
                         Ok(len) => Ty::Array { elem, len },
-                        Err(_) => Ty::External {
-                            path: tokens_text(ty),
-                        },
+                        Err(_) => Ty::external(tokens_text(ty)),
                     },
-                    _ => Ty::External {
-                        path: tokens_text(ty),
-                    },
+                    _ => Ty::external(tokens_text(ty)),
                 }
             }
             syn::Type::Path(path) if path.qself.is_none() => {
@@ -623,9 +619,7 @@ impl<'a> Lowering<'a> {
                     other.span(),
                     format!("type `{}` is not a serializable data type wirecheck can follow; compared by its text", tokens_text(other)),
                 ));
-                Ty::External {
-                    path: tokens_text(other),
-                }
+                Ty::external(tokens_text(other))
             }
         }
     }
@@ -677,9 +671,7 @@ impl<'a> Lowering<'a> {
                 if full.len() == 1 {
                     self.note_unresolved(scope, path, &full[0]);
                 }
-                Ty::External {
-                    path: tokens_text(path),
-                }
+                Ty::external(tokens_text(path))
             }
         }
     }

@@ -163,12 +163,7 @@ pub struct A {{
             ]
         }
     );
-    assert_eq!(
-        f[7].ty,
-        Ty::External {
-            path: "chrono::DateTime<chrono::Utc>".into()
-        }
-    );
+    assert_eq!(f[7].ty, Ty::external("chrono::DateTime<chrono::Utc>"));
 }
 
 #[test]

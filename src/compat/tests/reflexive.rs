@@ -45,12 +45,7 @@ fn everything() -> Snapshot {
                     elems: vec![Ty::Bool, Ty::Char],
                 },
             ),
-            f(
-                "ext",
-                Ty::External {
-                    path: "chrono::DateTime<Utc>".into(),
-                },
-            ),
+            f("ext", Ty::external("chrono::DateTime<Utc>")),
             f("val", Ty::Value),
             f(
                 "w",

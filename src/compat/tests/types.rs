@@ -300,7 +300,7 @@ fn collections() {
 #[test]
 fn external_and_unresolved_types() {
     let s = |t: Ty| snap(vec![msg_struct(vec![f("t", t)])]);
-    let ext = |p: &str| Ty::External { path: p.into() };
+    let ext = |p: &str| Ty::external(p);
     let out = check(
         &s(ext("chrono::NaiveDateTime")),
         &s(ext("time::OffsetDateTime")),
