@@ -17,7 +17,7 @@ use super::syntax::{
     tokens_text, unraw,
 };
 use super::tree::ModuleTree;
-use super::{ExtractError, Keep, location, note};
+use super::{ExtractError, Keep, known, location, note};
 use crate::model::{
     AllowDecl, Body, ContainerAttrs, Custom, EnumRepr, ExtractNote, Field, MessageDecl,
     ProtocolDecl, Proxy, SeqKind, SkipSer, Snapshot, Style, Ty, TypeDef, Variant,
@@ -42,6 +42,7 @@ pub(super) fn snapshot(
         names: Names::new(tree),
         notes: tree.notes().cloned().collect(),
         unknown_rule_id: None,
+        known_defs: Vec::new(),
     }
     .snapshot(keep)
 }
@@ -71,6 +72,8 @@ struct Lowering<'a> {
     /// The first `allow(...)` of a field or variant naming a rule that does not exist: an error when every
     /// message is kept (the allow would otherwise be ignored without a word).
     unknown_rule_id: Option<ExtractError>,
+    /// Definitions of known types (std, the catalogue) that the lowered types name.
+    known_defs: Vec<TypeDef>,
 }
 
 impl<'a> Lowering<'a> {
@@ -315,6 +318,9 @@ impl<'a> Lowering<'a> {
                     queue.push_back(next);
                 }
             }
+        }
+        for def in self.known_defs.drain(..) {
+            snapshot.types.entry(def.path.clone()).or_insert(def);
         }
     }
 
@@ -665,8 +671,12 @@ impl<'a> Lowering<'a> {
                     || full.first().is_some_and(|first| {
                         STD_ROOTS.contains(&first.as_str()) || first == "serde_json"
                     });
-                if std_like && let Some(ty) = self.std_ty(scope, &full, &args, reached) {
-                    return ty;
+                if std_like {
+                    let args: Vec<Ty> = args.iter().map(|a| self.ty(scope, a, reached)).collect();
+                    if let Some(known) = known::lookup(&full, &args, None) {
+                        self.known_defs.extend(known.defs);
+                        return known.ty;
+                    }
                 }
                 if full.len() == 1 {
                     self.note_unresolved(scope, path, &full[0]);
@@ -700,65 +710,6 @@ impl<'a> Lowering<'a> {
             )
         };
         self.notes.push(note(scope.file, path.span(), message));
-    }
-
-    /// A std or serde_json type the model knows by name (`full` is its path as far as it resolved).
-    fn std_ty(
-        &mut self,
-        scope: &TypeScope<'_>,
-        full: &[String],
-        args: &[&syn::Type],
-        reached: &mut Vec<usize>,
-    ) -> Option<Ty> {
-        let name = full.last()?.as_str();
-        let mut arg = |i: usize, this: &mut Self| args.get(i).map(|a| this.ty(scope, a, reached));
-        let int = |signed, bits| Some(Ty::Int { signed, bits });
-        match name {
-            "bool" => Some(Ty::Bool),
-            "char" => Some(Ty::Char),
-            "str" | "String" | "PathBuf" | "Path" | "OsString" => Some(Ty::String),
-            "u8" => int(false, 8),
-            "u16" => int(false, 16),
-            "u32" => int(false, 32),
-            "u64" | "usize" => int(false, 64),
-            "u128" => int(false, 128),
-            "i8" => int(true, 8),
-            "i16" => int(true, 16),
-            "i32" => int(true, 32),
-            "i64" | "isize" => int(true, 64),
-            "i128" => int(true, 128),
-            "f32" => Some(Ty::Float { bits: 32 }),
-            "f64" => Some(Ty::Float { bits: 64 }),
-            "Value" if full.first().is_some_and(|f| f == "serde_json") || full.len() == 1 => {
-                // A bare `Value` only counts when imported from serde_json; that import resolves to a
-                // serde_json path, so a bare unresolved `Value` is someone else's.
-                (full.len() > 1).then_some(Ty::Value)
-            }
-            "Map" if full.first().is_some_and(|f| f == "serde_json") => Some(Ty::Map {
-                key: Box::new(Ty::String),
-                value: Box::new(Ty::Value),
-            }),
-            "Option" => Some(Ty::Option {
-                inner: Box::new(arg(0, self)?),
-            }),
-            "Box" | "Rc" | "Arc" | "Cell" | "RefCell" | "Mutex" | "RwLock" | "Reverse"
-            | "Wrapping" => arg(0, self),
-            "Cow" => arg(0, self),
-            "Vec" | "VecDeque" | "LinkedList" | "BinaryHeap" => Some(Ty::Seq {
-                kind: SeqKind::List,
-                elem: Box::new(arg(0, self)?),
-            }),
-            "HashSet" | "BTreeSet" => Some(Ty::Seq {
-                kind: SeqKind::Set,
-                elem: Box::new(arg(0, self)?),
-            }),
-            "HashMap" | "BTreeMap" => Some(Ty::Map {
-                key: Box::new(arg(0, self)?),
-                value: Box::new(arg(1, self)?),
-            }),
-            "PhantomData" => Some(Ty::Unit),
-            _ => None,
-        }
     }
 }
 

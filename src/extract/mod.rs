@@ -43,6 +43,7 @@
 
 mod cache;
 mod declarations;
+mod known;
 mod lower;
 mod names;
 mod scan;

@@ -1,0 +1,38 @@
+//! Wire shapes the extraction knows without a derive to read: std types as serde implements them
+//! (`std_types`), and types of other crates whose serde impls are written by hand (`crates`, the
+//! catalogue, keyed by crate version).
+//!
+//! A lookup takes the type's resolved path (its first segment is the crate: `std`, `core`, `alloc` or a
+//! package name) and its generic arguments already lowered to the model.
+
+mod crates;
+mod std_types;
+
+use semver::Version;
+
+use crate::model::{Ty, TypeDef};
+
+/// A known type's wire shape: the model type a use of it lowers to, and the definitions that type names
+/// (for example `std::time::Duration`'s struct of `secs` and `nanos`).
+pub(crate) struct Known {
+    /// What a use of the type lowers to.
+    pub ty: Ty,
+    /// Definitions `ty` names through [`Ty::Named`], to add to the snapshot.
+    pub defs: Vec<TypeDef>,
+}
+
+impl Known {
+    /// A shape that names no definition.
+    pub fn plain(ty: Ty) -> Known {
+        Known {
+            ty,
+            defs: Vec::new(),
+        }
+    }
+}
+
+/// The wire shape of the type at `path` with generic arguments `args`, for the package `version` when it
+/// is known; `None` when neither std nor the catalogue knows it.
+pub(crate) fn lookup(path: &[String], args: &[Ty], version: Option<&Version>) -> Option<Known> {
+    std_types::lookup(path, args).or_else(|| crates::lookup(path, args, version))
+}
