@@ -268,7 +268,7 @@ impl Walk<'_> {
         let reader_shape = resolve(self.reader, reader, Role::Reader).shape;
         let with_key = |k: String| Some(single_entry(k, value?.clone()));
         match (&writer_shape, &reader_shape) {
-            (_, Shape::Str | Shape::Value | Shape::External(_)) => Vec::new(),
+            (_, Shape::Str | Shape::Value | Shape::External(..)) => Vec::new(),
             (Shape::Int { signed: a, bits: x }, Shape::Int { signed: b, bits: y }) => self
                 .compare_integers((*a, *x), (*b, *y), true)
                 .into_iter()

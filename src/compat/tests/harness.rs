@@ -71,6 +71,9 @@ fn check_finding(old: &Snapshot, new: &Snapshot, finding: &Finding, positional: 
     let side = |snapshot| SideRef {
         snapshot,
         side: Side::Old,
+        human: new
+            .protocol("p")
+            .is_none_or(|p| p.format.is_human_readable()),
     };
     let evidence = finding.rule.rule().evidence;
     if evidence != Evidence::Opaque && !positional {
