@@ -37,6 +37,11 @@ fn undecodable(shape: &Shape, role: Role) -> Option<&'static str> {
             ),
             EnumRepr::External => None,
         },
+        // serde_with's `PickFirst` (and the choices built on it) buffers the input with `deserialize_any`
+        // before trying its types (its `de/impls.rs`).
+        (Shape::Choice(reads), Role::Reader) if reads.len() > 1 => Some(
+            "a choice of types is read with `deserialize_any`, which a positional format refuses",
+        ),
         (Shape::Struct(s), _) if s.fields.iter().any(|f| f.flatten) => Some(
             "a struct with a flattened field is written as a map of unknown length, which a positional format cannot write",
         ),
