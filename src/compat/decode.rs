@@ -96,7 +96,10 @@ impl<'a> Decoder<'a> {
             Shape::Refined(refined) => {
                 self.decode(&refined.base, v)?;
                 if refined.outside_value().as_ref() == Some(v) {
-                    return Err(format!("invalid value: {v}, expected a `{}` value", refined.domain));
+                    return Err(format!(
+                        "invalid value: {v}, expected a `{}` value",
+                        refined.domain
+                    ));
                 }
                 Ok(())
             }

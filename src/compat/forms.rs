@@ -42,11 +42,18 @@ impl Walk<'_> {
 
     /// The same type of another crate: unchanged at the same package version; at two versions its
     /// shape may have changed, which the checker cannot see, in either direction.
-    fn external_versions(&self, path: &str, writer: Option<&str>, reader: Option<&str>) -> Vec<Issue> {
+    fn external_versions(
+        &self,
+        path: &str,
+        writer: Option<&str>,
+        reader: Option<&str>,
+    ) -> Vec<Issue> {
         if writer == reader {
             return Vec::new();
         }
-        let version = |v: Option<&str>| v.map_or_else(|| "an unknown version".to_owned(), |v| format!("`{v}`"));
+        let version = |v: Option<&str>| {
+            v.map_or_else(|| "an unknown version".to_owned(), |v| format!("`{v}`"))
+        };
         let mut issue = Issue::opaque(
             RuleId::ExternalTypeChanged,
             format!(
@@ -119,7 +126,13 @@ impl Walk<'_> {
 
     /// A reader that tries `reads` in order: the writer is fine if one of them takes everything it
     /// writes; otherwise the writer's samples decide, as for an untagged enum.
-    fn compare_choice(&mut self, writer_ty: &Ty, reader_ty: &Ty, writer: &Shape, reads: &[Ty]) -> Vec<Issue> {
+    fn compare_choice(
+        &mut self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        writer: &Shape,
+        reads: &[Ty],
+    ) -> Vec<Issue> {
         for read in reads {
             let found = self.compare(writer_ty, read);
             if !found.iter().any(|issue| issue.breaks) {

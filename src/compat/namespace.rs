@@ -1,9 +1,7 @@
 //! The key namespace of a braced struct (or struct variant): its fields with flattened structs inlined,
 //! and the flattened enums, maps and opaque types that share its keys.
 
-use super::shape::{
-    MAX_DEPTH, Role, Shape, SideRef, absent_reads_none, has_custom_de, resolve,
-};
+use super::shape::{MAX_DEPTH, Role, Shape, SideRef, absent_reads_none, has_custom_de, resolve};
 use crate::model::{AllowDecl, ContainerAttrs, EnumRepr, Field, Ty};
 
 /// A field of a struct's flattened key namespace.

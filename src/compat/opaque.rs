@@ -39,7 +39,8 @@ impl Walk<'_> {
     ) -> Option<Issue> {
         let key = writer.key();
         if writer.field.custom != reader.field.custom {
-            if !self.custom_affects_walk(writer.field.custom.as_ref(), reader.field.custom.as_ref()) {
+            if !self.custom_affects_walk(writer.field.custom.as_ref(), reader.field.custom.as_ref())
+            {
                 return None;
             }
             return Some(directed(Issue::opaque(

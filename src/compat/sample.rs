@@ -174,7 +174,8 @@ impl<'a> Sampler<'a> {
             Shape::Refined(refined) => {
                 let sample = refined.sample_value();
                 if sample.is_none() {
-                    self.unknown.get_or_insert(format!("{} ({})", refined.base, refined.domain));
+                    self.unknown
+                        .get_or_insert(format!("{} ({})", refined.base, refined.domain));
                 }
                 return sample;
             }

@@ -286,9 +286,11 @@ pub(crate) fn resolve<'a>(side: SideRef<'a>, ty: &Ty, role: Role) -> Resolved<'a
 /// role-dependent form stands for here, or the structural shape.
 fn structural_step(ty: &Ty, human: bool, role: Role) -> Step {
     match ty {
-        Ty::Readable { human: h, compact } => {
-            Step::Follow(if human { (**h).clone() } else { (**compact).clone() })
-        }
+        Ty::Readable { human: h, compact } => Step::Follow(if human {
+            (**h).clone()
+        } else {
+            (**compact).clone()
+        }),
         Ty::Choice { writes, .. } if role == Role::Writer => Step::Follow((**writes).clone()),
         Ty::Choice { reads, .. } => Step::Reached(Shape::Choice(reads.clone())),
         other => Step::Reached(structural_shape(other)),
@@ -441,10 +443,9 @@ fn struct_step(
             Some(field) if field.custom.is_none() => {
                 return Step::Follow(subst(&field.ty, params, args));
             }
-            Some(field) => Shape::External(
-                format!("{path} (custom: {})", custom_text(field)),
-                None,
-            ),
+            Some(field) => {
+                Shape::External(format!("{path} (custom: {})", custom_text(field)), None)
+            }
             None => Shape::Unit,
         },
         Style::Tuple => {

@@ -159,7 +159,8 @@ impl<'a> Walk<'a> {
     /// Breaks found for the writer's `ty` that have no witness because a type inside it has no known
     /// shape: the issue names that type (deeper levels have named it already).
     fn say_why_no_witness(&self, ty: &Ty, mut issues: Vec<Issue>) -> Vec<Issue> {
-        let unexplained = |i: &Issue| i.breaks && !i.opaque && i.witness.is_none() && i.no_witness.is_none();
+        let unexplained =
+            |i: &Issue| i.breaks && !i.opaque && i.witness.is_none() && i.no_witness.is_none();
         if !issues.iter().any(unexplained) {
             return issues;
         }
