@@ -199,6 +199,16 @@ impl<'a> Decoder<'a> {
             Shape::Enum(en) => self
                 .decode_enum(&en, &Value::String(key.to_owned()))
                 .map(|_| ()),
+            Shape::Choice(reads) => {
+                let mut last = format!("no type of the choice takes the key `{key}`");
+                for read in &reads {
+                    match self.decode_key(read, key) {
+                        Ok(()) => return Ok(()),
+                        Err(reason) => last = reason,
+                    }
+                }
+                Err(last)
+            }
             _ => Err(format!("unsupported map key `{key}`")),
         }
     }

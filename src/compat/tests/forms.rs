@@ -412,3 +412,28 @@ fn no_witness_is_invented_for_an_opaque_type() {
         major.message
     );
 }
+
+#[test]
+fn refined_map_keys() {
+    let id = refined(Ty::String, "job-id", &[], "\"f1a2\"", Some("\"\""));
+    let keyed = |key: Ty| one_field(Format::Json, map_of(key, u(8)));
+    let out = check(&keyed(Ty::String), &keyed(id.clone()));
+    assert_eq!(
+        summary(&out),
+        vec![(
+            RuleId::ValueDomainNarrowed,
+            Level::Major,
+            NEW_READS_OLD,
+            Some("v".into())
+        )]
+    );
+    assert_eq!(out[0].witness, Some(json!({"v": {"": 0}})));
+    assert_eq!(out[0].wire_path.as_deref(), Some("v{key}"));
+    // Keys of a domain read as plain strings: compatible; old reads new is the break above reversed.
+    let out = check(&keyed(id), &keyed(Ty::String));
+    assert!(
+        out.iter().all(|f| f.direction != NEW_READS_OLD),
+        "{:#?}",
+        summary(&out)
+    );
+}
