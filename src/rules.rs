@@ -664,8 +664,8 @@ before: enum Event { Start(u8), Stop }\nafter:  #[serde(untagged)] enum Event { 
         explanation: "The wire type is the same (a string, an integer), but the reader's type parses it and accepts only \
 a domain of it: a `NonZeroU32` rejects 0, a URL or UUID type rejects other strings. A release whose field was \
 the plain type writes values the other release rejects: new-reads-old breaks when the new release \
-validates, old-reads-new when the old one did. The reverse change (a validated type becoming the plain one) \
-is compatible. The witness is a value the writer can write and the reader rejects (the reader's known \
+validates, old-reads-new when the old one did; a reader of the plain type accepts every value of the \
+validated one, so only the direction in which the validating release reads breaks. The witness is a value the writer can write and the reader rejects (the reader's known \
 value outside its domain, or the writer's domain sample).\n\nbefore: count: u32\nafter:  count: std::num::NonZeroU32",
     }
 }
