@@ -108,6 +108,8 @@ pub enum Ext {
     Duration,
     /// `std::net::Ipv4Addr`: `"10.0.0.1"`.
     Ipv4,
+    /// `std::num::NonZeroU32`: a `u32` whose reader rejects 0.
+    NonZeroU32,
 }
 
 /// A field's type.
@@ -188,6 +190,7 @@ impl Ty {
             Ty::Boxed(t) => format!("Box<{}>", t.render()),
             Ty::Ext(Ext::Duration) => "std::time::Duration".into(),
             Ty::Ext(Ext::Ipv4) => "std::net::Ipv4Addr".into(),
+            Ty::Ext(Ext::NonZeroU32) => "std::num::NonZeroU32".into(),
         }
     }
 
@@ -608,7 +611,7 @@ impl Schema {
 
     fn defaultable_in(&self, ty: &Ty, visiting: &mut Vec<String>) -> bool {
         match ty {
-            Ty::Ext(Ext::Ipv4) => false,
+            Ty::Ext(Ext::Ipv4 | Ext::NonZeroU32) => false,
             Ty::Arr(t, n) => *n <= 32 && self.defaultable_in(t, visiting),
             Ty::Tup(ts) => ts.iter().all(|t| self.defaultable_in(t, visiting)),
             Ty::Boxed(t) => self.defaultable_in(t, visiting),
@@ -873,6 +876,14 @@ impl<'s> Values<'s> {
             Ty::Ext(Ext::Ipv4) => match pick {
                 Pick::Min(_) => "std::net::Ipv4Addr::UNSPECIFIED".into(),
                 _ => "std::net::Ipv4Addr::new(10, 0, 0, 1)".into(),
+            },
+            Ty::Ext(Ext::NonZeroU32) => match pick {
+                Pick::Min(_) => "std::num::NonZeroU32::MIN".into(),
+                Pick::Max(_) => "std::num::NonZeroU32::MAX".into(),
+                Pick::Rand => format!(
+                    "std::num::NonZeroU32::new({}).unwrap()",
+                    1 + rng.below(1000)
+                ),
             },
             Ty::Named(n) => self.named(n, pick, rng, d),
         }

@@ -289,6 +289,7 @@ fn mutate_ty(ty: &Ty, rng: &mut Rng) -> Option<Ty> {
         Ty::Named(_) => Ty::Value,
         Ty::Ext(Ext::Duration) => Ty::Ext(Ext::Ipv4),
         Ty::Ext(Ext::Ipv4) => Ty::Str,
+        Ty::Ext(Ext::NonZeroU32) => Ty::Int(Int::U32),
         Ty::Unit => return None,
     })
 }
@@ -1032,6 +1033,35 @@ fn m_ext_change(s: &mut Schema, rng: &mut Rng) -> Option<String> {
     Some(text)
 }
 
+/// A `u32` field becomes a `NonZeroU32` (its reader rejects 0), or back.
+fn m_nonzero(s: &mut Schema, rng: &mut Rng) -> Option<String> {
+    let refs: Vec<(Site, usize)> = field_refs(s, false)
+        .into_iter()
+        .filter(|r| {
+            matches!(
+                field_ref(s, *r).ty,
+                Ty::Int(Int::U32) | Ty::Ext(Ext::NonZeroU32)
+            )
+        })
+        .collect();
+    if refs.is_empty() {
+        return None;
+    }
+    let f = field_mut(s, *rng.pick(&refs));
+    let new = match f.ty {
+        Ty::Int(Int::U32) => Ty::Ext(Ext::NonZeroU32),
+        _ => Ty::Int(Int::U32),
+    };
+    let text = format!(
+        "field `{}` type {} -> {}",
+        f.name,
+        f.ty.render(),
+        new.render()
+    );
+    f.ty = new;
+    Some(text)
+}
+
 fn m_macro_type(s: &mut Schema, rng: &mut Rng) -> Option<String> {
     if let Some(d) = s
         .defs
@@ -1115,6 +1145,7 @@ pub const MUTATIONS: &[(&str, Mutation)] = &[
     ("toggle_variant_untagged", m_variant_untagged),
     ("change_variant_shape", m_variant_shape),
     ("change_external_type", m_ext_change),
+    ("toggle_nonzero", m_nonzero),
     ("macro_defined_type", m_macro_type),
 ];
 
@@ -1453,6 +1484,7 @@ const COVERAGE: &[(&str, &str)] = &[
     ("kill", "make_optional"),
     ("hello_response", "make_required"),
     ("shell_init", "add_option_field"),
+    ("alloc_request", "toggle_nonzero"),
 ];
 
 /// `n` pairs from `seed`: first the [`COVERAGE`] pairs and every mutation alone (round-robin over the corpus, each kind several
