@@ -80,7 +80,7 @@ pub(crate) enum Shape {
     /// (the second, when known).
     External(String, Option<String>),
     /// A value of a base type that readers parse, accepting only a domain of it.
-    Refined(RefinedDef),
+    Refined(Box<RefinedDef>),
     /// `serialize_bytes` / `deserialize_bytes`: on the wire what `Vec<u8>` is, except that a reader also
     /// takes a JSON string (its bytes).
     Bytes,
@@ -243,6 +243,10 @@ pub(crate) fn same_variant(a: &Variant, b: &Variant) -> bool {
 }
 
 /// One step of resolution: a shape reached, or another type to follow.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "a step lives on the stack for one iteration of `resolve`; boxing the shape would allocate on every resolution"
+)]
 enum Step {
     Reached(Shape),
     Follow(Ty),
@@ -323,13 +327,13 @@ fn structural_shape(ty: &Ty) -> Shape {
             within,
             sample,
             outside,
-        } => Shape::Refined(RefinedDef {
+        } => Shape::Refined(Box::new(RefinedDef {
             base: (**base).clone(),
             domain: domain.clone(),
             within: within.clone(),
             sample: sample.clone(),
             outside: outside.clone(),
-        }),
+        })),
         Ty::Bytes => Shape::Bytes,
         Ty::Readable { human, .. } => structural_shape(human),
         Ty::Choice { writes, .. } => structural_shape(writes),
