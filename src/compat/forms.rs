@@ -54,7 +54,8 @@ impl Walk<'_> {
         let version = |v: Option<&str>| {
             v.map_or_else(|| "an unknown version".to_owned(), |v| format!("`{v}`"))
         };
-        let mut issue = Issue::opaque(
+        // A dependency upgrade may change what is written and what is read: one finding per direction.
+        vec![Issue::breaking(
             RuleId::ExternalTypeChanged,
             format!(
                 "{} writes `{path}` from {} and {} reads it from {}: the checker cannot see whether its wire \
@@ -64,10 +65,8 @@ impl Walk<'_> {
                 self.reader_name(),
                 version(reader)
             ),
-        );
-        // A dependency upgrade may change what is written and what is read: one finding per direction.
-        issue.opaque = false;
-        vec![issue]
+            None,
+        )]
     }
 
     /// Two refined values: the bases as usual; the reader's domain must hold the writer's.

@@ -1,5 +1,6 @@
 //! Verdicts on what the checker cannot see into: unresolved types, types of other crates, custom
-//! (de)serialization functions. Each is a break without a witness, reported once.
+//! (de)serialization functions. Each is a break without a witness: reported once for both directions,
+//! except custom functions, reported in each direction the changed function affects.
 
 use super::issue::Issue;
 use super::namespace::FlatField;
@@ -43,7 +44,7 @@ impl Walk<'_> {
             {
                 return None;
             }
-            return Some(directed(Issue::opaque(
+            return Some(Issue::breaking(
                 RuleId::CustomSerdeChanged,
                 format!(
                     "`{key}` has [{}] in {} and [{}] in {}: custom functions are opaque",
@@ -52,13 +53,14 @@ impl Walk<'_> {
                     custom_text(&reader.field),
                     self.reader_name()
                 ),
-            )));
+                None,
+            ));
         }
         if self.wire_eq.ty(&writer.field.ty, &reader.field.ty) {
             return None;
         }
         // Which of the functions handles the type differently is unknown: both directions.
-        Some(directed(Issue::opaque(
+        Some(Issue::breaking(
             RuleId::CustomSerdeChanged,
             format!(
                 "`{key}` changed type (`{}` to `{}`) behind custom functions [{}]",
@@ -66,7 +68,8 @@ impl Walk<'_> {
                 reader.field.ty,
                 custom_text(&reader.field)
             ),
-        )))
+            None,
+        ))
     }
 
     /// A variant (named `name`) whose custom functions changed from the writer's `writer` to the
@@ -78,10 +81,11 @@ impl Walk<'_> {
         reader: Option<&Custom>,
     ) -> Option<Issue> {
         self.custom_affects_walk(writer, reader).then(|| {
-            directed(Issue::opaque(
+            Issue::breaking(
                 RuleId::CustomSerdeChanged,
                 format!("the variant `{name}` changed its custom (de)serialization functions"),
-            ))
+                None,
+            )
         })
     }
 
@@ -99,11 +103,4 @@ impl Walk<'_> {
             de_changed
         }
     }
-}
-
-/// A custom-function finding kept in the direction it was found for: the functions affect one
-/// direction (or both, each found by its own walk), so the two directions are not merged.
-fn directed(mut issue: Issue) -> Issue {
-    issue.opaque = false;
-    issue
 }

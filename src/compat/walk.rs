@@ -19,7 +19,7 @@ use super::wire_eq::WireEq;
 use crate::Format;
 use crate::findings::{Direction, Side};
 use crate::model::{Location, Ty};
-use crate::rules::RuleId;
+use crate::rules::{Evidence, RuleId};
 
 /// The comparison of one writer schema with one reader schema.
 pub(crate) struct Walk<'a> {
