@@ -1247,8 +1247,8 @@ samples! {
         .map(SocketAddr::V4)
         .chain(SocketAddrV6::samples().into_iter().map(SocketAddr::V6))
         .collect();
-    Range<u32> => vec![0..0, 1..u32::MAX, 7..3];
-    RangeInclusive<u32> => vec![0..=0, 1..=u32::MAX, 7..=3];
+    Range<u32> => vec![0..0, 1..u32::MAX, Range { start: 7, end: 3 }];
+    RangeInclusive<u32> => vec![0..=0, 1..=u32::MAX, RangeInclusive::new(7, 3)];
     RangeFrom<u32> => wrap(|n| n..);
     RangeTo<u32> => wrap(|n| ..n);
     Bound<u32> => vec![Bound::Unbounded, Bound::Included(0), Bound::Excluded(u32::MAX)];
