@@ -561,11 +561,13 @@ impl<'a> Lowering<'a> {
                 .ident
                 .as_ref()
                 .map_or_else(|| field.ty.span(), |ident| ident.span());
+            let ty = self.ty(scope, &field.ty, reached);
+            let (ty, custom) = self.with_shape(scope, ty, custom(&field_serde));
             out.push(Field {
                 rust_name,
                 ser_name,
                 de_names,
-                ty: self.ty(scope, &field.ty, reached),
+                ty,
                 default: field_serde.default || container.default,
                 skip_ser: if field_serde.skip_ser {
                     SkipSer::Always
@@ -576,13 +578,44 @@ impl<'a> Lowering<'a> {
                 },
                 skip_de: field_serde.skip_de,
                 flatten: field_serde.flatten,
-                custom: custom(&field_serde),
+                custom,
                 since,
                 allow,
                 location: location(scope.file, span),
             });
         }
         (style, out)
+    }
+
+    /// A field's type and custom serde after its `with` module: a catalogued module
+    /// (`chrono::serde::ts_seconds`) replaces the field's type by the shape it writes and reads, and is no
+    /// longer custom; any other module stays custom, opaque.
+    fn with_shape(
+        &mut self,
+        scope: &TypeScope<'_>,
+        ty: Ty,
+        custom: Option<Custom>,
+    ) -> (Ty, Option<Custom>) {
+        let module = custom.as_ref().and_then(with_module);
+        let Some(module) = module else {
+            return (ty, custom);
+        };
+        let segments: Vec<String> = module
+            .trim_start_matches("::")
+            .split("::")
+            .map(str::to_owned)
+            .collect();
+        let full = match self.names.resolve(scope.module, &segments) {
+            NameTarget::External(full) | NameTarget::Module(full) => full,
+            NameTarget::Type(_) => return (ty, custom),
+        };
+        match known::lookup_with(&full, &ty, None) {
+            Some(known) => {
+                self.known_defs.extend(known.defs);
+                (known.ty, None)
+            }
+            None => (ty, custom),
+        }
     }
 
     /// Converts a type as written into the model, recording crate types reached.
@@ -668,6 +701,7 @@ impl<'a> Lowering<'a> {
             NameTarget::External(full) | NameTarget::Module(full) => {
                 // Known std and serde_json types, by name, when they are not shadowed by a crate type.
                 let std_like = full.len() == 1
+                    || known::catalogued(&full)
                     || full.first().is_some_and(|first| {
                         STD_ROOTS.contains(&first.as_str()) || first == "serde_json"
                     });
@@ -731,6 +765,13 @@ fn invalid_declaration(file: &str, span: proc_macro2::Span, message: String) -> 
         column: at.column,
         message: format!("{message} (the compiler rejects it too)"),
     }
+}
+
+/// The module of `with = "module"`: both sides set, as `module::serialize` and `module::deserialize`.
+fn with_module(custom: &Custom) -> Option<&str> {
+    let ser = custom.ser.as_deref()?.strip_suffix("::serialize")?;
+    let de = custom.de.as_deref()?.strip_suffix("::deserialize")?;
+    (ser == de).then_some(ser)
 }
 
 fn custom(member: &MemberSerde) -> Option<Custom> {
