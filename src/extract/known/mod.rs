@@ -51,6 +51,10 @@ pub(crate) fn catalogued(path: &[String]) -> bool {
 /// The shape a `#[serde(with = "module")]` of a catalogued crate writes and reads for a field of type
 /// `field` (`chrono::serde::ts_seconds` on a `DateTime<Utc>`: an `i64` of seconds), at the crate's
 /// `version` when known; `module` is resolved, its first segment the crate.
-pub(crate) fn lookup_with(module: &[String], field: &Ty, version: Option<&Version>) -> Option<Known> {
+pub(crate) fn lookup_with(
+    module: &[String],
+    field: &Ty,
+    version: Option<&Version>,
+) -> Option<Known> {
     crates::lookup_with(module, field, version)
 }

@@ -42,11 +42,13 @@ fn is_byte_seq(ty: &Ty) -> bool {
         Ty::Seq {
             kind: SeqKind::List,
             elem,
-        } => **elem
-            == Ty::Int {
-                signed: false,
-                bits: 8,
-            },
+        } => {
+            **elem
+                == Ty::Int {
+                    signed: false,
+                    bits: 8,
+                }
+        }
         Ty::Choice { writes, .. } => **writes == Ty::Bytes,
         other => *other == Ty::Bytes,
     }

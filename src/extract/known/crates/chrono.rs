@@ -186,7 +186,10 @@ pub(super) const WITH: &[WithEntry] = &[
     WithEntry {
         krate: "chrono",
         versions: ">=0.4.0, <0.5.0",
-        modules: &["serde::ts_seconds_option", "naive::serde::ts_seconds_option"],
+        modules: &[
+            "serde::ts_seconds_option",
+            "naive::serde::ts_seconds_option",
+        ],
         shape: |field| optional(field, unix_seconds()),
     },
     WithEntry {

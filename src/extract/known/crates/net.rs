@@ -8,7 +8,12 @@ use crate::model::Ty;
 /// An IPv4 network: `10.0.0.0/8`, or `(a, b, c, d, prefix)` with a prefix of at most 32.
 fn ipv4_net() -> Ty {
     readable(
-        refined_str("ipv4-cidr", &["ip-cidr"], "\"10.0.0.0/8\"", "\"10.0.0.0/33\""),
+        refined_str(
+            "ipv4-cidr",
+            &["ip-cidr"],
+            "\"10.0.0.0/8\"",
+            "\"10.0.0.0/33\"",
+        ),
         refined(
             tuple_of(&uint(8), 5),
             "ipv4-net-parts",

@@ -1,7 +1,7 @@
 //! Numbers: ordered-float's wrappers (the float itself; `NotNan` rejects NaN) and
 //! `rust_decimal::Decimal` (default features: a string written, a string, an integer or a float read).
 
-use super::{Entry, Known, refined, refined_str};
+use super::{Entry, Known, readable, refined, refined_str};
 use crate::model::Ty;
 
 /// `OrderedFloat<T>`: `T`.
@@ -22,11 +22,16 @@ fn not_nan(args: &[Ty]) -> Option<Known> {
 }
 
 /// `Decimal` with rust_decimal's default features: `serialize_str` of the decimal (`"12.50"`, scale
-/// kept), read by `deserialize_any` (a string, an integer or a float). `serde-float`,
-/// `serde-arbitrary-precision` and `serde-str` change this and are not catalogued.
+/// kept), read by `deserialize_any` (a string, an integer or a float), which compact formats (postcard,
+/// bincode) do not implement: there it reads nothing. `serde-float`, `serde-arbitrary-precision` and
+/// `serde-str` change this and are not catalogued.
 fn decimal(_: &[Ty]) -> Option<Known> {
     let text = refined_str("decimal", &[], "\"12.50\"", "\"twelve\"");
-    Some(Known::plain(Ty::Choice {
+    let compact = Ty::Choice {
+        writes: Box::new(text.clone()),
+        reads: Vec::new(),
+    };
+    let human = Ty::Choice {
         writes: Box::new(text.clone()),
         reads: vec![
             text,
@@ -40,7 +45,8 @@ fn decimal(_: &[Ty]) -> Option<Known> {
             },
             Ty::Float { bits: 64 },
         ],
-    }))
+    };
+    Some(Known::plain(readable(human, compact)))
 }
 
 /// The table.

@@ -135,6 +135,17 @@ fn optional(field: &Ty, ty: Ty) -> Option<Known> {
     option_inner(field).map(|_| Known::plain(option(ty)))
 }
 
+/// A well-known format's `::option` module: its `Some` is read with `deserialize_any`, which compact
+/// formats do not implement; there a present value reads nothing (`None` still reads).
+fn optional_text(field: &Ty, text: Ty) -> Option<Known> {
+    option_inner(field)?;
+    let unreadable = Ty::Choice {
+        writes: Box::new(text.clone()),
+        reads: Vec::new(),
+    };
+    Some(Known::plain(readable(option(text), option(unreadable))))
+}
+
 /// Milliseconds since the Unix epoch as `timestamp::milliseconds` writes them: an `i128` (a JSON
 /// number like chrono's `ts_milliseconds`, but 16 bytes in compact formats).
 fn unix_millis_i128() -> Ty {
@@ -169,7 +180,7 @@ pub(super) const WITH: &[WithEntry] = &[
         krate: "time",
         versions: ">=0.3.0, <0.4.0",
         modules: &["serde::rfc3339::option"],
-        shape: |field| optional(field, rfc3339()),
+        shape: |field| optional_text(field, rfc3339()),
     },
     WithEntry {
         krate: "time",
@@ -181,7 +192,7 @@ pub(super) const WITH: &[WithEntry] = &[
         krate: "time",
         versions: ">=0.3.0, <0.4.0",
         modules: &["serde::rfc2822::option"],
-        shape: |field| optional(field, rfc2822()),
+        shape: |field| optional_text(field, rfc2822()),
     },
     WithEntry {
         krate: "time",
