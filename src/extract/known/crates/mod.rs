@@ -37,8 +37,7 @@ use semver::{Version, VersionReq};
 
 use super::Known;
 use crate::model::{Body, ContainerAttrs, Location, Style, Ty, TypeDef, Variant};
-
-pub(super) use with::lookup_with;
+use with::WithEntry;
 
 /// One catalogued type: the crate (as named in code, underscore form), the versions it holds for, the
 /// item paths (after the crate name) that name the type, and its shape for the given generic arguments.
@@ -67,15 +66,45 @@ const TABLES: &[&[Entry]] = &[
     uri::ENTRIES,
 ];
 
-/// Whether the catalogue has entries for the crate named by `path`'s first segment.
+/// Every table of `with` modules.
+const WITH_TABLES: &[&[WithEntry]] = &[
+    bytes::WITH,
+    chrono::WITH,
+    humantime::WITH,
+    net::WITH,
+    time::WITH,
+];
+
+/// Whether the catalogue has entries (types or `with` modules) for the crate named by `path`'s first
+/// segment.
 pub(super) fn knows_crate(path: &[String]) -> bool {
     path.first().is_some_and(|krate| {
         TABLES
             .iter()
             .flat_map(|table| table.iter())
             .any(|entry| entry.krate == krate)
-            || with::knows_crate(krate)
+            || WITH_TABLES
+                .iter()
+                .flat_map(|table| table.iter())
+                .any(|entry| entry.krate == krate)
     })
+}
+
+/// The shape that the `with` module at `module` (resolved, first segment the crate) writes and reads for
+/// a field of type `field`, at the crate's `version` (the newest range when `None`).
+pub(super) fn lookup_with(
+    module: &[String],
+    field: &Ty,
+    version: Option<&Version>,
+) -> Option<Known> {
+    let (krate, rest) = module.split_first()?;
+    let rest = rest.join("::");
+    let entry = WITH_TABLES
+        .iter()
+        .flat_map(|table| table.iter())
+        .filter(|entry| entry.krate == krate && entry.modules.contains(&rest.as_str()))
+        .find(|entry| version.is_none_or(|version| in_range(entry.versions, version)))?;
+    (entry.shape)(field)
 }
 
 /// The catalogued shape of the type at `path` (first segment: the crate) at `version`, if any.
@@ -237,5 +266,27 @@ mod tests {
         assert!(lookup(&path, &[], Some(&Version::new(1, 7, 0))).is_none());
         assert!(lookup(&path, &[], Some(&Version::new(2, 5, 8))).is_some());
         assert!(lookup(&path, &[], None).is_some());
+    }
+
+    #[test]
+    fn a_with_module_applies_only_to_the_field_type_it_takes() {
+        let module: Vec<String> = ["chrono", "serde", "ts_seconds"].map(String::from).to_vec();
+        let date_time = Ty::external("chrono::DateTime<chrono::Utc>");
+        let optional = Ty::Option {
+            inner: Box::new(date_time.clone()),
+        };
+        assert!(lookup_with(&module, &date_time, None).is_some());
+        assert!(lookup_with(&module, &optional, None).is_none());
+        let option_module: Vec<String> = ["chrono", "serde", "ts_seconds_option"]
+            .map(String::from)
+            .to_vec();
+        assert!(lookup_with(&option_module, &optional, None).is_some());
+        assert!(lookup_with(&option_module, &date_time, None).is_none());
+    }
+
+    #[test]
+    fn crates_with_only_with_modules_are_known() {
+        assert!(knows_crate(&["http_serde".to_owned()]));
+        assert!(!knows_crate(&["std".to_owned()]));
     }
 }
