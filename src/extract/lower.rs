@@ -767,18 +767,18 @@ fn invalid_declaration(file: &str, span: proc_macro2::Span, message: String) -> 
     }
 }
 
-/// The module of `with = "module"`: both sides set, as `module::serialize` and `module::deserialize`.
-fn with_module(custom: &Custom) -> Option<&str> {
-    let ser = custom.ser.as_deref()?.strip_suffix("::serialize")?;
-    let de = custom.de.as_deref()?.strip_suffix("::deserialize")?;
-    (ser == de).then_some(ser)
-}
-
 fn custom(member: &MemberSerde) -> Option<Custom> {
     (member.ser_with.is_some() || member.de_with.is_some()).then(|| Custom {
         ser: member.ser_with.clone(),
         de: member.de_with.clone(),
     })
+}
+
+/// The module of `with = "module"`: both sides set, as `module::serialize` and `module::deserialize`.
+fn with_module(custom: &Custom) -> Option<&str> {
+    let ser = custom.ser.as_deref()?.strip_suffix("::serialize")?;
+    let de = custom.de.as_deref()?.strip_suffix("::deserialize")?;
+    (ser == de).then_some(ser)
 }
 
 /// A `#[wire(allow(...), reason = "...")]`, when it names rules and gives a reason.
