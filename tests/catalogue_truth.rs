@@ -986,6 +986,33 @@ fn a_with_module_imported_by_name_resolves() {
 }
 
 #[test]
+fn an_option_read_by_a_with_module_is_required_unless_defaulted() {
+    // serde's missing-field rule (an absent `Option` is `None`) holds only for derived reads.
+    #[derive(serde::Deserialize, Debug)]
+    struct Required {
+        #[serde(with = "chrono::serde::ts_seconds_option")]
+        #[allow(dead_code)]
+        f: Option<chrono::DateTime<chrono::Utc>>,
+    }
+    #[derive(serde::Deserialize, Debug)]
+    struct Defaulted {
+        #[serde(default, with = "chrono::serde::ts_seconds_option")]
+        f: Option<chrono::DateTime<chrono::Utc>>,
+    }
+    assert!(serde_json::from_str::<Required>("{}").is_err());
+    assert_eq!(serde_json::from_str::<Defaulted>("{}").unwrap().f, None);
+    let attrs = "#[serde(with = \"chrono::serde::ts_seconds_option\")]";
+    let (required, _) = field_shape(attrs, "Option<chrono::DateTime<chrono::Utc>>");
+    assert!(
+        matches!(&required, Ty::Choice { writes, reads } if matches!(**writes, Ty::Option { .. }) && reads.len() == 1),
+        "{required}"
+    );
+    let attrs = "#[serde(default, with = \"chrono::serde::ts_seconds_option\")]";
+    let (defaulted, _) = field_shape(attrs, "Option<chrono::DateTime<chrono::Utc>>");
+    assert!(matches!(defaulted, Ty::Option { .. }), "{defaulted}");
+}
+
+#[test]
 fn an_unknown_with_module_stays_custom() {
     let snap = extract(
         "json",

@@ -561,13 +561,11 @@ impl<'a> Lowering<'a> {
                 .ident
                 .as_ref()
                 .map_or_else(|| field.ty.span(), |ident| ident.span());
-            let ty = self.ty(scope, &field.ty, reached);
-            let (ty, custom) = self.with_shape(scope, ty, custom(&field_serde));
             out.push(Field {
                 rust_name,
                 ser_name,
                 de_names,
-                ty,
+                ty: self.ty(scope, &field.ty, reached),
                 default: field_serde.default || container.default,
                 skip_ser: if field_serde.skip_ser {
                     SkipSer::Always
@@ -578,27 +576,24 @@ impl<'a> Lowering<'a> {
                 },
                 skip_de: field_serde.skip_de,
                 flatten: field_serde.flatten,
-                custom,
+                custom: custom(&field_serde),
                 since,
                 allow,
                 location: location(scope.file, span),
             });
         }
+        out.iter_mut()
+            .for_each(|field| self.with_shape(scope, field));
         (style, out)
     }
 
-    /// A field's type and custom serde after its `with` module: a catalogued module
-    /// (`chrono::serde::ts_seconds`) replaces the field's type by the shape it writes and reads, and is no
-    /// longer custom; any other module stays custom, opaque.
-    fn with_shape(
-        &mut self,
-        scope: &TypeScope<'_>,
-        ty: Ty,
-        custom: Option<Custom>,
-    ) -> (Ty, Option<Custom>) {
-        let module = custom.as_ref().and_then(with_module);
-        let Some(module) = module else {
-            return (ty, custom);
+    /// A field after its `with` module: a catalogued module (`chrono::serde::ts_seconds`) replaces the
+    /// field's type by the shape it writes and reads, and the field is no longer custom; any other module
+    /// stays custom, opaque. serde's missing-field rule holds only for derived reads: an `Option` read by a
+    /// `with` module is required unless the field has a default, which a choice of one reading says.
+    fn with_shape(&mut self, scope: &TypeScope<'_>, field: &mut Field) {
+        let Some(module) = field.custom.as_ref().and_then(with_module) else {
+            return;
         };
         let segments: Vec<String> = module
             .trim_start_matches("::")
@@ -607,15 +602,20 @@ impl<'a> Lowering<'a> {
             .collect();
         let full = match self.names.resolve(scope.module, &segments) {
             NameTarget::External(full) | NameTarget::Module(full) => full,
-            NameTarget::Type(_) => return (ty, custom),
+            NameTarget::Type(_) => return,
         };
-        match known::lookup_with(&full, &ty, None) {
-            Some(known) => {
-                self.known_defs.extend(known.defs);
-                (known.ty, None)
-            }
-            None => (ty, custom),
-        }
+        let Some(known) = known::lookup_with(&full, &field.ty, None) else {
+            return;
+        };
+        self.known_defs.extend(known.defs);
+        field.custom = None;
+        field.ty = match known.ty {
+            ty @ Ty::Option { .. } if !field.default => Ty::Choice {
+                writes: Box::new(ty.clone()),
+                reads: vec![ty],
+            },
+            ty => ty,
+        };
     }
 
     /// Converts a type as written into the model, recording crate types reached.
@@ -775,10 +775,10 @@ fn custom(member: &MemberSerde) -> Option<Custom> {
 }
 
 /// The module of `with = "module"`: both sides set, as `module::serialize` and `module::deserialize`.
-fn with_module(custom: &Custom) -> Option<&str> {
+fn with_module(custom: &Custom) -> Option<String> {
     let ser = custom.ser.as_deref()?.strip_suffix("::serialize")?;
     let de = custom.de.as_deref()?.strip_suffix("::deserialize")?;
-    (ser == de).then_some(ser)
+    (ser == de).then(|| ser.to_owned())
 }
 
 /// A `#[wire(allow(...), reason = "...")]`, when it names rules and gives a reason.

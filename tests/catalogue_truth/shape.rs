@@ -333,7 +333,7 @@ pub fn refined_of(ty: &Ty, human: bool) -> Option<(&str, Option<&str>)> {
 /// reader (a `deserialize_any` in a format without it).
 pub fn compact_reads_nothing(ty: &Ty) -> bool {
     match ty {
-        Ty::Choice { reads, .. } => reads.is_empty(),
+        Ty::Choice { reads, .. } => reads.iter().all(compact_reads_nothing),
         Ty::Option { inner } => compact_reads_nothing(inner),
         Ty::Readable { compact, .. } => compact_reads_nothing(compact),
         Ty::Refined { base, .. } => compact_reads_nothing(base),
