@@ -587,37 +587,6 @@ impl<'a> Lowering<'a> {
         (style, out)
     }
 
-    /// A field after its `with` module: a catalogued module (`chrono::serde::ts_seconds`) replaces the
-    /// field's type by the shape it writes and reads, and the field is no longer custom; any other module
-    /// stays custom, opaque. serde's missing-field rule holds only for derived reads: an `Option` read by a
-    /// `with` module is required unless the field has a default, which a choice of one reading says.
-    fn with_shape(&mut self, scope: &TypeScope<'_>, field: &mut Field) {
-        let Some(module) = field.custom.as_ref().and_then(with_module) else {
-            return;
-        };
-        let segments: Vec<String> = module
-            .trim_start_matches("::")
-            .split("::")
-            .map(str::to_owned)
-            .collect();
-        let full = match self.names.resolve(scope.module, &segments) {
-            NameTarget::External(full) | NameTarget::Module(full) => full,
-            NameTarget::Type(_) => return,
-        };
-        let Some(known) = known::lookup_with(&full, &field.ty, None) else {
-            return;
-        };
-        self.known_defs.extend(known.defs);
-        field.custom = None;
-        field.ty = match known.ty {
-            ty @ Ty::Option { .. } if !field.default => Ty::Choice {
-                writes: Box::new(ty.clone()),
-                reads: vec![ty],
-            },
-            ty => ty,
-        };
-    }
-
     /// Converts a type as written into the model, recording crate types reached.
     fn ty(&mut self, scope: &TypeScope<'_>, ty: &syn::Type, reached: &mut Vec<usize>) -> Ty {
         match ty {
@@ -661,6 +630,37 @@ impl<'a> Lowering<'a> {
                 Ty::external(tokens_text(other))
             }
         }
+    }
+
+    /// A field after its `with` module: a catalogued module (`chrono::serde::ts_seconds`) replaces the
+    /// field's type by the shape it writes and reads, and the field is no longer custom; any other module
+    /// stays custom, opaque. serde's missing-field rule holds only for derived reads: an `Option` read by a
+    /// `with` module is required unless the field has a default, which a choice of one reading says.
+    fn with_shape(&mut self, scope: &TypeScope<'_>, field: &mut Field) {
+        let Some(module) = field.custom.as_ref().and_then(with_module) else {
+            return;
+        };
+        let segments: Vec<String> = module
+            .trim_start_matches("::")
+            .split("::")
+            .map(str::to_owned)
+            .collect();
+        let full = match self.names.resolve(scope.module, &segments) {
+            NameTarget::External(full) | NameTarget::Module(full) => full,
+            NameTarget::Type(_) => return,
+        };
+        let Some(known) = known::lookup_with(&full, &field.ty, None) else {
+            return;
+        };
+        self.known_defs.extend(known.defs);
+        field.custom = None;
+        field.ty = match known.ty {
+            ty @ Ty::Option { .. } if !field.default => Ty::Choice {
+                writes: Box::new(ty.clone()),
+                reads: vec![ty],
+            },
+            ty => ty,
+        };
     }
 
     /// A type named by a path: a type parameter, a crate type, a known std type, or external.
