@@ -612,7 +612,7 @@ variant (or fail). Append new variants at the end.\n\nbefore: enum State { Run, 
         summary: "a type from another crate changed",
         help: "check that both types serialize the same way; allow the finding with a reason when they do",
         explanation: "Types from other crates are compared by path: a different path may serialize differently, which \
-the checker cannot see. Allow the finding with a reason when the two are wire-compatible.\n\nbefore: t: chrono::NaiveDateTime\nafter:  t: time::OffsetDateTime",
+the checker cannot see. Allow the finding with a reason when the two are wire-compatible.\n\nbefore: t: geo_types::Point<f64>\nafter:  t: glam::DVec2",
     }
     UnresolvedType {
         id: "unresolved_type",

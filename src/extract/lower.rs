@@ -582,6 +582,8 @@ impl<'a> Lowering<'a> {
                 location: location(scope.file, span),
             });
         }
+        out.iter_mut()
+            .for_each(|field| self.with_shape(scope, field));
         (style, out)
     }
 
@@ -630,6 +632,37 @@ impl<'a> Lowering<'a> {
         }
     }
 
+    /// A field after its `with` module: a catalogued module (`chrono::serde::ts_seconds`) replaces the
+    /// field's type by the shape it writes and reads, and the field is no longer custom; any other module
+    /// stays custom, opaque. serde's missing-field rule holds only for derived reads: an `Option` read by a
+    /// `with` module is required unless the field has a default, which a choice of one reading says.
+    fn with_shape(&mut self, scope: &TypeScope<'_>, field: &mut Field) {
+        let Some(module) = field.custom.as_ref().and_then(with_module) else {
+            return;
+        };
+        let segments: Vec<String> = module
+            .trim_start_matches("::")
+            .split("::")
+            .map(str::to_owned)
+            .collect();
+        let full = match self.names.resolve(scope.module, &segments) {
+            NameTarget::External(full) | NameTarget::Module(full) => full,
+            NameTarget::Type(_) => return,
+        };
+        let Some(known) = known::lookup_with(&full, &field.ty, None) else {
+            return;
+        };
+        self.known_defs.extend(known.defs);
+        field.custom = None;
+        field.ty = match known.ty {
+            ty @ Ty::Option { .. } if !field.default => Ty::Choice {
+                writes: Box::new(ty.clone()),
+                reads: vec![ty],
+            },
+            ty => ty,
+        };
+    }
+
     /// A type named by a path: a type parameter, a crate type, a known std type, or external.
     fn path_ty(&mut self, scope: &TypeScope<'_>, path: &syn::Path, reached: &mut Vec<usize>) -> Ty {
         let segments = path_segments(path);
@@ -668,6 +701,7 @@ impl<'a> Lowering<'a> {
             NameTarget::External(full) | NameTarget::Module(full) => {
                 // Known std and serde_json types, by name, when they are not shadowed by a crate type.
                 let std_like = full.len() == 1
+                    || known::catalogued(&full)
                     || full.first().is_some_and(|first| {
                         STD_ROOTS.contains(&first.as_str()) || first == "serde_json"
                     });
@@ -738,6 +772,13 @@ fn custom(member: &MemberSerde) -> Option<Custom> {
         ser: member.ser_with.clone(),
         de: member.de_with.clone(),
     })
+}
+
+/// The module of `with = "module"`: both sides set, as `module::serialize` and `module::deserialize`.
+fn with_module(custom: &Custom) -> Option<String> {
+    let ser = custom.ser.as_deref()?.strip_suffix("::serialize")?;
+    let de = custom.de.as_deref()?.strip_suffix("::deserialize")?;
+    (ser == de).then(|| ser.to_owned())
 }
 
 /// A `#[wire(allow(...), reason = "...")]`, when it names rules and gives a reason.

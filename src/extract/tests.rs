@@ -71,7 +71,7 @@ pub struct A {{
     pub s: std::collections::BTreeSet<i16>,
     pub m: std::collections::HashMap<u32, serde_json::Value>,
     pub t: (u8, [char; 3]),
-    pub ext: chrono::DateTime<chrono::Utc>,
+    pub ext: geo_types::Point<f64>,
 }}
 "
     );
@@ -163,7 +163,7 @@ pub struct A {{
             ]
         }
     );
-    assert_eq!(f[7].ty, Ty::external("chrono::DateTime<chrono::Utc>"));
+    assert_eq!(f[7].ty, Ty::external("geo_types::Point<f64>"));
 }
 
 #[test]
