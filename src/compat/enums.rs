@@ -22,6 +22,8 @@ fn other_takes(repr: &EnumRepr, style: Style) -> bool {
         EnumRepr::External | EnumRepr::Adjacent { .. } => style == Style::Unit,
         // No tag to read.
         EnumRepr::Untagged => false,
+        // serde_repr: every integer of the `repr` type.
+        EnumRepr::Integer { .. } => true,
     }
 }
 
@@ -75,6 +77,9 @@ impl Walk<'_> {
         writer: &EnumDef,
         reader: &EnumDef,
     ) -> Vec<Issue> {
+        if let Some(found) = self.compare_integer_enums(writer, reader) {
+            return found;
+        }
         if writer.attrs.repr != reader.attrs.repr {
             return vec![self.representation_changed(writer_ty, reader_ty, writer, reader)];
         }
@@ -184,7 +189,11 @@ impl Walk<'_> {
     }
 
     /// Two tagged enums of the same representation.
-    fn compare_tagged_enums(&mut self, writer: &EnumDef, reader: &EnumDef) -> Vec<Issue> {
+    pub(super) fn compare_tagged_enums(
+        &mut self,
+        writer: &EnumDef,
+        reader: &EnumDef,
+    ) -> Vec<Issue> {
         let mut pairing = pair_variants(writer, reader);
         let mut out = Vec::new();
         for &i in &pairing.unknown {

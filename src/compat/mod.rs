@@ -29,6 +29,7 @@ mod definitions;
 mod enums;
 mod flatten;
 mod golden;
+mod int_enums;
 mod issue;
 mod namespace;
 mod objects;

@@ -28,6 +28,10 @@ pub(crate) fn repr_text(repr: &EnumRepr) -> String {
         EnumRepr::Internal { tag } => format!("internally tagged (`{tag}`)"),
         EnumRepr::Adjacent { tag, content } => format!("adjacently tagged (`{tag}`, `{content}`)"),
         EnumRepr::Untagged => "untagged".to_owned(),
+        EnumRepr::Integer { signed, bits } => format!(
+            "as its discriminant, a `{}{bits}` (serde_repr)",
+            if *signed { 'i' } else { 'u' }
+        ),
     }
 }
 

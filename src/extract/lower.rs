@@ -12,6 +12,7 @@ use super::cache::ModuleFile;
 use super::declarations::{Declaration, Declared};
 use super::names::{NameTarget, Names};
 use super::serde_attrs::{self, ContainerSerde, MemberSerde, Problems, RenameRule};
+use super::serde_repr;
 use super::syntax::{
     expand_cfg_attr, item_at, item_attrs, item_generics, item_ident, item_name, path_segments,
     tokens_text, unraw,
@@ -340,7 +341,7 @@ impl<'a> Lowering<'a> {
         };
         let serde = serde_attrs::container(&expand_cfg_attr(item_attrs(item)), &mut problems);
         let ident_span = item_ident(item).map_or_else(proc_macro2::Span::call_site, |i| i.span());
-        let attrs = self.container_attrs(&scope, &serde, item_name(item), reached);
+        let mut attrs = self.container_attrs(&scope, &serde, item_name(item), reached);
         let body = match item {
             Item::Struct(item) => {
                 let (style, fields) = self.fields(
@@ -353,13 +354,14 @@ impl<'a> Lowering<'a> {
                 );
                 Body::Struct { style, fields }
             }
-            Item::Enum(item) => Body::Enum {
-                variants: item
+            Item::Enum(item) => {
+                let variants = item
                     .variants
                     .iter()
                     .map(|variant| self.variant(&scope, &serde, variant, reached, &mut problems))
-                    .collect(),
-            },
+                    .collect();
+                self.integer_enum(file, &path, item, &mut attrs, variants)
+            }
             Item::Type(item) => Body::Alias {
                 target: self.ty(&scope, &item.ty, reached),
             },
@@ -377,6 +379,55 @@ impl<'a> Lowering<'a> {
             body,
             location: location(file, ident_span),
         }
+    }
+
+    /// An enum's body: as lowered, or, when it derives serde_repr's `Serialize_repr`/`Deserialize_repr`,
+    /// written as its discriminants ([`EnumRepr::Integer`], each variant's wire name its discriminant;
+    /// serde_repr reads only `#[serde(other)]`). One whose discriminants cannot be evaluated is compared
+    /// by path, with a note.
+    fn integer_enum(
+        &mut self,
+        file: &str,
+        path: &str,
+        item: &syn::ItemEnum,
+        attrs: &mut ContainerAttrs,
+        mut variants: Vec<Variant>,
+    ) -> Body {
+        let Some(read) = serde_repr::integer_enum(item, &expand_cfg_attr(&item.attrs)) else {
+            return Body::Enum { variants };
+        };
+        let integer = match read {
+            Ok(integer) => integer,
+            Err(message) => {
+                self.notes.push(note(file, item.ident.span(), message));
+                return Body::Alias {
+                    target: Ty::external(path),
+                };
+            }
+        };
+        if integer.one_sided {
+            self.notes.push(note(
+                file,
+                item.ident.span(),
+                format!(
+                    "enum `{}` derives only one of serde_repr's `Serialize_repr`/`Deserialize_repr`: wirecheck models both sides as integers",
+                    item.ident
+                ),
+            ));
+        }
+        attrs.repr = EnumRepr::Integer {
+            signed: integer.signed,
+            bits: integer.bits,
+        };
+        for (variant, discriminant) in variants.iter_mut().zip(integer.discriminants) {
+            variant.ser_name = discriminant.to_string();
+            variant.de_names = vec![variant.ser_name.clone()];
+            variant.skip_ser = false;
+            variant.skip_de = false;
+            variant.untagged = false;
+            variant.custom = None;
+        }
+        Body::Enum { variants }
     }
 
     /// The container's serde attributes in the model; `name` is the type's name in Rust.

@@ -35,7 +35,7 @@ fn undecodable(shape: &Shape, role: Role) -> Option<&'static str> {
             EnumRepr::External if e.variants.iter().any(|v| v.untagged) => Some(
                 "an enum with an untagged variant is read with `deserialize_any`, which a positional format refuses",
             ),
-            EnumRepr::External => None,
+            EnumRepr::External | EnumRepr::Integer { .. } => None,
         },
         (Shape::Struct(s), _) if s.fields.iter().any(|f| f.flatten) => Some(
             "a struct with a flattened field is written as a map of unknown length, which a positional format cannot write",
