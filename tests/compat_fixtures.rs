@@ -116,6 +116,7 @@ fixtures! {
     custom_serde_changed__string_to_try_from: Major,
     deny_unknown_fields_added: Major,
     enum_repr_changed: Major,
+    enum_repr_changed__externally_tagged_to_serde_repr: Major,
     external_type_changed: Major,
     external_type_changed__value_written: Major,
     field_added: Minor,
@@ -171,8 +172,10 @@ fixtures! {
     variant_added: Minor,
     variant_added_without_other: Major,
     variant_added_without_other__external_struct_past_other: Major,
+    variant_added_without_other__serde_repr: Major,
     variant_removed: Major,
     variant_renamed: Major,
+    variant_renamed__serde_repr_discriminant_changed: Major,
     unresolved_type: Major,
 }
 

@@ -2304,6 +2304,22 @@ fixture_witnesses!(
     "variant_added_without_other__external_struct_past_other",
     [Msg]
 );
+// serde_repr's integer enums (the fixtures use the crate, a dev-dependency).
+fixture_witnesses!(
+    witnesses_variant_added_without_other__serde_repr,
+    "variant_added_without_other__serde_repr",
+    [Msg]
+);
+fixture_witnesses!(
+    witnesses_variant_renamed__serde_repr_discriminant_changed,
+    "variant_renamed__serde_repr_discriminant_changed",
+    [Msg]
+);
+fixture_witnesses!(
+    witnesses_enum_repr_changed__externally_tagged_to_serde_repr,
+    "enum_repr_changed__externally_tagged_to_serde_repr",
+    [Msg]
+);
 
 /// The fixtures whose witnesses the test above does not decode, and why. Every other fixture directory
 /// must have a `fixture_witnesses!` line: `every_fixture_is_decoded_or_says_why` fails otherwise, so a
