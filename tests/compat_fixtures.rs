@@ -133,6 +133,7 @@ fixtures! {
     field_type_changed: Major,
     field_type_changed__postcard_string_to_bytes: Major,
     field_type_changed__unit_variant_to_newtype_of_option: Major,
+    field_type_changed__serde_with_one_or_many: Major,
     flatten_changed: Major,
     float_narrowed: Major,
     float_to_integer: Major,

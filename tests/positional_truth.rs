@@ -2320,6 +2320,12 @@ fixture_witnesses!(
     "enum_repr_changed__externally_tagged_to_serde_repr",
     [Msg]
 );
+// serde_with's `OneOrMany` (a dev-dependency).
+fixture_witnesses!(
+    witnesses_field_type_changed__serde_with_one_or_many,
+    "field_type_changed__serde_with_one_or_many",
+    [Msg]
+);
 
 /// The fixtures whose witnesses the test above does not decode, and why. Every other fixture directory
 /// must have a `fixture_witnesses!` line: `every_fixture_is_decoded_or_says_why` fails otherwise, so a

@@ -719,3 +719,79 @@ fn timing(name: &str, args: &[&Type]) -> Result<Ty, String> {
         written
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ty(text: &str) -> Type {
+        syn::parse_str(text).expect("a type")
+    }
+
+    #[test]
+    fn with_modules_of_serde_with() {
+        assert!(matches!(
+            with_module("::serde_with::rust::double_option"),
+            Some(WithModule::Rust(name)) if name == "double_option"
+        ));
+        assert!(matches!(
+            with_module("serde_with::As::<Vec<DisplayFromStr>>"),
+            Some(WithModule::As(adapter)) if tokens_text(&*adapter).replace(' ', "") == "Vec<DisplayFromStr>"
+        ));
+        assert!(with_module("chrono::serde::ts_seconds").is_none());
+        assert!(with_module("not a path").is_none());
+    }
+
+    #[test]
+    fn option_as_serde_with_macros_sees_it() {
+        for yes in [
+            "Option<u8>",
+            "std::option::Option<u8>",
+            "::core::option::Option<u8>",
+        ] {
+            assert!(is_std_option(&ty(yes)), "{yes}");
+        }
+        for no in ["::Option<u8>", "MaybeU8", "option::Option<u8>", "[u8; 2]"] {
+            assert!(!is_std_option(&ty(no)), "{no}");
+        }
+    }
+
+    #[test]
+    fn wider_integer_domains() {
+        assert_eq!(
+            wider_ints(false, 32),
+            ["u64", "i64", "u128", "i128"].map(String::from)
+        );
+        assert_eq!(wider_ints(true, 64), ["i128"].map(String::from));
+        assert_eq!(wider_ints(false, 128), Vec::<String>::new());
+    }
+
+    #[test]
+    fn timestamps_and_durations_by_format() {
+        let at = timing("TimestampMilliSecondsWithFrac", &[]).expect("modelled");
+        assert_eq!(at.to_string(), "f64 (unix timestamp in milliseconds)");
+        let string = ty("String");
+        let d = timing("DurationNanoSeconds", &[&string]).expect("modelled");
+        assert!(matches!(d, Ty::Refined { base, outside: Some(_), .. } if *base == Ty::String));
+        assert!(timing("DurationFortnights", &[]).is_err());
+        let i32_ty = ty("i32");
+        assert!(timing("TimestampSeconds", &[&i32_ty]).is_err());
+    }
+
+    #[test]
+    fn adapters_that_do_not_fit_the_field_say_why() {
+        let mut lower = |_: &Type| Ty::Unit;
+        let mut adapters = Adapters {
+            lower: &mut lower,
+            one_or_many: false,
+        };
+        let err = adapters
+            .adapt(&ty("Vec<DisplayFromStr>"), &Ty::Bool)
+            .expect_err("a bool is no collection");
+        assert!(err.contains("not a collection"), "{err}");
+        let err = adapters
+            .adapt(&ty("EnumMap"), &Ty::Bool)
+            .expect_err("not modelled");
+        assert!(err.contains("`EnumMap`"), "{err}");
+    }
+}
