@@ -451,6 +451,56 @@ fn repr_width_in_positional_formats() {
     }
 }
 
+types!(repr_high {
+    #[derive(Serialize_repr, Deserialize_repr, Debug, Clone, Copy, PartialEq)]
+    #[repr(u8)]
+    pub enum TriggerKind {
+        Invoked = 1,
+        TriggerCharacter = 200,
+    }
+
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    #[serde(rename_all = "camelCase")]
+    pub struct Msg {
+        pub trigger_kind: TriggerKind,
+    }
+});
+
+types!(repr_high_wide {
+    #[derive(Serialize_repr, Deserialize_repr, Debug, Clone, Copy, PartialEq)]
+    #[repr(u16)]
+    pub enum TriggerKind {
+        Invoked = 1,
+        TriggerCharacter = 200,
+    }
+
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    #[serde(rename_all = "camelCase")]
+    pub struct Msg {
+        pub trigger_kind: TriggerKind,
+    }
+});
+
+/// In postcard a `u8` is a raw byte and a `u16` a varint: they part at 128, so a discriminant of 200
+/// breaks the width change, and the witness is that discriminant.
+#[test]
+fn repr_width_in_postcard_above_127() {
+    use repr_high::{Msg as Old, TriggerKind};
+    use repr_high_wide::Msg as New;
+    let bytes = postcard::to_allocvec(&Old {
+        trigger_kind: TriggerKind::TriggerCharacter,
+    })
+    .expect("encodes");
+    assert!(postcard::from_bytes::<New>(&bytes).is_err());
+    let old = model("postcard", "0.1.0", repr_high::SOURCE);
+    let new = model("postcard", "0.2.0", repr_high_wide::SOURCE);
+    let (rule, witness) = break_witness(&old, &new, NRO).expect("a break");
+    assert_eq!(rule, "enum_repr_changed");
+    assert!(format!("{witness}").contains("200"), "{witness}");
+}
+
 // ----- serde_with: what each adapter is in the model -----
 
 types!(adapters {
@@ -616,6 +666,12 @@ fn each_adapter_is_modelled_as_what_it_writes_and_reads() {
     assert_eq!(ty("empty").to_string(), "String (reads Option<String>)");
     assert!(fields.iter().all(|f| f.custom.is_none()), "{fields:#?}");
     assert!(snap.types.contains_key("serde_with::OneOrMany"));
+    // `Level` is written through `FromInto<u8>`: its own shape is not on the wire.
+    assert!(
+        !snap.types.contains_key("case::Level"),
+        "{:?}",
+        snap.types.keys()
+    );
 }
 
 /// Every payload the model generates is one the real adapters write. Pending the comparison semantics

@@ -616,11 +616,13 @@ impl<'a> Lowering<'a> {
                 .ident
                 .as_ref()
                 .map_or_else(|| field.ty.span(), |ident| ident.span());
+            // The crate types the field's Rust type names: on the wire unless an adapter replaces them.
+            let mut field_reached = Vec::new();
             let mut lowered = Field {
                 rust_name,
                 ser_name,
                 de_names,
-                ty: self.ty(scope, &field.ty, reached),
+                ty: self.ty(scope, &field.ty, &mut field_reached),
                 default: field_serde.default || container.default,
                 skip_ser: if field_serde.skip_ser {
                     SkipSer::Always
@@ -637,7 +639,7 @@ impl<'a> Lowering<'a> {
                 location: location(scope.file, span),
             };
             let skip_none = container.skip_serializing_none;
-            self.companion_field(
+            let adapted = self.companion_field(
                 scope,
                 field,
                 &attrs,
@@ -646,6 +648,12 @@ impl<'a> Lowering<'a> {
                 &mut lowered,
                 reached,
             );
+            if adapted {
+                let mut on_wire = Vec::new();
+                lowered.ty.named_paths(&mut on_wire);
+                field_reached.retain(|&id| on_wire.contains(&self.names.canonical(id).as_str()));
+            }
+            reached.extend(field_reached);
             out.push(lowered);
         }
         (style, out)
@@ -653,7 +661,8 @@ impl<'a> Lowering<'a> {
 
     /// serde's companions on a field (see `serde_with`): `#[skip_serializing_none]` on the container,
     /// `#[serde_as(...)]`, and `with` modules of serde_with, which replace the field's custom functions by
-    /// the model type of what they write and read. One not modelled stays custom, with a note.
+    /// the model type of what they write and read. One not modelled stays custom, with a note. Whether
+    /// an adapter replaced the field's type.
     #[allow(clippy::too_many_arguments)]
     fn companion_field(
         &mut self,
@@ -664,7 +673,7 @@ impl<'a> Lowering<'a> {
         skip_none: bool,
         out: &mut Field,
         reached: &mut Vec<usize>,
-    ) {
+    ) -> bool {
         if skip_none
             && out.skip_ser == SkipSer::Never
             && serde_with::skipped_when_none(field, member.skip_ser_if.is_some())
@@ -677,7 +686,7 @@ impl<'a> Lowering<'a> {
             Some(Err(error)) => Err(format!("cannot read #[serde_as(...)]: {error}")),
             None => match with_module_of(member) {
                 Some(module) => self.with_module_ty(scope, &module, out, reached),
-                None => return,
+                None => return false,
             },
         };
         match adapted {
@@ -692,12 +701,16 @@ impl<'a> Lowering<'a> {
                     },
                     ty => ty,
                 };
+                true
             }
-            Err(message) => self.notes.push(note(
-                scope.file,
-                span,
-                format!("{message}: the field is compared as custom (de)serialization code"),
-            )),
+            Err(message) => {
+                self.notes.push(note(
+                    scope.file,
+                    span,
+                    format!("{message}: the field is compared as custom (de)serialization code"),
+                ));
+                false
+            }
         }
     }
 
