@@ -655,6 +655,19 @@ it, its own included: one finding is reported where the reader's type has the sh
 variant indices or fields below it.\n\n\
 before: enum Event { Start(u8), Stop }\nafter:  #[serde(untagged)] enum Event { Start(u8), Stop }",
     }
+    ValueDomainNarrowed {
+        id: "value_domain_narrowed",
+        level: Major,
+        evidence: Rejected,
+        summary: "a reader accepts fewer values of the same wire type: a plain value became a validated one, or a domain narrowed",
+        help: "keep the old type (or one whose domain holds every value the other release writes) until no release writes values outside it",
+        explanation: "The wire type is the same (a string, an integer), but the reader's type parses it and accepts only \
+a domain of it: a `NonZeroU32` rejects 0, a URL or UUID type rejects other strings. A release whose field was \
+the plain type writes values the other release rejects: new-reads-old breaks when the new release \
+validates, old-reads-new when the old one did; a reader of the plain type accepts every value of the \
+validated one, so only the direction in which the validating release reads breaks. The witness is a value the writer can write and the reader rejects (the reader's known \
+value outside its domain, or the writer's domain sample).\n\nbefore: count: u32\nafter:  count: std::num::NonZeroU32",
+    }
 }
 
 #[cfg(test)]

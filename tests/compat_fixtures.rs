@@ -170,6 +170,7 @@ fixtures! {
     tuple_length_changed: Major,
     untagged_misread: Major,
     untagged_variant_order_changed: Major,
+    value_domain_narrowed: Major,
     variant_added: Minor,
     variant_added_without_other: Major,
     variant_added_without_other__external_struct_past_other: Major,

@@ -2327,6 +2327,12 @@ fixture_witnesses!(
     [Msg]
 );
 
+fixture_witnesses!(
+    witnesses_value_domain_narrowed,
+    "value_domain_narrowed",
+    [Msg]
+);
+
 /// The fixtures whose witnesses the test above does not decode, and why. Every other fixture directory
 /// must have a `fixture_witnesses!` line: `every_fixture_is_decoded_or_says_why` fails otherwise, so a
 /// new fixture cannot skip the witness test unnoticed.
@@ -2415,4 +2421,28 @@ fn every_fixture_is_decoded_or_says_why() {
         "each fixture needs exactly one of a fixture_witnesses! line or a WITNESSES_NOT_DECODED entry:\n{}",
         missing.join("\n")
     );
+}
+
+/// What the engine's `Bytes` and readable forms rely on, in the real positional codecs: `serialize_bytes`
+/// writes exactly what a `Vec<u8>` writes (a length and the bytes), each reads the other, and the codecs
+/// are not human-readable (an `IpAddr` is written in its compact form, not as its string).
+#[test]
+fn bytes_are_vec_u8_and_positional_codecs_are_compact() {
+    let data = vec![1u8, 2, 200];
+    let address = std::net::IpAddr::V4(std::net::Ipv4Addr::new(127, 0, 0, 1));
+    for c in [BincodeStandard, BincodeLegacy, Postcard] {
+        let as_bytes = encode(c, &serde_bytes::ByteBuf::from(data.clone()));
+        assert_eq!(as_bytes, encode(c, &data), "{c}");
+        let (read, _) = decode::<Vec<u8>>(c, &as_bytes).unwrap();
+        assert_eq!(read, data, "{c}");
+        let (read, _) = decode::<serde_bytes::ByteBuf>(c, &encode(c, &data)).unwrap();
+        assert_eq!(read.into_vec(), data, "{c}");
+        assert_ne!(
+            encode(c, &address),
+            encode(c, &address.to_string()),
+            "{c} writes the address as a string: it would be human-readable"
+        );
+    }
+    // serde_json is human-readable: the string.
+    assert_eq!(json(&address), Value::String("127.0.0.1".into()));
 }

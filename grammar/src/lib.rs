@@ -104,6 +104,7 @@ pub const RULE_IDS: &[&str] = &[
     "unresolved_type",
     "fixtures_missing",
     "positional_undecodable",
+    "value_domain_narrowed",
 ];
 
 /// The start of the message of an unknown rule id in `allow(...)` (see [`is_unknown_rule_id`]).

@@ -28,6 +28,8 @@ pub(crate) struct Issue {
     pub allows: Vec<AllowDecl>,
     /// Opaque: reported once, not per direction.
     pub opaque: bool,
+    /// Why a break has no witness: the type whose shape is unknown, which no value is invented for.
+    pub no_witness: Option<String>,
 }
 
 impl Issue {
@@ -42,6 +44,7 @@ impl Issue {
             location: None,
             allows: Vec::new(),
             opaque: false,
+            no_witness: None,
         }
     }
 

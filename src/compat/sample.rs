@@ -60,6 +60,9 @@ pub(crate) struct Sampler<'a> {
     /// When set, every integer, float, char and string takes the next value of this counter, so that
     /// values read from another field's bytes show as a misread.
     distinct: Option<u8>,
+    /// The first type met whose values the sampler cannot know (an opaque type: no value is invented
+    /// for it, so nothing that holds it has a sample).
+    unknown: Option<String>,
 }
 
 impl<'a> Sampler<'a> {
@@ -69,7 +72,13 @@ impl<'a> Sampler<'a> {
             stack: Vec::new(),
             fixture: None,
             distinct: None,
+            unknown: None,
         }
+    }
+
+    /// The first type met whose shape is unknown, which left a value without a sample.
+    pub fn unknown(&self) -> Option<&str> {
+        self.unknown.as_deref()
     }
 
     /// A sampler whose scalars all differ (1, 2, 3, ...; `"b"`, `"c"`, ...): a witness for fields read
@@ -95,6 +104,7 @@ impl<'a> Sampler<'a> {
             stack: Vec::new(),
             fixture: Some(mode),
             distinct: None,
+            unknown: None,
         }
     }
 
@@ -152,15 +162,28 @@ impl<'a> Sampler<'a> {
             Shape::Str => json!(if full { "x" } else { "" }),
             Shape::Int { signed, bits } => self.integer(signed, bits, full, proxied),
             Shape::Float { .. } => json!(if full { 0.5 } else { 0.0 }),
-            Shape::External(p) | Shape::Unresolved(p) if self.fixture.is_some() => {
+            // No release is known to write any particular value of an opaque type: none is invented.
+            Shape::External(p, _) | Shape::Unresolved(p) => {
                 if let Some(fx) = &mut self.fixture {
                     fx.opaque.insert(format!(
                         "a value of `{p}` is needed, and wirecheck cannot see into that type"
                     ));
                 }
+                self.unknown.get_or_insert(p);
                 return None;
             }
-            Shape::Unit | Shape::External(_) | Shape::Unresolved(_) => Value::Null,
+            Shape::Refined(refined) => {
+                let sample = refined.sample_value();
+                if sample.is_none() {
+                    self.unknown
+                        .get_or_insert(format!("{} ({})", refined.base, refined.domain));
+                }
+                return sample;
+            }
+            Shape::Bytes => Value::Array(if full { vec![json!(1)] } else { Vec::new() }),
+            // Only readers are choices; a writer writes the choice's `writes` type.
+            Shape::Choice(_) => return None,
+            Shape::Unit => Value::Null,
             Shape::Value => {
                 if full {
                     json!({"x": 1})

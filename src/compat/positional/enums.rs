@@ -135,9 +135,14 @@ impl Walk<'_> {
                     witness,
                 )]
             }
-            Some(reader_variant) if writer_variant.custom != reader_variant.custom => {
-                vec![self.custom_variant_changed(&writer_variant.rust_name)]
-            }
+            Some(reader_variant) if writer_variant.custom != reader_variant.custom => self
+                .custom_variant_changed(
+                    &writer_variant.rust_name,
+                    writer_variant.custom.as_ref(),
+                    reader_variant.custom.as_ref(),
+                )
+                .into_iter()
+                .collect(),
             Some(reader_variant) => {
                 self.compare_positional_payloads(writer_enum, writer_variant, reader_variant)
             }

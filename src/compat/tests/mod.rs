@@ -8,6 +8,7 @@ mod build;
 mod enums;
 mod fields;
 mod flatten;
+mod forms;
 mod harness;
 mod messages;
 mod policy;
