@@ -249,7 +249,9 @@ fn string_of(domain: String, sample: &str, outside: Option<&str>) -> Ty {
 pub(super) const ONE_OR_MANY: &str = "serde_with::OneOrMany";
 
 /// serde_with's `OneOrMany<T, PreferOne>` as the untagged enum it behaves as: a one-element sequence is
-/// written as its element, others as a sequence; reading tries one element, then a sequence.
+/// written as its element, others as a sequence; reading tries one element, then a sequence. The
+/// sequences written are `Empty` (`[]`) and `Pair` (`[a, b]`, for every longer one: the model has no type
+/// of "two or more"); `Many` reads any sequence and is never written (a writer never writes `[a]`).
 pub(super) fn one_or_many_def() -> TypeDef {
     let field = |ty: Ty| Field {
         rust_name: "0".to_owned(),
@@ -265,13 +267,13 @@ pub(super) fn one_or_many_def() -> TypeDef {
         allow: None,
         location: Location::default(),
     };
-    let variant = |name: &str, ty: Ty| Variant {
+    let variant = |name: &str, ty: Ty, written: bool| Variant {
         rust_name: name.to_owned(),
         ser_name: name.to_owned(),
         de_names: vec![name.to_owned()],
         style: Style::Tuple,
         fields: vec![field(ty)],
-        skip_ser: false,
+        skip_ser: !written,
         skip_de: false,
         other: false,
         untagged: false,
@@ -293,14 +295,23 @@ pub(super) fn one_or_many_def() -> TypeDef {
         },
         body: Body::Enum {
             variants: vec![
-                variant("One", param.clone()),
+                variant("One", param.clone(), true),
                 variant(
-                    "Many",
-                    Ty::Seq {
-                        kind: SeqKind::List,
-                        elem: Box::new(param),
+                    "Empty",
+                    Ty::Array {
+                        elem: Box::new(param.clone()),
+                        len: 0,
                     },
+                    true,
                 ),
+                variant(
+                    "Pair",
+                    Ty::Tuple {
+                        elems: vec![param.clone(), param.clone()],
+                    },
+                    true,
+                ),
+                variant("Many", seq(param), false),
             ],
         },
         location: Location::default(),
@@ -696,7 +707,9 @@ fn timing(name: &str, args: &[&Type]) -> Result<Ty, String> {
     let written = Ty::Refined {
         sample: match &base {
             Ty::String => "\"1700000000\"".to_owned(),
-            Ty::Float { .. } => "1700000000.5".to_owned(),
+            // Whole units unless `WithFrac`: the others round to the unit when writing.
+            Ty::Float { .. } if frac => "1700000000.5".to_owned(),
+            Ty::Float { .. } => "1700000000.0".to_owned(),
             _ => "1700000000".to_owned(),
         },
         outside: (base == Ty::String).then(|| "\"x\"".to_owned()),
