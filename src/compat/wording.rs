@@ -70,3 +70,12 @@ pub(crate) fn quoted_alternatives(names: &[String]) -> String {
         .collect::<Vec<_>>()
         .join(" or ")
 }
+
+/// A variant as the findings name it: its wire name, or for an enum written as integers (serde_repr) its
+/// Rust name and discriminant (`Done = 3`).
+pub(crate) fn variant_text(repr: &EnumRepr, variant: &Variant) -> String {
+    match repr {
+        EnumRepr::Integer { .. } => format!("{} = {}", variant.rust_name, variant.ser_name),
+        _ => variant.ser_name.clone(),
+    }
+}
