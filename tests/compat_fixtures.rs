@@ -116,6 +116,7 @@ fixtures! {
     custom_serde_changed__string_to_try_from: Major,
     deny_unknown_fields_added: Major,
     enum_repr_changed: Major,
+    enum_repr_changed__externally_tagged_to_serde_repr: Major,
     external_type_changed: Major,
     external_type_changed__value_written: Major,
     field_added: Minor,
@@ -132,6 +133,7 @@ fixtures! {
     field_type_changed: Major,
     field_type_changed__postcard_string_to_bytes: Major,
     field_type_changed__unit_variant_to_newtype_of_option: Major,
+    field_type_changed__serde_with_one_or_many: Major,
     flatten_changed: Major,
     float_narrowed: Major,
     float_to_integer: Major,
@@ -172,8 +174,10 @@ fixtures! {
     variant_added: Minor,
     variant_added_without_other: Major,
     variant_added_without_other__external_struct_past_other: Major,
+    variant_added_without_other__serde_repr: Major,
     variant_removed: Major,
     variant_renamed: Major,
+    variant_renamed__serde_repr_discriminant_changed: Major,
     unresolved_type: Major,
 }
 

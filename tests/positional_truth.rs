@@ -2304,6 +2304,28 @@ fixture_witnesses!(
     "variant_added_without_other__external_struct_past_other",
     [Msg]
 );
+// serde_repr's integer enums (the fixtures use the crate, a dev-dependency).
+fixture_witnesses!(
+    witnesses_variant_added_without_other__serde_repr,
+    "variant_added_without_other__serde_repr",
+    [Msg]
+);
+fixture_witnesses!(
+    witnesses_variant_renamed__serde_repr_discriminant_changed,
+    "variant_renamed__serde_repr_discriminant_changed",
+    [Msg]
+);
+fixture_witnesses!(
+    witnesses_enum_repr_changed__externally_tagged_to_serde_repr,
+    "enum_repr_changed__externally_tagged_to_serde_repr",
+    [Msg]
+);
+// serde_with's `OneOrMany` (a dev-dependency).
+fixture_witnesses!(
+    witnesses_field_type_changed__serde_with_one_or_many,
+    "field_type_changed__serde_with_one_or_many",
+    [Msg]
+);
 
 fixture_witnesses!(
     witnesses_value_domain_narrowed,

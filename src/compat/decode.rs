@@ -373,6 +373,7 @@ impl<'a> Decoder<'a> {
             EnumRepr::External => self.decode_external(en, v),
             EnumRepr::Internal { tag } => self.decode_internal(en, tag, v),
             EnumRepr::Adjacent { tag, content } => self.decode_adjacent(en, (tag, content), v),
+            EnumRepr::Integer { signed, bits } => decode_integer_enum(en, (*signed, *bits), v),
         };
         let result = match tagged {
             Ok(i) => Ok(i),
@@ -520,4 +521,27 @@ fn decode_integer(signed: bool, bits: u8, v: &Value) -> Result<(), Reject> {
         }
         _ => invalid_type(v, "an integer"),
     }
+}
+
+/// Decodes `v` as an enum written as integers of `(signed, bits)`, as serde_repr's `Deserialize_repr`
+/// does: the `repr` integer first, then the variant of that discriminant, or else the `#[serde(other)]`
+/// variant; the index of the variant it decodes as.
+fn decode_integer_enum(
+    en: &EnumDef,
+    (signed, bits): (bool, u8),
+    v: &Value,
+) -> Result<usize, Reject> {
+    decode_integer(signed, bits, v)?;
+    let value = as_int(v).unwrap_or_default().to_string();
+    en.variants
+        .iter()
+        .position(|x| x.de_names.contains(&value))
+        .or_else(|| en.variants.iter().position(|x| x.other))
+        .ok_or_else(|| {
+            let known: Vec<&str> = en.variants.iter().map(|x| x.ser_name.as_str()).collect();
+            format!(
+                "invalid value: {value}, expected one of: {}",
+                known.join(", ")
+            )
+        })
 }

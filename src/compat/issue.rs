@@ -100,6 +100,7 @@ pub(crate) fn wire_variant(repr: &EnumRepr, variant: &Variant) -> String {
         _ if variant.untagged => format!("<{}>", variant.rust_name),
         EnumRepr::Untagged => format!("<{}>", variant.rust_name),
         EnumRepr::External => variant.ser_name.clone(),
+        EnumRepr::Integer { .. } => format!("<{}={}>", variant.rust_name, variant.ser_name),
         EnumRepr::Internal { tag } | EnumRepr::Adjacent { tag, .. } => {
             format!("({tag}={})", variant.ser_name)
         }

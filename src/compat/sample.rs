@@ -11,6 +11,7 @@ use serde_json::{Map, Value, json};
 
 use super::namespace::{FlatObject, flatten};
 use super::shape::{EnumDef, Role, Shape, SideRef, resolve};
+use super::witness::int_value;
 use crate::model::{EnumRepr, Field, SkipSer, Style, Ty, Variant};
 
 const MAX_SAMPLE_DEPTH: usize = 32;
@@ -457,6 +458,7 @@ pub(crate) fn wrap_variant(repr: &EnumRepr, v: &Variant, payload: Option<Value>)
             Value::Object(m)
         }
         (EnumRepr::Untagged, p) => p.unwrap_or(Value::Null),
+        (EnumRepr::Integer { .. }, _) => integer_variant_value(v),
     })
 }
 
@@ -467,4 +469,14 @@ pub(crate) fn key_string(v: &Value) -> String {
         Value::Null => String::new(),
         other => other.to_string(),
     }
+}
+
+/// The value serde_repr writes for a variant: its discriminant as a number.
+pub(crate) fn integer_variant_value(variant: &Variant) -> Value {
+    variant
+        .ser_name
+        .parse::<i128>()
+        .ok()
+        .and_then(int_value)
+        .unwrap_or_else(|| Value::String(variant.ser_name.clone()))
 }

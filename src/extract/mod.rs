@@ -35,6 +35,8 @@
 //! - `syntax`: readings of syn items every stage shares (names without `r#`, `cfg_attr` expanded).
 //! - `scan`: a file's `mod` declarations, by the lexer scan or, when it gives up, from syn's tree.
 //! - `serde_attrs`: `#[serde(...)]` attributes, as serde_derive reads them.
+//! - `serde_with`: serde_with's `#[serde_as]` adapters, `with` modules and `#[skip_serializing_none]`.
+//! - `serde_repr`: enums deriving serde_repr's `Serialize_repr`/`Deserialize_repr` (written as integers).
 //! - `declarations`: what a parsed file declares (`#[derive(Protocol)]`, `#[derive(Message)]`).
 //! - `cache`: the [`SourceCache`]: files by blob id, module-tree files by what they depend on.
 //! - `tree`: the crates' module trees, mounted from the scans (`mod`, `name/mod.rs`, `#[path]`).
@@ -48,6 +50,8 @@ mod lower;
 mod names;
 mod scan;
 mod serde_attrs;
+mod serde_repr;
+mod serde_with;
 mod syntax;
 mod tree;
 

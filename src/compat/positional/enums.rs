@@ -30,6 +30,10 @@ impl Walk<'_> {
         writer_enum: &EnumDef,
         reader_enum: &EnumDef,
     ) -> Vec<Issue> {
+        // Written as integers (serde_repr): the integer's encoding, then variants by discriminant.
+        if let Some(found) = self.compare_integer_enums(writer_enum, reader_enum) {
+            return found;
+        }
         if writer_enum.attrs.repr != reader_enum.attrs.repr {
             return vec![Issue::breaking(
                 RuleId::EnumReprChanged,

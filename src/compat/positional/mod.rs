@@ -35,7 +35,7 @@ fn undecodable(shape: &Shape, role: Role) -> Option<&'static str> {
             EnumRepr::External if e.variants.iter().any(|v| v.untagged) => Some(
                 "an enum with an untagged variant is read with `deserialize_any`, which a positional format refuses",
             ),
-            EnumRepr::External => None,
+            EnumRepr::External | EnumRepr::Integer { .. } => None,
         },
         // serde_with's `PickFirst` (and the choices built on it) buffers the input with `deserialize_any`
         // before trying its types (its `de/impls.rs`).
