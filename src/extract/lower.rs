@@ -24,6 +24,8 @@ use crate::model::{
 };
 use crate::{Kind, ResponseMode};
 
+mod dependencies;
+
 /// The crates whose types are known by name (when no crate type shadows them).
 const STD_ROOTS: &[&str] = &["std", "core", "alloc"];
 
@@ -353,13 +355,18 @@ impl<'a> Lowering<'a> {
                 );
                 Body::Struct { style, fields }
             }
-            Item::Enum(item) => Body::Enum {
-                variants: item
-                    .variants
-                    .iter()
-                    .map(|variant| self.variant(&scope, &serde, variant, reached, &mut problems))
-                    .collect(),
-            },
+            Item::Enum(item) => {
+                let present: Vec<&syn::Variant> = (item.variants.iter())
+                    .filter(|variant| self.present(&scope, &variant.attrs))
+                    .collect();
+                Body::Enum {
+                    variants: (present.into_iter())
+                        .map(|variant| {
+                            self.variant(&scope, &serde, variant, reached, &mut problems)
+                        })
+                        .collect(),
+                }
+            }
             Item::Type(item) => Body::Alias {
                 target: self.ty(&scope, &item.ty, reached),
             },
@@ -376,6 +383,7 @@ impl<'a> Lowering<'a> {
             attrs,
             body,
             location: location(file, ident_span),
+            package: self.names.tree().package_of(&module),
         }
     }
 
@@ -539,7 +547,10 @@ impl<'a> Lowering<'a> {
             Fields::Unit => Style::Unit,
         };
         let mut out = Vec::new();
-        for (i, field) in fields.iter().enumerate() {
+        let present: Vec<&syn::Field> = (fields.iter())
+            .filter(|field| self.present(scope, &field.attrs))
+            .collect();
+        for (i, field) in present.into_iter().enumerate() {
             let attrs = expand_cfg_attr(&field.attrs);
             let field_serde: MemberSerde = serde_attrs::member(&attrs, problems);
             let rust_name = field.ident.as_ref().map_or_else(|| i.to_string(), unraw);
@@ -653,7 +664,11 @@ impl<'a> Lowering<'a> {
                 name: segments[0].clone(),
             };
         }
-        match self.names.resolve(scope.module, &segments) {
+        let target = self.names.resolve(scope.module, &segments);
+        if let Some(ty) = self.dependency_ty(scope, path, &target, &args, reached) {
+            return ty;
+        }
+        match target {
             NameTarget::Type(id) => {
                 reached.push(id);
                 let args = args

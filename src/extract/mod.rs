@@ -37,12 +37,17 @@
 //! - `serde_attrs`: `#[serde(...)]` attributes, as serde_derive reads them.
 //! - `declarations`: what a parsed file declares (`#[derive(Protocol)]`, `#[derive(Message)]`).
 //! - `cache`: the [`SourceCache`]: files by blob id, module-tree files by what they depend on.
-//! - `tree`: the crates' module trees, mounted from the scans (`mod`, `name/mod.rs`, `#[path]`).
+//! - `cfg`: `#[cfg(...)]` predicates evaluated against a crate's enabled features.
+//! - `external`: the dependencies a revision's code may name ([`Externals`]) and how they are found.
+//! - `tree`: the crates' module trees, mounted from the scans (`mod`, `name/mod.rs`, `#[path]`); a
+//!   dependency's tree is mounted when name resolution first reaches it.
 //! - `names`: what a path written in a module names (`use`, renames, globs, `super`, re-exports).
 //! - `lower`: declarations and the types they reach, converted to the model.
 
 mod cache;
+mod cfg;
 mod declarations;
+mod external;
 mod known;
 mod lower;
 mod names;
@@ -56,6 +61,7 @@ use std::collections::BTreeMap;
 use proc_macro2::Span;
 
 pub use cache::{CacheStats, SourceCache};
+pub use external::{CrateSource, ExternalCrate, Externals, Locate, Located};
 
 use crate::model::{ExtractNote, Location, ProtocolDecl, Snapshot};
 
@@ -202,7 +208,7 @@ pub fn extract_cached(
     reader: &dyn FileReader,
     cache: &SourceCache,
 ) -> Result<Snapshot, ExtractError> {
-    lower::snapshot(&tree::ModuleTree::load(crates, reader, cache)?, None)
+    extract_with_dependencies(crates, reader, cache, &Externals::default(), None)
 }
 
 /// [`extract_cached`], keeping of each protocol only the messages `keep` asks for, given the protocol's
@@ -215,7 +221,24 @@ pub fn extract_filtered(
     cache: &SourceCache,
     keep: &dyn Fn(&ProtocolDecl) -> Keep,
 ) -> Result<Snapshot, ExtractError> {
-    lower::snapshot(&tree::ModuleTree::load(crates, reader, cache)?, Some(keep))
+    extract_with_dependencies(crates, reader, cache, &Externals::default(), Some(keep))
+}
+
+/// [`extract_cached`] (or [`extract_filtered`] with `keep`) following types into the revision's
+/// dependencies: a path that leaves the workspace for a crate of `externals` is resolved in that crate,
+/// mounted when first reached, and a derived type there is lowered like the workspace's own, its
+/// [`TypeDef`](crate::model::TypeDef) naming the package version.
+pub fn extract_with_dependencies(
+    crates: &[CrateRoot],
+    reader: &dyn FileReader,
+    cache: &SourceCache,
+    externals: &Externals,
+    keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
+) -> Result<Snapshot, ExtractError> {
+    lower::snapshot(
+        &tree::ModuleTree::load(crates, reader, cache, externals)?,
+        keep,
+    )
 }
 
 /// Extracts the model of one crate given as in-memory sources (`(path, text)`, the first being the crate

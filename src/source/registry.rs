@@ -1,0 +1,362 @@
+//! Where Cargo keeps the sources of dependencies, read as they are on disk (a package version's source
+//! never changes): the registry's source cache (`$CARGO_HOME/registry/src/<index>/<name>-<version>/`),
+//! a vendor directory that `.cargo/config.toml` puts in place of crates.io (`[source]` `replace-with`
+//! a `directory`), git checkouts (`$CARGO_HOME/git/checkouts/<repo>-<hash>/<short rev>/`), and path
+//! dependencies (inside the workspace, read from the revision itself; outside it, from disk). Also the
+//! features a located package is built with, expanded through its manifest's `[features]`.
+
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+use git2::{ObjectType, Oid};
+
+use crate::extract::{
+    CrateSource, DirId, ExternalCrate, ExtractError, FileReader, Locate, Located,
+};
+
+/// Finds dependencies where Cargo keeps them. One locator serves every revision of a check, so a
+/// package version is looked for, and its files hashed, once.
+#[derive(Debug)]
+pub(crate) struct CargoLocator {
+    cargo_home: PathBuf,
+    workspace_root: PathBuf,
+    /// The vendor directory replacing crates.io, if `.cargo/config.toml` configures one.
+    vendor: Option<PathBuf>,
+    files: Rc<DiskFiles>,
+    /// Package directories found (or not) so far, by package, version and source.
+    found: RefCell<HashMap<(String, String, String), Option<PathBuf>>>,
+}
+
+impl CargoLocator {
+    /// A locator for the workspace at `workspace_root`, with `CARGO_HOME` (else `~/.cargo`).
+    pub(crate) fn new(workspace_root: &Path) -> Self {
+        let cargo_home = std::env::var_os("CARGO_HOME")
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cargo")))
+            .unwrap_or_else(|| PathBuf::from(".cargo"));
+        Self::with_cargo_home(workspace_root, cargo_home)
+    }
+
+    /// A locator with an explicit Cargo home.
+    pub(crate) fn with_cargo_home(workspace_root: &Path, cargo_home: PathBuf) -> Self {
+        let vendor = [
+            workspace_root.join(".cargo/config.toml"),
+            workspace_root.join(".cargo/config"),
+            cargo_home.join("config.toml"),
+        ]
+        .iter()
+        .find_map(|config| {
+            let text = std::fs::read_to_string(config).ok()?;
+            let dir = vendor_directory(&text)?;
+            // Relative to the directory holding `.cargo/`.
+            let base = config.parent()?.parent()?;
+            Some(base.join(dir))
+        });
+        CargoLocator {
+            cargo_home,
+            workspace_root: workspace_root.to_path_buf(),
+            vendor,
+            files: Rc::new(DiskFiles::default()),
+            found: RefCell::default(),
+        }
+    }
+
+    /// The directory of a registry or git package, found once.
+    fn package_dir(&self, krate: &ExternalCrate) -> Option<PathBuf> {
+        let key = (
+            krate.package.clone(),
+            krate.version.clone(),
+            krate.source.clone(),
+        );
+        if let Some(found) = self.found.borrow().get(&key) {
+            return found.clone();
+        }
+        let found = self.search(krate);
+        self.found.borrow_mut().insert(key, found.clone());
+        found
+    }
+
+    fn search(&self, krate: &ExternalCrate) -> Option<PathBuf> {
+        if krate.source.starts_with("git+") {
+            return git_checkout(&self.cargo_home, krate);
+        }
+        if let Some(vendor) = &self.vendor {
+            return vendored(vendor, krate);
+        }
+        registry_source(&self.cargo_home, krate)
+    }
+
+    /// Where a package was looked for, for the note when it is not there.
+    fn looked_in(&self, krate: &ExternalCrate) -> String {
+        if krate.source.starts_with("git+") {
+            format!(
+                "looked in {}",
+                self.cargo_home.join("git/checkouts").display()
+            )
+        } else if let Some(vendor) = &self.vendor {
+            format!("looked in the vendor directory {}", vendor.display())
+        } else {
+            format!(
+                "looked in {}",
+                self.cargo_home.join("registry/src/*").display()
+            )
+        }
+    }
+
+    /// A path dependency: inside the workspace, read from the revision; outside it, from disk.
+    fn path_dependency(&self, krate: &ExternalCrate, root_file: &str) -> Located {
+        let dir = root_file
+            .rfind("/src/")
+            .map_or(root_file, |i| &root_file[..i]);
+        let manifest = std::fs::read_to_string(self.workspace_root.join(dir).join("Cargo.toml"));
+        let features = enabled_features(manifest.as_deref().unwrap_or_default(), krate);
+        let source = if root_file.starts_with("..") {
+            CrateSource::Files {
+                root_file: slash(&self.workspace_root.join(root_file)),
+                reader: Rc::clone(&self.files) as Rc<dyn FileReader>,
+            }
+        } else {
+            CrateSource::Revision {
+                root_file: root_file.to_owned(),
+            }
+        };
+        Located { source, features }
+    }
+}
+
+impl Locate for CargoLocator {
+    fn locate(&self, krate: &ExternalCrate) -> Located {
+        if let Some(root_file) = &krate.path {
+            return self.path_dependency(krate, root_file);
+        }
+        let Some(dir) = self.package_dir(krate) else {
+            return Located {
+                source: CrateSource::Missing {
+                    why: self.looked_in(krate),
+                },
+                features: BTreeSet::new(),
+            };
+        };
+        let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap_or_default();
+        let lib = lib_path(&manifest).unwrap_or_else(|| "src/lib.rs".to_owned());
+        Located {
+            source: CrateSource::Files {
+                root_file: slash(&dir.join(lib)),
+                reader: Rc::clone(&self.files) as Rc<dyn FileReader>,
+            },
+            features: enabled_features(&manifest, krate),
+        }
+    }
+}
+
+/// A path as `/`-separated text.
+fn slash(path: &Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}
+
+/// `$CARGO_HOME/registry/src/<any index>/<name>-<version>/`.
+pub(crate) fn registry_source(cargo_home: &Path, krate: &ExternalCrate) -> Option<PathBuf> {
+    let wanted = format!("{}-{}", krate.package, krate.version);
+    let mut indexes: Vec<PathBuf> = std::fs::read_dir(cargo_home.join("registry/src"))
+        .ok()?
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .collect();
+    indexes.sort();
+    indexes
+        .into_iter()
+        .map(|index| index.join(&wanted))
+        .find(|dir| dir.join("Cargo.toml").is_file())
+}
+
+/// `<vendor>/<name>-<version>/`, or `<vendor>/<name>/` when its manifest has that version (cargo vendor
+/// names the newest version of a package without its version).
+pub(crate) fn vendored(vendor: &Path, krate: &ExternalCrate) -> Option<PathBuf> {
+    let versioned = vendor.join(format!("{}-{}", krate.package, krate.version));
+    if versioned.join("Cargo.toml").is_file() {
+        return Some(versioned);
+    }
+    let plain = vendor.join(&krate.package);
+    let manifest = std::fs::read_to_string(plain.join("Cargo.toml")).ok()?;
+    (manifest_version(&manifest).as_deref() == Some(krate.version.as_str())).then_some(plain)
+}
+
+/// `$CARGO_HOME/git/checkouts/<repo>-<hash>/<first 7 of rev>/`, and the package's directory in it.
+pub(crate) fn git_checkout(cargo_home: &Path, krate: &ExternalCrate) -> Option<PathBuf> {
+    let (url, rev) = krate.source.strip_prefix("git+")?.split_once('#')?;
+    let url = url.split('?').next().unwrap_or(url);
+    let repo = url
+        .trim_end_matches('/')
+        .rsplit('/')
+        .next()?
+        .trim_end_matches(".git");
+    let short = rev.get(..7)?;
+    let mut checkouts: Vec<PathBuf> = std::fs::read_dir(cargo_home.join("git/checkouts"))
+        .ok()?
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(|path| {
+            path.file_name()
+                .and_then(|name| name.to_str())
+                .is_some_and(|name| name.starts_with(&format!("{repo}-")))
+        })
+        .map(|path| path.join(short))
+        .filter(|path| path.is_dir())
+        .collect();
+    checkouts.sort();
+    checkouts
+        .into_iter()
+        .find_map(|checkout| package_in(&checkout, &krate.package, 3))
+}
+
+/// The directory below `dir` (itself included, `depth` levels down) whose manifest names `package`.
+fn package_in(dir: &Path, package: &str, depth: usize) -> Option<PathBuf> {
+    if let Ok(text) = std::fs::read_to_string(dir.join("Cargo.toml"))
+        && manifest_name(&text).as_deref() == Some(package)
+    {
+        return Some(dir.to_path_buf());
+    }
+    if depth == 0 {
+        return None;
+    }
+    let mut subdirs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|entry| Some(entry.ok()?.path()))
+        .filter(|path| path.is_dir() && !path.ends_with(".git") && !path.ends_with("target"))
+        .collect();
+    subdirs.sort();
+    subdirs
+        .into_iter()
+        .find_map(|sub| package_in(&sub, package, depth - 1))
+}
+
+fn manifest_table(text: &str) -> Option<toml::Table> {
+    toml::from_str(text).ok()
+}
+
+fn manifest_name(text: &str) -> Option<String> {
+    Some(
+        manifest_table(text)?
+            .get("package")?
+            .get("name")?
+            .as_str()?
+            .to_owned(),
+    )
+}
+
+fn manifest_version(text: &str) -> Option<String> {
+    Some(
+        manifest_table(text)?
+            .get("package")?
+            .get("version")?
+            .as_str()?
+            .to_owned(),
+    )
+}
+
+fn lib_path(text: &str) -> Option<String> {
+    Some(
+        manifest_table(text)?
+            .get("lib")?
+            .get("path")?
+            .as_str()?
+            .to_owned(),
+    )
+}
+
+/// The vendor directory of a `.cargo/config.toml`: the `directory` of the source crates.io is replaced
+/// with.
+pub(crate) fn vendor_directory(config: &str) -> Option<String> {
+    let table = manifest_table(config)?;
+    let sources = table.get("source")?.as_table()?;
+    let replacement = sources.get("crates-io")?.get("replace-with")?.as_str()?;
+    Some(
+        sources
+            .get(replacement)?
+            .get("directory")?
+            .as_str()?
+            .to_owned(),
+    )
+}
+
+/// The features of a package built as `krate` asks (its requested features, and `default` unless
+/// turned off), expanded through the `[features]` of its manifest: `name` enables that feature (or the
+/// optional dependency's implicit one), `dep:name` a dependency only, `name/feature` and `name?/feature`
+/// a dependency's feature (the first also enables `name`).
+pub(crate) fn enabled_features(manifest: &str, krate: &ExternalCrate) -> BTreeSet<String> {
+    let table = manifest_table(manifest).unwrap_or_default();
+    let declared = table.get("features").and_then(toml::Value::as_table);
+    let mut queue: Vec<String> = krate.requested_features.iter().cloned().collect();
+    if krate.default_features {
+        queue.push("default".to_owned());
+    }
+    let mut enabled = BTreeSet::new();
+    while let Some(feature) = queue.pop() {
+        if feature.starts_with("dep:") {
+            continue;
+        }
+        let feature = match feature.split_once('/') {
+            Some((name, _)) if name.ends_with('?') => continue,
+            Some((name, _)) => name.to_owned(),
+            None => feature,
+        };
+        if !enabled.insert(feature.clone()) {
+            continue;
+        }
+        if let Some(implies) = declared
+            .and_then(|features| features.get(&feature))
+            .and_then(toml::Value::as_array)
+        {
+            queue.extend(
+                implies
+                    .iter()
+                    .filter_map(toml::Value::as_str)
+                    .map(str::to_owned),
+            );
+        }
+    }
+    enabled
+}
+
+/// Reads files on disk by absolute path, remembering each file's blob id: the sources of a package
+/// version do not change, so a file is hashed once per check and its parse shared by every revision.
+#[derive(Debug, Default)]
+pub(crate) struct DiskFiles {
+    ids: RefCell<HashMap<String, Oid>>,
+}
+
+impl FileReader for DiskFiles {
+    fn read(&self, path: &str) -> Result<Option<Vec<u8>>, ExtractError> {
+        let bytes = match std::fs::read(path) {
+            Ok(bytes) => bytes,
+            Err(_) if !Path::new(path).is_file() => return Ok(None),
+            Err(error) => {
+                return Err(ExtractError::Read {
+                    file: path.to_owned(),
+                    message: error.to_string(),
+                });
+            }
+        };
+        if let Ok(id) = Oid::hash_object(ObjectType::Blob, &bytes) {
+            self.ids.borrow_mut().insert(path.to_owned(), id);
+        }
+        Ok(Some(bytes))
+    }
+
+    fn blob_id(&self, path: &str) -> Result<Option<Oid>, ExtractError> {
+        Ok(self.ids.borrow().get(path).copied())
+    }
+
+    /// An id made from the directory's path: a package version's directory never changes, so the module
+    /// trees mounted under it are shared by every revision of a check.
+    fn dir_id(&self, path: &str) -> Result<DirId, ExtractError> {
+        if !Path::new(path).is_dir() {
+            return Ok(DirId::Missing);
+        }
+        Ok(Oid::hash_object(
+            ObjectType::Blob,
+            format!("dependency directory {path}").as_bytes(),
+        )
+        .map_or(DirId::Unknown, DirId::Tree))
+    }
+}
