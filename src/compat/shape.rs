@@ -224,7 +224,8 @@ fn structural_shape(ty: &Ty) -> Shape {
         Ty::Tuple { elems } if elems.is_empty() => Shape::Unit,
         Ty::Tuple { elems } => Shape::Tuple(elems.clone(), Vec::new()),
         Ty::Map { key, value } => Shape::Map((**key).clone(), (**value).clone()),
-        Ty::External { path, .. } => Shape::External(path.clone()),
+        // The package version is part of an external type's identity: `url::Url (url 2.5.0)`.
+        Ty::External { .. } => Shape::External(ty.to_string()),
         // Interim readings until the walk knows the format and the role (issue 15).
         Ty::Refined { base, .. } => structural_shape(base),
         Ty::Readable { human, .. } => structural_shape(human),

@@ -78,17 +78,46 @@ impl<'a> Walk<'a> {
         self.in_progress.insert(key.clone());
         self.depth += 1;
         let cycles_before = self.cycles;
-        let out = if self.positional {
+        let mut out = if self.positional {
             self.compare_positional(writer, reader)
         } else {
             self.compare_self_describing(writer, reader)
         };
+        self.name_package_versions(writer, reader, &mut out);
         self.depth -= 1;
         self.in_progress.remove(&key);
         if self.cycles == cycles_before {
             self.memo.insert(key, out.clone());
         }
         out
+    }
+
+    /// When `writer` and `reader` are a dependency's type at two versions of its package (a dependency
+    /// upgrade), every issue found inside says so, naming both versions.
+    fn name_package_versions(&self, writer: &Ty, reader: &Ty, issues: &mut [Issue]) {
+        let package = |side: SideRef<'_>, ty: &Ty| match ty {
+            Ty::Named { path, .. } => side.snapshot.types.get(path)?.package.clone(),
+            _ => None,
+        };
+        let (Some(written), Some(read)) =
+            (package(self.writer, writer), package(self.reader, reader))
+        else {
+            return;
+        };
+        if written == read {
+            return;
+        }
+        let (old, new) = if self.writer_is_new() {
+            (read, written)
+        } else {
+            (written, read)
+        };
+        let said = format!("the dependency changed from {old} to {new}");
+        for issue in issues {
+            if !issue.detail.contains(&said) {
+                issue.detail.push_str(&format!(" ({said})"));
+            }
+        }
     }
 
     pub(super) fn writer_is_new(&self) -> bool {

@@ -286,3 +286,6 @@ fn note(file: &str, span: Span, message: impl Into<String>) -> ExtractNote {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod dependency_tests;
