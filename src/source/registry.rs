@@ -360,3 +360,158 @@ impl FileReader for DiskFiles {
         .map_or(DirId::Unknown, DirId::Tree))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, BTreeSet};
+    use std::path::Path;
+
+    use super::{CargoLocator, enabled_features, vendor_directory};
+    use crate::extract::{CrateSource, ExternalCrate, Locate};
+
+    fn krate(package: &str, version: &str, source: &str) -> ExternalCrate {
+        ExternalCrate {
+            package: package.to_owned(),
+            version: version.to_owned(),
+            source: source.to_owned(),
+            path: None,
+            requested_features: BTreeSet::new(),
+            default_features: true,
+            deps: BTreeMap::new(),
+        }
+    }
+
+    fn package(dir: &Path, name: &str, version: &str, extra: &str) {
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        std::fs::write(
+            dir.join("Cargo.toml"),
+            format!("[package]\nname = \"{name}\"\nversion = \"{version}\"\n{extra}"),
+        )
+        .unwrap();
+        std::fs::write(dir.join("src/lib.rs"), "pub struct A;\n").unwrap();
+    }
+
+    fn root_file(locator: &CargoLocator, krate: &ExternalCrate) -> Option<String> {
+        match locator.locate(krate).source {
+            CrateSource::Files { root_file, .. } => Some(root_file),
+            CrateSource::Revision { root_file } => Some(format!("revision:{root_file}")),
+            CrateSource::Missing { .. } => None,
+        }
+    }
+
+    const CRATES_IO: &str = "registry+https://github.com/rust-lang/crates.io-index";
+
+    #[test]
+    fn registry_sources_by_name_and_version() {
+        let home = tempfile::tempdir().unwrap();
+        let index = home
+            .path()
+            .join("registry/src/index.crates.io-1949cf8c6b5b557f");
+        package(
+            &index.join("url-2.5.0"),
+            "url",
+            "2.5.0",
+            "[lib]\npath = \"src/url.rs\"\n",
+        );
+        let locator = CargoLocator::with_cargo_home(Path::new("/nowhere"), home.path().into());
+        let found = root_file(&locator, &krate("url", "2.5.0", CRATES_IO)).unwrap();
+        assert!(found.ends_with("url-2.5.0/src/url.rs"), "{found}");
+        let missing = locator.locate(&krate("url", "2.4.0", CRATES_IO));
+        let CrateSource::Missing { why } = missing.source else {
+            panic!("2.4.0 is not on disk")
+        };
+        assert!(why.contains("registry/src"), "{why}");
+    }
+
+    #[test]
+    fn git_checkouts_by_repository_and_short_revision() {
+        let home = tempfile::tempdir().unwrap();
+        let checkout = home
+            .path()
+            .join("git/checkouts/wire-types-0123456789abcdef/abc1234");
+        package(&checkout.join("crates/wtypes"), "wtypes", "0.1.0", "");
+        package(&checkout.join("crates/other"), "other", "0.1.0", "");
+        let locator = CargoLocator::with_cargo_home(Path::new("/nowhere"), home.path().into());
+        let source = "git+https://github.com/acme/wire-types.git?branch=main#abc1234def5678";
+        let found = root_file(&locator, &krate("wtypes", "0.1.0", source)).unwrap();
+        assert!(
+            found.ends_with("abc1234/crates/wtypes/src/lib.rs"),
+            "{found}"
+        );
+        let elsewhere = "git+https://github.com/acme/wire-types.git#fff0000";
+        assert_eq!(
+            root_file(&locator, &krate("wtypes", "0.1.0", elsewhere)),
+            None
+        );
+    }
+
+    #[test]
+    fn vendored_sources_replace_the_registry() {
+        let workspace = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(workspace.path().join(".cargo")).unwrap();
+        std::fs::write(
+            workspace.path().join(".cargo/config.toml"),
+            "[source.crates-io]\nreplace-with = \"vendored-sources\"\n\n[source.vendored-sources]\ndirectory = \"vendor\"\n",
+        )
+        .unwrap();
+        package(&workspace.path().join("vendor/uuid"), "uuid", "1.8.0", "");
+        package(
+            &workspace.path().join("vendor/uuid-0.8.2"),
+            "uuid",
+            "0.8.2",
+            "",
+        );
+        let locator = CargoLocator::with_cargo_home(workspace.path(), home.path().into());
+        let newest = root_file(&locator, &krate("uuid", "1.8.0", CRATES_IO)).unwrap();
+        assert!(newest.ends_with("vendor/uuid/src/lib.rs"), "{newest}");
+        let older = root_file(&locator, &krate("uuid", "0.8.2", CRATES_IO)).unwrap();
+        assert!(older.ends_with("vendor/uuid-0.8.2/src/lib.rs"), "{older}");
+        assert_eq!(
+            root_file(&locator, &krate("uuid", "1.0.0", CRATES_IO)),
+            None
+        );
+    }
+
+    #[test]
+    fn vendor_directory_of_a_config() {
+        assert_eq!(
+            vendor_directory("[source.crates-io]\nreplace-with = \"v\"\n[source.v]\ndirectory = \"third_party\"\n").as_deref(),
+            Some("third_party")
+        );
+        assert_eq!(vendor_directory("[build]\njobs = 2\n"), None);
+    }
+
+    #[test]
+    fn path_dependencies_inside_the_workspace_are_read_from_the_revision() {
+        let home = tempfile::tempdir().unwrap();
+        let locator = CargoLocator::with_cargo_home(Path::new("/ws"), home.path().into());
+        let mut inside = krate("shared", "0.1.0", "");
+        inside.path = Some("shared/src/lib.rs".to_owned());
+        assert_eq!(
+            root_file(&locator, &inside).as_deref(),
+            Some("revision:shared/src/lib.rs")
+        );
+        let mut outside = krate("common", "0.1.0", "");
+        outside.path = Some("../common/src/lib.rs".to_owned());
+        assert_eq!(
+            root_file(&locator, &outside).as_deref(),
+            Some("/ws/../common/src/lib.rs")
+        );
+    }
+
+    #[test]
+    fn features_expand_through_the_manifest() {
+        let manifest = "[package]\nname = \"x\"\nversion = \"1.0.0\"\n[features]\ndefault = [\"std\"]\nstd = [\"alloc\", \"serde?/std\"]\nalloc = []\nserde = [\"dep:serde\"]\nderive = [\"serde/derive\"]\nextra = []\n";
+        let mut wanted = krate("x", "1.0.0", CRATES_IO);
+        let on = |k: &ExternalCrate| {
+            enabled_features(manifest, k)
+                .into_iter()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(on(&wanted), ["alloc", "default", "std"]);
+        wanted.default_features = false;
+        wanted.requested_features = ["derive".to_owned()].into();
+        assert_eq!(on(&wanted), ["derive", "serde"]);
+    }
+}

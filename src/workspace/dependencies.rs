@@ -75,6 +75,9 @@ pub(crate) struct DependencySpec {
     pub(crate) default_features: bool,
     /// `path = "..."`, relative to the manifest's directory.
     pub(crate) path: Option<String>,
+    /// The version requirement (`"2"`, `{ version = "1.7" }`): which of two locked versions of one
+    /// package this name is.
+    pub(crate) version: Option<String>,
 }
 
 /// A package manifest's name and dependencies (normal ones, target-specific included); `inherited` are
@@ -128,7 +131,8 @@ fn dependency_spec(
         ..DependencySpec::default()
     };
     let Some(table) = spec.as_table() else {
-        return out; // `name = "1.0"`
+        out.version = spec.as_str().map(str::to_owned); // `name = "1.0"`
+        return out;
     };
     let from_workspace = table.get("workspace").and_then(toml::Value::as_bool) == Some(true);
     if from_workspace && let Some(base) = inherited.get(key) {
@@ -140,6 +144,9 @@ fn dependency_spec(
     }
     if let Some(path) = table.get("path").and_then(toml::Value::as_str) {
         out.path = Some(path.to_owned());
+    }
+    if let Some(version) = table.get("version").and_then(toml::Value::as_str) {
+        out.version = Some(version.to_owned());
     }
     let default = table
         .get("default-features")
@@ -362,11 +369,7 @@ impl<'l> Graph<'l> {
         };
         let entries = self.lock[own].dependencies.clone();
         for spec in specs {
-            let Some(at) = entries
-                .iter()
-                .filter_map(|entry| self.find(entry))
-                .find(|&at| self.lock[at].name == spec.package)
-            else {
+            let Some(at) = self.locked(&entries, spec) else {
                 continue;
             };
             let index = self.external(at);
@@ -392,6 +395,32 @@ impl<'l> Graph<'l> {
         }
     }
 
+    /// The lock package, among `entries` (a package's dependencies in the lock), that `spec` names: by
+    /// package name and, when two versions are locked, by the spec's version requirement.
+    fn locked(&self, entries: &[String], spec: &DependencySpec) -> Option<usize> {
+        let candidates: Vec<usize> = entries
+            .iter()
+            .filter_map(|entry| self.find(entry))
+            .filter(|&at| self.lock[at].name == spec.package)
+            .collect();
+        let requirement = spec
+            .version
+            .as_deref()
+            .and_then(|req| semver::VersionReq::parse(req).ok());
+        let matches = |at: &usize| {
+            let version = semver::Version::parse(&self.lock[*at].version).ok();
+            match (&requirement, version) {
+                (Some(req), Some(version)) => req.matches(&version),
+                _ => true,
+            }
+        };
+        candidates
+            .iter()
+            .copied()
+            .find(matches)
+            .or_else(|| candidates.first().copied())
+    }
+
     fn finish(self) -> Externals {
         self.externals
     }
@@ -404,4 +433,153 @@ fn path_root(dir: &str, read: &dyn Fn(&str) -> Option<String>) -> String {
         Some(value.get("lib")?.get("path")?.as_str()?.to_owned())
     });
     normalize(dir, lib.as_deref().unwrap_or("src/lib.rs"))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::{BTreeMap, BTreeSet};
+    use std::rc::Rc;
+
+    use super::{dependencies, normalize, parse_lock, parse_manifest, workspace_dependencies};
+    use crate::extract::{CrateRoot, CrateSource, ExternalCrate, Locate, Located};
+
+    struct Nowhere;
+
+    impl Locate for Nowhere {
+        fn locate(&self, _: &ExternalCrate) -> Located {
+            Located {
+                source: CrateSource::Missing { why: String::new() },
+                features: BTreeSet::new(),
+            }
+        }
+    }
+
+    const LOCK: &str = r#"version = 4
+
+[[package]]
+name = "app"
+version = "0.1.0"
+dependencies = [
+ "shared",
+ "url 1.7.2",
+ "url 2.5.0",
+]
+
+[[package]]
+name = "idna"
+version = "1.0.0"
+source = "registry+https://github.com/rust-lang/crates.io-index"
+
+[[package]]
+name = "shared"
+version = "0.1.0"
+
+[[package]]
+name = "url"
+version = "1.7.2"
+source = "registry+https://github.com/rust-lang/crates.io-index"
+
+[[package]]
+name = "url"
+version = "2.5.0"
+source = "registry+https://github.com/rust-lang/crates.io-index"
+dependencies = [
+ "idna",
+]
+"#;
+
+    const APP: &str = r#"[package]
+name = "app"
+version = "0.1.0"
+
+[dependencies]
+old-url = { package = "url", version = "1", default-features = false }
+shared = { path = "../shared" }
+
+[target.'cfg(unix)'.dependencies]
+url = { workspace = true, features = ["serde"] }
+"#;
+
+    #[test]
+    fn lock_packages_and_their_dependencies() {
+        let lock = parse_lock(LOCK).unwrap();
+        assert_eq!(lock.len(), 5);
+        assert_eq!(lock[4].dependencies, ["idna"]);
+        assert_eq!(lock[2].source, "");
+        assert!(parse_lock("not [ toml").is_none());
+    }
+
+    #[test]
+    fn manifests_rename_and_inherit() {
+        let inherited = workspace_dependencies(
+            "[workspace.dependencies]\nurl = { version = \"2\", default-features = false }\n",
+        );
+        let (name, specs) = parse_manifest(APP, &inherited).unwrap();
+        assert_eq!(name, "app");
+        let by_name: BTreeMap<&str, _> = specs.iter().map(|s| (s.name.as_str(), s)).collect();
+        assert_eq!(by_name["old_url"].package, "url");
+        assert!(!by_name["old_url"].default_features);
+        assert_eq!(by_name["shared"].path.as_deref(), Some("../shared"));
+        assert!(!by_name["url"].default_features);
+        assert_eq!(by_name["url"].features, ["serde"]);
+    }
+
+    #[test]
+    fn names_in_code_map_to_locked_versions() {
+        let files: BTreeMap<String, String> = [
+            ("Cargo.lock", LOCK),
+            (
+                "Cargo.toml",
+                "[workspace]\nmembers = [\"app\"]\n[workspace.dependencies]\nurl = \"2\"\n",
+            ),
+            ("app/Cargo.toml", APP),
+            (
+                "shared/Cargo.toml",
+                "[package]\nname = \"shared\"\nversion = \"0.1.0\"\n[lib]\npath = \"lib.rs\"\n",
+            ),
+        ]
+        .into_iter()
+        .map(|(p, t)| (p.to_owned(), t.to_owned()))
+        .collect();
+        let roots = [CrateRoot {
+            name: "app".to_owned(),
+            root_file: "app/src/lib.rs".to_owned(),
+        }];
+        let found = dependencies(&roots, &files, None, Rc::new(Nowhere));
+        assert!(found.notes.is_empty());
+        let externals = found.externals;
+        let names = &externals.of_workspace["app"];
+        let version = |name: &str| externals.crates[names[name]].label();
+        assert_eq!(version("old_url"), "url 1.7.2");
+        assert_eq!(version("url"), "url 2.5.0");
+        let shared = &externals.crates[names["shared"]];
+        assert_eq!(shared.path.as_deref(), Some("shared/lib.rs"));
+        let url = &externals.crates[names["url"]];
+        assert_eq!(externals.crates[url.deps["idna"]].label(), "idna 1.0.0");
+        assert!(url.requested_features.contains("serde"));
+        assert!(url.default_features);
+    }
+
+    #[test]
+    fn a_revision_without_a_lock_borrows_the_working_trees_with_a_note() {
+        let files: BTreeMap<String, String> =
+            [("app/Cargo.toml".to_owned(), APP.to_owned())].into();
+        let roots = [CrateRoot {
+            name: "app".to_owned(),
+            root_file: "app/src/lib.rs".to_owned(),
+        }];
+        let found = dependencies(&roots, &files, Some(LOCK), Rc::new(Nowhere));
+        assert_eq!(found.notes.len(), 1);
+        assert!(found.notes[0].message.contains("no Cargo.lock"));
+        assert_eq!(found.externals.of_workspace["app"].len(), 3);
+        let none = dependencies(&roots, &files, None, Rc::new(Nowhere));
+        assert!(none.externals.crates.is_empty());
+    }
+
+    #[test]
+    fn paths_fold_dots() {
+        assert_eq!(normalize("app", "../shared"), "shared");
+        assert_eq!(normalize("", "../common"), "../common");
+        assert_eq!(normalize("a/b", "./c/../d"), "a/b/d");
+    }
 }
