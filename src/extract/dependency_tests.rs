@@ -207,3 +207,47 @@ fn without_dependencies_paths_stay_external_by_name() {
         Ty::external("L".to_owned())
     );
 }
+
+/// Counts the dependencies it is asked to find; finds none.
+#[derive(Default)]
+struct Counting(std::cell::Cell<usize>);
+
+impl Locate for Counting {
+    fn locate(&self, _: &ExternalCrate) -> Located {
+        self.0.set(self.0.get() + 1);
+        Located {
+            source: CrateSource::Missing {
+                why: "not here".to_owned(),
+            },
+            features: BTreeSet::new(),
+        }
+    }
+}
+
+#[test]
+fn a_catalogued_type_of_a_dependency_is_known_without_mounting_it() {
+    let lib = "use wirecheck::{Message, Protocol};
+#[derive(Protocol)]
+#[wire(name = \"p\", version = \"1.0.0\")]
+pub struct P;
+#[derive(serde::Serialize, serde::Deserialize, Message)]
+#[wire(protocol = P, topic = \"t\", kind = \"request\")]
+pub struct Req { pub any: serde_json::Value }
+";
+    let counting = Rc::new(Counting::default());
+    let externals = Externals {
+        crates: vec![external("serde_json", "1.0.154")],
+        of_workspace: [("demo".to_owned(), [("serde_json".to_owned(), 0)].into())].into(),
+        locator: Some(Rc::clone(&counting) as Rc<dyn Locate>),
+    };
+    let files: BTreeMap<String, String> = [("src/lib.rs".to_owned(), lib.to_owned())].into();
+    let roots = [CrateRoot {
+        name: "demo".to_owned(),
+        root_file: "src/lib.rs".to_owned(),
+    }];
+    let s =
+        extract_with_dependencies(&roots, &files, &SourceCache::new(), &externals, None).unwrap();
+    assert_eq!(field_ty(&s, "demo::Req", "any"), Ty::Value);
+    assert_eq!(counting.0.get(), 0, "serde_json was looked for");
+    assert!(s.notes.is_empty(), "{:?}", s.notes);
+}

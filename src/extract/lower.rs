@@ -664,8 +664,16 @@ impl<'a> Lowering<'a> {
                 name: segments[0].clone(),
             };
         }
-        let target = self.names.resolve(scope.module, &segments);
-        if let Some(ty) = self.dependency_ty(scope, path, &target, &args, reached) {
+        let mut target = self.names.resolve_to_border(scope.module, &segments);
+        let mut lowered = None;
+        if let Some(entered) = self.names.take_entered() {
+            match self.known_dependency_ty(scope, &entered, &args, reached) {
+                Ok(known) => return known,
+                Err(args) => lowered = Some(args),
+            }
+            target = self.names.resolve(scope.module, &segments);
+        }
+        if let Some(ty) = self.dependency_ty(scope, path, &target, lowered, &args, reached) {
             return ty;
         }
         match target {

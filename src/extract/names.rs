@@ -136,6 +136,8 @@ pub(super) struct Names<'a> {
     /// The path at which the last [`Names::resolve`] entered a dependency (`chrono::DateTime`, its
     /// first segment the dependency's root module), if it did.
     entered: Option<Vec<String>>,
+    /// The current lookup stops where it enters a dependency (see [`Names::resolve_to_border`]).
+    stop_at_border: bool,
 }
 
 impl<'a> Names<'a> {
@@ -147,6 +149,7 @@ impl<'a> Names<'a> {
             modules: FxHashMap::default(),
             error: None,
             entered: None,
+            stop_at_border: false,
         }
     }
 
@@ -294,7 +297,22 @@ impl<'a> Names<'a> {
     /// Resolves a path as written in `module`.
     pub(super) fn resolve(&mut self, module: &[String], segments: &[String]) -> NameTarget {
         self.entered = None;
+        self.stop_at_border = false;
         self.resolve_hops(module, segments, 0)
+    }
+
+    /// [`Names::resolve`], stopping where the path enters a dependency (without mounting it): the
+    /// path there is then [`Names::take_entered`], and the target `External`.
+    pub(super) fn resolve_to_border(
+        &mut self,
+        module: &[String],
+        segments: &[String],
+    ) -> NameTarget {
+        self.entered = None;
+        self.stop_at_border = true;
+        let target = self.resolve_hops(module, segments, 0);
+        self.stop_at_border = false;
+        target
     }
 
     /// Where the last [`Names::resolve`] entered a dependency: the path from its root module, as named
@@ -365,11 +383,13 @@ impl<'a> Names<'a> {
         match tree.dependency_named(module, first) {
             Some(root) => {
                 let root = root.to_owned();
-                if self.entered.is_none() {
-                    let mut entered = vec![root.clone()];
-                    entered.extend_from_slice(&segments[1..]);
-                    self.entered = Some(entered);
+                let mut entered = vec![root.clone()];
+                entered.extend_from_slice(&segments[1..]);
+                if self.stop_at_border {
+                    self.entered = Some(entered.clone());
+                    return NameTarget::External(entered);
                 }
+                self.entered.get_or_insert(entered);
                 self.resolve_below(vec![root], &segments[1..], hops)
             }
             None => NameTarget::External(segments.to_vec()),

@@ -22,13 +22,42 @@ impl Lowering<'_> {
         }
     }
 
+    /// The catalogue's shape of the dependency's type at `entered` (the path where resolution entered
+    /// the dependency), looked up before the dependency is mounted; else the lowered `args`, for
+    /// [`Lowering::dependency_ty`].
+    pub(super) fn known_dependency_ty(
+        &mut self,
+        scope: &TypeScope<'_>,
+        entered: &[String],
+        args: &[&syn::Type],
+        reached: &mut Vec<usize>,
+    ) -> Result<Ty, Vec<Ty>> {
+        let lowered: Vec<Ty> = args
+            .iter()
+            .map(|arg| self.ty(scope, arg, reached))
+            .collect();
+        let Some((_, krate)) = self.names.tree().dependency_of(entered) else {
+            return Err(lowered);
+        };
+        let version = semver::Version::parse(&krate.version).ok();
+        let public = public_path(entered, &krate.package);
+        match known::lookup(&public, &lowered, version.as_ref()) {
+            Some(known) => {
+                self.known_defs.extend(known.defs);
+                Ok(known.ty)
+            }
+            None => Err(lowered),
+        }
+    }
+
     /// The model of the type at `written`, resolved to `target`, when it is a dependency's; `None` when
-    /// it is not (or is a derived type of a dependency that the caller lowers as a crate type).
+    /// it is not. `lowered` are its generic arguments when the caller lowered them already.
     pub(super) fn dependency_ty(
         &mut self,
         scope: &TypeScope<'_>,
         written: &syn::Path,
         target: &NameTarget,
+        lowered: Option<Vec<Ty>>,
         args: &[&syn::Type],
         reached: &mut Vec<usize>,
     ) -> Option<Ty> {
@@ -43,23 +72,24 @@ impl Lowering<'_> {
         let label = krate.label();
         let version = semver::Version::parse(&krate.version).ok();
         // The path under the package's own name: where the catalogue and the notes look for it.
-        let mut public = match (&entered, target) {
-            (Some(entered), _) => entered.clone(),
-            (None, NameTarget::Type(id)) => self
-                .names
-                .canonical(*id)
-                .split("::")
-                .map(str::to_owned)
-                .collect(),
+        let public = match (&entered, target) {
+            (Some(entered), _) => public_path(entered, &krate.package),
+            (None, NameTarget::Type(id)) => {
+                let canonical: Vec<String> = self
+                    .names
+                    .canonical(*id)
+                    .split("::")
+                    .map(str::to_owned)
+                    .collect();
+                public_path(&canonical, &krate.package)
+            }
             (None, _) => path_segments(written),
         };
-        if let Some(first) = public.first_mut() {
-            *first = krate.package.replace('-', "_");
-        }
-        let lowered: Vec<Ty> = args
-            .iter()
-            .map(|arg| self.ty(scope, arg, reached))
-            .collect();
+        let lowered = lowered.unwrap_or_else(|| {
+            args.iter()
+                .map(|arg| self.ty(scope, arg, reached))
+                .collect()
+        });
         if let Some(known) = known::lookup(&public, &lowered, version.as_ref()) {
             self.known_defs.extend(known.defs);
             return Some(known.ty);
@@ -107,6 +137,16 @@ impl Lowering<'_> {
             self.notes.push(note(file, span, message));
         }
     }
+}
+
+/// `path` (from a dependency's root module) under the dependency's package name, as the catalogue and
+/// the notes name it (`url::Url`, not `url@2.5.0::Url`).
+fn public_path(path: &[String], package: &str) -> Vec<String> {
+    let mut public = path.to_vec();
+    if let Some(first) = public.first_mut() {
+        *first = package.replace('-', "_");
+    }
+    public
 }
 
 /// `path<args>` as an external type's path.
