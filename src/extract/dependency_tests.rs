@@ -111,7 +111,14 @@ fn extract_demo(externals: &Externals) -> Snapshot {
         name: "demo".to_owned(),
         root_file: "src/lib.rs".to_owned(),
     }];
-    extract_with_dependencies(&roots, &files, &SourceCache::new(), externals, None).unwrap()
+    extract_with_dependencies(
+        &roots,
+        &files,
+        &SourceCache::new(),
+        &|| externals.clone(),
+        None,
+    )
+    .unwrap()
 }
 
 fn field_ty(snapshot: &Snapshot, path: &str, field: &str) -> Ty {
@@ -245,9 +252,43 @@ pub struct Req { pub any: serde_json::Value }
         name: "demo".to_owned(),
         root_file: "src/lib.rs".to_owned(),
     }];
-    let s =
-        extract_with_dependencies(&roots, &files, &SourceCache::new(), &externals, None).unwrap();
+    let s = extract_with_dependencies(
+        &roots,
+        &files,
+        &SourceCache::new(),
+        &|| externals.clone(),
+        None,
+    )
+    .unwrap();
     assert_eq!(field_ty(&s, "demo::Req", "any"), Ty::Value);
     assert_eq!(counting.0.get(), 0, "serde_json was looked for");
     assert!(s.notes.is_empty(), "{:?}", s.notes);
+}
+
+#[test]
+fn dependencies_are_described_only_when_a_path_leaves_the_workspace() {
+    let lib = "use std::collections::BTreeMap;
+use wirecheck::{Message, Protocol};
+#[derive(Protocol)]
+#[wire(name = \"p\", version = \"1.0.0\")]
+pub struct P;
+#[derive(serde::Serialize, serde::Deserialize, Message)]
+#[wire(protocol = P, topic = \"t\", kind = \"request\")]
+pub struct Req { pub names: BTreeMap<String, Vec<u8>>, pub at: std::time::Duration }
+";
+    let described = std::cell::Cell::new(0);
+    let describe = || {
+        described.set(described.get() + 1);
+        externals()
+    };
+    let files: BTreeMap<String, String> = [("src/lib.rs".to_owned(), lib.to_owned())].into();
+    let roots = [CrateRoot {
+        name: "demo".to_owned(),
+        root_file: "src/lib.rs".to_owned(),
+    }];
+    extract_with_dependencies(&roots, &files, &SourceCache::new(), &describe, None).unwrap();
+    assert_eq!(described.get(), 0);
+    let files: BTreeMap<String, String> = [("src/lib.rs".to_owned(), LIB.to_owned())].into();
+    extract_with_dependencies(&roots, &files, &SourceCache::new(), &describe, None).unwrap();
+    assert_eq!(described.get(), 1);
 }

@@ -208,7 +208,7 @@ pub fn extract_cached(
     reader: &dyn FileReader,
     cache: &SourceCache,
 ) -> Result<Snapshot, ExtractError> {
-    extract_with_dependencies(crates, reader, cache, &Externals::default(), None)
+    extract_with_dependencies(crates, reader, cache, &Externals::default, None)
 }
 
 /// [`extract_cached`], keeping of each protocol only the messages `keep` asks for, given the protocol's
@@ -221,22 +221,24 @@ pub fn extract_filtered(
     cache: &SourceCache,
     keep: &dyn Fn(&ProtocolDecl) -> Keep,
 ) -> Result<Snapshot, ExtractError> {
-    extract_with_dependencies(crates, reader, cache, &Externals::default(), Some(keep))
+    extract_with_dependencies(crates, reader, cache, &Externals::default, Some(keep))
 }
 
 /// [`extract_cached`] (or [`extract_filtered`] with `keep`) following types into the revision's
-/// dependencies: a path that leaves the workspace for a crate of `externals` is resolved in that crate,
-/// mounted when first reached, and a derived type there is lowered like the workspace's own, its
-/// [`TypeDef`](crate::model::TypeDef) naming the package version.
+/// dependencies: a path that leaves the workspace for a crate of the [`Externals`] `describe` gives is
+/// resolved in that crate, mounted when first reached, and a derived type there is lowered like the
+/// workspace's own, its [`TypeDef`](crate::model::TypeDef) naming the package version. `describe` is
+/// called at most once, when a path first leaves the workspace for a crate that is not std's: a
+/// revision whose messages stay inside the workspace costs what it did without dependencies.
 pub fn extract_with_dependencies(
     crates: &[CrateRoot],
     reader: &dyn FileReader,
     cache: &SourceCache,
-    externals: &Externals,
+    describe: &dyn Fn() -> Externals,
     keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
 ) -> Result<Snapshot, ExtractError> {
     lower::snapshot(
-        &tree::ModuleTree::load(crates, reader, cache, externals)?,
+        &tree::ModuleTree::load(crates, reader, cache, describe)?,
         keep,
     )
 }

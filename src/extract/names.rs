@@ -380,7 +380,12 @@ impl<'a> Names<'a> {
             return self.resolve_below(vec![first.clone()], &segments[1..], hops);
         }
         let tree: &'a ModuleTree<'a> = self.tree;
-        match tree.dependency_named(module, first) {
+        // A bare name (`String`) is no crate's path: only `name::...` may enter a dependency.
+        let dependency = match segments.len() {
+            1 => None,
+            _ => tree.dependency_named(module, first),
+        };
+        match dependency {
             Some(root) => {
                 let root = root.to_owned();
                 let mut entered = vec![root.clone()];

@@ -25,15 +25,17 @@ pub(super) struct ModuleTree<'c> {
     pub(super) roots: Vec<(String, Rc<ModuleFile>)>,
     /// The names of every crate asked for, present at this revision or not.
     pub(super) crates: Vec<String>,
-    /// The dependencies this revision's code may name, mounted when first reached.
-    deps: Dependencies<'c>,
-}
-
-/// The dependencies of a [`ModuleTree`]: described up front, mounted on first use.
-struct Dependencies<'c> {
-    externals: &'c Externals,
+    /// The dependencies this revision's code may name: described when a path first leaves the
+    /// workspace for a crate that is not std's, each mounted when first reached.
+    deps: OnceCell<Dependencies>,
+    describe: &'c dyn Fn() -> Externals,
     /// The revision's reader (a path dependency inside the workspace is read through it).
     reader: &'c dyn FileReader,
+}
+
+/// The dependencies of a [`ModuleTree`].
+struct Dependencies {
+    externals: Externals,
     /// Each dependency's root module name (see [`Externals::module_names`]), and the reverse.
     module_names: Vec<String>,
     by_module: FxHashMap<String, usize>,
@@ -89,7 +91,7 @@ impl<'c> ModuleTree<'c> {
         crates: &[CrateRoot],
         reader: &'c dyn FileReader,
         cache: &'c SourceCache,
-        externals: &'c Externals,
+        describe: &'c dyn Fn() -> Externals,
     ) -> Result<Self, ExtractError> {
         let mut roots = Vec::new();
         for krate in crates {
@@ -107,14 +109,22 @@ impl<'c> ModuleTree<'c> {
                 mounting.mount(&krate.root_file, blob, vec![krate.name.clone()], child_dir)?;
             roots.push((krate.name.clone(), root));
         }
-        let names: Vec<String> = crates.iter().map(|krate| krate.name.clone()).collect();
-        let module_names = externals.module_names(&names);
         Ok(ModuleTree {
             cache,
             roots,
-            deps: Dependencies {
-                externals,
-                reader,
+            crates: crates.iter().map(|krate| krate.name.clone()).collect(),
+            deps: OnceCell::new(),
+            describe,
+            reader,
+        })
+    }
+
+    /// The dependencies, described on first use.
+    fn deps(&self) -> &Dependencies {
+        self.deps.get_or_init(|| {
+            let externals = (self.describe)();
+            let module_names = externals.module_names(&self.crates);
+            Dependencies {
                 by_module: module_names
                     .iter()
                     .enumerate()
@@ -122,15 +132,17 @@ impl<'c> ModuleTree<'c> {
                     .collect(),
                 module_names,
                 mounts: externals.crates.iter().map(|_| OnceCell::new()).collect(),
-            },
-            crates: names,
+                externals,
+            }
         })
     }
 
-    /// The dependency whose root module is `module[0]`, if it is one.
+    /// The dependency whose root module is `module[0]`, if it is one (none before the dependencies are
+    /// described: no module of theirs exists yet).
     pub(super) fn dependency_of(&self, module: &[String]) -> Option<(usize, &ExternalCrate)> {
-        let index = *self.deps.by_module.get(module.first()?)?;
-        Some((index, &self.deps.externals.crates[index]))
+        let deps = self.deps.get()?;
+        let index = *deps.by_module.get(module.first()?)?;
+        Some((index, &deps.externals.crates[index]))
     }
 
     /// The package (`url 2.5.0`) that the module at `module` belongs to, when it is a dependency's.
@@ -140,39 +152,44 @@ impl<'c> ModuleTree<'c> {
 
     /// The root module name of the dependency the code at `module` calls `name`, if it names one.
     pub(super) fn dependency_named(&self, module: &[String], name: &str) -> Option<&str> {
+        if ["std", "core", "alloc"].contains(&name) {
+            return None;
+        }
         let first = module.first()?;
-        let from = match self.deps.by_module.get(first) {
+        let deps = self.deps();
+        let from = match deps.by_module.get(first) {
             Some(&index) => From::External(index),
             None => From::Workspace(first),
         };
-        let index = self.deps.externals.named(from, name)?;
-        Some(&self.deps.module_names[index])
+        let index = deps.externals.named(from, name)?;
+        Some(&deps.module_names[index])
     }
 
     /// The dependency whose root module is `module[0]`, mounted on first use.
     pub(super) fn dependency_mount(&self, module: &[String]) -> Option<&ExternalMount> {
         let (index, _) = self.dependency_of(module)?;
-        Some(self.deps.mounts[index].get_or_init(|| self.mount_dependency(index)))
+        Some(self.deps().mounts[index].get_or_init(|| self.mount_dependency(index)))
     }
 
     /// Locates and mounts the dependency `index`.
     fn mount_dependency(&self, index: usize) -> ExternalMount {
-        let krate = &self.deps.externals.crates[index];
+        let deps = self.deps();
+        let krate = &deps.externals.crates[index];
         let missing = |features, why: String| ExternalMount {
             root: None,
             features,
             missing: Some(why),
         };
-        let Some(locator) = &self.deps.externals.locator else {
+        let Some(locator) = &deps.externals.locator else {
             return missing(BTreeSet::new(), "its source is not looked for".to_owned());
         };
         let located = locator.locate(krate);
         let (root_file, reader): (String, &dyn FileReader) = match &located.source {
-            CrateSource::Revision { root_file } => (root_file.clone(), self.deps.reader),
+            CrateSource::Revision { root_file } => (root_file.clone(), self.reader),
             CrateSource::Files { root_file, reader } => (root_file.clone(), &**reader),
             CrateSource::Missing { why } => return missing(located.features, why.clone()),
         };
-        let module = vec![self.deps.module_names[index].clone()];
+        let module = vec![deps.module_names[index].clone()];
         let mounted = self.mount_root(reader, &root_file, module);
         match mounted {
             Ok(Some(root)) => ExternalMount {

@@ -13,7 +13,8 @@
 //!   [`Locate`](crate::extract::Locate) expands them through the dependency's `[features]`. This
 //!   approximates cargo's feature unification, the same way at every revision.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
 
 use crate::extract::{CrateRoot, ExternalCrate, Externals, FileReader, Locate};
@@ -172,6 +173,23 @@ pub(crate) struct RevisionDependencies {
     pub(crate) notes: Vec<ExtractNote>,
 }
 
+/// Parsed `Cargo.lock` files by their text, shared by the revisions of one run: consecutive releases
+/// often lock the same versions, and a large lock takes milliseconds to parse.
+#[derive(Debug, Default)]
+pub(crate) struct LockCache(RefCell<HashMap<String, Option<Rc<[LockedPackage]>>>>);
+
+impl LockCache {
+    /// The packages of the lock `text` (see [`parse_lock`]), parsed once.
+    fn parse(&self, text: &str) -> Option<Rc<[LockedPackage]>> {
+        if let Some(parsed) = self.0.borrow().get(text) {
+            return parsed.clone();
+        }
+        let parsed: Option<Rc<[LockedPackage]>> = parse_lock(text).map(Rc::from);
+        self.0.borrow_mut().insert(text.to_owned(), parsed.clone());
+        parsed
+    }
+}
+
 /// The dependencies of the revision `reader` reads, for the workspace crates `crates`; `fallback_lock` is
 /// the working tree's `Cargo.lock` text, used (with a note) when the revision has none.
 pub(crate) fn dependencies(
@@ -179,6 +197,7 @@ pub(crate) fn dependencies(
     reader: &dyn FileReader,
     fallback_lock: Option<&str>,
     locator: Rc<dyn Locate>,
+    locks: &LockCache,
 ) -> RevisionDependencies {
     let mut notes = Vec::new();
     let read = |path: &str| {
@@ -190,13 +209,13 @@ pub(crate) fn dependencies(
     };
     let lock_text = read("Cargo.lock");
     let lock = match (&lock_text, fallback_lock) {
-        (Some(text), _) => parse_lock(text),
+        (Some(text), _) => locks.parse(text),
         (None, Some(fallback)) => {
             notes.push(file_note(
                 "Cargo.lock",
                 "this revision has no Cargo.lock: its dependencies are taken at the versions of the working tree's Cargo.lock",
             ));
-            parse_lock(fallback)
+            locks.parse(fallback)
         }
         (None, None) => None,
     };
@@ -440,7 +459,9 @@ mod tests {
     use std::collections::{BTreeMap, BTreeSet};
     use std::rc::Rc;
 
-    use super::{dependencies, normalize, parse_lock, parse_manifest, workspace_dependencies};
+    use super::{
+        LockCache, dependencies, normalize, parse_lock, parse_manifest, workspace_dependencies,
+    };
     use crate::extract::{CrateRoot, CrateSource, ExternalCrate, Locate, Located};
 
     struct Nowhere;
@@ -545,7 +566,13 @@ url = { workspace = true, features = ["serde"] }
             name: "app".to_owned(),
             root_file: "app/src/lib.rs".to_owned(),
         }];
-        let found = dependencies(&roots, &files, None, Rc::new(Nowhere));
+        let found = dependencies(
+            &roots,
+            &files,
+            None,
+            Rc::new(Nowhere),
+            &LockCache::default(),
+        );
         assert!(found.notes.is_empty());
         let externals = found.externals;
         let names = &externals.of_workspace["app"];
@@ -568,11 +595,23 @@ url = { workspace = true, features = ["serde"] }
             name: "app".to_owned(),
             root_file: "app/src/lib.rs".to_owned(),
         }];
-        let found = dependencies(&roots, &files, Some(LOCK), Rc::new(Nowhere));
+        let found = dependencies(
+            &roots,
+            &files,
+            Some(LOCK),
+            Rc::new(Nowhere),
+            &LockCache::default(),
+        );
         assert_eq!(found.notes.len(), 1);
         assert!(found.notes[0].message.contains("no Cargo.lock"));
         assert_eq!(found.externals.of_workspace["app"].len(), 3);
-        let none = dependencies(&roots, &files, None, Rc::new(Nowhere));
+        let none = dependencies(
+            &roots,
+            &files,
+            None,
+            Rc::new(Nowhere),
+            &LockCache::default(),
+        );
         assert!(none.externals.crates.is_empty());
     }
 

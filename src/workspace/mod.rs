@@ -15,6 +15,7 @@ mod history;
 mod progress;
 mod releases;
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
@@ -118,6 +119,8 @@ pub(crate) struct Workspace {
     pub(crate) named_packages: Vec<NamedPackage>,
     /// Finds the sources of dependencies, for every revision a run reads.
     pub(crate) locator: Rc<CargoLocator>,
+    /// The lock files parsed so far.
+    locks: Rc<dependencies::LockCache>,
 }
 
 impl Workspace {
@@ -181,6 +184,7 @@ impl Workspace {
         crates.dedup();
         Ok(Workspace {
             locator: Rc::new(CargoLocator::new(&root)),
+            locks: Rc::default(),
             root,
             crates,
             target_dir: metadata.target_directory.clone().into_std_path_buf(),
@@ -242,22 +246,24 @@ impl Workspace {
         cache: &SourceCache,
         keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
     ) -> Result<Snapshot, ExtractError> {
-        let working_lock = std::fs::read_to_string(self.root.join("Cargo.lock")).ok();
-        let found = dependencies::dependencies(
-            &self.crates,
-            reader,
-            working_lock.as_deref(),
-            Rc::clone(&self.locator) as Rc<dyn extract::Locate>,
-        );
-        let mut snapshot = extract::extract_with_dependencies(
-            &self.crates,
-            reader,
-            cache,
-            &found.externals,
-            keep,
-        )?;
-        if !found.notes.is_empty() {
-            snapshot.notes.extend(found.notes);
+        let notes = RefCell::new(Vec::new());
+        let describe = || {
+            let working_lock = std::fs::read_to_string(self.root.join("Cargo.lock")).ok();
+            let found = dependencies::dependencies(
+                &self.crates,
+                reader,
+                working_lock.as_deref(),
+                Rc::clone(&self.locator) as Rc<dyn extract::Locate>,
+                &self.locks,
+            );
+            notes.borrow_mut().extend(found.notes);
+            found.externals
+        };
+        let mut snapshot =
+            extract::extract_with_dependencies(&self.crates, reader, cache, &describe, keep)?;
+        let notes = notes.into_inner();
+        if !notes.is_empty() {
+            snapshot.notes.extend(notes);
             snapshot.sort();
         }
         Ok(snapshot)
