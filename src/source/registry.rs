@@ -107,11 +107,15 @@ impl CargoLocator {
 
     /// A path dependency: inside the workspace, read from the revision; outside it, from disk.
     fn path_dependency(&self, krate: &ExternalCrate, root_file: &str) -> Located {
-        let dir = root_file
-            .rfind("/src/")
-            .map_or(root_file, |i| &root_file[..i]);
-        let manifest = std::fs::read_to_string(self.workspace_root.join(dir).join("Cargo.toml"));
-        let features = enabled_features(manifest.as_deref().unwrap_or_default(), krate);
+        // Its manifest: the nearest `Cargo.toml` above the root file, as the working tree has it.
+        let root = self.workspace_root.join(root_file);
+        let manifest = root
+            .ancestors()
+            .skip(1)
+            .take(4)
+            .find_map(|dir| std::fs::read_to_string(dir.join("Cargo.toml")).ok())
+            .unwrap_or_default();
+        let features = enabled_features(&manifest, krate);
         let source = if root_file.starts_with("..") {
             CrateSource::Files {
                 root_file: slash(&self.workspace_root.join(root_file)),
@@ -497,6 +501,26 @@ mod tests {
         assert_eq!(
             root_file(&locator, &outside).as_deref(),
             Some("/ws/../common/src/lib.rs")
+        );
+    }
+
+    #[test]
+    fn a_path_dependency_is_built_with_its_default_features() {
+        let workspace = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(workspace.path().join("shared")).unwrap();
+        std::fs::write(
+            workspace.path().join("shared/Cargo.toml"),
+            "[package]\nname = \"shared\"\nversion = \"0.1.0\"\n[lib]\npath = \"lib.rs\"\n[features]\ndefault = [\"serde\"]\nserde = []\n",
+        )
+        .unwrap();
+        let locator = CargoLocator::with_cargo_home(workspace.path(), home.path().into());
+        let mut shared = krate("shared", "0.1.0", "");
+        shared.path = Some("shared/lib.rs".to_owned());
+        let located = locator.locate(&shared);
+        assert_eq!(
+            located.features.into_iter().collect::<Vec<_>>(),
+            ["default", "serde"]
         );
     }
 
