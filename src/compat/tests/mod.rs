@@ -10,6 +10,7 @@ mod fields;
 mod flatten;
 mod harness;
 mod messages;
+mod packages;
 mod policy;
 mod positional;
 mod random;
