@@ -105,6 +105,11 @@ pub struct TypeDef {
     pub body: Body,
     /// Where the type's name is written.
     pub location: Location,
+    /// The package and version the type comes from (`url 2.5.0`) when it is defined in a dependency
+    /// rather than the workspace; `None` for the workspace's own types (and in stores written before
+    /// dependencies were followed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub package: Option<String>,
 }
 
 /// A type's body.

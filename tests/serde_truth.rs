@@ -71,6 +71,7 @@ fn def(name: &str, attrs: ContainerAttrs, body: Body) -> TypeDef {
         attrs,
         body,
         location: Location::default(),
+        package: None,
     }
 }
 
@@ -1493,6 +1494,7 @@ fn generic_instantiation() {
             fields: vec![f("t", Ty::Param { name: "T".into() })],
         },
         location: Location::default(),
+        package: None,
     };
     let g = |t: Ty| {
         snap(vec![

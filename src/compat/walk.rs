@@ -19,7 +19,7 @@ use super::wire_eq::WireEq;
 use crate::Format;
 use crate::findings::{Direction, Side};
 use crate::model::{Location, Ty};
-use crate::rules::{Evidence, RuleId};
+use crate::rules::RuleId;
 
 /// The comparison of one writer schema with one reader schema.
 pub(crate) struct Walk<'a> {
@@ -87,13 +87,42 @@ impl<'a> Walk<'a> {
         } else {
             self.compare_self_describing(writer, reader)
         };
-        let out = self.say_why_no_witness(writer, out);
+        let mut out = self.say_why_no_witness(writer, out);
+        self.name_package_versions(writer, reader, &mut out);
         self.depth -= 1;
         self.in_progress.remove(&key);
         if self.cycles == cycles_before {
             self.memo.insert(key, out.clone());
         }
         out
+    }
+
+    /// When `writer` and `reader` are a dependency's type at two versions of its package (a dependency
+    /// upgrade), every issue found inside says so, naming both versions.
+    fn name_package_versions(&self, writer: &Ty, reader: &Ty, issues: &mut [Issue]) {
+        let package = |side: SideRef<'_>, ty: &Ty| match ty {
+            Ty::Named { path, .. } => side.snapshot.types.get(path)?.package.clone(),
+            _ => None,
+        };
+        let (Some(written), Some(read)) =
+            (package(self.writer, writer), package(self.reader, reader))
+        else {
+            return;
+        };
+        if written == read {
+            return;
+        }
+        let (old, new) = if self.writer_is_new() {
+            (read, written)
+        } else {
+            (written, read)
+        };
+        let said = format!("the dependency changed from {old} to {new}");
+        for issue in issues {
+            if !issue.detail.contains(&said) {
+                issue.detail.push_str(&format!(" ({said})"));
+            }
+        }
     }
 
     pub(super) fn writer_is_new(&self) -> bool {

@@ -25,6 +25,8 @@ use crate::model::{
 };
 use crate::{Kind, ResponseMode};
 
+mod dependencies;
+
 /// The crates whose types are known by name (when no crate type shadows them).
 const STD_ROOTS: &[&str] = &["std", "core", "alloc"];
 
@@ -356,9 +358,10 @@ impl<'a> Lowering<'a> {
                 Body::Struct { style, fields }
             }
             Item::Enum(item) => {
-                let variants = item
-                    .variants
-                    .iter()
+                let present: Vec<&syn::Variant> = (item.variants.iter())
+                    .filter(|variant| self.present(&scope, &variant.attrs))
+                    .collect();
+                let variants = (present.into_iter())
                     .map(|variant| self.variant(&scope, &serde, variant, reached, &mut problems))
                     .collect();
                 self.integer_enum(file, &path, item, &mut attrs, variants)
@@ -379,6 +382,7 @@ impl<'a> Lowering<'a> {
             attrs,
             body,
             location: location(file, ident_span),
+            package: self.names.tree().package_of(&module),
         }
     }
 
@@ -594,7 +598,10 @@ impl<'a> Lowering<'a> {
             Fields::Unit => Style::Unit,
         };
         let mut out = Vec::new();
-        for (i, field) in fields.iter().enumerate() {
+        let present: Vec<&syn::Field> = (fields.iter())
+            .filter(|field| self.present(scope, &field.attrs))
+            .collect();
+        for (i, field) in present.into_iter().enumerate() {
             let attrs = expand_cfg_attr(&field.attrs);
             let field_serde: MemberSerde = serde_attrs::member(&attrs, problems);
             let rust_name = field.ident.as_ref().map_or_else(|| i.to_string(), unraw);
@@ -902,7 +909,19 @@ impl<'a> Lowering<'a> {
                 name: segments[0].clone(),
             };
         }
-        match self.names.resolve(scope.module, &segments) {
+        let mut target = self.names.resolve_to_border(scope.module, &segments);
+        let mut lowered = None;
+        if let Some(entered) = self.names.take_entered() {
+            match self.known_dependency_ty(scope, &entered, &args, reached) {
+                Ok(known) => return known,
+                Err(args) => lowered = Some(args),
+            }
+            target = self.names.resolve(scope.module, &segments);
+        }
+        if let Some(ty) = self.dependency_ty(scope, path, &target, lowered, &args, reached) {
+            return ty;
+        }
+        match target {
             NameTarget::Type(id) => {
                 reached.push(id);
                 let args = args

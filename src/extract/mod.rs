@@ -39,12 +39,17 @@
 //! - `serde_repr`: enums deriving serde_repr's `Serialize_repr`/`Deserialize_repr` (written as integers).
 //! - `declarations`: what a parsed file declares (`#[derive(Protocol)]`, `#[derive(Message)]`).
 //! - `cache`: the [`SourceCache`]: files by blob id, module-tree files by what they depend on.
-//! - `tree`: the crates' module trees, mounted from the scans (`mod`, `name/mod.rs`, `#[path]`).
+//! - `cfg`: `#[cfg(...)]` predicates evaluated against a crate's enabled features.
+//! - `external`: the dependencies a revision's code may name ([`Externals`]) and how they are found.
+//! - `tree`: the crates' module trees, mounted from the scans (`mod`, `name/mod.rs`, `#[path]`); a
+//!   dependency's tree is mounted when name resolution first reaches it.
 //! - `names`: what a path written in a module names (`use`, renames, globs, `super`, re-exports).
 //! - `lower`: declarations and the types they reach, converted to the model.
 
 mod cache;
+mod cfg;
 mod declarations;
+mod external;
 mod known;
 mod lower;
 mod names;
@@ -60,6 +65,7 @@ use std::collections::BTreeMap;
 use proc_macro2::Span;
 
 pub use cache::{CacheStats, SourceCache};
+pub use external::{CrateSource, ExternalCrate, Externals, Locate, Located};
 
 use crate::model::{ExtractNote, Location, ProtocolDecl, Snapshot};
 
@@ -206,7 +212,7 @@ pub fn extract_cached(
     reader: &dyn FileReader,
     cache: &SourceCache,
 ) -> Result<Snapshot, ExtractError> {
-    lower::snapshot(&tree::ModuleTree::load(crates, reader, cache)?, None)
+    extract_with_dependencies(crates, reader, cache, &Externals::default, None)
 }
 
 /// [`extract_cached`], keeping of each protocol only the messages `keep` asks for, given the protocol's
@@ -219,7 +225,26 @@ pub fn extract_filtered(
     cache: &SourceCache,
     keep: &dyn Fn(&ProtocolDecl) -> Keep,
 ) -> Result<Snapshot, ExtractError> {
-    lower::snapshot(&tree::ModuleTree::load(crates, reader, cache)?, Some(keep))
+    extract_with_dependencies(crates, reader, cache, &Externals::default, Some(keep))
+}
+
+/// [`extract_cached`] (or [`extract_filtered`] with `keep`) following types into the revision's
+/// dependencies: a path that leaves the workspace for a crate of the [`Externals`] `describe` gives is
+/// resolved in that crate, mounted when first reached, and a derived type there is lowered like the
+/// workspace's own, its [`TypeDef`](crate::model::TypeDef) naming the package version. `describe` is
+/// called at most once, when a path first leaves the workspace for a crate that is not std's: a
+/// revision whose messages stay inside the workspace costs what it did without dependencies.
+pub fn extract_with_dependencies(
+    crates: &[CrateRoot],
+    reader: &dyn FileReader,
+    cache: &SourceCache,
+    describe: &dyn Fn() -> Externals,
+    keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
+) -> Result<Snapshot, ExtractError> {
+    lower::snapshot(
+        &tree::ModuleTree::load(crates, reader, cache, describe)?,
+        keep,
+    )
 }
 
 /// Extracts the model of one crate given as in-memory sources (`(path, text)`, the first being the crate
@@ -267,3 +292,6 @@ fn note(file: &str, span: Span, message: impl Into<String>) -> ExtractNote {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod dependency_tests;

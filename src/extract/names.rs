@@ -12,8 +12,9 @@ use syn::{Item, UseTree};
 
 use super::ExtractError;
 use super::cache::{ModPath, ModuleFile};
+use super::cfg;
 use super::note;
-use super::syntax::{inline_items, item_name, unraw};
+use super::syntax::{inline_items, item_attrs, item_name, unraw};
 use super::tree::ModuleTree;
 use crate::model::ExtractNote;
 
@@ -132,6 +133,11 @@ pub(super) struct Names<'a> {
     modules: FxHashMap<ModPath, Option<ModuleScope>>,
     /// The first file that failed to parse when resolution needed it.
     error: Option<ExtractError>,
+    /// The path at which the last [`Names::resolve`] entered a dependency (`chrono::DateTime`, its
+    /// first segment the dependency's root module), if it did.
+    entered: Option<Vec<String>>,
+    /// The current lookup stops where it enters a dependency (see [`Names::resolve_to_border`]).
+    stop_at_border: bool,
 }
 
 impl<'a> Names<'a> {
@@ -142,6 +148,8 @@ impl<'a> Names<'a> {
             item_ids: FxHashMap::default(),
             modules: FxHashMap::default(),
             error: None,
+            entered: None,
+            stop_at_border: false,
         }
     }
 
@@ -161,7 +169,9 @@ impl<'a> Names<'a> {
         match file.blob.ast(self.tree.cache) {
             Ok(ast) => Some(ast),
             Err(failure) => {
-                if self.error.is_none() {
+                // A dependency's file that syn cannot read hides its types (they stay external), but
+                // it is not the workspace's error to report.
+                if self.error.is_none() && self.tree.dependency_of(&file.module).is_none() {
                     self.error = Some(failure.at(&file.path));
                 }
                 None
@@ -214,7 +224,16 @@ impl<'a> Names<'a> {
             path: path.to_vec(),
             ..ModuleScope::default()
         };
+        let features = self
+            .tree
+            .dependency_mount(path)
+            .map(|mount| &mount.features);
         for item in items {
+            if let Some(features) = features
+                && !cfg::enabled_by_features(item_attrs(item), &|name| features.contains(name))
+            {
+                continue;
+            }
             match item {
                 Item::Struct(_) | Item::Enum(_) | Item::Type(_) => {
                     let id = self.intern(file, path, item);
@@ -277,7 +296,29 @@ impl<'a> Names<'a> {
 
     /// Resolves a path as written in `module`.
     pub(super) fn resolve(&mut self, module: &[String], segments: &[String]) -> NameTarget {
+        self.entered = None;
+        self.stop_at_border = false;
         self.resolve_hops(module, segments, 0)
+    }
+
+    /// [`Names::resolve`], stopping where the path enters a dependency (without mounting it): the
+    /// path there is then [`Names::take_entered`], and the target `External`.
+    pub(super) fn resolve_to_border(
+        &mut self,
+        module: &[String],
+        segments: &[String],
+    ) -> NameTarget {
+        self.entered = None;
+        self.stop_at_border = true;
+        let target = self.resolve_hops(module, segments, 0);
+        self.stop_at_border = false;
+        target
+    }
+
+    /// Where the last [`Names::resolve`] entered a dependency: the path from its root module, as named
+    /// at the border (`chrono::DateTime`, not the module it is defined in).
+    pub(super) fn take_entered(&mut self) -> Option<Vec<String>> {
+        self.entered.take()
     }
 
     /// [`Names::resolve`], `hops` imports deep.
@@ -298,13 +339,13 @@ impl<'a> Names<'a> {
                 }
                 (base, rest)
             }
-            "" => return self.resolve_absolute(&segments[1..], hops),
+            "" => return self.resolve_absolute(module, &segments[1..], hops),
             _ => {
                 let Some(scope) = self.module(module) else {
                     return NameTarget::External(segments.to_vec());
                 };
                 let Some(step) = scope.step(first, segments.len() == 1) else {
-                    return self.resolve_absolute(segments, hops);
+                    return self.resolve_absolute(module, segments, hops);
                 };
                 match step {
                     Step::Type(id) => return NameTarget::Type(id),
@@ -316,7 +357,7 @@ impl<'a> Names<'a> {
                     Step::Globs(owner, globs) => {
                         return self
                             .resolve_glob(&owner, &globs, segments, hops)
-                            .unwrap_or_else(|| self.resolve_absolute(segments, hops));
+                            .unwrap_or_else(|| self.resolve_absolute(module, segments, hops));
                     }
                 }
             }
@@ -324,13 +365,39 @@ impl<'a> Names<'a> {
         self.resolve_below(base, rest, hops)
     }
 
-    /// A path starting with a crate name (or `::name`).
-    fn resolve_absolute(&mut self, segments: &[String], hops: usize) -> NameTarget {
-        match segments.first() {
-            Some(first) if self.tree.crates.contains(first) => {
-                self.resolve_below(vec![first.clone()], &segments[1..], hops)
+    /// A path starting with a crate name (or `::name`), written in `module`: a workspace crate, a
+    /// dependency of the crate `module` is in (by the name that crate gives it), or external.
+    fn resolve_absolute(
+        &mut self,
+        module: &[String],
+        segments: &[String],
+        hops: usize,
+    ) -> NameTarget {
+        let Some(first) = segments.first() else {
+            return NameTarget::External(Vec::new());
+        };
+        if self.tree.crates.contains(first) {
+            return self.resolve_below(vec![first.clone()], &segments[1..], hops);
+        }
+        let tree: &'a ModuleTree<'a> = self.tree;
+        // A bare name (`String`) is no crate's path: only `name::...` may enter a dependency.
+        let dependency = match segments.len() {
+            1 => None,
+            _ => tree.dependency_named(module, first),
+        };
+        match dependency {
+            Some(root) => {
+                let root = root.to_owned();
+                let mut entered = vec![root.clone()];
+                entered.extend_from_slice(&segments[1..]);
+                if self.stop_at_border {
+                    self.entered = Some(entered.clone());
+                    return NameTarget::External(entered);
+                }
+                self.entered.get_or_insert(entered);
+                self.resolve_below(vec![root], &segments[1..], hops)
             }
-            _ => NameTarget::External(segments.to_vec()),
+            None => NameTarget::External(segments.to_vec()),
         }
     }
 

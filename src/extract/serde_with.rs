@@ -286,6 +286,7 @@ pub(super) fn one_or_many_def() -> TypeDef {
         name: "T".to_owned(),
     };
     TypeDef {
+        package: None,
         path: ONE_OR_MANY.to_owned(),
         generics: vec!["T".to_owned()],
         attrs: ContainerAttrs {

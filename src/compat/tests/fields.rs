@@ -572,6 +572,7 @@ fn wrappers_aliases_and_generics_are_transparent() {
             fields: vec![f("t", Ty::Param { name: "T".into() })],
         },
         location: loc(30),
+        package: None,
     };
     let g = |t: Ty| {
         snap(vec![

@@ -11,6 +11,7 @@ mod flatten;
 mod forms;
 mod harness;
 mod messages;
+mod packages;
 mod policy;
 mod positional;
 mod random;

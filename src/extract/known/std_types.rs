@@ -309,6 +309,7 @@ fn definition(name: &str) -> Option<TypeDef> {
 /// `SystemTime` and the ranges do, like a derive with `deny_unknown_fields`).
 fn closed_struct(path: &str, generics: &[&str], fields: Vec<Field>) -> TypeDef {
     TypeDef {
+        package: None,
         path: path.to_owned(),
         generics: generics.iter().map(|g| (*g).to_owned()).collect(),
         attrs: ContainerAttrs {
@@ -327,6 +328,7 @@ fn closed_struct(path: &str, generics: &[&str], fields: Vec<Field>) -> TypeDef {
 /// An externally tagged enum.
 fn enumeration(path: &str, generics: &[&str], variants: Vec<Variant>) -> TypeDef {
     TypeDef {
+        package: None,
         path: path.to_owned(),
         generics: generics.iter().map(|g| (*g).to_owned()).collect(),
         attrs: ContainerAttrs {

@@ -190,6 +190,7 @@ pub(super) fn tuple_of(elem: &Ty, n: usize) -> Ty {
 /// externally tagged representation, as `serialize_newtype_variant` writes it.
 pub(super) fn newtype_enum(path: &str, variants: &[(&str, Ty)]) -> TypeDef {
     TypeDef {
+        package: None,
         path: path.to_owned(),
         generics: Vec::new(),
         attrs: ContainerAttrs::default(),
