@@ -176,7 +176,10 @@ impl fmt::Debug for TypeAttrs {
         f.debug_struct("TypeAttrs")
             .field(
                 "as_type",
-                &self.as_type.as_ref().map(|ty| ty.to_token_stream().to_string()),
+                &self
+                    .as_type
+                    .as_ref()
+                    .map(|ty| ty.to_token_stream().to_string()),
             )
             .finish()
     }
@@ -403,7 +406,9 @@ fn path_value(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Path> {
 
 /// Any type (`String`, `Vec<u8>`, `[u8; 32]`, `(u64, String)`), as `as = ...` takes it.
 fn type_value(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<syn::Type> {
-    let message = format!("`{key}` takes a type: write `{key} = String` (the type whose wire shape this one has)");
+    let message = format!(
+        "`{key}` takes a type: write `{key} = String` (the type whose wire shape this one has)"
+    );
     let Some((eq, tokens)) = assigned(meta, true) else {
         return Err(syn::Error::new(meta.path.span(), message));
     };
@@ -954,14 +959,20 @@ pub fn parse_member(attrs: &[Attribute]) -> Result<MemberAttrs, syn::Error> {
 pub fn parse_type(attrs: &[Attribute]) -> Result<TypeAttrs, syn::Error> {
     let mut errors = Errors::default();
     let mut as_type = None;
-    for_each_key(attrs, TYPE_KEYS, "type", &mut errors, |key, meta, errors| {
-        let span = meta.path.span();
-        match key {
-            "as" => set_once(&mut as_type, type_value(meta, key)?, key, span, errors),
-            _ => unreachable!("key list checked by for_each_key"),
-        }
-        Ok(())
-    });
+    for_each_key(
+        attrs,
+        TYPE_KEYS,
+        "type",
+        &mut errors,
+        |key, meta, errors| {
+            let span = meta.path.span();
+            match key {
+                "as" => set_once(&mut as_type, type_value(meta, key)?, key, span, errors),
+                _ => unreachable!("key list checked by for_each_key"),
+            }
+            Ok(())
+        },
+    );
     errors.finish(TypeAttrs { as_type })
 }
 

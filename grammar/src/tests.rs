@@ -524,7 +524,10 @@ fn type_as_takes_any_type() {
     for (src, expected) in [
         ("#[wire(as = String)]", "String"),
         ("#[wire(as = Vec<u8>)]", "Vec < u8 >"),
-        ("#[wire(as = std::collections::BTreeMap<String, u64>)]", "std :: collections :: BTreeMap < String , u64 >"),
+        (
+            "#[wire(as = std::collections::BTreeMap<String, u64>)]",
+            "std :: collections :: BTreeMap < String , u64 >",
+        ),
         ("#[wire(as = [u8; 16])]", "[u8 ; 16]"),
         ("#[wire(as = (u64, String))]", "(u64 , String)"),
     ] {

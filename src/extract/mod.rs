@@ -39,10 +39,14 @@
 //! - `cache`: the [`SourceCache`]: files by blob id, module-tree files by what they depend on.
 //! - `tree`: the crates' module trees, mounted from the scans (`mod`, `name/mod.rs`, `#[path]`).
 //! - `names`: what a path written in a module names (`use`, renames, globs, `super`, re-exports).
-//! - `lower`: declarations and the types they reach, converted to the model.
+//! - `features`: the cargo features each crate is built with, and `#[cfg(...)]` evaluated with them.
+//! - `lower`: declarations and the types they reach, converted to the model (`lower/impls`: derived,
+//!   declared or opaque serde impls; `lower/gated`: fields, variants and shapes the build or the
+//!   configuration decides).
 
 mod cache;
 mod declarations;
+mod features;
 mod known;
 mod lower;
 mod names;
@@ -56,6 +60,7 @@ use std::collections::BTreeMap;
 use proc_macro2::Span;
 
 pub use cache::{CacheStats, SourceCache};
+pub use features::FeatureRequest;
 
 use crate::model::{ExtractNote, Location, ProtocolDecl, Snapshot};
 
@@ -189,6 +194,46 @@ impl Keep {
     }
 }
 
+/// What an extraction reads besides the source: the build checked and the declared shapes of types.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExtractOptions {
+    /// The cargo features the crates are built with (`--features`, `--all-features`,
+    /// `--no-default-features`); each crate's defaults are read from its `Cargo.toml` at each revision.
+    pub features: FeatureRequest,
+    /// Declared wire shapes by the type's full path (`"url::Url"`): a Rust type as text (`"String"`),
+    /// resolved from the crate root (`wirecheck.toml`'s `[shapes]`).
+    pub shapes: BTreeMap<String, String>,
+}
+
+impl ExtractOptions {
+    /// A short, stable text of the options (part of the name of what a [store](crate::store) keeps);
+    /// empty for the defaults.
+    pub fn key(&self) -> String {
+        let mut key = self.features.key();
+        for (path, shape) in &self.shapes {
+            key.push_str(&format!(";{path}={shape}"));
+        }
+        key
+    }
+}
+
+/// [`extract_filtered`] (or [`extract_cached`] without `keep`) with `options`.
+pub fn extract_with(
+    crates: &[CrateRoot],
+    reader: &dyn FileReader,
+    cache: &SourceCache,
+    options: &ExtractOptions,
+    keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
+) -> Result<Snapshot, ExtractError> {
+    let cfg = features::Cfg::read(crates, reader, &options.features)?;
+    lower::snapshot(
+        &tree::ModuleTree::load(crates, reader, cache)?,
+        keep,
+        cfg,
+        &options.shapes,
+    )
+}
+
 /// Extracts the protocol model of the given crates, reading files through `reader`.
 pub fn extract(crates: &[CrateRoot], reader: &dyn FileReader) -> Result<Snapshot, ExtractError> {
     // The cache's spans are freed when it is dropped (unless an outer cache of this thread is alive).
@@ -202,7 +247,7 @@ pub fn extract_cached(
     reader: &dyn FileReader,
     cache: &SourceCache,
 ) -> Result<Snapshot, ExtractError> {
-    lower::snapshot(&tree::ModuleTree::load(crates, reader, cache)?, None)
+    extract_with(crates, reader, cache, &ExtractOptions::default(), None)
 }
 
 /// [`extract_cached`], keeping of each protocol only the messages `keep` asks for, given the protocol's
@@ -215,7 +260,13 @@ pub fn extract_filtered(
     cache: &SourceCache,
     keep: &dyn Fn(&ProtocolDecl) -> Keep,
 ) -> Result<Snapshot, ExtractError> {
-    lower::snapshot(&tree::ModuleTree::load(crates, reader, cache)?, Some(keep))
+    extract_with(
+        crates,
+        reader,
+        cache,
+        &ExtractOptions::default(),
+        Some(keep),
+    )
 }
 
 /// Extracts the model of one crate given as in-memory sources (`(path, text)`, the first being the crate

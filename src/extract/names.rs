@@ -12,8 +12,9 @@ use syn::{Item, UseTree};
 
 use super::ExtractError;
 use super::cache::{ModPath, ModuleFile};
+use super::features::{Cfg, Truth};
 use super::note;
-use super::syntax::{inline_items, item_name, unraw};
+use super::syntax::{inline_items, item_attrs, item_name, unraw};
 use super::tree::ModuleTree;
 use crate::model::ExtractNote;
 
@@ -132,6 +133,8 @@ pub(super) struct Names<'a> {
     modules: FxHashMap<ModPath, Option<ModuleScope>>,
     /// The first file that failed to parse when resolution needed it.
     error: Option<ExtractError>,
+    /// The build checked: a type item its `#[cfg(...)]` leaves out is not there.
+    cfg: Cfg,
 }
 
 impl<'a> Names<'a> {
@@ -142,7 +145,18 @@ impl<'a> Names<'a> {
             item_ids: FxHashMap::default(),
             modules: FxHashMap::default(),
             error: None,
+            cfg: Cfg::default(),
         }
+    }
+
+    /// Resolves names in the build `cfg` describes (default: no feature on).
+    pub(super) fn set_cfg(&mut self, cfg: Cfg) {
+        self.cfg = cfg;
+    }
+
+    /// The build names are resolved in.
+    pub(super) fn cfg(&self) -> &Cfg {
+        &self.cfg
     }
 
     /// The module trees names are resolved in.
@@ -217,6 +231,10 @@ impl<'a> Names<'a> {
         for item in items {
             match item {
                 Item::Struct(_) | Item::Enum(_) | Item::Type(_) => {
+                    let krate = path.first().map_or("", String::as_str);
+                    if self.cfg.active(krate, item_attrs(item)) == Truth::No {
+                        continue;
+                    }
                     let id = self.intern(file, path, item);
                     scope.types.insert(item_name(item), id);
                 }

@@ -29,10 +29,11 @@ impl<'w> History<'w> {
         let store = if no_store {
             Store::disabled()
         } else {
-            Store::open(
+            Store::open_with(
                 &workspace.target_dir,
                 repo.workspace_prefix(),
                 &workspace.crates,
+                &workspace.options.key(),
             )
         };
         History {
@@ -58,8 +59,14 @@ impl<'w> History<'w> {
     pub(crate) fn release(&self, commit: &str, rev: &str) -> Result<Snapshot, WorkspaceError> {
         self.store.whole(commit, || {
             let tree = self.tree(commit)?;
-            extract::extract_cached(&self.workspace.crates, &*tree, &self.cache)
-                .map_err(|error| revision_error(rev, error))
+            extract::extract_with(
+                &self.workspace.crates,
+                &*tree,
+                &self.cache,
+                &self.workspace.options,
+                None,
+            )
+            .map_err(|error| revision_error(rev, error))
         })
     }
 
@@ -74,8 +81,14 @@ impl<'w> History<'w> {
     ) -> Result<Vec<Rc<Part>>, WorkspaceError> {
         self.store.parts(commit, keep, unseen, || {
             let tree = self.tree(commit)?;
-            extract::extract_filtered(&self.workspace.crates, &*tree, &self.cache, keep)
-                .map_err(|error| revision_error(rev, error))
+            extract::extract_with(
+                &self.workspace.crates,
+                &*tree,
+                &self.cache,
+                &self.workspace.options,
+                Some(keep),
+            )
+            .map_err(|error| revision_error(rev, error))
         })
     }
 

@@ -14,7 +14,7 @@ mod releases;
 
 use std::path::{Path, PathBuf};
 
-use crate::extract::{self, CrateRoot, ExtractError, SourceCache};
+use crate::extract::{self, CrateRoot, ExtractError, ExtractOptions, SourceCache};
 use crate::model::Snapshot;
 use crate::source::{Repo, SourceError, WorkTree};
 
@@ -112,6 +112,9 @@ pub(crate) struct Workspace {
     pub(crate) target_dir: PathBuf,
     /// The packages named with `-p` (none: every member).
     pub(crate) named_packages: Vec<NamedPackage>,
+    /// The build checked (features) and the shapes `wirecheck.toml` declares: every revision is
+    /// extracted with them.
+    pub(crate) options: ExtractOptions,
 }
 
 impl Workspace {
@@ -178,6 +181,7 @@ impl Workspace {
             crates,
             target_dir: metadata.target_directory.clone().into_std_path_buf(),
             named_packages,
+            options: ExtractOptions::default(),
         })
     }
 
@@ -217,13 +221,26 @@ impl Workspace {
         rev: &str,
     ) -> Result<Snapshot, WorkspaceError> {
         let tree = repo.at(commit)?;
-        extract::extract(&self.crates, &tree).map_err(|error| revision_error(rev, error))
+        extract::extract_with(
+            &self.crates,
+            &tree,
+            &SourceCache::new(),
+            &self.options,
+            None,
+        )
+        .map_err(|error| revision_error(rev, error))
     }
 
     /// [`Workspace::current_snapshot`], sharing `cache` with the other revisions a run reads.
     fn extract_current(&self, cache: &SourceCache) -> Result<Snapshot, WorkspaceError> {
-        extract::extract_cached(&self.crates, &WorkTree::new(&self.root), cache)
-            .map_err(WorkspaceError::Current)
+        extract::extract_with(
+            &self.crates,
+            &WorkTree::new(&self.root),
+            cache,
+            &self.options,
+            None,
+        )
+        .map_err(WorkspaceError::Current)
     }
 }
 
