@@ -151,6 +151,7 @@ fixtures! {
     field_type_changed: Major,
     field_type_changed__postcard_string_to_bytes: Major,
     field_type_changed__declared_shape: Major,
+    field_type_changed__macro_generated_type_of_the_same_name: Major,
     field_type_changed__unit_variant_to_newtype_of_option: Major,
     flatten_changed: Major,
     float_narrowed: Major,

@@ -2198,6 +2198,11 @@ fixture_witnesses!(
     [Job]
 );
 fixture_witnesses!(
+    witnesses_field_type_changed__macro_generated_type_of_the_same_name,
+    "field_type_changed__macro_generated_type_of_the_same_name",
+    [Job]
+);
+fixture_witnesses!(
     witnesses_field_became_optional,
     "field_became_optional",
     [Msg]

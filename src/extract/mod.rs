@@ -33,6 +33,7 @@
 //! Each uses only the ones above it (and this module's items):
 //!
 //! - `syntax`: readings of syn items every stage shares (names without `r#`, `cfg_attr` expanded).
+//! - `expand`: simple `macro_rules!` invocations at item position, replaced by the items they write.
 //! - `scan`: a file's `mod` declarations, by the lexer scan or, when it gives up, from syn's tree.
 //! - `serde_attrs`: `#[serde(...)]` attributes, as serde_derive reads them.
 //! - `declarations`: what a parsed file declares (`#[derive(Protocol)]`, `#[derive(Message)]`).
@@ -46,6 +47,7 @@
 
 mod cache;
 mod declarations;
+mod expand;
 mod features;
 mod known;
 mod lower;
