@@ -544,4 +544,28 @@ reason = "the overlay moved to the broker"
             note.message
         );
     }
+
+    #[test]
+    fn shapes_map_paths_to_types() {
+        let config =
+            parse("[shapes]\n\"some_crate::Level\" = \"String\"\n\"ids::Id\" = \"Vec<u64>\"\n")
+                .unwrap();
+        assert_eq!(config.shapes["some_crate::Level"], "String");
+        assert_eq!(config.shapes["ids::Id"], "Vec<u64>");
+        let error = parse("[shapes]\n\"a::B\" = \"Vec<\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("[shapes] \"a::B\" = \"Vec<\": the value is not a Rust type"),
+            "{error}"
+        );
+        let error = parse("[shapes]\n\"a::B<T>\" = \"u8\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("the key is the type's full path"), "{error}");
+        let error = parse("[shapes]\n\"not a path\" = \"u8\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("the key is the type's full path"), "{error}");
+    }
 }
