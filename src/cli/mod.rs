@@ -189,6 +189,9 @@ pub struct SnapshotArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub manifest: ManifestArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub features: FeatureArgs,
     /// Read this revision from git instead of the working tree.
     #[arg(long, value_name = "REV")]
     pub rev: Option<String>,
@@ -371,8 +374,14 @@ fn baseline_command(args: &BaselineArgs) -> Result<ExitCode, String> {
 
 /// `wirecheck snapshot`: the model of the working tree, or of `--rev`, as JSON.
 fn snapshot_command(args: &SnapshotArgs) -> Result<ExitCode, String> {
-    let workspace =
+    let mut workspace =
         Workspace::load(args.manifest.manifest_path.as_deref(), &[]).map_err(|e| e.to_string())?;
+    // The model `check` reads: the same features and declared shapes.
+    let config = crate::config::load(&workspace.root).map_err(|e| e.to_string())?;
+    workspace.options = crate::extract::ExtractOptions {
+        features: args.features.request(),
+        shapes: config.shapes,
+    };
     let snapshot = match &args.rev {
         None => workspace.current_snapshot(),
         Some(rev) => {
