@@ -1,9 +1,5 @@
-// `#[wire(as = Type)]` takes a type that exists (checked by the compiler), written as a type, once.
+// `#[wire(as = Type)]` takes a type, written as a type, once.
 use wirecheck::Wire;
-
-#[derive(Wire)]
-#[wire(as = Strng)]
-pub struct Level(u8);
 
 #[derive(Wire)]
 #[wire(as = "String")]
