@@ -244,6 +244,9 @@ impl<'a> Lowering<'a> {
             return Ok(None);
         }
         let module = [file.module.as_slice(), &declaration.inline].concat();
+        if !self.item_built(&module, item) {
+            return Ok(None);
+        }
         let id = self.names.intern(file, &module, item);
         let Some(protocol) = self.message_protocol(&module, &attrs.protocol, filter, snapshot)
         else {

@@ -8,6 +8,7 @@ use syn::Attribute;
 
 use super::super::features::Truth;
 use super::super::note;
+use super::super::syntax::item_attrs;
 use super::{Lowering, TypeScope};
 use crate::model::{ExtractNote, Location, Ty};
 
@@ -85,6 +86,13 @@ impl Lowering<'_> {
         }
     }
 
+    /// Whether a message's item exists in the build checked (one whose `cfg` depends on the target or
+    /// profile is kept).
+    pub(super) fn item_built(&self, module: &[String], item: &syn::Item) -> bool {
+        let krate = module.first().map_or("", String::as_str);
+        self.names.cfg().active(krate, item_attrs(item)) != Truth::No
+    }
+
     /// The shape `wirecheck.toml` declares for the type at `path` (outside the crates), lowered from the
     /// crate root of `scope`.
     pub(super) fn declared_shape(
@@ -114,7 +122,7 @@ mod cfg_tests {
     use crate::extract::{CrateRoot, ExtractOptions, FeatureRequest, SourceCache, extract_with};
     use crate::model::{Body, Snapshot, Ty};
 
-    const LIB: &str = "use serde::{Deserialize, Serialize};\nuse wirecheck::{Message, Protocol};\n#[derive(Protocol)]\n#[wire(name = \"p\", version = \"1.0.0\")]\npub struct P;\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = P, topic = \"t\", kind = \"event\")]\npub struct M {\n    pub id: u64,\n    #[cfg(feature = \"extra\")]\n    pub extra: u32,\n    #[cfg(not(feature = \"extra\"))]\n    pub plain: u32,\n    #[cfg(test)]\n    pub only_in_tests: u8,\n    #[cfg(unix)]\n    pub unix: u8,\n    pub level: Level,\n    pub url: url::Url,\n}\n#[cfg(feature = \"extra\")]\n#[derive(Serialize, Deserialize)]\npub enum Level { A, #[cfg(feature = \"b\")] B }\n#[cfg(not(feature = \"extra\"))]\n#[derive(Serialize, Deserialize)]\npub struct Level(u8);\n";
+    const LIB: &str = "use serde::{Deserialize, Serialize};\nuse wirecheck::{Message, Protocol};\n#[derive(Protocol)]\n#[wire(name = \"p\", version = \"1.0.0\")]\npub struct P;\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = P, topic = \"t\", kind = \"event\")]\npub struct M {\n    pub id: u64,\n    #[cfg(feature = \"extra\")]\n    pub extra: u32,\n    #[cfg(not(feature = \"extra\"))]\n    pub plain: u32,\n    #[cfg(test)]\n    pub only_in_tests: u8,\n    #[cfg(unix)]\n    pub unix: u8,\n    pub level: Level,\n    pub url: url::Url,\n}\n#[cfg(feature = \"extra\")]\n#[derive(Serialize, Deserialize)]\npub enum Level { A, #[cfg(feature = \"b\")] B }\n#[cfg(not(feature = \"extra\"))]\n#[derive(Serialize, Deserialize)]\npub struct Level(u8);\n#[cfg(feature = \"extra\")]\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = P, topic = \"t.extra\", kind = \"event\")]\npub struct Extra { pub x: u8 }\n";
 
     fn extract(manifest: &str, features: FeatureRequest, shapes: &[(&str, &str)]) -> Snapshot {
         let files: BTreeMap<String, String> = [
@@ -156,6 +164,7 @@ mod cfg_tests {
             panic!("{:?}", defaults.types["p::Level"].body)
         };
         assert_eq!(variants.len(), 1);
+        assert_eq!(defaults.messages.len(), 2);
         // `unix` is kept, with a note saying why.
         assert_eq!(defaults.notes.len(), 1, "{:?}", defaults.notes);
         assert!(
@@ -193,6 +202,8 @@ mod cfg_tests {
             panic!()
         };
         assert_eq!(variants.len(), 2);
+        // A message behind a feature that is off is not there.
+        assert_eq!(without.messages.len(), 1);
         // The default moved: a release whose Cargo.toml has no `default` leaves `extra` off.
         let no_default = extract(
             "[package]\nname = \"p\"\n[features]\nextra = []\n",
