@@ -610,9 +610,14 @@ variant (or fail). Append new variants at the end.\n\nbefore: enum State { Run, 
         level: Major,
         evidence: Opaque,
         summary: "a type from another crate changed",
-        help: "check that both types serialize the same way; allow the finding with a reason when they do",
-        explanation: "Types from other crates are compared by path: a different path may serialize differently, which \
-the checker cannot see. Allow the finding with a reason when the two are wire-compatible.\n\nbefore: t: geo_types::Point<f64>\nafter:  t: glam::DVec2",
+        help: "check that both types serialize the same way; declare a hand-written type's shape with `#[wire(as = T)]` (or `[shapes]` in wirecheck.toml for another crate's type), or allow the finding with a reason",
+        explanation: "Types from other crates that the checker cannot see into, and types of the crate whose serde \
+impls are written by hand or by a macro (no `#[derive(Serialize, Deserialize)]`), are compared by their full path \
+and package version: a different path may serialize differently, which the checker cannot see. For a type of \
+your own, declare its wire shape at the type: `#[derive(Wire)]` with `#[wire(as = T)]`, T the type it is on the \
+wire (`as = String` for a type written as a string); for another crate's type, the same in `wirecheck.toml`'s \
+`[shapes]` (`\"geo_types::Point\" = \"(f64, f64)\"`). A declared shape is compared like any other. Otherwise allow \
+the finding with a reason when the two are wire-compatible.\n\nbefore: t: geo_types::Point<f64>\nafter:  t: glam::DVec2",
     }
     UnresolvedType {
         id: "unresolved_type",

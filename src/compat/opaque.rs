@@ -25,7 +25,7 @@ impl Walk<'_> {
         Issue::opaque(
             RuleId::ExternalTypeChanged,
             format!(
-                "{} writes `{writer}` and {} reads `{reader}`: types from other crates are compared by path",
+                "{} writes `{writer}` and {} reads `{reader}`: types from other crates, and types whose serde impls are not derived, are compared by path; declare such a type's wire shape with `#[wire(as = T)]` at the type, or as `\"full::Path\" = \"T\"` under `[shapes]` in wirecheck.toml, to compare it like any other",
                 self.writer_name(),
                 self.reader_name()
             ),

@@ -9,6 +9,7 @@ use git2::{ObjectType, Oid};
 use rustc_hash::FxHashMap;
 
 use super::declarations::{self, Declaration};
+use super::expand;
 use super::scan::{self, ModItem};
 use super::{ExtractError, FileReader};
 use crate::model::ExtractNote;
@@ -223,14 +224,17 @@ impl Blob {
         self.ast
             .get_or_init(|| {
                 cache.count(|stats| stats.parsed += 1);
-                syn::parse_file(&self.text).map_err(|e| {
-                    let start = e.span().start();
-                    ParseFailure {
-                        line: u32::try_from(start.line).unwrap_or(u32::MAX),
-                        column: u32::try_from(start.column + 1).unwrap_or(u32::MAX),
-                        message: e.to_string(),
-                    }
-                })
+                // Simple `macro_rules!` invocations become the items they write.
+                syn::parse_file(&self.text)
+                    .map(expand::expand_file)
+                    .map_err(|e| {
+                        let start = e.span().start();
+                        ParseFailure {
+                            line: u32::try_from(start.line).unwrap_or(u32::MAX),
+                            column: u32::try_from(start.column + 1).unwrap_or(u32::MAX),
+                            message: e.to_string(),
+                        }
+                    })
             })
             .as_ref()
             .map_err(Clone::clone)

@@ -111,10 +111,7 @@ fn extract_demo(externals: &Externals) -> Snapshot {
         name: "demo".to_owned(),
         root_file: "src/lib.rs".to_owned(),
     }];
-    extract_with_dependencies(
-        &roots,
-        &files,
-        &SourceCache::new(),
+    extract_with(&roots, &files, &SourceCache::new(), &ExtractOptions::default(),
         &|| externals.clone(),
         None,
     )
@@ -252,10 +249,7 @@ pub struct Req { pub any: serde_json::Value }
         name: "demo".to_owned(),
         root_file: "src/lib.rs".to_owned(),
     }];
-    let s = extract_with_dependencies(
-        &roots,
-        &files,
-        &SourceCache::new(),
+    let s = extract_with(&roots, &files, &SourceCache::new(), &ExtractOptions::default(),
         &|| externals.clone(),
         None,
     )
@@ -286,9 +280,9 @@ pub struct Req { pub names: BTreeMap<String, Vec<u8>>, pub at: std::time::Durati
         name: "demo".to_owned(),
         root_file: "src/lib.rs".to_owned(),
     }];
-    extract_with_dependencies(&roots, &files, &SourceCache::new(), &describe, None).unwrap();
+    extract_with(&roots, &files, &SourceCache::new(), &ExtractOptions::default(), &describe, None).unwrap();
     assert_eq!(described.get(), 0);
     let files: BTreeMap<String, String> = [("src/lib.rs".to_owned(), LIB.to_owned())].into();
-    extract_with_dependencies(&roots, &files, &SourceCache::new(), &describe, None).unwrap();
+    extract_with(&roots, &files, &SourceCache::new(), &ExtractOptions::default(), &describe, None).unwrap();
     assert_eq!(described.get(), 1);
 }

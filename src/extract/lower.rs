@@ -2,7 +2,7 @@
 //! [`MessageDecl`]s, and every type a message reaches becomes a [`TypeDef`] with its serde-visible shape
 //! (wire names, optionality, enum representation, flatten, skip, proxies).
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use rustc_hash::FxHashMap;
 use syn::spanned::Spanned;
@@ -10,6 +10,7 @@ use syn::{Attribute, Fields, Item};
 
 use super::cache::ModuleFile;
 use super::declarations::{Declaration, Declared};
+use super::features::Cfg;
 use super::names::{NameTarget, Names};
 use super::serde_attrs::{self, ContainerSerde, MemberSerde, Problems, RenameRule};
 use super::syntax::{
@@ -26,6 +27,8 @@ use crate::model::{
 use crate::{Kind, ResponseMode};
 
 mod dependencies;
+mod gated;
+mod impls;
 
 /// The crates whose types are known by name (when no crate type shadows them).
 const STD_ROOTS: &[&str] = &["std", "core", "alloc"];
@@ -40,12 +43,19 @@ type KeepFilter<'k> = Option<&'k dyn Fn(&ProtocolDecl) -> Keep>;
 pub(super) fn snapshot(
     tree: &ModuleTree<'_>,
     keep: KeepFilter<'_>,
+    cfg: Cfg,
+    shapes: &BTreeMap<String, String>,
 ) -> Result<Snapshot, ExtractError> {
+    let mut names = Names::new(tree);
+    names.set_cfg(cfg);
+    let mut notes: Vec<ExtractNote> = tree.notes().cloned().collect();
+    let shapes = gated::Shapes::parse(shapes, &mut notes);
     Lowering {
-        names: Names::new(tree),
-        notes: tree.notes().cloned().collect(),
+        names,
+        notes,
         unknown_rule_id: None,
         known_defs: Vec::new(),
+        shapes,
     }
     .snapshot(keep)
 }
@@ -77,6 +87,8 @@ struct Lowering<'a> {
     unknown_rule_id: Option<ExtractError>,
     /// Definitions of known types (std, the catalogue) that the lowered types name.
     known_defs: Vec<TypeDef>,
+    /// The shapes `wirecheck.toml` declares, by full path.
+    shapes: gated::Shapes,
 }
 
 impl<'a> Lowering<'a> {
@@ -234,6 +246,9 @@ impl<'a> Lowering<'a> {
             return Ok(None);
         }
         let module = [file.module.as_slice(), &declaration.inline].concat();
+        if !self.item_built(&module, item) {
+            return Ok(None);
+        }
         let id = self.names.intern(file, &module, item);
         let Some(protocol) = self.message_protocol(&module, &attrs.protocol, filter, snapshot)
         else {
@@ -341,7 +356,12 @@ impl<'a> Lowering<'a> {
             generics: &generics,
             file,
         };
-        let mut serde = serde_attrs::container(&expand_cfg_attr(item_attrs(item)), &mut problems);
+        let impls = self.impls(&module, item, &path);
+        if !matches!(impls, impls::Impls::Derived) {
+            return self.not_derived(&scope, item, path, &impls, reached);
+        }
+        let serde = serde_attrs::container(&expand_cfg_attr(item_attrs(item)), &mut problems);
+        let mut serde = serde;
         serde.skip_serializing_none = serde_with::skip_serializing_none(item_attrs(item));
         let ident_span = item_ident(item).map_or_else(proc_macro2::Span::call_site, |i| i.span());
         let mut attrs = self.container_attrs(&scope, &serde, item_name(item), reached);
@@ -358,12 +378,18 @@ impl<'a> Lowering<'a> {
                 Body::Struct { style, fields }
             }
             Item::Enum(item) => {
-                let present: Vec<&syn::Variant> = (item.variants.iter())
-                    .filter(|variant| self.present(&scope, &variant.attrs))
-                    .collect();
-                let variants = (present.into_iter())
-                    .map(|variant| self.variant(&scope, &serde, variant, reached, &mut problems))
-                    .collect();
+                let mut variants = Vec::new();
+                for variant in &item.variants {
+                    if self.built(&scope, &variant.attrs, variant.ident.span()) {
+                        variants.push(self.variant(
+                            &scope,
+                            &serde,
+                            variant,
+                            reached,
+                            &mut problems,
+                        ));
+                    }
+                }
                 self.integer_enum(file, &path, item, &mut attrs, variants)
             }
             Item::Type(item) => Body::Alias {
@@ -598,10 +624,10 @@ impl<'a> Lowering<'a> {
             Fields::Unit => Style::Unit,
         };
         let mut out = Vec::new();
-        let present: Vec<&syn::Field> = (fields.iter())
-            .filter(|field| self.present(scope, &field.attrs))
-            .collect();
-        for (i, field) in present.into_iter().enumerate() {
+        for (i, field) in fields.iter().enumerate() {
+            if !self.built(scope, &field.attrs, field.span()) {
+                continue;
+            }
             let attrs = expand_cfg_attr(&field.attrs);
             let field_serde: MemberSerde = serde_attrs::member(&attrs, problems);
             let rust_name = field.ident.as_ref().map_or_else(|| i.to_string(), unraw);
@@ -940,6 +966,9 @@ impl<'a> Lowering<'a> {
                     || full.first().is_some_and(|first| {
                         STD_ROOTS.contains(&first.as_str()) || first == "serde_json"
                     });
+                if let Some(declared) = self.declared_shape(scope, &full.join("::"), reached) {
+                    return declared;
+                }
                 if std_like {
                     let args: Vec<Ty> = args.iter().map(|a| self.ty(scope, a, reached)).collect();
                     if let Some(known) = known::lookup(&full, &args, None) {
@@ -950,7 +979,8 @@ impl<'a> Lowering<'a> {
                 if full.len() == 1 {
                     self.note_unresolved(scope, path, &full[0]);
                 }
-                Ty::external(tokens_text(path))
+                let args: Vec<Ty> = args.iter().map(|a| self.ty(scope, a, reached)).collect();
+                Ty::external(external_path(&full, &args))
             }
         }
     }
@@ -1007,6 +1037,20 @@ fn with_module_of(member: &MemberSerde) -> Option<serde_with::WithModule> {
     let ser = member.ser_with.as_deref()?.strip_suffix("::serialize")?;
     let de = member.de_with.as_deref()?.strip_suffix("::deserialize")?;
     (ser == de).then(|| serde_with::with_module(ser)).flatten()
+}
+
+/// The path of a type outside the crates' derived types: its full resolved path (never the last segment
+/// as written: two types of one name in different modules or crates are different), with its generic
+/// arguments as the model shows them.
+fn external_path(full: &[String], args: &[Ty]) -> String {
+    let mut text = full.join("::");
+    if !args.is_empty() {
+        let args: Vec<String> = args.iter().map(ToString::to_string).collect();
+        text.push('<');
+        text.push_str(&args.join(", "));
+        text.push('>');
+    }
+    text
 }
 
 fn custom(member: &MemberSerde) -> Option<Custom> {

@@ -13,6 +13,7 @@ use syn::{Item, UseTree};
 use super::ExtractError;
 use super::cache::{ModPath, ModuleFile};
 use super::cfg;
+use super::features::{Cfg, Truth};
 use super::note;
 use super::syntax::{inline_items, item_attrs, item_name, unraw};
 use super::tree::ModuleTree;
@@ -138,6 +139,8 @@ pub(super) struct Names<'a> {
     entered: Option<Vec<String>>,
     /// The current lookup stops where it enters a dependency (see [`Names::resolve_to_border`]).
     stop_at_border: bool,
+    /// The build checked: a type item its `#[cfg(...)]` leaves out is not there.
+    cfg: Cfg,
 }
 
 impl<'a> Names<'a> {
@@ -150,7 +153,18 @@ impl<'a> Names<'a> {
             error: None,
             entered: None,
             stop_at_border: false,
+            cfg: Cfg::default(),
         }
+    }
+
+    /// Resolves names in the build `cfg` describes (default: no feature on).
+    pub(super) fn set_cfg(&mut self, cfg: Cfg) {
+        self.cfg = cfg;
+    }
+
+    /// The build names are resolved in.
+    pub(super) fn cfg(&self) -> &Cfg {
+        &self.cfg
     }
 
     /// The module trees names are resolved in.
@@ -236,6 +250,10 @@ impl<'a> Names<'a> {
             }
             match item {
                 Item::Struct(_) | Item::Enum(_) | Item::Type(_) => {
+                    let krate = path.first().map_or("", String::as_str);
+                    if features.is_none() && self.cfg.active(krate, item_attrs(item)) == Truth::No {
+                        continue;
+                    }
                     let id = self.intern(file, path, item);
                     scope.types.insert(item_name(item), id);
                 }

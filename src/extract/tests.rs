@@ -171,7 +171,7 @@ fn module_files_mod_rs_and_path_attribute() {
     let lib = format!("{HEADER}\nmod a;\n#[path = \"odd/place.rs\"]\nmod b;\n");
     let a = "mod inner;\n";
     let inner = "use crate::P;\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = P, topic = \"t.i\", kind = \"record\")]\npub struct I { pub b: super::super::b::B }\n";
-    let b = "pub struct B(pub u16);\n";
+    let b = "#[derive(serde::Serialize)]\npub struct B(pub u16);\n";
     let s = snap(&[
         ("src/lib.rs", &lib),
         ("src/a/mod.rs", a),

@@ -29,10 +29,11 @@ impl<'w> History<'w> {
         let store = if no_store {
             Store::disabled()
         } else {
-            Store::open(
+            Store::open_with(
                 &workspace.target_dir,
                 repo.workspace_prefix(),
                 &workspace.crates,
+                &workspace.options.key(),
             )
         };
         History {

@@ -19,7 +19,9 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
-use crate::extract::{self, CrateRoot, ExtractError, FileReader, Keep, SourceCache};
+use crate::extract::{
+    self, CrateRoot, ExtractError, ExtractOptions, FileReader, Keep, SourceCache,
+};
 use crate::model::{ProtocolDecl, Snapshot};
 use crate::source::{CargoLocator, Repo, SourceError, WorkTree};
 
@@ -121,6 +123,9 @@ pub(crate) struct Workspace {
     pub(crate) locator: Rc<CargoLocator>,
     /// The lock files parsed so far.
     locks: Rc<dependencies::LockCache>,
+    /// The build checked (features) and the shapes `wirecheck.toml` declares: every revision is
+    /// extracted with them.
+    pub(crate) options: ExtractOptions,
 }
 
 impl Workspace {
@@ -189,6 +194,7 @@ impl Workspace {
             crates,
             target_dir: metadata.target_directory.clone().into_std_path_buf(),
             named_packages,
+            options: ExtractOptions::default(),
         })
     }
 
@@ -260,7 +266,7 @@ impl Workspace {
             found.externals
         };
         let mut snapshot =
-            extract::extract_with_dependencies(&self.crates, reader, cache, &describe, keep)?;
+            extract::extract_with(&self.crates, reader, cache, &self.options, &describe, keep)?;
         let notes = notes.into_inner();
         if !notes.is_empty() {
             snapshot.notes.extend(notes);
