@@ -236,7 +236,8 @@ struct Pair {
     new: Version,
     took: Duration,
     text: String,
-    majors_without_witness: usize,
+    /// The counted major findings without a witness, one line each.
+    majors_without_witness: Vec<String>,
 }
 
 /// Replays one crate: sources, repository, checks, decoding. Prints as it goes.
@@ -327,7 +328,7 @@ fn check_pair(
         .context("reading the check's JSON report")?;
     let mut text = String::new();
     let mut found = Vec::new();
-    let mut majors_without_witness = 0;
+    let mut majors_without_witness = Vec::new();
     for p in &json.protocols {
         let mut rules: BTreeMap<(&str, &str), usize> = BTreeMap::new();
         for f in p.findings.iter().filter(|f| f.counts()) {
@@ -339,7 +340,17 @@ fn check_pair(
             }
             match (&f.witness, f.writer_reader(new)) {
                 (Some(_), Some((writer, reader))) => found.push((f.clone(), writer, reader)),
-                _ => majors_without_witness += 1,
+                _ => majors_without_witness.push(format!(
+                    "{} {}{} ({}): {}",
+                    f.message_type,
+                    f.rule,
+                    f.wire_path
+                        .as_deref()
+                        .or(f.field.as_deref())
+                        .map_or_else(String::new, |p| format!(" at {p}")),
+                    f.direction.as_deref().unwrap_or("both directions"),
+                    shorten(&f.message, 200)
+                )),
             }
         }
         let mut listed: Vec<((&str, &str), usize)> = rules.into_iter().collect();
@@ -559,11 +570,8 @@ fn print_pairs(spec: &Spec, pairs: &[Pair], witnesses: &[Witness]) {
             pair.took.as_millis(),
             pair.text
         );
-        if pair.majors_without_witness > 0 {
-            println!(
-                "  {} major finding(s) without a witness",
-                pair.majors_without_witness
-            );
+        for line in &pair.majors_without_witness {
+            println!("  no witness: {line}");
         }
         for w in witnesses.iter().filter(|w| w.pair == i) {
             print_witness(w);
@@ -586,17 +594,21 @@ fn print_witness(w: &Witness) {
             format!("confirmed: the reader rejects it: {}", shorten(error, 160))
         }
         Verdict::ReaderAccepts { misread, rewritten } => {
-            let what = match (
-                first_difference(f.witness.as_ref().unwrap_or(&Value::Null), rewritten, ""),
-                misread,
-            ) {
-                (Some(path), _) => format!("reads it as another value (at `{path}`)"),
-                (None, _) => "reads it and writes it back the same".to_owned(),
+            let witness = f.witness.as_ref().unwrap_or(&Value::Null);
+            let rule = if *misread {
+                "its rule allows a misread"
+            } else {
+                "its rule does NOT allow a misread"
             };
-            format!(
-                "READER ACCEPTS: {what}; the rule {} a misread",
-                if *misread { "allows" } else { "does NOT allow" }
-            )
+            match first_difference(witness, rewritten, "") {
+                Some(path) => format!(
+                    "READER ACCEPTS: reads it as another value (at `{path}`: {}); {rule}",
+                    describe_at(rewritten, &path)
+                ),
+                None => format!(
+                    "READER ACCEPTS: reads it and writes it back the same, so nothing visible is misread; {rule}"
+                ),
+            }
         }
     };
     println!(
