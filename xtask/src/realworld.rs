@@ -110,21 +110,35 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Holds `target/realworld/.lock` for the run: two runs would rebuild the same repositories under each
-/// other. The lock is released when the file closes, also when a run is killed.
-fn lock_scratch(scratch: &Path) -> Result<fs::File> {
+/// `target/realworld/.lock`, held for the run (two runs would rebuild the same repositories under each
+/// other) and removed when the run ends.
+struct ScratchLock(PathBuf);
+
+impl Drop for ScratchLock {
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.0);
+    }
+}
+
+fn lock_scratch(scratch: &Path) -> Result<ScratchLock> {
     fs::create_dir_all(scratch).with_context(|| format!("creating {}", scratch.display()))?;
     let path = scratch.join(".lock");
-    let file = fs::File::create(&path).with_context(|| format!("creating {}", path.display()))?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(fs::TryLockError::WouldBlock) => {
-            bail!(
-                "another `cargo xtask realworld` is running in {}",
-                scratch.display()
-            )
+    match fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+    {
+        Ok(mut file) => {
+            use std::io::Write as _;
+            let _ = write!(file, "{}", std::process::id());
+            Ok(ScratchLock(path))
         }
-        Err(fs::TryLockError::Error(e)) => Err(e).context(format!("locking {}", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => bail!(
+            "another `cargo xtask realworld` holds {} (process {}); if none is running, remove the file",
+            path.display(),
+            fs::read_to_string(&path).unwrap_or_default().trim()
+        ),
+        Err(e) => Err(e).with_context(|| format!("creating {}", path.display())),
     }
 }
 
@@ -209,6 +223,9 @@ impl FindingJson {
         }
     }
 }
+
+/// A counted major finding with a witness, with its writer's and its reader's release.
+type Found = (FindingJson, Version, Version);
 
 /// One witness and what the published types made of it.
 struct Witness {
@@ -306,11 +323,7 @@ fn replay(spec: &Spec, scratch: &Path, options: &Options) -> Result<Totals> {
 
 /// Checks release `new` (checked out as the working tree) against the tag of `old`, returning the pair and
 /// the counted major findings with a witness, each with its writer's and reader's release.
-fn check_pair(
-    repo: &sources::Repo,
-    old: &Version,
-    new: &Version,
-) -> Result<(Pair, Vec<(FindingJson, Version, Version)>)> {
+fn check_pair(repo: &sources::Repo, old: &Version, new: &Version) -> Result<(Pair, Vec<Found>)> {
     repo.git(&["checkout", "--quiet", "--force", &format!("v{new}")])?;
     let started = Instant::now();
     let report = wirecheck::check::check(
@@ -472,7 +485,7 @@ fn decodable(w: &Witness, declared: &BTreeMap<Version, Vec<String>>) -> bool {
     let has = |version: &Version| {
         declared
             .get(version)
-            .is_some_and(|m| m.iter().any(|n| *n == w.finding.message_type))
+            .is_some_and(|m| m.contains(&w.finding.message_type))
     };
     has(&w.writer) && has(&w.reader)
 }

@@ -338,7 +338,7 @@ pub fn inject(spec: &Spec, version: &Version, dir: &Path, root_file: &str) -> Re
     }
     for (file, mut inserts) in sites {
         let mut text = read(&file)?;
-        inserts.sort_by(|a, b| b.0.cmp(&a.0));
+        inserts.sort_by_key(|insert| std::cmp::Reverse(insert.0));
         for (offset, attrs) in inserts {
             text.insert_str(offset, &attrs);
         }
