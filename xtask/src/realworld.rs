@@ -32,13 +32,20 @@ use wirecheck::report::{OutputFormat, render};
 
 use spec::Spec;
 
-const USAGE: &str = "usage: cargo xtask realworld [--crate NAME]... [--no-decode] [--specs DIR]";
+const USAGE: &str =
+    "usage: cargo xtask realworld [--crate NAME]... [--no-decode] [--build] [--specs DIR]
+
+  --crate NAME  only this crate's spec (repeatable)
+  --no-decode   check the pairs, decode no witness (no side-by-side build)
+  --build       build the side-by-side decoder even when no witness needs it (checks a spec's paths)
+  --specs DIR   the specs (default: xtask/realworld/)";
 
 /// The options of one run.
 #[derive(Debug, Default)]
 struct Options {
     crates: Vec<String>,
     no_decode: bool,
+    build: bool,
     specs: Option<PathBuf>,
 }
 
@@ -53,6 +60,7 @@ fn parse_args(args: &[String]) -> Result<Options> {
                     .clone(),
             ),
             "--no-decode" => options.no_decode = true,
+            "--build" => options.build = true,
             "--specs" => {
                 options.specs =
                     Some(PathBuf::from(args.next().ok_or_else(|| {
@@ -300,7 +308,7 @@ fn replay(spec: &Spec, scratch: &Path, options: &Options) -> Result<Totals> {
         }));
         pairs.push(pair);
     }
-    if !options.no_decode && !witnesses.is_empty() {
+    if !options.no_decode && (options.build || !witnesses.is_empty()) {
         decode_witnesses(spec, &root, scratch, &published, &declared, &mut witnesses)?;
     }
     print_pairs(spec, &pairs, &witnesses);
