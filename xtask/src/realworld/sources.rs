@@ -294,34 +294,49 @@ impl Repo {
         })
     }
 
-    /// Writes the release's `Cargo.lock`: the one kept from an earlier run, else the one cargo generates
-    /// (offline first, from the index cargo already has; then online). Without one the release is
-    /// committed without a lock file (a warning says so).
+    /// Writes the release's `Cargo.lock` and has cargo bring the sources it locks into its registry source
+    /// cache (`cargo fetch`), where a checker that follows types into dependencies finds them. The lock is
+    /// the published one, else the one kept from an earlier run in `locks`, else the one cargo generates
+    /// (offline first, from the index cargo already has; then online). Without one the release is committed
+    /// without a lock file, and without the fetch the dependencies' sources may be missing (a warning says
+    /// which).
     fn write_lock(&self, version: &Version, locks: &Path) {
         let kept = locks.join(format!("{version}.lock"));
         let lock = self.dir.join("Cargo.lock");
-        if lock.is_file() {
-            // Published with its lock file: that is the release's resolution.
-            return;
-        }
-        if kept.is_file() && fs::copy(&kept, &lock).is_ok() {
-            return;
-        }
         let manifest = self.dir.join("Cargo.toml");
-        let generated = [true, false].into_iter().any(|offline| {
-            let mut command = Command::new(cargo());
-            command
-                .args(["generate-lockfile", "--quiet", "--manifest-path"])
-                .arg(&manifest);
-            if offline {
-                command.arg("--offline");
+        if !lock.is_file() && !(kept.is_file() && fs::copy(&kept, &lock).is_ok()) {
+            let generated = [true, false].into_iter().any(|offline| {
+                let mut command = Command::new(cargo());
+                command
+                    .args(["generate-lockfile", "--quiet", "--manifest-path"])
+                    .arg(&manifest);
+                if offline {
+                    command.arg("--offline");
+                }
+                command.output().is_ok_and(|o| o.status.success())
+            });
+            if !generated {
+                eprintln!("warning: no Cargo.lock for {version}: cargo generate-lockfile failed");
+                return;
             }
-            command.output().is_ok_and(|o| o.status.success())
-        });
-        if generated && fs::create_dir_all(locks).is_ok() {
+        }
+        let fetched = locks.join(format!("{version}.fetched"));
+        if !fetched.is_file() {
+            let ok = Command::new(cargo())
+                .args(["fetch", "--quiet", "--manifest-path"])
+                .arg(&manifest)
+                .output()
+                .is_ok_and(|o| o.status.success());
+            if ok && fs::create_dir_all(locks).is_ok() {
+                let _ = fs::write(&fetched, "");
+            } else if !ok {
+                eprintln!(
+                    "warning: cargo fetch failed for {version}: its dependencies' sources may be missing"
+                );
+            }
+        }
+        if !kept.is_file() && fs::create_dir_all(locks).is_ok() {
             let _ = fs::copy(&lock, &kept);
-        } else if !generated {
-            eprintln!("warning: no Cargo.lock for {version}: cargo generate-lockfile failed");
         }
     }
 }
