@@ -11,11 +11,12 @@ use super::super::{location, note};
 use super::{Lowering, TypeScope};
 use crate::model::{Body, ContainerAttrs, Ty, TypeDef};
 
-/// The crates whose `Serialize`/`Deserialize` derives are serde's.
-const SERDE_CRATES: &[&str] = &["serde", "serde_derive"];
+/// The crates whose derives implement serde's traits from the item's Rust shape: serde's own and
+/// serde_repr's (an enum's discriminants, read by `serde_repr::integer_enum`).
+const SERDE_CRATES: &[&str] = &["serde", "serde_derive", "serde_repr"];
 
-/// The serde traits a derive implements.
-const SERDE_TRAITS: &[&str] = &["Serialize", "Deserialize"];
+/// The derives that implement serde's traits: serde's and serde_repr's.
+const SERDE_TRAITS: &[&str] = &["Serialize", "Deserialize", "Serialize_repr", "Deserialize_repr"];
 
 /// How a type item gets its serde impls.
 pub(super) enum Impls {
