@@ -111,7 +111,11 @@ fn extract_demo(externals: &Externals) -> Snapshot {
         name: "demo".to_owned(),
         root_file: "src/lib.rs".to_owned(),
     }];
-    extract_with(&roots, &files, &SourceCache::new(), &ExtractOptions::default(),
+    extract_with(
+        &roots,
+        &files,
+        &SourceCache::new(),
+        &ExtractOptions::default(),
         &|| externals.clone(),
         None,
     )
@@ -249,7 +253,11 @@ pub struct Req { pub any: serde_json::Value }
         name: "demo".to_owned(),
         root_file: "src/lib.rs".to_owned(),
     }];
-    let s = extract_with(&roots, &files, &SourceCache::new(), &ExtractOptions::default(),
+    let s = extract_with(
+        &roots,
+        &files,
+        &SourceCache::new(),
+        &ExtractOptions::default(),
         &|| externals.clone(),
         None,
     )
@@ -280,9 +288,25 @@ pub struct Req { pub names: BTreeMap<String, Vec<u8>>, pub at: std::time::Durati
         name: "demo".to_owned(),
         root_file: "src/lib.rs".to_owned(),
     }];
-    extract_with(&roots, &files, &SourceCache::new(), &ExtractOptions::default(), &describe, None).unwrap();
+    extract_with(
+        &roots,
+        &files,
+        &SourceCache::new(),
+        &ExtractOptions::default(),
+        &describe,
+        None,
+    )
+    .unwrap();
     assert_eq!(described.get(), 0);
     let files: BTreeMap<String, String> = [("src/lib.rs".to_owned(), LIB.to_owned())].into();
-    extract_with(&roots, &files, &SourceCache::new(), &ExtractOptions::default(), &describe, None).unwrap();
+    extract_with(
+        &roots,
+        &files,
+        &SourceCache::new(),
+        &ExtractOptions::default(),
+        &describe,
+        None,
+    )
+    .unwrap();
     assert_eq!(described.get(), 1);
 }

@@ -53,8 +53,8 @@
 mod cache;
 mod cfg;
 mod declarations;
-mod external;
 mod expand;
+mod external;
 mod features;
 mod known;
 mod lower;
@@ -266,7 +266,14 @@ pub fn extract_cached(
     reader: &dyn FileReader,
     cache: &SourceCache,
 ) -> Result<Snapshot, ExtractError> {
-    extract_with(crates, reader, cache, &ExtractOptions::default(), &Externals::default, None)
+    extract_with(
+        crates,
+        reader,
+        cache,
+        &ExtractOptions::default(),
+        &Externals::default,
+        None,
+    )
 }
 
 /// [`extract_cached`], keeping of each protocol only the messages `keep` asks for, given the protocol's

@@ -144,7 +144,15 @@ mod cfg_tests {
             name: "p".into(),
             root_file: "crates/p/src/lib.rs".into(),
         }];
-        extract_with(&crates, &files, &SourceCache::new(), &options, &crate::extract::Externals::default, None).expect("extracts")
+        extract_with(
+            &crates,
+            &files,
+            &SourceCache::new(),
+            &options,
+            &crate::extract::Externals::default,
+            None,
+        )
+        .expect("extracts")
     }
 
     fn field_names(s: &Snapshot) -> Vec<String> {

@@ -16,7 +16,12 @@ use crate::model::{Body, ContainerAttrs, Ty, TypeDef};
 const SERDE_CRATES: &[&str] = &["serde", "serde_derive", "serde_repr"];
 
 /// The derives that implement serde's traits: serde's and serde_repr's.
-const SERDE_TRAITS: &[&str] = &["Serialize", "Deserialize", "Serialize_repr", "Deserialize_repr"];
+const SERDE_TRAITS: &[&str] = &[
+    "Serialize",
+    "Deserialize",
+    "Serialize_repr",
+    "Deserialize_repr",
+];
 
 /// How a type item gets its serde impls.
 pub(super) enum Impls {
