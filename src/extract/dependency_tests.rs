@@ -212,7 +212,7 @@ fn without_dependencies_paths_stay_external_by_name() {
     let s = extract_demo(&Externals::default());
     assert_eq!(
         field_ty(&s, "demo::Req", "link"),
-        Ty::external("L".to_owned())
+        Ty::external("netlib::Link".to_owned())
     );
 }
 

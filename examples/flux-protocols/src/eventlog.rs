@@ -24,6 +24,7 @@
 //! [`Event::Other`] variant with their name and context kept, so they round-trip; a *known* name with a
 //! malformed context is rejected, not swallowed by it (see [`EventName`]).
 
+use ordered_float::OrderedFloat;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::fmt;
@@ -46,8 +47,10 @@ pub const EVENTLOG_VERSION: u32 = 1;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Message)]
 #[wire(protocol = JobEventlog, topic = "job.eventlog", kind = "record")]
 pub struct Entry {
-    /// Seconds since the epoch (RFC 18: a number greater than zero).
-    pub timestamp: f64,
+    /// Seconds since the epoch (RFC 18: a number greater than zero). An `OrderedFloat` so that entries
+    /// sort and compare by time (`f64` has no total order); on the wire it is the float itself, so
+    /// wirecheck reads it as flux-core's `f64` (its catalogue knows ordered-float's impls).
+    pub timestamp: OrderedFloat<f64>,
     /// `name` and `context`.
     #[serde(flatten)]
     pub event: Event,

@@ -125,7 +125,7 @@ mod cfg_tests {
     use crate::extract::{CrateRoot, ExtractOptions, FeatureRequest, SourceCache, extract_with};
     use crate::model::{Body, Snapshot, Ty};
 
-    const LIB: &str = "use serde::{Deserialize, Serialize};\nuse wirecheck::{Message, Protocol};\n#[derive(Protocol)]\n#[wire(name = \"p\", version = \"1.0.0\")]\npub struct P;\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = P, topic = \"t\", kind = \"event\")]\npub struct M {\n    pub id: u64,\n    #[cfg(feature = \"extra\")]\n    pub extra: u32,\n    #[cfg(not(feature = \"extra\"))]\n    pub plain: u32,\n    #[cfg(test)]\n    pub only_in_tests: u8,\n    #[cfg(unix)]\n    pub unix: u8,\n    pub level: Level,\n    pub url: url::Url,\n}\n#[cfg(feature = \"extra\")]\n#[derive(Serialize, Deserialize)]\npub enum Level { A, #[cfg(feature = \"b\")] B }\n#[cfg(not(feature = \"extra\"))]\n#[derive(Serialize, Deserialize)]\npub struct Level(u8);\n#[cfg(feature = \"extra\")]\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = P, topic = \"t.extra\", kind = \"event\")]\npub struct Extra { pub x: u8 }\n";
+    const LIB: &str = "use serde::{Deserialize, Serialize};\nuse wirecheck::{Message, Protocol};\n#[derive(Protocol)]\n#[wire(name = \"p\", version = \"1.0.0\")]\npub struct P;\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = P, topic = \"t\", kind = \"event\")]\npub struct M {\n    pub id: u64,\n    #[cfg(feature = \"extra\")]\n    pub extra: u32,\n    #[cfg(not(feature = \"extra\"))]\n    pub plain: u32,\n    #[cfg(test)]\n    pub only_in_tests: u8,\n    #[cfg(unix)]\n    pub unix: u8,\n    pub level: Level,\n    pub url: geo::Point,\n}\n#[cfg(feature = \"extra\")]\n#[derive(Serialize, Deserialize)]\npub enum Level { A, #[cfg(feature = \"b\")] B }\n#[cfg(not(feature = \"extra\"))]\n#[derive(Serialize, Deserialize)]\npub struct Level(u8);\n#[cfg(feature = \"extra\")]\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = P, topic = \"t.extra\", kind = \"event\")]\npub struct Extra { pub x: u8 }\n";
 
     fn extract(manifest: &str, features: FeatureRequest, shapes: &[(&str, &str)]) -> Snapshot {
         let files: BTreeMap<String, String> = [
@@ -232,7 +232,7 @@ mod cfg_tests {
         let s = extract(
             "[package]\nname = \"p\"\n",
             FeatureRequest::default(),
-            &[("url::Url", "String")],
+            &[("geo::Point", "String")],
         );
         let Body::Struct { fields, .. } = &s.types["p::M"].body else {
             panic!()
@@ -242,11 +242,11 @@ mod cfg_tests {
         let s = extract(
             "[package]\nname = \"p\"\n",
             FeatureRequest::default(),
-            &[("url::Url", "Vec<url::Url>")],
+            &[("geo::Point", "Vec<geo::Point>")],
         );
         let Body::Struct { fields, .. } = &s.types["p::M"].body else {
             panic!()
         };
-        assert_eq!(fields.last().unwrap().ty.to_string(), "Vec<url::Url>");
+        assert_eq!(fields.last().unwrap().ty.to_string(), "Vec<geo::Point>");
     }
 }

@@ -336,7 +336,7 @@ fn collections_through_their_modules_and_alloc() {
 fn std_names_are_never_matched_by_their_last_segment_alone() {
     // Not imported: someone else's `Duration` (a glob import, a macro), compared by name with a note.
     let s = lowered(
-        "use chrono::Duration as ChronoDuration;\nuse other::time::Duration;",
+        "use notchrono::Duration as ChronoDuration;\nuse other::time::Duration;",
         "pub a: HashMap<String, u8>, pub b: ChronoDuration, pub c: Duration, \
          pub d: std::io::Result<u8>, pub e: mycrate::num::NonZeroU32, pub f: std::time::Instant",
     );
@@ -344,8 +344,8 @@ fn std_names_are_never_matched_by_their_last_segment_alone() {
         tys(&s),
         vec![
             Ty::external("HashMap<String, u8>"),
-            Ty::external("ChronoDuration"),
-            Ty::external("Duration"),
+            Ty::external("notchrono::Duration"),
+            Ty::external("other::time::Duration"),
             Ty::external("std::io::Result<u8>"),
             Ty::external("mycrate::num::NonZeroU32"),
             Ty::external("std::time::Instant"),

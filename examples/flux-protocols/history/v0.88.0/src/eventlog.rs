@@ -4,6 +4,7 @@
 //! the events whose shape or meaning changed in the replayed history have their own variant; any other
 //! event is kept as [`Event::Other`].
 
+use ordered_float::OrderedFloat;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::fmt;
@@ -18,8 +19,8 @@ pub struct JobEventlog;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Message)]
 #[wire(protocol = JobEventlog, topic = "job.eventlog", kind = "record")]
 pub struct Entry {
-    /// Seconds since the epoch.
-    pub timestamp: f64,
+    /// Seconds since the epoch: an `OrderedFloat`, the float itself on the wire.
+    pub timestamp: OrderedFloat<f64>,
     /// `name` and `context`.
     #[serde(flatten)]
     pub event: Event,
