@@ -180,7 +180,8 @@ pub(super) struct Blob {
     text: String,
     /// The `mod` declarations read by the scan; `None` when the scan could not read the file.
     scanned: Option<Vec<ModItem>>,
-    /// The text contains `wire`: the file may declare a protocol or a message.
+    /// An item's attributes (tokens, not text) say it may declare a protocol or a message, or the scan
+    /// could not read the file (syn then decides).
     may_declare: bool,
     ast: OnceCell<Result<syn::File, ParseFailure>>,
     /// The `mod` declarations read from the syntax tree, when the scan could not read them.
@@ -191,11 +192,11 @@ pub(super) struct Blob {
 impl Blob {
     fn new(id: Oid, text: String) -> Self {
         let scanned = scan::scan(scan::syn_content(&text));
-        let may_declare = text.contains("wire");
+        let may_declare = scanned.as_ref().is_none_or(|scan| scan.declares);
         Blob {
             id,
             text,
-            scanned,
+            scanned: scanned.map(|scan| scan.mods),
             may_declare,
             ast: OnceCell::new(),
             ast_mods: OnceCell::new(),

@@ -6,6 +6,7 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Attribute, Item};
 
+use super::scan::macro_body_ident;
 use super::syntax::{expand_cfg_attr, item_attrs, item_ident, unraw};
 
 /// A declaration in a file. Kept per blob in the cache (its spans stay valid as long as the cache).
@@ -48,10 +49,7 @@ fn walk(
             }
             Item::Macro(item_macro) => {
                 if let Some(ident) = &item_macro.ident {
-                    let text = item_macro.mac.tokens.to_string();
-                    if (text.contains("Message") || text.contains("Protocol"))
-                        && text.contains("wire")
-                    {
+                    if writes_declarations(item_macro.mac.tokens.clone()) {
                         // A macro_rules! that writes #[wire] items: what it generates is invisible here.
                         let span = item_macro.mac.path.span();
                         out.push(Declaration {
@@ -74,6 +72,27 @@ fn walk(
         }
         indices.pop();
     }
+}
+
+/// Whether a `macro_rules!` body has identifiers naming both `wire` and `Protocol` or `Message` (the
+/// scan's rule, `scan::macro_body_ident`: words in comments and strings do not count).
+fn writes_declarations(tokens: proc_macro2::TokenStream) -> bool {
+    fn visit(tokens: proc_macro2::TokenStream, found: &mut (bool, bool)) {
+        for token in tokens {
+            match token {
+                proc_macro2::TokenTree::Ident(ident) => {
+                    let (wire, declaration) = macro_body_ident(&ident.to_string());
+                    found.0 |= wire;
+                    found.1 |= declaration;
+                }
+                proc_macro2::TokenTree::Group(group) => visit(group.stream(), found),
+                _ => {}
+            }
+        }
+    }
+    let mut found = (false, false);
+    visit(tokens, &mut found);
+    found.0 && found.1
 }
 
 /// The protocol and message declarations of one type item (both when it derives both).

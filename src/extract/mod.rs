@@ -12,9 +12,11 @@
 //! Only a few files of a large workspace matter, so the extractor does the least it can per file (see the
 //! README's "Performance" section for the figures):
 //!
-//! - The module tree is found with a cheap scan of each file's text for `mod` declarations (`scan`), not
-//!   with syn. A file is parsed with syn only when its text contains `wire` (it may declare a protocol or
-//!   a message), when name resolution visits its module (a type reached from a message, a `use` path
+//! - The module tree is found with a cheap scan of each file's tokens for `mod` declarations (`scan`), not
+//!   with syn. A file is parsed with syn only when the scan's tokens show an item that may declare a
+//!   protocol or a message (an attribute whose path is `wire` with a derive naming `Protocol` or
+//!   `Message`, or a `macro_rules!` naming both: `wire` in a comment or a string does not count), when
+//!   name resolution visits its module (a type reached from a message, a `use` path
 //!   walked through it), or when the scan cannot read it with certainty (unbalanced delimiters, an
 //!   unterminated literal: syn then reports the syntax error). A syntax error in a file that none of this
 //!   needs is not reported: that file cannot change the model, and the compiler reports it anyway.
@@ -33,7 +35,8 @@
 //! Each uses only the ones above it (and this module's items):
 //!
 //! - `syntax`: readings of syn items every stage shares (names without `r#`, `cfg_attr` expanded).
-//! - `scan`: a file's `mod` declarations, by the lexer scan or, when it gives up, from syn's tree.
+//! - `scan`: a file's `mod` declarations and whether it may declare, by the lexer scan (or, when it
+//!   gives up, from syn's tree).
 //! - `serde_attrs`: `#[serde(...)]` attributes, as serde_derive reads them.
 //! - `declarations`: what a parsed file declares (`#[derive(Protocol)]`, `#[derive(Message)]`).
 //! - `cache`: the [`SourceCache`]: files by blob id, module-tree files by what they depend on.

@@ -1,5 +1,13 @@
-//! A cheap look at a file's structure without syn: its item-level `mod` declarations (with `#[path]`),
-//! found by a small lexer that knows comments, string, char and raw literals, lifetimes and delimiters.
+//! A cheap look at a file's structure without syn: its item-level `mod` declarations (with `#[path]`) and
+//! whether an item may declare a protocol or a message, found by a small lexer that knows comments,
+//! string, char and raw literals, lifetimes and delimiters.
+//!
+//! "May declare" is decided on tokens, never on the text: an item (at module level, or in an inline
+//! module) whose outer attributes include one whose path is `wire` and a `derive` naming `Protocol` or
+//! `Message` (either possibly behind `cfg_attr`), which is exactly what `declarations` looks for, or a
+//! `macro_rules!` whose body has identifiers naming both (it may write such items). `wire` in a comment, a
+//! doc comment, a string or an unrelated identifier does not count, so a large generated file that merely
+//! mentions the word is never handed to syn unless name resolution needs it.
 //!
 //! The extractor needs every file of a crate's module tree to find the tree itself, but only a few of them
 //! as syntax trees (those that may declare `#[wire]` items and those whose modules name resolution
@@ -37,6 +45,15 @@ pub(crate) struct ModItem {
     pub(crate) path_attr: Option<String>,
     /// Its name's position.
     pub(crate) pos: Pos,
+}
+
+/// What [`scan`] reads of a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Scan {
+    /// The item-level `mod` declarations in source order, inline ones included.
+    pub(crate) mods: Vec<ModItem>,
+    /// An item may declare a protocol or a message (see the module documentation).
+    pub(crate) declares: bool,
 }
 
 /// The text syn parses: without a byte order mark, and without a shebang line (the newline stays), as
@@ -389,6 +406,8 @@ enum Group {
     Module,
     /// The brackets of an attribute written at module level; `true` for an inner one (`#![...]`).
     Attr(bool),
+    /// A group inside such an attribute (its tokens are the attribute's), by its closing delimiter.
+    AttrGroup(u8),
     /// Any other group (bodies, parameters, macro input), by its closing delimiter.
     Other(u8),
 }
@@ -402,9 +421,9 @@ enum AttrStart {
 }
 
 /// The item-level `mod` declarations of a file in source order, inline ones included (the content of
-/// `mod a { ... }` is scanned too); `None` when the scan cannot read the file with certainty.
-/// `text` is the text as syn sees it ([`syn_content`]).
-pub(crate) fn scan(text: &str) -> Option<Vec<ModItem>> {
+/// `mod a { ... }` is scanned too), and whether an item may declare a protocol or a message; `None` when
+/// the scan cannot read the file with certainty. `text` is the text as syn sees it ([`syn_content`]).
+pub(crate) fn scan(text: &str) -> Option<Scan> {
     let mut lexer = Lexer::new(text);
     let mut pass = StructuralPass {
         text,
@@ -415,15 +434,118 @@ pub(crate) fn scan(text: &str) -> Option<Vec<ModItem>> {
         attr_start: AttrStart::None,
         after_mod: None,
         attr_tokens: Vec::new(),
+        item_attrs: ItemAttrs::default(),
+        macro_rules: MacroRules::None,
+        declares: false,
     };
     while let Some((token, _)) = lexer.next().ok()? {
         match *pass.stack.last()? {
             Group::Module => pass.module_token(token, &lexer)?,
             Group::Attr(inner) => pass.attr_token(token, inner)?,
+            Group::AttrGroup(close) => pass.attr_group_token(token, close)?,
             Group::Other(close) => pass.other_token(token, close)?,
         }
     }
-    (pass.stack.len() == 1 && pass.after_mod.is_none()).then_some(pass.out)
+    (pass.stack.len() == 1 && pass.after_mod.is_none()).then_some(Scan {
+        mods: pass.out,
+        declares: pass.declares,
+    })
+}
+
+/// What the outer attributes of the item being read say (cleared at the end of every item).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct ItemAttrs {
+    /// An attribute whose path is `wire`.
+    wire: bool,
+    /// A `derive` naming `Protocol` or `Message`.
+    derive: bool,
+}
+
+/// Where the pass is in a module-level `macro_rules! name { ... }`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MacroRules {
+    None,
+    /// `macro_rules` read.
+    Keyword,
+    /// `macro_rules!` read.
+    Bang,
+    /// `macro_rules! name` read.
+    Named,
+    /// In the body, which ends when the stack is back to this depth; what its identifiers named so far.
+    Body {
+        depth: usize,
+        wire: bool,
+        declares: bool,
+    },
+}
+
+/// What one attribute (its tokens inside the brackets) says about the item it is on.
+fn classify_attr(text: &str, tokens: &[Token]) -> ItemAttrs {
+    let word = |token: &Token| match *token {
+        Token::Ident(s, e) => Some(&text[s..e]),
+        _ => None,
+    };
+    let Some(path) = tokens.first().and_then(word) else {
+        return ItemAttrs::default();
+    };
+    let single = !matches!(tokens.get(1), Some(Token::Punct(b':')));
+    match path {
+        "wire" if single => ItemAttrs {
+            wire: true,
+            derive: false,
+        },
+        "derive" if single => ItemAttrs {
+            wire: false,
+            derive: tokens[1..]
+                .iter()
+                .filter_map(word)
+                .any(|name| name == "Protocol" || name == "Message"),
+        },
+        "cfg_attr" if single => cfg_attr(text, &tokens[1..]),
+        _ => ItemAttrs::default(),
+    }
+}
+
+/// `cfg_attr(predicate, attr, ...)`: what the attributes after the predicate say (`tokens` starts at the
+/// opening parenthesis). The predicate's own `wire` (a cfg named so) does not count.
+fn cfg_attr(text: &str, tokens: &[Token]) -> ItemAttrs {
+    let [Token::Open(b'('), inner @ .., Token::Close(b')')] = tokens else {
+        return ItemAttrs::default();
+    };
+    let mut out = ItemAttrs::default();
+    let mut depth = 0usize;
+    let mut start = None;
+    for (i, token) in inner.iter().enumerate() {
+        match token {
+            Token::Open(_) => depth += 1,
+            Token::Close(_) => depth = depth.saturating_sub(1),
+            Token::Punct(b',') if depth == 0 => {
+                if let Some(from) = start {
+                    let found = classify_attr(text, &inner[from..i]);
+                    out.wire |= found.wire;
+                    out.derive |= found.derive;
+                }
+                start = Some(i + 1);
+            }
+            _ => {}
+        }
+    }
+    if let Some(from) = start {
+        let found = classify_attr(text, &inner[from..]);
+        out.wire |= found.wire;
+        out.derive |= found.derive;
+    }
+    out
+}
+
+/// Whether an identifier in a `macro_rules!` body names `wire` (the attribute, or the crate) and whether
+/// it names `Protocol` or `Message`: a body with both may write declarations (`declarations` reads the
+/// same identifiers).
+pub(crate) fn macro_body_ident(ident: &str) -> (bool, bool) {
+    (
+        ident.contains("wire"),
+        ident.contains("Message") || ident.contains("Protocol"),
+    )
 }
 
 /// The state of [`scan`] between tokens. Its methods return `None` when the scan gives up.
@@ -438,8 +560,14 @@ struct StructuralPass<'t> {
     attr_start: AttrStart,
     /// `mod` read at module level (`Some(None)`), then its name.
     after_mod: Option<Option<(String, Pos)>>,
-    /// The tokens of the attribute being read.
+    /// The tokens of the attribute being read, nested groups included.
     attr_tokens: Vec<Token>,
+    /// What the outer attributes of the item being read say.
+    item_attrs: ItemAttrs,
+    /// Where the pass is in a module-level `macro_rules!`.
+    macro_rules: MacroRules,
+    /// An item may declare a protocol or a message.
+    declares: bool,
 }
 
 impl StructuralPass<'_> {
@@ -448,6 +576,7 @@ impl StructuralPass<'_> {
         if let Some(state) = self.after_mod.take() {
             return self.mod_declaration(state, token, lexer);
         }
+        self.macro_rules_token(token);
         match token {
             Token::Ident(s, e) if &self.text[s..e] == "mod" => self.after_mod = Some(None),
             Token::Punct(b'#') => {
@@ -468,14 +597,35 @@ impl StructuralPass<'_> {
                 // The end of an inline module, and of the item it is.
                 self.stack.pop();
                 self.parents.pop();
-                self.path_attr = None;
+                self.end_item();
             }
             Token::Close(_) => return None,
-            Token::Punct(b';') => self.path_attr = None,
+            Token::Punct(b';') => self.end_item(),
             _ => {}
         }
         self.attr_start = AttrStart::None;
         Some(())
+    }
+
+    /// The end of a module-level item: its attributes no longer apply.
+    fn end_item(&mut self) {
+        self.path_attr = None;
+        self.item_attrs = ItemAttrs::default();
+    }
+
+    /// Follows `macro_rules! name {` at module level (the body's tokens go to `other_token`).
+    fn macro_rules_token(&mut self, token: Token) {
+        self.macro_rules = match (self.macro_rules, token) {
+            (_, Token::Ident(s, e)) if &self.text[s..e] == "macro_rules" => MacroRules::Keyword,
+            (MacroRules::Keyword, Token::Punct(b'!')) => MacroRules::Bang,
+            (MacroRules::Bang, Token::Ident(..)) => MacroRules::Named,
+            (MacroRules::Named, Token::Open(_)) => MacroRules::Body {
+                depth: self.stack.len(),
+                wire: false,
+                declares: false,
+            },
+            _ => MacroRules::None,
+        };
     }
 
     /// A token after `mod` (`state` is `None`) or after `mod name` (`state` holds the name).
@@ -496,6 +646,8 @@ impl StructuralPass<'_> {
             _ => return None,
         };
         let inline = token == Token::Open(b'{');
+        // The attributes were the module's: the items inside have their own.
+        self.item_attrs = ItemAttrs::default();
         self.out.push(ModItem {
             parents: self.parents.clone(),
             name: name.clone(),
@@ -516,6 +668,12 @@ impl StructuralPass<'_> {
         match token {
             Token::Close(b']') => {
                 self.stack.pop();
+                if !inner {
+                    let found = classify_attr(self.text, &self.attr_tokens);
+                    self.item_attrs.wire |= found.wire;
+                    self.item_attrs.derive |= found.derive;
+                    self.declares |= self.item_attrs.wire && self.item_attrs.derive;
+                }
                 if let [Token::Ident(s, e), Token::Punct(b'='), Token::Str(ls, le)] =
                     self.attr_tokens.as_slice()
                     && &self.text[*s..*e] == "path"
@@ -529,10 +687,24 @@ impl StructuralPass<'_> {
             Token::Close(_) => return None,
             Token::Open(d) => {
                 self.attr_tokens.push(token);
-                self.stack.push(Group::Other(closing(d)));
+                self.stack.push(Group::AttrGroup(closing(d)));
             }
             other => self.attr_tokens.push(other),
         }
+        Some(())
+    }
+
+    /// A token inside a group of a module-level attribute, which `close` ends.
+    fn attr_group_token(&mut self, token: Token, close: u8) -> Option<()> {
+        match token {
+            Token::Open(d) => self.stack.push(Group::AttrGroup(closing(d))),
+            Token::Close(c) if c == close => {
+                self.stack.pop();
+            }
+            Token::Close(_) => return None,
+            _ => {}
+        }
+        self.attr_tokens.push(token);
         Some(())
     }
 
@@ -542,15 +714,40 @@ impl StructuralPass<'_> {
             Token::Open(d) => self.stack.push(Group::Other(closing(d))),
             Token::Close(c) if c == close => {
                 self.stack.pop();
+                self.macro_body_end();
                 // A brace group closing at module level ends an item (struct, fn, impl, macro).
                 if c == b'}' && matches!(self.stack.last(), Some(Group::Module)) {
-                    self.path_attr = None;
+                    self.end_item();
                 }
             }
             Token::Close(_) => return None,
+            Token::Ident(s, e) => {
+                if let MacroRules::Body {
+                    wire, declares: d, ..
+                } = &mut self.macro_rules
+                {
+                    let (names_wire, names_declaration) = macro_body_ident(&self.text[s..e]);
+                    *wire |= names_wire;
+                    *d |= names_declaration;
+                }
+            }
             _ => {}
         }
         Some(())
+    }
+
+    /// After a group closed: the end of a `macro_rules!` body decides whether it may write declarations.
+    fn macro_body_end(&mut self) {
+        if let MacroRules::Body {
+            depth,
+            wire,
+            declares,
+        } = self.macro_rules
+            && self.stack.len() < depth + 1
+        {
+            self.declares |= wire && declares;
+            self.macro_rules = MacroRules::None;
+        }
     }
 }
 
@@ -657,7 +854,7 @@ mod tests {
     fn agree(text: &str) {
         let content = syn_content(text);
         let scanned = scan(content).unwrap_or_else(|| panic!("scan gave up on:\n{text}"));
-        assert_eq!(scanned, from_syn(text), "on:\n{text}");
+        assert_eq!(scanned.mods, from_syn(text), "on:\n{text}");
     }
 
     #[test]
@@ -688,6 +885,68 @@ mod tests {
         assert_eq!(scan("fn f() { ) }"), None);
         assert_eq!(scan("mod a"), None);
         assert_eq!(scan("#[path = \"\\x41.rs\"] mod a;"), None);
+    }
+
+    fn declares(text: &str) -> bool {
+        scan(syn_content(text))
+            .unwrap_or_else(|| panic!("scan gave up on:\n{text}"))
+            .declares
+    }
+
+    /// `wire` in comments, doc comments, strings, raw strings, byte strings, char literals, identifiers
+    /// or other attributes' arguments is not a declaration; nor is a derive of `Message` alone (prost's).
+    #[test]
+    fn wire_outside_attribute_paths_does_not_declare() {
+        for text in [
+            "// #[wire(protocol = \"a\")] #[derive(Message)]\nstruct A;\n",
+            "/* #[derive(Message)] #[wire(protocol = \"a\")] */ struct A;\n",
+            "/// #[derive(Message)]\n/// #[wire(protocol = \"a\")]\nstruct A;\n",
+            "//! wire wire\n#[doc = \"#[wire] #[derive(Message)]\"]\nstruct A;\n",
+            "const S: &str = \"#[derive(Message)] #[wire(protocol = \\\"a\\\")] struct A;\";\n",
+            "const R: &str = r#\"#[derive(Protocol)] #[wire(name = \"a\")] struct P;\"#;\n",
+            "const B: &[u8] = b\"#[derive(Message)] #[wire]\";\nconst C: char = 'w';\n",
+            "#[derive(Clone, PartialEq, ::prost::Message)]\npub struct Gen { #[prost(uint64, tag = \"1\")] pub wire: u64 }\n",
+            "#[derive(Message)]\nstruct A;\n#[wire(protocol = \"a\")]\nstruct B;\n",
+            "#[serde(rename = \"wire\")] #[derive(Message)] struct A;\n",
+            "#[cfg_attr(wire, derive(Debug))] #[derive(Message)] struct A;\n",
+            "#[wirecheck::wire(protocol = \"a\")] #[derive(Message)] struct A;\n",
+            "fn f() { #[derive(Message)] #[wire(protocol = \"a\")] struct Local; }\n",
+            "impl X { fn wire(&self) -> Message { todo!() } }\n",
+            "macro_rules! m { () => { \"wire\" Message }; }\n",
+        ] {
+            assert!(!declares(text), "declares:\n{text}");
+        }
+    }
+
+    /// A `wire` attribute with a derive naming `Protocol` or `Message`, however written, declares.
+    #[test]
+    fn wire_attributes_declare() {
+        for text in [
+            "#[derive(Message)]\n#[wire(protocol = \"a\")]\nstruct A;\n",
+            "#[wire(name = \"p\", version = \"1.0.0\")] #[derive(Debug, Protocol)] pub struct P;\n",
+            "#[derive(serde::Serialize, wirecheck::Message)]\n/// doc\n#[wire(protocol = \"a\")]\nenum A {}\n",
+            "#[cfg_attr(feature = \"wire\", derive(Message))]\n#[wire(protocol = \"a\")]\nstruct A;\n",
+            "#[derive(Message)]\n#[cfg_attr(all(), wire(protocol = \"a\"))]\ntype A = B;\n",
+            "#[cfg_attr(x, cfg_attr(y, derive(Message), wire(protocol = \"a\")))] struct A;\n",
+            "mod inner {\n    use super::*;\n    #[derive(Message)] #[wire] pub struct A(u8);\n}\n",
+            "macro_rules! messages { ($n:ident) => { #[derive(wirecheck::Message)] #[wire(protocol = \"a\")] struct $n; }; }\n",
+        ] {
+            assert!(declares(text), "does not declare:\n{text}");
+        }
+    }
+
+    /// The attributes of one item do not carry over to the next (nor into an inline module's items).
+    #[test]
+    fn attributes_belong_to_their_item() {
+        assert!(!declares(
+            "#[derive(Message)] struct A;\n#[wire(protocol = \"a\")] struct B;\n"
+        ));
+        assert!(!declares(
+            "#[derive(Message)] fn f() {}\n#[wire(protocol = \"a\")] struct B;\n"
+        ));
+        assert!(!declares(
+            "#[derive(Message)] mod m { #[wire(protocol = \"a\")] struct B; }\n"
+        ));
     }
 
     /// Every Rust file of this repository reads the same through the scan and through syn.
@@ -724,7 +983,7 @@ mod tests {
             let content = syn_content(&text);
             let scanned =
                 scan(content).unwrap_or_else(|| panic!("the scan gave up on {}", path.display()));
-            assert_eq!(scanned, from_syn(&text), "{}", path.display());
+            assert_eq!(scanned.mods, from_syn(&text), "{}", path.display());
             checked += 1;
         }
         assert!(checked > 20);

@@ -551,6 +551,99 @@ pub struct A {{ pub shared: types::Shared }}
     );
 }
 
+/// `wire` in comments and strings, and derives of other crates' `Message` (prost's), do not get a file
+/// parsed: a syntax error in it is not reported. A `#[wire]` declaration does, and its file's syntax error
+/// is reported with the file-relative position.
+#[test]
+fn only_wire_attributes_get_a_file_parsed() {
+    let lib = format!(
+        "{HEADER}
+mod generated;
+mod declared;
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = P, topic = \"t.a\", kind = \"event\")]
+pub struct A {{ pub n: u32 }}
+"
+    );
+    let generated = "//! Generated: the wire format of every message (wire type 2).\n\
+        /// On the wire: `#[wire(protocol = P)]`.\n\
+        #[derive(Clone, PartialEq, ::prost::Message)]\n\
+        pub struct Gen { #[prost(string, tag = \"1\")] pub wire: String }\n\
+        pub const NAME: &str = \"#[derive(Message)] #[wire(protocol = P)] struct X;\";\n\
+        pub const RAW: &str = r#\"wire\"#;\n\
+        fn broken() -> { let = ; }\n";
+    let files = [
+        ("src/lib.rs", lib.as_str()),
+        ("src/generated.rs", generated),
+        ("src/declared.rs", "pub struct Plain;\n"),
+    ];
+    let cache = SourceCache::new();
+    let s = extract_cached(&demo_root(), &Counting::new(&files, false), &cache)
+        .expect("generated.rs is never parsed");
+    assert_eq!(s.messages.len(), 1);
+    assert_eq!(cache.stats().parsed, 1, "lib.rs only: {:?}", cache.stats());
+
+    let declared = "use super::*;\n\n#[derive(Serialize, Deserialize, Message)]\n\
+        #[wire(protocol = P, topic = \"t.b\", kind = \"event\")]\npub struct B;\n\
+        fn broken() -> { let = ; }\n";
+    let files = [
+        ("src/lib.rs", lib.as_str()),
+        ("src/generated.rs", generated),
+        ("src/declared.rs", declared),
+    ];
+    let err = extract(&demo_root(), &Counting::new(&files, false)).unwrap_err();
+    assert!(
+        matches!(&err, ExtractError::Parse { file, line: 6, .. } if file == "src/declared.rs"),
+        "{err}"
+    );
+}
+
+/// Every file of this repository that declares something (as syn and `declarations` read it) is one the
+/// scan says may declare: the token rule never hides a declaration.
+#[test]
+fn the_scan_sees_every_declaration_of_this_repository() {
+    fn visit(dir: &std::path::Path, files: &mut Vec<std::path::PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            if name == "target" || name == ".git" {
+                continue;
+            }
+            if path.is_dir() {
+                visit(&path, files);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    visit(std::path::Path::new(env!("CARGO_MANIFEST_DIR")), &mut files);
+    let mut declaring = 0;
+    for path in files {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let Ok(file) = syn::parse_file(&text) else {
+            continue;
+        };
+        if declarations::declarations_of(&file).is_empty() {
+            continue;
+        }
+        declaring += 1;
+        let scanned = scan::scan(scan::syn_content(&text));
+        assert!(
+            scanned.is_none_or(|scan| scan.declares),
+            "{} declares, the scan says it does not",
+            path.display()
+        );
+    }
+    assert!(declaring > 10, "found {declaring} declaring files");
+}
+
 #[test]
 fn one_cache_reads_and_parses_unchanged_blobs_once() {
     let lib = |version: &str| {
