@@ -245,14 +245,13 @@ pub fn snapshot_from_sources(
 
 /// Where a token of `file` is, in the model's terms (1-based line and column, byte range).
 fn location(file: &str, span: Span) -> Location {
-    let start = span.start();
-    let bytes = span.byte_range();
+    let at = syntax::file_position(span);
     Location {
         file: file.to_owned(),
-        line: u32::try_from(start.line).unwrap_or(u32::MAX),
-        column: u32::try_from(start.column + 1).unwrap_or(u32::MAX),
-        start: bytes.start,
-        end: bytes.end,
+        line: u32::try_from(at.line).unwrap_or(u32::MAX),
+        column: u32::try_from(at.column + 1).unwrap_or(u32::MAX),
+        start: at.bytes.start,
+        end: at.bytes.end,
     }
 }
 

@@ -523,8 +523,10 @@ pub struct A {{ pub shared: types::Shared }}
         s.types["demo::types::Shared"].path, "demo::types::Shared",
         "reached types are found in files that are parsed on demand"
     );
-    // lib.rs (declarations) and types.rs (a reached type) only.
-    assert_eq!(cache.stats().parsed, 2, "{:?}", cache.stats());
+    // Items, not files: of lib.rs its two `use`s (the crate root's names) and two declarations, of types.rs
+    // the type reached.
+    let stats = cache.stats();
+    assert_eq!((stats.parsed, stats.parsed_items), (0, 5), "{stats:?}");
     for (path, _) in files {
         assert_eq!(
             reader.reads(path),
@@ -582,19 +584,38 @@ pub struct A {{ pub n: u32 }}
     let s = extract_cached(&demo_root(), &Counting::new(&files, false), &cache)
         .expect("generated.rs is never parsed");
     assert_eq!(s.messages.len(), 1);
-    assert_eq!(cache.stats().parsed, 1, "lib.rs only: {:?}", cache.stats());
+    let stats = cache.stats();
+    assert_eq!(
+        (stats.parsed, stats.parsed_items),
+        (0, 4),
+        "lib.rs's two uses and two declarations only: {stats:?}"
+    );
 
-    let declared = "use super::*;\n\n#[derive(Serialize, Deserialize, Message)]\n\
-        #[wire(protocol = P, topic = \"t.b\", kind = \"event\")]\npub struct B;\n\
-        fn broken() -> { let = ; }\n";
+    // A syntax error in an item a check does not need is not reported, even in a file that declares.
+    let declared = |b: &str| {
+        format!(
+            "use super::*;\n\nfn broken() -> {{ let = ; }}\n#[derive(Serialize, Deserialize, Message)]\n\
+             #[wire(protocol = P, topic = \"t.b\", kind = \"event\")]\n{b}\n"
+        )
+    };
+    let fine = declared("pub struct B { pub n: u32 }");
     let files = [
         ("src/lib.rs", lib.as_str()),
         ("src/generated.rs", generated),
-        ("src/declared.rs", declared),
+        ("src/declared.rs", fine.as_str()),
+    ];
+    let s = extract(&demo_root(), &Counting::new(&files, false)).expect("broken() is not needed");
+    assert_eq!(s.messages.len(), 2);
+    // One in a needed item is, at its place in the file.
+    let broken = declared("pub struct B { pub n: u32, pub m: }");
+    let files = [
+        ("src/lib.rs", lib.as_str()),
+        ("src/generated.rs", generated),
+        ("src/declared.rs", broken.as_str()),
     ];
     let err = extract(&demo_root(), &Counting::new(&files, false)).unwrap_err();
     assert!(
-        matches!(&err, ExtractError::Parse { file, line: 6, .. } if file == "src/declared.rs"),
+        matches!(&err, ExtractError::Parse { file, line: 6, column: 35, .. } if file == "src/declared.rs"),
         "{err}"
     );
 }
@@ -669,7 +690,13 @@ fn one_cache_reads_and_parses_unchanged_blobs_once() {
     let current = Counting::new(&new, false);
     let s_new = extract_cached(&demo_root(), &current, &cache).unwrap();
     let after_current = cache.stats();
-    assert_eq!(after_current.parsed, 3, "{after_current:?}");
+    // lib.rs: two uses and two declarations; types.rs: the type reached; more.rs: two uses (its module
+    // is indexed for `u64`) and a declaration.
+    assert_eq!(
+        (after_current.parsed, after_current.parsed_items),
+        (0, 8),
+        "{after_current:?}"
+    );
     let base = Counting::new(&old, true);
     let s_old = extract_cached(&demo_root(), &base, &cache).unwrap();
     let stats = cache.stats();
@@ -681,9 +708,12 @@ fn one_cache_reads_and_parses_unchanged_blobs_once() {
     );
     assert_eq!(base.reads("src/more.rs"), 0);
     assert_eq!(
-        stats.parsed - after_current.parsed,
-        1,
-        "only the changed file is parsed"
+        (
+            stats.parsed,
+            stats.parsed_items - after_current.parsed_items
+        ),
+        (0, 4),
+        "only the changed file's items are parsed"
     );
     assert_eq!(stats.hits - after_current.hits, 2);
     // Same models as without the cache.
