@@ -620,6 +620,70 @@ pub struct A {{ pub n: u32 }}
     );
 }
 
+/// In a large generated file, a check parses the items it needs and nothing else, and their locations are
+/// those of the file (line, column and bytes), however far into it they are.
+#[test]
+fn a_large_file_costs_its_needed_items() {
+    let lib = format!("{HEADER}\nmod generated;\n");
+    let mut generated = String::from("//! Generated. The wire types.\n\n");
+    for i in 0..3000 {
+        generated.push_str(&format!(
+            "/// The wire format of `Item{i}`.\n#[derive(Clone, Debug)]\npub struct Item{i} {{ pub id: u64, /* wire */ pub name: String }}\n\
+             impl Item{i} {{ pub const WIRE: &'static str = \"#[wire] {i}\"; }}\n\n"
+        ));
+    }
+    let message_line = generated.matches('\n').count() + 5;
+    generated.push_str(
+        "use super::*;\n\n#[derive(Serialize, Deserialize, Message)]\n\
+         #[wire(protocol = P, topic = \"t.g\", kind = \"event\")]\n\
+         pub struct Envelope { pub first: Item0, pub last: Item2999 }\n",
+    );
+    let files = [
+        ("src/lib.rs", lib.as_str()),
+        ("src/generated.rs", generated.as_str()),
+    ];
+    let cache = SourceCache::new();
+    let s = extract_cached(&demo_root(), &Counting::new(&files, false), &cache).unwrap();
+    let stats = cache.stats();
+    // lib.rs: two uses and the protocol; generated.rs: its use, the message and the two types it reaches.
+    assert_eq!((stats.parsed, stats.parsed_items), (0, 7), "{stats:?}");
+    let message = &s.messages[0];
+    assert_eq!(message.location.file, "src/generated.rs");
+    assert_eq!(
+        (message.location.line as usize, message.location.column),
+        (message_line, 12)
+    );
+    let start = message.location.start;
+    assert_eq!(&generated[start..message.location.end], "Envelope");
+    let last = &s.types["demo::generated::Item2999"];
+    assert_eq!(
+        &generated[last.location.start..last.location.end],
+        "Item2999"
+    );
+    let line_of_last = generated[..last.location.start].matches('\n').count() + 1;
+    assert_eq!(last.location.line as usize, line_of_last);
+    // The same model as a whole-file parse gives (the same text, with a const generic default whose brace
+    // group makes the scan give up on splitting it).
+    let whole = format!("{generated}\nstruct Split<const N: usize = {{ 1 }}>;\n");
+    let files_whole = [
+        ("src/lib.rs", lib.as_str()),
+        ("src/generated.rs", whole.as_str()),
+    ];
+    let cache_whole = SourceCache::new();
+    let s_whole = extract_cached(
+        &demo_root(),
+        &Counting::new(&files_whole, false),
+        &cache_whole,
+    )
+    .unwrap();
+    assert_eq!(
+        cache_whole.stats().parsed,
+        1,
+        "generated.rs is parsed whole"
+    );
+    assert_eq!(s_whole, s, "item by item and whole, the same model");
+}
+
 /// Every file of this repository that declares something (as syn and `declarations` read it) is one the
 /// scan says may declare: the token rule never hides a declaration.
 #[test]

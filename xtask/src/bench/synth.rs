@@ -1373,8 +1373,9 @@ pub fn generate(root: &Path, scale: &Scale, wirecheck: &Path) -> Result<Summary>
 
 /// Writes `generated.rs` of about `bytes` bytes into the crate at `crate_dir` and mounts it from the crate
 /// root: protobuf-style output (types, impls, constants) whose doc comments, comments and strings say
-/// `wire` (and `#[wire(...)]`, `#[derive(Message)]`), with no declaration a check must read. Returns its
-/// size.
+/// `wire` (and `#[wire(...)]`, `#[derive(Message)]`), and at its very end one message of the crate's
+/// events protocol that reaches the first and the last generated type: a check needs three items of the
+/// file. Returns its size.
 fn add_generated_file(root: &Path, crate_dir: &str, bytes: usize) -> Result<usize> {
     let mut text = String::with_capacity(bytes + 1024);
     text.push_str(
@@ -1387,7 +1388,7 @@ fn add_generated_file(root: &Path, crate_dir: &str, bytes: usize) -> Result<usiz
             text,
             "/// The wire format of `gen.v1.Item{i}` (wire type 2, length-delimited).\n\
              /// Not a wirecheck message: `#[derive(Message)] #[wire(protocol = P)]` would make it one.\n\
-             #[derive(Clone, PartialEq, Debug, Default)]\n\
+             #[derive(Clone, PartialEq, Debug, Default, serde::Serialize, serde::Deserialize)]\n\
              pub struct Item{i} {{\n    /// Field 1 on the wire.\n    pub id: u64,\n    \
              /* wire tag 2 */ pub name: ::std::string::String,\n    pub tags: ::std::vec::Vec<u32>,\n}}\n\n\
              impl Item{i} {{\n    /// The name on the wire.\n    \
@@ -1397,6 +1398,14 @@ fn add_generated_file(root: &Path, crate_dir: &str, bytes: usize) -> Result<usiz
         )?;
         i += 1;
     }
+    write!(
+        text,
+        "/// What the generated API sends on the events protocol.\n\
+         #[derive(serde::Serialize, serde::Deserialize, wirecheck::Message)]\n\
+         #[wire(protocol = crate::proto::Events, topic = \"gen.envelope\", kind = \"event\")]\n\
+         pub struct GenEnvelope {{\n    pub first: Item0,\n    pub last: Item{},\n}}\n",
+        i.saturating_sub(1)
+    )?;
     let src = Path::new(root).join(crate_dir).join("src");
     fs::write(src.join("generated.rs"), &text).context("writing generated.rs")?;
     let lib = src.join("lib.rs");
