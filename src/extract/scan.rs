@@ -461,7 +461,7 @@ enum Group {
     /// The brackets of an attribute written at module level; `true` for an inner one (`#![...]`).
     Attr(bool),
     /// A group inside such an attribute (its tokens are the attribute's), by its closing delimiter.
-    AttrGroup(u8),
+    InAttr(u8),
     /// Any other group (bodies, parameters, macro input), by its closing delimiter.
     Other(u8),
 }
@@ -801,7 +801,7 @@ impl StructuralPass<'_> {
                     self.module_token(token, lexer)?;
                 }
                 Group::Attr(inner) => self.attr_token(token, inner)?,
-                Group::AttrGroup(close) => self.attr_group_token(token, close)?,
+                Group::InAttr(close) => self.attr_group_token(token, close)?,
                 Group::Other(close) => self.other_token(token, close, start)?,
             }
         }
@@ -1010,7 +1010,7 @@ impl StructuralPass<'_> {
             Token::Close(_) => return None,
             Token::Open(d) => {
                 self.attr_tokens.push(token);
-                self.stack.push(Group::AttrGroup(closing(d)));
+                self.stack.push(Group::InAttr(closing(d)));
             }
             other => self.attr_tokens.push(other),
         }
@@ -1020,7 +1020,7 @@ impl StructuralPass<'_> {
     /// A token inside a group of a module-level attribute, which `close` ends.
     fn attr_group_token(&mut self, token: Token, close: u8) -> Option<()> {
         match token {
-            Token::Open(d) => self.stack.push(Group::AttrGroup(closing(d))),
+            Token::Open(d) => self.stack.push(Group::InAttr(closing(d))),
             Token::Close(c) if c == close => {
                 self.stack.pop();
             }

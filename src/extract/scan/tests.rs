@@ -157,12 +157,12 @@ fn scan_agrees_with_syn() {
 
 /// The items syn reads, flattened as [`items`] reports them (an inline module, then its items), with
 /// their kinds and their tokens.
-fn syn_items(text: &str) -> Vec<(Vec<String>, ItemKind, Option<String>)> {
-    fn walk(
-        items: &[syn::Item],
-        parents: &mut Vec<String>,
-        out: &mut Vec<(Vec<String>, ItemKind, Option<String>)>,
-    ) {
+/// An item as the tests compare it: its inline modules, its kind, and its tokens (none for an inline
+/// module).
+type Compared = (Vec<String>, ItemKind, Option<String>);
+
+fn syn_items(text: &str) -> Vec<Compared> {
+    fn walk(items: &[syn::Item], parents: &mut Vec<String>, out: &mut Vec<Compared>) {
         use quote::ToTokens;
         for item in items {
             let unraw = |ident: &syn::Ident| super::unraw(ident);
@@ -207,7 +207,7 @@ fn syn_items(text: &str) -> Vec<(Vec<String>, ItemKind, Option<String>)> {
 }
 
 /// What [`items`] reads, in the terms of [`syn_items`]: each item parsed alone.
-fn scanned_items(text: &str) -> Option<Vec<(Vec<String>, ItemKind, Option<String>)>> {
+fn scanned_items(text: &str) -> Option<Vec<Compared>> {
     use quote::ToTokens;
     let content = syn_content(text);
     let items = items(content)?;
