@@ -1,6 +1,8 @@
-//! A cheap look at a file's structure without syn: its item-level `mod` declarations (with `#[path]`) and
-//! whether an item may declare a protocol or a message, found by a small lexer that knows comments,
-//! string, char and raw literals, lifetimes and delimiters.
+//! A cheap look at a file's structure without syn: its item-level `mod` declarations (with `#[path]`),
+//! whether an item may declare a protocol or a message, and its items (kind, name, byte range: [`items`])
+//! so that syn parses only the ones a check needs, each alone. Found by a small lexer that knows
+//! comments (doc comments are attributes of the item after them), string, char and raw literals,
+//! lifetimes and delimiters.
 //!
 //! "May declare" is decided on tokens, never on the text: an item (at module level, or in an inline
 //! module) whose outer attributes include one whose path is `wire` and a `derive` naming `Protocol` or
@@ -15,7 +17,10 @@
 //! ([`scan`] returns `None`) whenever it cannot be sure, for example on unbalanced delimiters or an
 //! unterminated literal; the caller then parses the file with syn, which also reports the syntax error.
 //! `tests::scan_agrees_with_syn` pins that both read the same declarations. [`mods_of_syntax`] reads them
-//! from syn's tree for the files the scan gives up on.
+//! from syn's tree for the files the scan gives up on. [`items`] also gives up where a brace group may
+//! not end its item (`struct T<const N: usize = { 3 }>;`): that file is parsed whole;
+//! `tests::items_agree_with_syn_on_this_repository` pins that every item it reports parses alone into
+//! the item syn reads in the whole file.
 
 use proc_macro2::Span;
 use syn::{Attribute, Item};
