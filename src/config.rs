@@ -15,6 +15,16 @@
 //! An allowed finding is still reported, marked allowed with its reason, and does not raise the required
 //! bump. Entries that match no finding, and entries whose `until` the protocol's new version has reached
 //! (they no longer allow anything), are reported as notes in every output format.
+//!
+//! `[shapes]` declares the wire shape of types whose serde impls are written by hand (or by a macro), by
+//! the type's full path, for types of crates the user does not own (a type of one's own declares it at the
+//! type, with `#[wire(as = T)]`). The value is a Rust type, resolved from the crate root:
+//!
+//! ```toml
+//! [shapes]
+//! "some_crate::Level" = "String"
+//! "some_crate::Id" = "u64"
+//! ```
 
 use semver::Version;
 use serde::{Deserialize, Serialize};
@@ -100,6 +110,9 @@ pub struct Config {
     pub allows: Vec<AllowEntry>,
     /// The file's text, kept so reports can show the entries that notes point at.
     pub text: String,
+    /// The `[shapes]`: a type's full path (`some_crate::Level`) and the Rust type it is on the wire
+    /// (`String`), as written (both checked to parse).
+    pub shapes: std::collections::BTreeMap<String, String>,
 }
 
 /// Why `wirecheck.toml` cannot be used (exit code 2).
@@ -119,6 +132,18 @@ pub enum ConfigError {
         /// The path of `wirecheck.toml`.
         file: String,
         /// The TOML parser's message (it names the line and column).
+        message: String,
+    },
+    /// A `[shapes]` entry does not name a type path, or its value is not a Rust type.
+    #[error("{file}: [shapes] \"{path}\" = \"{shape}\": {message}")]
+    Shape {
+        /// The path of `wirecheck.toml`.
+        file: String,
+        /// The entry's key.
+        path: String,
+        /// The entry's value.
+        shape: String,
+        /// What is wrong and what to write.
         message: String,
     },
     /// An `[[allow]]` entry is incomplete or wrong.
@@ -142,6 +167,8 @@ pub enum ConfigError {
 struct RawFile {
     #[serde(default)]
     allow: Vec<toml::Spanned<RawAllow>>,
+    #[serde(default)]
+    shapes: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Deserialize)]
@@ -176,7 +203,11 @@ pub fn parse(text: &str) -> Result<Config, ConfigError> {
         message: e.to_string().trim_end().to_owned(),
     })?;
     let mut allows = Vec::new();
-    for (i, spanned) in raw.allow.into_iter().enumerate() {
+    let RawFile {
+        allow: raw_allows,
+        shapes,
+    } = raw;
+    for (i, spanned) in raw_allows.into_iter().enumerate() {
         let span = spanned.span();
         let location = location_of(text, span.start, span.end);
         let raw = spanned.into_inner();
@@ -226,7 +257,33 @@ pub fn parse(text: &str) -> Result<Config, ConfigError> {
     Ok(Config {
         allows,
         text: text.to_owned(),
+        shapes: checked_shapes(shapes)?,
     })
+}
+
+/// The `[shapes]` entries, each key a type path and each value a Rust type.
+fn checked_shapes(
+    shapes: std::collections::BTreeMap<String, String>,
+) -> Result<std::collections::BTreeMap<String, String>, ConfigError> {
+    for (path, shape) in &shapes {
+        let error = |message: String| ConfigError::Shape {
+            file: FILE_NAME.to_owned(),
+            path: path.clone(),
+            shape: shape.clone(),
+            message,
+        };
+        if syn::parse_str::<syn::Path>(path).is_err() || path.contains('<') {
+            return Err(error(
+                "the key is the type's full path without generic arguments, like \"some_crate::Level\"".into(),
+            ));
+        }
+        if let Err(e) = syn::parse_str::<syn::Type>(shape) {
+            return Err(error(format!(
+                "the value is not a Rust type ({e}): write the type it is on the wire, like \"String\" or \"Vec<u8>\""
+            )));
+        }
+    }
+    Ok(shapes)
 }
 
 fn summary(raw: &RawAllow) -> String {
@@ -486,5 +543,29 @@ reason = "the overlay moved to the broker"
             "{}",
             note.message
         );
+    }
+
+    #[test]
+    fn shapes_map_paths_to_types() {
+        let config =
+            parse("[shapes]\n\"some_crate::Level\" = \"String\"\n\"ids::Id\" = \"Vec<u64>\"\n")
+                .unwrap();
+        assert_eq!(config.shapes["some_crate::Level"], "String");
+        assert_eq!(config.shapes["ids::Id"], "Vec<u64>");
+        let error = parse("[shapes]\n\"a::B\" = \"Vec<\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("[shapes] \"a::B\" = \"Vec<\": the value is not a Rust type"),
+            "{error}"
+        );
+        let error = parse("[shapes]\n\"a::B<T>\" = \"u8\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("the key is the type's full path"), "{error}");
+        let error = parse("[shapes]\n\"not a path\" = \"u8\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("the key is the type's full path"), "{error}");
     }
 }

@@ -201,8 +201,9 @@ pub(crate) fn matrix(
     options: &MatrixOptions,
     progress: &mut dyn Progress,
 ) -> Result<Matrix, MatrixError> {
-    let workspace = Workspace::load(options.manifest_path.as_deref(), &options.packages)?;
+    let mut workspace = Workspace::load(options.manifest_path.as_deref(), &options.packages)?;
     let config = config::load(&workspace.root)?;
+    workspace.options.shapes = config.shapes.clone();
     let repo = workspace.repository()?;
     let releases = last_releases(&repo, &options.tag_pattern, options.releases, progress)?;
     // Files unchanged between releases are parsed once; releases read before come from the store.

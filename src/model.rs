@@ -105,6 +105,11 @@ pub struct TypeDef {
     pub body: Body,
     /// Where the type's name is written.
     pub location: Location,
+    /// The package and version the type comes from (`url 2.5.0`) when it is defined in a dependency
+    /// rather than the workspace; `None` for the workspace's own types (and in stores written before
+    /// dependencies were followed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub package: Option<String>,
 }
 
 /// A type's body.
@@ -163,6 +168,16 @@ pub enum EnumRepr {
     },
     /// `#[serde(untagged)]`
     Untagged,
+    /// `#[derive(Serialize_repr, Deserialize_repr)]` (the serde_repr crate) on a `#[repr(u8)]`-style enum
+    /// of unit variants: each variant is written as its discriminant, an integer of the `repr` type, in
+    /// every format. A variant's `ser_name` and `de_names` are its discriminant in decimal (`"0"`, `"-1"`).
+    /// Reading an integer no variant has fails, unless a variant is `#[serde(other)]`, which takes it.
+    Integer {
+        /// The `repr` type is `i*` rather than `u*`.
+        signed: bool,
+        /// Its width: 8, 16, 32, 64 or 128 (`usize`/`isize` count as 64).
+        bits: u8,
+    },
 }
 
 /// Container attributes that change the wire.

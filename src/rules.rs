@@ -610,9 +610,14 @@ variant (or fail). Append new variants at the end.\n\nbefore: enum State { Run, 
         level: Major,
         evidence: Opaque,
         summary: "a type from another crate changed",
-        help: "check that both types serialize the same way; allow the finding with a reason when they do",
-        explanation: "Types from other crates are compared by path: a different path may serialize differently, which \
-the checker cannot see. Allow the finding with a reason when the two are wire-compatible.\n\nbefore: t: chrono::NaiveDateTime\nafter:  t: time::OffsetDateTime",
+        help: "check that both types serialize the same way; declare a hand-written type's shape with `#[wire(as = T)]` (or `[shapes]` in wirecheck.toml for another crate's type), or allow the finding with a reason",
+        explanation: "Types from other crates that the checker cannot see into, and types of the crate whose serde \
+impls are written by hand or by a macro (no `#[derive(Serialize, Deserialize)]`), are compared by their full path \
+and package version: a different path may serialize differently, which the checker cannot see. For a type of \
+your own, declare its wire shape at the type: `#[derive(Wire)]` with `#[wire(as = T)]`, T the type it is on the \
+wire (`as = String` for a type written as a string); for another crate's type, the same in `wirecheck.toml`'s \
+`[shapes]` (`\"geo_types::Point\" = \"(f64, f64)\"`). A declared shape is compared like any other. Otherwise allow \
+the finding with a reason when the two are wire-compatible.\n\nbefore: t: geo_types::Point<f64>\nafter:  t: glam::DVec2",
     }
     UnresolvedType {
         id: "unresolved_type",
@@ -654,6 +659,19 @@ be written (a map of unknown length). A release whose type has such a shape cann
 it, its own included: one finding is reported where the reader's type has the shape, instead of reasoning about \
 variant indices or fields below it.\n\n\
 before: enum Event { Start(u8), Stop }\nafter:  #[serde(untagged)] enum Event { Start(u8), Stop }",
+    }
+    ValueDomainNarrowed {
+        id: "value_domain_narrowed",
+        level: Major,
+        evidence: Rejected,
+        summary: "a reader accepts fewer values of the same wire type: a plain value became a validated one, or a domain narrowed",
+        help: "keep the old type (or one whose domain holds every value the other release writes) until no release writes values outside it",
+        explanation: "The wire type is the same (a string, an integer), but the reader's type parses it and accepts only \
+a domain of it: a `NonZeroU32` rejects 0, a URL or UUID type rejects other strings. A release whose field was \
+the plain type writes values the other release rejects: new-reads-old breaks when the new release \
+validates, old-reads-new when the old one did; a reader of the plain type accepts every value of the \
+validated one, so only the direction in which the validating release reads breaks. The witness is a value the writer can write and the reader rejects (the reader's known \
+value outside its domain, or the writer's domain sample).\n\nbefore: count: u32\nafter:  count: std::num::NonZeroU32",
     }
 }
 

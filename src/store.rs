@@ -217,8 +217,25 @@ fn shape_of(model: &Snapshot, keep: Keep) -> String {
 impl Store {
     /// The store under `target_dir` (a workspace's target directory) for these crates of the workspace
     /// at `prefix` in its repository (two workspaces of one repository may share a target directory).
+    #[cfg(test)]
     pub fn open(target_dir: &Path, prefix: &str, crates: &[CrateRoot]) -> Store {
-        let list: String = std::iter::once(format!("workspace={prefix}\n"))
+        Store::open_with(target_dir, prefix, crates, "")
+    }
+
+    /// [`Store::open`] for what is extracted with options whose [key](crate::extract::ExtractOptions::key)
+    /// is `options` (the features checked, the declared shapes): other options, other files.
+    pub fn open_with(
+        target_dir: &Path,
+        prefix: &str,
+        crates: &[CrateRoot],
+        options: &str,
+    ) -> Store {
+        let options = if options.is_empty() {
+            String::new()
+        } else {
+            format!("options={options}\n")
+        };
+        let list: String = std::iter::once(format!("workspace={prefix}\n{options}"))
             .chain(
                 crates
                     .iter()

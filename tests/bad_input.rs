@@ -434,12 +434,15 @@ fn a_submodule_in_the_tree_is_not_followed_into_git() {
 #[test]
 fn a_message_written_by_a_macro_is_a_note_not_an_error() {
     let repo = Repo::released("0.1.0");
+    // A repetition: not a macro wirecheck expands.
     let extra = r#"
 macro_rules! message {
-    ($name:ident, $topic:literal) => {
+    ($($name:ident, $topic:literal);*) => {
+        $(
         #[derive(Serialize, Deserialize, Message)]
         #[wire(protocol = Sched, topic = $topic, kind = "event")]
         pub struct $name { pub id: u64 }
+        )*
     };
 }
 message!(Freed, "sched.freed");
@@ -453,6 +456,35 @@ message!(Freed, "sched.freed");
             .contains("macro `message` writes #[wire] declarations that wirecheck cannot expand")
             && n.contains("declare them without the macro")),
         "{notes:?}"
+    );
+}
+
+/// A simple `macro_rules!` (plain metavariables, defined above its use) is expanded: the message it writes
+/// is checked like any other, here a message added since the release.
+#[test]
+fn a_message_written_by_a_simple_macro_is_checked() {
+    let repo = Repo::released("0.1.0");
+    let extra = r#"
+macro_rules! message {
+    ($name:ident, $topic:literal) => {
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = Sched, topic = $topic, kind = "event")]
+        pub struct $name { pub id: u64 }
+    };
+}
+message!(Freed, "sched.freed");
+"#;
+    repo.write("src/lib.rs", &lib("0.1.0", "", extra));
+    let run = repo.check_json();
+    assert_eq!(run.code, Some(1), "{}", run.stderr);
+    let json = run.json();
+    let f = &json["protocols"][0]["findings"][0];
+    assert_eq!(f["rule"], "message_added", "{json:#}");
+    assert_eq!(f["message_type"], "Freed", "{json:#}");
+    assert!(
+        !run.notes().iter().any(|n| n.contains("cannot expand")),
+        "{:?}",
+        run.notes()
     );
 }
 

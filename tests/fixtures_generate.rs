@@ -242,9 +242,9 @@ fn what_cannot_be_generated_is_noted_not_invented() {
         &snapshot(&format!(
             "{HEADER}#[derive(Protocol)]\n#[wire(name = \"p\", version = \"1.0.0\")]\npub struct P;\n\
              #[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = P, topic = \"t.a\", kind = \"event\")]\n\
-             pub struct A {{ pub at: chrono::DateTime<chrono::Utc> }}\n\
+             pub struct A {{ pub at: geo_types::Point<f64> }}\n\
              #[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = P, topic = \"t.b\", kind = \"event\")]\n\
-             pub struct B {{ pub id: u32, #[serde(default, skip_serializing_if = \"Option::is_none\")] pub at: Option<chrono::NaiveDate>, \
+             pub struct B {{ pub id: u32, #[serde(default, skip_serializing_if = \"Option::is_none\")] pub at: Option<glam::DVec2>, \
              #[serde(serialize_with = \"hex\")] pub key: u64 }}\n"
         )),
         "p",
@@ -254,7 +254,7 @@ fn what_cannot_be_generated_is_noted_not_invented() {
     assert_eq!(
         a["notes"],
         serde_json::json!([
-            "a value of `chrono::DateTime<chrono::Utc>` is needed, and wirecheck cannot see into that type"
+            "a value of `geo_types::Point<f64>` is needed, and wirecheck cannot see into that type"
         ])
     );
     let b: Value = serde_json::from_str(&file(&files, "t.b.event.json").text).unwrap();
@@ -262,7 +262,7 @@ fn what_cannot_be_generated_is_noted_not_invented() {
     assert_eq!(
         b["notes"],
         serde_json::json!([
-            "a value of `chrono::NaiveDate` is needed, and wirecheck cannot see into that type",
+            "a value of `glam::DVec2` is needed, and wirecheck cannot see into that type",
             "field `key` is written by `hex`, which wirecheck cannot run"
         ])
     );

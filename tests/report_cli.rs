@@ -342,6 +342,34 @@ fn embeds_in_another_parser() {
     assert!(Xtask::try_parse_from(["xtask", "check", "--format", "xml"]).is_err());
 }
 
+/// `--features`, `-F`, `--all-features`, `--no-default-features`: cargo's flags, cargo's splitting.
+#[test]
+fn feature_flags_as_cargo_takes_them() {
+    let x = Xtask::try_parse_from([
+        "xtask",
+        "check",
+        "-F",
+        "a,b",
+        "--features",
+        "c d",
+        "--features",
+        "pkg/e",
+        "--no-default-features",
+    ])
+    .unwrap();
+    let wirecheck::cli::Command::Check(args) = x.wire else {
+        panic!("check")
+    };
+    let request = args.features.request();
+    assert_eq!(request.features, ["a", "b", "c", "d", "pkg/e"]);
+    assert!(request.no_default_features && !request.all_features);
+    let x = Xtask::try_parse_from(["xtask", "check", "--all-features"]).unwrap();
+    let wirecheck::cli::Command::Check(args) = x.wire else {
+        panic!("check")
+    };
+    assert!(args.features.request().all_features);
+}
+
 #[test]
 fn progress_on_a_terminal() {
     // `script` runs the command on a pseudo-terminal; skip where util-linux's `script` is missing.

@@ -71,6 +71,7 @@ fn def(name: &str, attrs: ContainerAttrs, body: Body) -> TypeDef {
         attrs,
         body,
         location: Location::default(),
+        package: None,
     }
 }
 
@@ -1493,6 +1494,7 @@ fn generic_instantiation() {
             fields: vec![f("t", Ty::Param { name: "T".into() })],
         },
         location: Location::default(),
+        package: None,
     };
     let g = |t: Ty| {
         snap(vec![
@@ -1748,4 +1750,254 @@ fn unknown_tags_fall_through_to_untagged_variants() {
     strict.untagged = true;
     let o = snap(vec![m, en("E", tag(), vec![a(), strict])]);
     rejected::<new::E, old::Strict>(&witness(&o, &n, "variant_added_without_other", ONR));
+}
+
+// ----- refined values, readable shapes, bytes, choices, the missing-field rule (issue 15) -----
+
+/// A refined type of `base` with `domain`, the domains holding it, its sample and its value outside.
+fn refined(base: Ty, domain: &str, within: &[&str], sample: &str, outside: &str) -> Ty {
+    Ty::Refined {
+        base: Box::new(base),
+        domain: domain.into(),
+        within: within.iter().map(|d| (*d).to_owned()).collect(),
+        sample: sample.into(),
+        outside: Some(outside.into()),
+    }
+}
+
+#[test]
+fn plain_integer_to_nonzero_breaks_new_reads_old_only() {
+    mod old {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub n: u32,
+        }
+    }
+    mod new {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub n: std::num::NonZeroU32,
+        }
+    }
+    let o = snap(vec![st("Msg", vec![f("n", u(32))])]);
+    let n = snap(vec![st(
+        "Msg",
+        vec![f("n", refined(u(32), "nonzero", &[], "1", "0"))],
+    )]);
+    rejected::<old::Msg, new::Msg>(&witness(&o, &n, "value_domain_narrowed", NRO));
+    assert!(passes(&o, &n, ONR));
+    accepted::<old::Msg>(&json!({"n": 1}));
+    // The other way round, only old reads new breaks.
+    rejected::<old::Msg, new::Msg>(&witness(&n, &o, "value_domain_narrowed", ONR));
+    assert!(passes(&n, &o, NRO));
+}
+
+#[test]
+fn string_to_validating_newtype_breaks_new_reads_old_only() {
+    mod old {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub name: String,
+        }
+    }
+    mod new {
+        #[derive(serde::Serialize, serde::Deserialize, Debug, Clone)]
+        #[serde(try_from = "String", into = "String")]
+        pub struct Name(String);
+        impl TryFrom<String> for Name {
+            type Error = &'static str;
+            fn try_from(s: String) -> Result<Name, &'static str> {
+                if s.is_empty() {
+                    Err("empty name")
+                } else {
+                    Ok(Name(s))
+                }
+            }
+        }
+        impl From<Name> for String {
+            fn from(n: Name) -> String {
+                n.0
+            }
+        }
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub name: Name,
+        }
+    }
+    let o = snap(vec![st("Msg", vec![f("name", Ty::String)])]);
+    let n = snap(vec![st(
+        "Msg",
+        vec![f(
+            "name",
+            refined(Ty::String, "nonempty", &[], "\"a\"", "\"\""),
+        )],
+    )]);
+    rejected::<old::Msg, new::Msg>(&witness(&o, &n, "value_domain_narrowed", NRO));
+    assert!(passes(&o, &n, ONR));
+    accepted::<old::Msg>(&json!({"name": "a"}));
+}
+
+/// `IpAddr` and `Ipv4Addr` in JSON: strings of the `ip` and `ipv4` domains (a v4 address is an
+/// address). The compact shape plays no part in JSON.
+fn address(domain: &str, within: &[&str], sample: &str) -> Ty {
+    Ty::Readable {
+        human: Box::new(refined(Ty::String, domain, within, sample, "\"\"")),
+        compact: Box::new(Ty::external(format!("compact {domain}"))),
+    }
+}
+
+#[test]
+fn narrower_refined_domain_breaks_one_direction() {
+    mod old {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub addr: std::net::Ipv4Addr,
+        }
+    }
+    mod new {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub addr: std::net::IpAddr,
+        }
+    }
+    let o = snap(vec![st(
+        "Msg",
+        vec![f("addr", address("ipv4", &["ip"], "\"127.0.0.1\""))],
+    )]);
+    let n = snap(vec![st(
+        "Msg",
+        vec![f("addr", address("ip", &[], "\"::1\""))],
+    )]);
+    rejected::<new::Msg, old::Msg>(&witness(&o, &n, "value_domain_narrowed", ONR));
+    assert!(passes(&o, &n, NRO));
+    accepted::<new::Msg>(&json!({"addr": "127.0.0.1"}));
+}
+
+#[test]
+fn bytes_and_vec_u8_read_each_other_and_bytes_read_strings() {
+    mod plain {
+        #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+        pub struct Msg {
+            pub data: Vec<u8>,
+        }
+    }
+    mod bytes {
+        #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+        pub struct Msg {
+            pub data: serde_bytes::ByteBuf,
+        }
+    }
+    mod text {
+        #[derive(serde::Serialize, serde::Deserialize, Debug, PartialEq)]
+        pub struct Msg {
+            pub data: String,
+        }
+    }
+    let vec_u8 = seq(SeqKind::List, u(8));
+    let p = snap(vec![st("Msg", vec![f("data", vec_u8)])]);
+    let b = snap(vec![st("Msg", vec![f("data", Ty::Bytes)])]);
+    let t = snap(vec![st("Msg", vec![f("data", Ty::String)])]);
+    // serde_json writes bytes as an array of numbers, like Vec<u8>; each reads the other.
+    let written = serde_json::to_value(bytes::Msg {
+        data: serde_bytes::ByteBuf::from(vec![1, 2]),
+    })
+    .unwrap();
+    assert_eq!(written, json!({"data": [1, 2]}));
+    accepted::<plain::Msg>(&written);
+    accepted::<bytes::Msg>(&serde_json::to_value(plain::Msg { data: vec![1, 2] }).unwrap());
+    assert!(passes(&p, &b, ONR) && passes(&p, &b, NRO));
+    // A bytes reader takes a string (its UTF-8 bytes); a string reader rejects an array.
+    accepted::<bytes::Msg>(&json!({"data": "ab"}));
+    assert!(passes(&t, &b, NRO));
+    rejected::<bytes::Msg, text::Msg>(&witness(&t, &b, "field_type_changed", ONR));
+}
+
+#[test]
+fn transparent_option_field_is_not_required() {
+    mod old {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub id: u64,
+        }
+    }
+    mod new {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        #[serde(transparent)]
+        pub struct Note(pub Option<String>);
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Note2(pub Option<String>);
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub id: u64,
+            pub note: Note,
+        }
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg2 {
+            pub id: u64,
+            pub note: Note2,
+        }
+    }
+    let mut transparent = attrs("Note");
+    transparent.transparent = true;
+    let note = def(
+        "Note",
+        transparent,
+        Body::Struct {
+            style: Style::Tuple,
+            fields: vec![f("0", opt(Ty::String))],
+        },
+    );
+    let o = snap(vec![st("Msg", vec![f("id", u(64))])]);
+    let n = snap(vec![
+        st("Msg", vec![f("id", u(64)), f("note", named("Note"))]),
+        note,
+    ]);
+    // serde reads the missing key as None: the old payload decodes.
+    assert!(accepted::<new::Msg>(&json!({"id": 1})).note.0.is_none());
+    assert!(passes(&o, &n, NRO));
+    // A derived newtype around the option is required.
+    let note2 = def(
+        "Note",
+        attrs("Note"),
+        Body::Struct {
+            style: Style::Tuple,
+            fields: vec![f("0", opt(Ty::String))],
+        },
+    );
+    let n2 = snap(vec![
+        st("Msg", vec![f("id", u(64)), f("note", named("Note"))]),
+        note2,
+    ]);
+    rejected::<old::Msg, new::Msg2>(&witness(&o, &n2, "required_field_added", NRO));
+}
+
+#[test]
+fn reader_choice_takes_what_one_of_its_types_takes() {
+    mod old {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub v: bool,
+        }
+    }
+    mod new {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        #[serde(untagged)]
+        pub enum NumOrText {
+            Num(u64),
+            Text(String),
+        }
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub v: NumOrText,
+        }
+    }
+    let choice = Ty::Choice {
+        writes: Box::new(Ty::String),
+        reads: vec![u(64), Ty::String],
+    };
+    let o = snap(vec![st("Msg", vec![f("v", Ty::Bool)])]);
+    let n = snap(vec![st("Msg", vec![f("v", choice)])]);
+    rejected::<old::Msg, new::Msg>(&witness(&o, &n, "field_type_changed", NRO));
+    accepted::<new::Msg>(&json!({"v": 3}));
+    accepted::<new::Msg>(&json!({"v": "x"}));
 }

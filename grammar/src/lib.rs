@@ -51,6 +51,8 @@ pub const MESSAGE_KEYS: &[&str] = &[
 ];
 /// The keys accepted on a field or an enum variant.
 pub const MEMBER_KEYS: &[&str] = &["since", "allow", "reason"];
+/// The keys accepted on a type a message reaches (`#[derive(Wire)]`).
+pub const TYPE_KEYS: &[&str] = &["as"];
 
 /// Every rule id `allow(...)` accepts, in the order of the checker's catalogue (`wirecheck::rules::RULES`;
 /// a test of the `wirecheck` crate keeps the two equal). Listed here because the derive, which reports an
@@ -104,6 +106,7 @@ pub const RULE_IDS: &[&str] = &[
     "unresolved_type",
     "fixtures_missing",
     "positional_undecodable",
+    "value_domain_narrowed",
 ];
 
 /// The start of the message of an unknown rule id in `allow(...)` (see [`is_unknown_rule_id`]).
@@ -159,6 +162,28 @@ pub struct MemberAttrs {
     pub since: Option<Spanned<semver::Version>>,
     /// `allow(...)` + `reason`.
     pub allow: Allow,
+}
+
+/// `#[wire(...)]` on a type a message reaches (`#[derive(Wire)]`).
+#[derive(Clone, Default)]
+pub struct TypeAttrs {
+    /// `as = String`: the type's wire shape is the one of this type (its serde impls are written by hand or
+    /// generated, and write what this type writes).
+    pub as_type: Option<syn::Type>,
+}
+
+impl fmt::Debug for TypeAttrs {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TypeAttrs")
+            .field(
+                "as_type",
+                &self
+                    .as_type
+                    .as_ref()
+                    .map(|ty| ty.to_token_stream().to_string()),
+            )
+            .finish()
+    }
 }
 
 /// Collects every error found while parsing one item.
@@ -378,6 +403,34 @@ fn path_value(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Path> {
         })) => Ok(path),
         _ => Err(syn::Error::new_spanned(tokens, message)),
     }
+}
+
+/// Any type (`String`, `Vec<u8>`, `[u8; 32]`, `(u64, String)`), as `as = ...` takes it.
+fn type_value(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<syn::Type> {
+    let message = format!(
+        "`{key}` takes a type: write `{key} = String` (the type whose wire shape this one has)"
+    );
+    let Some((eq, tokens)) = assigned(meta, true) else {
+        return Err(syn::Error::new(meta.path.span(), message));
+    };
+    if tokens.is_empty() {
+        return Err(syn::Error::new(eq, message));
+    }
+    if let Ok(lit) = syn::parse2::<LitStr>(tokens.clone()) {
+        let text = lit.value();
+        let written = if syn::parse_str::<syn::Type>(&text).is_ok() {
+            text.trim()
+        } else {
+            "String"
+        };
+        return Err(syn::Error::new(
+            lit.span(),
+            format!("`{key}` takes a type, not a string: write `{key} = {written}`"),
+        ));
+    }
+    syn::parse2::<syn::Type>(tokens.clone())
+        .map(ungroup_type)
+        .map_err(|_| syn::Error::new_spanned(tokens, message))
 }
 
 fn version_value(lit: &LitStr, key: &str) -> syn::Result<Spanned<semver::Version>> {
@@ -901,6 +954,27 @@ pub fn parse_member(attrs: &[Attribute]) -> Result<MemberAttrs, syn::Error> {
     );
     let allow = allow.finish(&mut errors);
     errors.finish(MemberAttrs { since, allow })
+}
+
+/// Parses the `#[wire(...)]` attributes of a type a message reaches (all keys optional).
+pub fn parse_type(attrs: &[Attribute]) -> Result<TypeAttrs, syn::Error> {
+    let mut errors = Errors::default();
+    let mut as_type = None;
+    for_each_key(
+        attrs,
+        TYPE_KEYS,
+        "type",
+        &mut errors,
+        |key, meta, errors| {
+            let span = meta.path.span();
+            match key {
+                "as" => set_once(&mut as_type, type_value(meta, key)?, key, span, errors),
+                _ => unreachable!("key list checked by for_each_key"),
+            }
+            Ok(())
+        },
+    );
+    errors.finish(TypeAttrs { as_type })
 }
 
 #[cfg(test)]

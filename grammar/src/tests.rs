@@ -518,3 +518,53 @@ fn snake_case_spellings() {
         assert_eq!(snake_case(written), snake, "{written}");
     }
 }
+
+#[test]
+fn type_as_takes_any_type() {
+    for (src, expected) in [
+        ("#[wire(as = String)]", "String"),
+        ("#[wire(as = Vec<u8>)]", "Vec < u8 >"),
+        (
+            "#[wire(as = std::collections::BTreeMap<String, u64>)]",
+            "std :: collections :: BTreeMap < String , u64 >",
+        ),
+        ("#[wire(as = [u8; 16])]", "[u8 ; 16]"),
+        ("#[wire(as = (u64, String))]", "(u64 , String)"),
+    ] {
+        let parsed = parse_type(&attrs(src)).unwrap();
+        let ty = parsed.as_type.expect(src);
+        assert_eq!(ty.to_token_stream().to_string(), expected, "{src}");
+    }
+    assert!(parse_type(&attrs("")).unwrap().as_type.is_none());
+}
+
+#[test]
+fn type_as_from_a_macro_fragment() {
+    let ty = invisible(quote::quote!(u64));
+    let parsed = parse_type(&attrs_of(quote::quote!(#[wire(as = #ty)]))).unwrap();
+    assert_eq!(parsed.as_type.unwrap().to_token_stream().to_string(), "u64");
+}
+
+#[test]
+fn type_errors() {
+    let errors = |src: &str| match parse_type(&attrs(src)) {
+        Ok(_) => panic!("expected errors for {src}"),
+        Err(error) => messages(error),
+    };
+    assert_eq!(
+        errors(r#"#[wire(as = "String")]"#),
+        ["`as` takes a type, not a string: write `as = String`"]
+    );
+    assert_eq!(
+        errors("#[wire(as = String, as = u64)]"),
+        ["duplicate wire key `as`"]
+    );
+    assert_eq!(
+        errors("#[wire(as)]"),
+        ["`as` takes a type: write `as = String` (the type whose wire shape this one has)"]
+    );
+    assert_eq!(
+        errors(r#"#[wire(since = "1.0.0")]"#),
+        ["unknown wire type key `since`: expected one of `as`"]
+    );
+}

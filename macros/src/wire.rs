@@ -1,32 +1,32 @@
-//! `#[derive(Wire)]`: `#[wire(...)]` on the fields and variants of a type a message reaches.
+//! `#[derive(Wire)]`: `#[wire(...)]` on the fields and variants of a type a message reaches, and
+//! `#[wire(as = T)]` on the type itself.
 
 use proc_macro2::TokenStream;
+use quote::quote;
 use syn::{Data, DeriveInput};
 
 use crate::message::member_attrs;
+use crate::wrap::wrap_in_const;
 
-/// Expands `#[derive(Wire)]`: nothing but the errors of the item's `#[wire(...)]` attributes.
+/// Expands `#[derive(Wire)]`: the errors of the item's `#[wire(...)]` attributes, and for `as = T` a
+/// check that `T` names a type.
 ///
-/// The derive exists so that rustc accepts `#[wire]` on the members of a type that is neither a protocol
-/// nor a message (a derive is what registers a helper attribute), and so that those attributes get the
-/// same checks as on a message: every error of the item, each on its own tokens.
+/// The derive exists so that rustc accepts `#[wire]` on a type that is neither a protocol nor a message
+/// and on its members (a derive is what registers a helper attribute), and so that those attributes get
+/// the same checks as on a message: every error of the item, each on its own tokens.
 pub(crate) fn expand(input: &DeriveInput) -> TokenStream {
     let mut errors: Option<syn::Error> = None;
     let mut push = |error: syn::Error| match &mut errors {
         Some(all) => all.combine(error),
         None => errors = Some(error),
     };
-    for attr in input
-        .attrs
-        .iter()
-        .filter(|attr| wirecheck_grammar::is_wire_attr(attr))
-    {
-        push(syn::Error::new_spanned(
-            attr,
-            "`#[derive(Wire)]` reads `#[wire(...)]` on fields and variants only: an `allow` for the whole \
-             type goes on the field of the message that holds it",
-        ));
-    }
+    let type_attrs = match wirecheck_grammar::parse_type(&input.attrs) {
+        Ok(type_attrs) => type_attrs,
+        Err(error) => {
+            push(error);
+            wirecheck_grammar::TypeAttrs::default()
+        }
+    };
     if let Data::Union(data) = &input.data {
         push(syn::Error::new(
             data.union_token.span,
@@ -38,9 +38,25 @@ pub(crate) fn expand(input: &DeriveInput) -> TokenStream {
             push(error);
         }
     }
-    errors
-        .map(syn::Error::into_compile_error)
-        .unwrap_or_default()
+    match errors {
+        Some(errors) => errors.into_compile_error(),
+        None => type_attrs
+            .as_type
+            .map(|as_type| type_exists(input, &as_type))
+            .unwrap_or_default(),
+    }
+}
+
+/// An item that compiles only when `as_type` names a type (with the item's generics in scope, so that
+/// `as = Vec<T>` may use them); it generates no code.
+fn type_exists(input: &DeriveInput, as_type: &syn::Type) -> TokenStream {
+    let (impl_generics, _, where_clause) = input.generics.split_for_impl();
+    wrap_in_const(quote! {
+        #[allow(dead_code)]
+        fn wire_as #impl_generics () #where_clause {
+            let _: ::core::marker::PhantomData<#as_type> = ::core::marker::PhantomData;
+        }
+    })
 }
 
 #[cfg(test)]
@@ -62,6 +78,18 @@ mod tests {
     }
 
     #[test]
+    fn as_type_is_checked_to_exist() {
+        let out = expand_wire("#[wire(as = Vec<T>)] pub struct Level<T>(T);");
+        assert!(out.errors.is_empty(), "{:?}", out.errors);
+        assert!(
+            out.code.contains("fnwire_as<T>()")
+                && out.code.contains("::core::marker::PhantomData<Vec<T>>"),
+            "{}",
+            out.code
+        );
+    }
+
+    #[test]
     fn every_error_of_the_item() {
         let out = expand_wire(
             r#"#[wire(allow(field_removed), reason = "r")]
@@ -74,11 +102,12 @@ mod tests {
                 pub nodes: u32,
             }"#,
         );
-        assert_eq!(out.errors.len(), 4, "{:?}", out.errors);
-        assert!(out.errors[0].contains("fields and variants only"));
-        assert!(out.errors[1].contains("semver"));
-        assert!(out.errors[2].contains("did you mean `field_removed`?"));
-        assert!(out.errors[3].contains("unknown wire field or variant key `topic`"));
+        assert_eq!(out.errors.len(), 5, "{:?}", out.errors);
+        assert!(out.errors[0].contains("unknown wire type key `allow`: expected one of `as`"));
+        assert!(out.errors[1].contains("unknown wire type key `reason`"));
+        assert!(out.errors[2].contains("semver"));
+        assert!(out.errors[3].contains("did you mean `field_removed`?"));
+        assert!(out.errors[4].contains("unknown wire field or variant key `topic`"));
     }
 
     #[test]

@@ -38,8 +38,10 @@ pub enum CheckError {
     /// The workspace, its repository or one of the revisions compared could not be read.
     #[error(transparent)]
     Workspace(#[from] WorkspaceError),
-    /// `wirecheck.toml` is unreadable or has an invalid `[[allow]]` entry.
-    #[error("{0}. Fix the file (every [[allow]] needs rule, message and reason)")]
+    /// `wirecheck.toml` is unreadable or has an invalid `[[allow]]` or `[shapes]` entry.
+    #[error(
+        "{0}. Fix the file (every [[allow]] needs rule, message and reason; every [shapes] entry maps a type's path to a Rust type)"
+    )]
     Config(#[from] ConfigError),
 }
 
@@ -63,13 +65,19 @@ pub struct CheckOptions {
     /// No release tag yet: compare with nothing and report every protocol as new; the report says so.
     /// Refused once a release precedes HEAD.
     pub first_release: bool,
+    /// The cargo features the packages are checked with (default: each package's `default`).
+    pub features: crate::extract::FeatureRequest,
 }
 
 /// Runs the check, telling `progress` about the older releases it reads (an older release that cannot
 /// be read is left out, not fatal).
 pub fn check(options: &CheckOptions, progress: &mut dyn Progress) -> Result<Report, CheckError> {
-    let workspace = Workspace::load(options.manifest_path.as_deref(), &options.packages)?;
+    let mut workspace = Workspace::load(options.manifest_path.as_deref(), &options.packages)?;
     let config = config::load(&workspace.root)?;
+    workspace.options = crate::extract::ExtractOptions {
+        features: options.features.clone(),
+        shapes: config.shapes.clone(),
+    };
     let repo = workspace.repository()?;
     let request = BaselineRequest {
         against: options.against.as_deref(),

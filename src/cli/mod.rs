@@ -74,12 +74,47 @@ pub struct ManifestArgs {
     pub manifest_path: Option<PathBuf>,
 }
 
+/// The build checked: which cargo features `#[cfg(feature = "...")]` items, fields and variants see,
+/// named as cargo names them.
+#[derive(Debug, Clone, Default, Args)]
+pub struct FeatureArgs {
+    /// Features to enable (comma- or space-separated, repeatable): `name` for every checked package that
+    /// has it, `package/name` for one.
+    #[arg(short = 'F', long, value_name = "FEATURES", value_delimiter = ',')]
+    pub features: Vec<String>,
+    /// Enable every feature of the checked packages.
+    #[arg(long)]
+    pub all_features: bool,
+    /// Do not enable the packages' `default` features.
+    #[arg(long)]
+    pub no_default_features: bool,
+}
+
+impl FeatureArgs {
+    /// The request, in the extraction's terms (space-separated lists split as cargo splits them).
+    pub fn request(&self) -> crate::extract::FeatureRequest {
+        crate::extract::FeatureRequest {
+            features: self
+                .features
+                .iter()
+                .flat_map(|list| list.split_whitespace())
+                .map(str::to_owned)
+                .collect(),
+            all_features: self.all_features,
+            no_default_features: self.no_default_features,
+        }
+    }
+}
+
 /// `wirecheck check`.
 #[derive(Debug, Clone, Args)]
 pub struct CheckArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub manifest: ManifestArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub features: FeatureArgs,
     /// Compare against this revision instead of the last release tag before HEAD (or, when HEAD is
     /// itself a release with nothing changed on top, the release before it).
     #[arg(long, value_name = "REV")]
@@ -154,6 +189,9 @@ pub struct SnapshotArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub manifest: ManifestArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub features: FeatureArgs,
     /// Read this revision from git instead of the working tree.
     #[arg(long, value_name = "REV")]
     pub rev: Option<String>,
@@ -292,6 +330,7 @@ fn check_command(args: &CheckArgs) -> Result<ExitCode, String> {
         no_cache: args.no_cache,
         baseline_only: args.baseline_only,
         first_release: args.first_release,
+        features: args.features.request(),
     };
     let report =
         check::check(&options, &mut StderrProgress::for_check()).map_err(|e| e.to_string())?;
@@ -335,8 +374,14 @@ fn baseline_command(args: &BaselineArgs) -> Result<ExitCode, String> {
 
 /// `wirecheck snapshot`: the model of the working tree, or of `--rev`, as JSON.
 fn snapshot_command(args: &SnapshotArgs) -> Result<ExitCode, String> {
-    let workspace =
+    let mut workspace =
         Workspace::load(args.manifest.manifest_path.as_deref(), &[]).map_err(|e| e.to_string())?;
+    // The model `check` reads: the same features and declared shapes.
+    let config = crate::config::load(&workspace.root).map_err(|e| e.to_string())?;
+    workspace.options = crate::extract::ExtractOptions {
+        features: args.features.request(),
+        shapes: config.shapes,
+    };
     let snapshot = match &args.rev {
         None => workspace.current_snapshot(),
         Some(rev) => {

@@ -5,7 +5,9 @@
 use serde_json::{Map, Value};
 
 use super::namespace::{FlatField, FlatObject, flatten};
-use super::shape::{EnumDef, MAX_DEPTH, Role, Shape, SideRef, has_custom_de, resolve};
+use super::shape::{
+    EnumDef, MAX_DEPTH, Role, Shape, SideRef, bytes_as_seq, has_custom_de, resolve,
+};
 use crate::model::{ContainerAttrs, EnumRepr, Style, Ty, Variant};
 
 /// Why a payload is rejected.
@@ -90,7 +92,22 @@ impl<'a> Decoder<'a> {
 
     fn decode_shape(&mut self, shape: Shape, v: &Value) -> Result<(), Reject> {
         match shape {
-            Shape::Value | Shape::External(_) | Shape::Unresolved(_) => Ok(()),
+            Shape::Value | Shape::External(..) | Shape::Unresolved(_) => Ok(()),
+            Shape::Refined(refined) => {
+                self.decode(&refined.base, v)?;
+                if refined.outside_value().as_ref() == Some(v) {
+                    return Err(format!(
+                        "invalid value: {v}, expected a `{}` value",
+                        refined.domain
+                    ));
+                }
+                Ok(())
+            }
+            // serde_json's `deserialize_bytes` hands a string's bytes to the visitor, an array to
+            // `visit_seq` (its `de.rs`).
+            Shape::Bytes if self.side.human && matches!(v, Value::String(_)) => Ok(()),
+            Shape::Bytes => self.decode(&bytes_as_seq(), v),
+            Shape::Choice(reads) => self.decode_choice(&reads, v),
             Shape::Bool => expect(matches!(v, Value::Bool(_)), v, "a boolean"),
             Shape::Char => expect(
                 matches!(v, Value::String(s) if s.chars().count() == 1),
@@ -143,10 +160,33 @@ impl<'a> Decoder<'a> {
         }
     }
 
+    /// The first of `reads` that decodes `v` takes it; serde_with's choices report their own error when
+    /// none does.
+    fn decode_choice(&mut self, reads: &[Ty], v: &Value) -> Result<(), Reject> {
+        let mut last = format!("no type of the choice takes {v}");
+        for read in reads {
+            match self.decode(read, v) {
+                Ok(()) => return Ok(()),
+                Err(reason) => last = reason,
+            }
+        }
+        Err(last)
+    }
+
     /// Whether a JSON object key decodes as a map key of type `ty`.
     pub fn decode_key(&mut self, ty: &Ty, key: &str) -> Result<(), Reject> {
         match resolve(self.side, ty, Role::Reader).shape {
-            Shape::Str | Shape::Value | Shape::External(_) | Shape::Unresolved(_) => Ok(()),
+            Shape::Str | Shape::Value | Shape::External(..) | Shape::Unresolved(_) => Ok(()),
+            Shape::Refined(refined) => {
+                self.decode_key(&refined.base, key)?;
+                match refined.outside_value() {
+                    Some(Value::String(outside)) if outside == key => Err(format!(
+                        "invalid map key `{key}`, expected a `{}` value",
+                        refined.domain
+                    )),
+                    _ => Ok(()),
+                }
+            }
             Shape::Char if key.chars().count() == 1 => Ok(()),
             Shape::Bool if key == "true" || key == "false" => Ok(()),
             Shape::Int { signed, bits } => {
@@ -159,6 +199,16 @@ impl<'a> Decoder<'a> {
             Shape::Enum(en) => self
                 .decode_enum(&en, &Value::String(key.to_owned()))
                 .map(|_| ()),
+            Shape::Choice(reads) => {
+                let mut last = format!("no type of the choice takes the key `{key}`");
+                for read in &reads {
+                    match self.decode_key(read, key) {
+                        Ok(()) => return Ok(()),
+                        Err(reason) => last = reason,
+                    }
+                }
+                Err(last)
+            }
             _ => Err(format!("unsupported map key `{key}`")),
         }
     }
@@ -323,6 +373,7 @@ impl<'a> Decoder<'a> {
             EnumRepr::External => self.decode_external(en, v),
             EnumRepr::Internal { tag } => self.decode_internal(en, tag, v),
             EnumRepr::Adjacent { tag, content } => self.decode_adjacent(en, (tag, content), v),
+            EnumRepr::Integer { signed, bits } => decode_integer_enum(en, (*signed, *bits), v),
         };
         let result = match tagged {
             Ok(i) => Ok(i),
@@ -470,4 +521,27 @@ fn decode_integer(signed: bool, bits: u8, v: &Value) -> Result<(), Reject> {
         }
         _ => invalid_type(v, "an integer"),
     }
+}
+
+/// Decodes `v` as an enum written as integers of `(signed, bits)`, as serde_repr's `Deserialize_repr`
+/// does: the `repr` integer first, then the variant of that discriminant, or else the `#[serde(other)]`
+/// variant; the index of the variant it decodes as.
+fn decode_integer_enum(
+    en: &EnumDef,
+    (signed, bits): (bool, u8),
+    v: &Value,
+) -> Result<usize, Reject> {
+    decode_integer(signed, bits, v)?;
+    let value = as_int(v).unwrap_or_default().to_string();
+    en.variants
+        .iter()
+        .position(|x| x.de_names.contains(&value))
+        .or_else(|| en.variants.iter().position(|x| x.other))
+        .ok_or_else(|| {
+            let known: Vec<&str> = en.variants.iter().map(|x| x.ser_name.as_str()).collect();
+            format!(
+                "invalid value: {value}, expected one of: {}",
+                known.join(", ")
+            )
+        })
 }

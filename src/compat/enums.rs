@@ -9,7 +9,7 @@ use super::issue::{Issue, Place, placed, wire_variant};
 use super::sample::Sampler;
 use super::shape::{EnumDef, same_variant};
 use super::walk::Walk;
-use super::wording::{quoted_alternatives, repr_text};
+use super::wording::{quoted_alternatives, repr_text, variant_text};
 use crate::model::{EnumRepr, Style, Ty, Variant};
 use crate::rules::RuleId;
 
@@ -22,6 +22,8 @@ fn other_takes(repr: &EnumRepr, style: Style) -> bool {
         EnumRepr::External | EnumRepr::Adjacent { .. } => style == Style::Unit,
         // No tag to read.
         EnumRepr::Untagged => false,
+        // serde_repr: every integer of the `repr` type.
+        EnumRepr::Integer { .. } => true,
     }
 }
 
@@ -75,6 +77,9 @@ impl Walk<'_> {
         writer: &EnumDef,
         reader: &EnumDef,
     ) -> Vec<Issue> {
+        if let Some(found) = self.compare_integer_enums(writer, reader) {
+            return found;
+        }
         if writer.attrs.repr != reader.attrs.repr {
             return vec![self.representation_changed(writer_ty, reader_ty, writer, reader)];
         }
@@ -184,7 +189,11 @@ impl Walk<'_> {
     }
 
     /// Two tagged enums of the same representation.
-    fn compare_tagged_enums(&mut self, writer: &EnumDef, reader: &EnumDef) -> Vec<Issue> {
+    pub(super) fn compare_tagged_enums(
+        &mut self,
+        writer: &EnumDef,
+        reader: &EnumDef,
+    ) -> Vec<Issue> {
         let mut pairing = pair_variants(writer, reader);
         let mut out = Vec::new();
         for &i in &pairing.unknown {
@@ -199,7 +208,7 @@ impl Walk<'_> {
         {
             let detail = format!(
                 "the variant `{}` is read by {} and never written by {}",
-                variant.ser_name,
+                variant_text(&reader.attrs.repr, variant),
                 self.reader_name(),
                 self.writer_name()
             );
@@ -255,7 +264,7 @@ impl Walk<'_> {
                 Some(reader_variant),
             )
         } else if other.is_some() && other_takes(&reader.attrs.repr, variant.style) {
-            (self.taken_by_other(variant), None)
+            (self.taken_by_other(&reader.attrs.repr, variant), None)
         } else if let Some(caught) = self.caught_by_untagged(writer, reader, variant) {
             (self.unknown_tag_tried_untagged(variant, caught), None)
         } else {
@@ -285,12 +294,12 @@ impl Walk<'_> {
         )
     }
 
-    fn taken_by_other(&self, writer: &Variant) -> Issue {
+    fn taken_by_other(&self, repr: &EnumRepr, writer: &Variant) -> Issue {
         Issue::change(
             self.pick_rule(RuleId::VariantAdded, RuleId::VariantRemoved),
             format!(
                 "the variant `{}` is written by {}; {} reads it as its `#[serde(other)]` variant",
-                writer.ser_name,
+                variant_text(repr, writer),
                 self.writer_name(),
                 self.reader_name()
             ),
@@ -336,7 +345,7 @@ impl Walk<'_> {
             format!(
                 "{} writes the variant `{}`, unknown to {}{why}{advice}",
                 self.writer_name(),
-                writer.ser_name,
+                variant_text(repr, writer),
                 self.reader_name(),
             ),
             witness,

@@ -43,6 +43,9 @@ pub(crate) fn fixture_cases(
         side: SideRef {
             snapshot,
             side: Side::New,
+            human: snapshot
+                .protocol(&message.protocol)
+                .is_none_or(|p| p.format.is_human_readable()),
         },
         ty: Ty::Named {
             path: message.rust_path.clone(),

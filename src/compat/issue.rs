@@ -28,6 +28,8 @@ pub(crate) struct Issue {
     pub allows: Vec<AllowDecl>,
     /// Opaque: reported once, not per direction.
     pub opaque: bool,
+    /// Why a break has no witness: the type whose shape is unknown, which no value is invented for.
+    pub no_witness: Option<String>,
 }
 
 impl Issue {
@@ -42,6 +44,7 @@ impl Issue {
             location: None,
             allows: Vec::new(),
             opaque: false,
+            no_witness: None,
         }
     }
 
@@ -97,6 +100,7 @@ pub(crate) fn wire_variant(repr: &EnumRepr, variant: &Variant) -> String {
         _ if variant.untagged => format!("<{}>", variant.rust_name),
         EnumRepr::Untagged => format!("<{}>", variant.rust_name),
         EnumRepr::External => variant.ser_name.clone(),
+        EnumRepr::Integer { .. } => format!("<{}={}>", variant.rust_name, variant.ser_name),
         EnumRepr::Internal { tag } | EnumRepr::Adjacent { tag, .. } => {
             format!("({tag}={})", variant.ser_name)
         }

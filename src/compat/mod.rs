@@ -15,7 +15,8 @@
 //! - `protocol`: message pairing, message-level rules, the walks; `assemble`: issues to findings.
 //! - The walk's concerns: `self_describing` and `positional` (dispatch on a pair of wire shapes),
 //!   `scalars`, `collections`, `objects`, `flatten` (uses `objects`' pair of key namespaces), `enums`,
-//!   `variants`, `untagged`, `definitions`, `opaque`.
+//!   `variants`, `untagged`, `int_enums` (serde_repr's integer enums), `definitions`, `opaque`, `forms`
+//!   (refined values, bytes, reader choices, other crates' types at two versions).
 //! - `walk`: the walk's state and its perspective (who writes, which rule name applies).
 //! - `sample` (writer samples: the witnesses) and `golden` (fixture payloads), `decode` (serde's
 //!   reader model), `wire_eq` (wire equality).
@@ -28,7 +29,9 @@ mod decode;
 mod definitions;
 mod enums;
 mod flatten;
+mod forms;
 mod golden;
+mod int_enums;
 mod issue;
 mod namespace;
 mod objects;

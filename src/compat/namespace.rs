@@ -1,7 +1,7 @@
 //! The key namespace of a braced struct (or struct variant): its fields with flattened structs inlined,
 //! and the flattened enums, maps and opaque types that share its keys.
 
-use super::shape::{MAX_DEPTH, Role, Shape, SideRef, has_custom_de, resolve};
+use super::shape::{MAX_DEPTH, Role, Shape, SideRef, absent_reads_none, has_custom_de, resolve};
 use crate::model::{AllowDecl, ContainerAttrs, EnumRepr, Field, Ty};
 
 /// A field of a struct's flattened key namespace.
@@ -16,6 +16,8 @@ pub(crate) struct FlatField {
     pub allows: Vec<AllowDecl>,
     /// Sits inside a flattened `Option`: may be absent as a whole.
     pub optional_parent: bool,
+    /// Its type reads a missing key as `None` (serde's missing-field rule, [`absent_reads_none`]).
+    pub absent_is_none: bool,
 }
 
 impl FlatField {
@@ -25,12 +27,12 @@ impl FlatField {
     }
 
     /// Whether a reader of this field tolerates its key missing (serde's rules: field or container
-    /// `default`, or `Option` without `deserialize_with`).
+    /// `default`, or a type that reads a missing key as `None` without `deserialize_with`).
     pub fn tolerates_absence(&self) -> bool {
         self.field.default
             || self.container_default
             || self.optional_parent
-            || (matches!(self.field.ty, Ty::Option { .. }) && !has_custom_de(&self.field))
+            || (self.absent_is_none && !has_custom_de(&self.field))
     }
 }
 
@@ -118,6 +120,7 @@ fn inline_fields(
             container_default: enclosing.container_default,
             allows: enclosing.allows.to_vec(),
             optional_parent: enclosing.optional_parent,
+            absent_is_none: absent_reads_none(side, &field.ty),
         };
         if !field.flatten {
             out.fields.push(flat);

@@ -1,11 +1,12 @@
 //! Verdicts on what the checker cannot see into: unresolved types, types of other crates, custom
-//! (de)serialization functions. Each is a break without a witness, reported once.
+//! (de)serialization functions. Each is a break without a witness: reported once for both directions,
+//! except custom functions, reported in each direction the changed function affects.
 
 use super::issue::Issue;
 use super::namespace::FlatField;
 use super::walk::Walk;
 use super::wording::custom_text;
-use crate::model::Ty;
+use crate::model::{Custom, Ty};
 use crate::rules::RuleId;
 
 impl Walk<'_> {
@@ -24,7 +25,7 @@ impl Walk<'_> {
         Issue::opaque(
             RuleId::ExternalTypeChanged,
             format!(
-                "{} writes `{writer}` and {} reads `{reader}`: types from other crates are compared by path",
+                "{} writes `{writer}` and {} reads `{reader}`: types from other crates, and types whose serde impls are not derived, are compared by path; declare such a type's wire shape with `#[wire(as = T)]` at the type, or as `\"full::Path\" = \"T\"` under `[shapes]` in wirecheck.toml, to compare it like any other",
                 self.writer_name(),
                 self.reader_name()
             ),
@@ -39,7 +40,11 @@ impl Walk<'_> {
     ) -> Option<Issue> {
         let key = writer.key();
         if writer.field.custom != reader.field.custom {
-            return Some(Issue::opaque(
+            if !self.custom_affects_walk(writer.field.custom.as_ref(), reader.field.custom.as_ref())
+            {
+                return None;
+            }
+            return Some(Issue::breaking(
                 RuleId::CustomSerdeChanged,
                 format!(
                     "`{key}` has [{}] in {} and [{}] in {}: custom functions are opaque",
@@ -48,12 +53,14 @@ impl Walk<'_> {
                     custom_text(&reader.field),
                     self.reader_name()
                 ),
+                None,
             ));
         }
         if self.wire_eq.ty(&writer.field.ty, &reader.field.ty) {
             return None;
         }
-        Some(Issue::opaque(
+        // Which of the functions handles the type differently is unknown: both directions.
+        Some(Issue::breaking(
             RuleId::CustomSerdeChanged,
             format!(
                 "`{key}` changed type (`{}` to `{}`) behind custom functions [{}]",
@@ -61,14 +68,39 @@ impl Walk<'_> {
                 reader.field.ty,
                 custom_text(&reader.field)
             ),
+            None,
         ))
     }
 
-    /// A variant (named `name`) whose custom functions changed.
-    pub(super) fn custom_variant_changed(&self, name: &str) -> Issue {
-        Issue::opaque(
-            RuleId::CustomSerdeChanged,
-            format!("the variant `{name}` changed its custom (de)serialization functions"),
-        )
+    /// A variant (named `name`) whose custom functions changed from the writer's `writer` to the
+    /// reader's `reader`, when the change matters in this walk's direction.
+    pub(super) fn custom_variant_changed(
+        &self,
+        name: &str,
+        writer: Option<&Custom>,
+        reader: Option<&Custom>,
+    ) -> Option<Issue> {
+        self.custom_affects_walk(writer, reader).then(|| {
+            Issue::breaking(
+                RuleId::CustomSerdeChanged,
+                format!("the variant `{name}` changed its custom (de)serialization functions"),
+                None,
+            )
+        })
+    }
+
+    /// Whether custom functions that differ between the writer's release (`writer`) and the reader's
+    /// (`reader`) matter in this walk: a changed serializer affects what the new release writes (old
+    /// reads new); a changed deserializer, what the new release reads (new reads old).
+    fn custom_affects_walk(&self, writer: Option<&Custom>, reader: Option<&Custom>) -> bool {
+        let ser = |c: Option<&Custom>| c.and_then(|c| c.ser.clone());
+        let de = |c: Option<&Custom>| c.and_then(|c| c.de.clone());
+        let ser_changed = ser(writer) != ser(reader);
+        let de_changed = de(writer) != de(reader);
+        if self.writer_is_new() {
+            ser_changed
+        } else {
+            de_changed
+        }
     }
 }

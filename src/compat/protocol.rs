@@ -137,7 +137,11 @@ impl<'s> Pass<'s> {
             Side::Old => self.releases.old,
             Side::New => self.releases.new,
         };
-        SideRef { snapshot, side }
+        SideRef {
+            snapshot,
+            side,
+            human: self.releases.new_protocol.format.is_human_readable(),
+        }
     }
 
     /// A minimal payload of `message` as `side` writes it.

@@ -11,6 +11,7 @@ use serde_json::{Map, Value, json};
 
 use super::namespace::{FlatObject, flatten};
 use super::shape::{EnumDef, Role, Shape, SideRef, resolve};
+use super::witness::int_value;
 use crate::model::{EnumRepr, Field, SkipSer, Style, Ty, Variant};
 
 const MAX_SAMPLE_DEPTH: usize = 32;
@@ -59,6 +60,9 @@ pub(crate) struct Sampler<'a> {
     /// When set, every integer, float, char and string takes the next value of this counter, so that
     /// values read from another field's bytes show as a misread.
     distinct: Option<u8>,
+    /// The first type met whose values the sampler cannot know (an opaque type: no value is invented
+    /// for it, so nothing that holds it has a sample).
+    unknown: Option<String>,
 }
 
 impl<'a> Sampler<'a> {
@@ -68,7 +72,13 @@ impl<'a> Sampler<'a> {
             stack: Vec::new(),
             fixture: None,
             distinct: None,
+            unknown: None,
         }
+    }
+
+    /// The first type met whose shape is unknown, which left a value without a sample.
+    pub fn unknown(&self) -> Option<&str> {
+        self.unknown.as_deref()
     }
 
     /// A sampler whose scalars all differ (1, 2, 3, ...; `"b"`, `"c"`, ...): a witness for fields read
@@ -94,6 +104,7 @@ impl<'a> Sampler<'a> {
             stack: Vec::new(),
             fixture: Some(mode),
             distinct: None,
+            unknown: None,
         }
     }
 
@@ -151,15 +162,28 @@ impl<'a> Sampler<'a> {
             Shape::Str => json!(if full { "x" } else { "" }),
             Shape::Int { signed, bits } => self.integer(signed, bits, full, proxied),
             Shape::Float { .. } => json!(if full { 0.5 } else { 0.0 }),
-            Shape::External(p) | Shape::Unresolved(p) if self.fixture.is_some() => {
+            // No release is known to write any particular value of an opaque type: none is invented.
+            Shape::External(p, _) | Shape::Unresolved(p) => {
                 if let Some(fx) = &mut self.fixture {
                     fx.opaque.insert(format!(
                         "a value of `{p}` is needed, and wirecheck cannot see into that type"
                     ));
                 }
+                self.unknown.get_or_insert(p);
                 return None;
             }
-            Shape::Unit | Shape::External(_) | Shape::Unresolved(_) => Value::Null,
+            Shape::Refined(refined) => {
+                let sample = refined.sample_value();
+                if sample.is_none() {
+                    self.unknown
+                        .get_or_insert(format!("{} ({})", refined.base, refined.domain));
+                }
+                return sample;
+            }
+            Shape::Bytes => Value::Array(if full { vec![json!(1)] } else { Vec::new() }),
+            // Only readers are choices; a writer writes the choice's `writes` type.
+            Shape::Choice(_) => return None,
+            Shape::Unit => Value::Null,
             Shape::Value => {
                 if full {
                     json!({"x": 1})
@@ -434,6 +458,7 @@ pub(crate) fn wrap_variant(repr: &EnumRepr, v: &Variant, payload: Option<Value>)
             Value::Object(m)
         }
         (EnumRepr::Untagged, p) => p.unwrap_or(Value::Null),
+        (EnumRepr::Integer { .. }, _) => integer_variant_value(v),
     })
 }
 
@@ -444,4 +469,14 @@ pub(crate) fn key_string(v: &Value) -> String {
         Value::Null => String::new(),
         other => other.to_string(),
     }
+}
+
+/// The value serde_repr writes for a variant: its discriminant as a number.
+pub(crate) fn integer_variant_value(variant: &Variant) -> Value {
+    variant
+        .ser_name
+        .parse::<i128>()
+        .ok()
+        .and_then(int_value)
+        .unwrap_or_else(|| Value::String(variant.ser_name.clone()))
 }

@@ -39,14 +39,16 @@ impl Walk<'_> {
         reader: Shape,
     ) -> Vec<Issue> {
         use Shape as S;
+        if let Some(found) = self.compare_forms(writer_ty, reader_ty, &writer, &reader) {
+            return found;
+        }
         match (writer, reader) {
             (_, S::Value) => Vec::new(),
             (S::Unresolved(a), S::Unresolved(b)) if a == b => Vec::new(),
             (S::Unresolved(name), _) | (_, S::Unresolved(name)) => {
                 vec![self.unresolved_type(&name, writer_ty, reader_ty)]
             }
-            (S::External(a), S::External(b)) if a == b => Vec::new(),
-            (S::External(_), _) | (_, S::External(_)) => {
+            (S::External(..), _) | (_, S::External(..)) => {
                 vec![self.external_type_changed(writer_ty, reader_ty)]
             }
             (S::Option(a), S::Option(b)) => {
@@ -152,7 +154,7 @@ impl Walk<'_> {
         inner: &Ty,
     ) -> Vec<Issue> {
         let inner_shape = resolve(self.reader, inner, Role::Reader).shape;
-        if matches!(inner_shape, Shape::External(_) | Shape::Unresolved(_)) {
+        if matches!(inner_shape, Shape::External(..) | Shape::Unresolved(_)) {
             self.compare(writer_ty, inner)
         } else {
             self.compare_by_samples(writer_ty, reader_ty, writer)

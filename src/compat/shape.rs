@@ -10,11 +10,14 @@ use crate::model::{
 /// How deep resolution and comparison go before giving up (generic instantiations can grow forever).
 pub(crate) const MAX_DEPTH: usize = 64;
 
-/// One revision's snapshot, and which side of the comparison it is.
+/// One revision's snapshot, which side of the comparison it is, and whether the protocol's format is
+/// human-readable (which of a [`Ty::Readable`]'s shapes is on the wire).
 #[derive(Clone, Copy)]
 pub(crate) struct SideRef<'a> {
     pub snapshot: &'a Snapshot,
     pub side: Side,
+    /// The format answers `true` to serde's `is_human_readable()` ([`crate::Format::is_human_readable`]).
+    pub human: bool,
 }
 
 /// Whether a type is looked at as written (`into` applies) or as read (`from` applies).
@@ -73,10 +76,50 @@ pub(crate) enum Shape {
     Map(Ty, Ty),
     Struct(StructDef),
     Enum(EnumDef),
-    /// A type from another crate: compared by path.
-    External(String),
+    /// A type whose impls the checker cannot see: compared by path (the first) and package version
+    /// (the second, when known).
+    External(String, Option<String>),
+    /// A value of a base type that readers parse, accepting only a domain of it.
+    Refined(Box<RefinedDef>),
+    /// `serialize_bytes` / `deserialize_bytes`: on the wire what `Vec<u8>` is, except that a reader also
+    /// takes a JSON string (its bytes).
+    Bytes,
+    /// A reader that tries these types in order and takes the first that decodes (only in the reader
+    /// role; a writer writes its `writes` type).
+    Choice(Vec<Ty>),
     /// A named type missing from the snapshot, or an unbound generic parameter.
     Unresolved(String),
+}
+
+/// What a [`Ty::Refined`] says, resolved: its base type and its domain.
+#[derive(Clone, Debug)]
+pub(crate) struct RefinedDef {
+    pub base: Ty,
+    pub domain: String,
+    pub within: Vec<String>,
+    /// A value of the domain, as JSON text.
+    pub sample: String,
+    /// A value of the base outside the domain, as JSON text.
+    pub outside: Option<String>,
+}
+
+impl RefinedDef {
+    /// The sample as a JSON value (`None` when its text is not JSON).
+    pub fn sample_value(&self) -> Option<serde_json::Value> {
+        serde_json::from_str(&self.sample).ok()
+    }
+
+    /// The value outside the domain as a JSON value.
+    pub fn outside_value(&self) -> Option<serde_json::Value> {
+        self.outside
+            .as_deref()
+            .and_then(|text| serde_json::from_str(text).ok())
+    }
+
+    /// Whether a reader of `reader`'s domain accepts every value of this one.
+    pub fn read_by(&self, reader: &RefinedDef) -> bool {
+        self.domain == reader.domain || self.within.contains(&reader.domain)
+    }
 }
 
 /// A resolved type: its shape and the outermost definition it went through, if any.
@@ -118,6 +161,27 @@ pub(crate) fn subst(ty: &Ty, params: &[String], args: &[Ty]) -> Ty {
             path: path.clone(),
             args: own.iter().map(|t| subst(t, params, args)).collect(),
         },
+        Ty::Refined {
+            base,
+            domain,
+            within,
+            sample,
+            outside,
+        } => Ty::Refined {
+            base: boxed(base),
+            domain: domain.clone(),
+            within: within.clone(),
+            sample: sample.clone(),
+            outside: outside.clone(),
+        },
+        Ty::Readable { human, compact } => Ty::Readable {
+            human: boxed(human),
+            compact: boxed(compact),
+        },
+        Ty::Choice { writes, reads } => Ty::Choice {
+            writes: boxed(writes),
+            reads: reads.iter().map(|t| subst(t, params, args)).collect(),
+        },
         other => other.clone(),
     }
 }
@@ -145,6 +209,19 @@ pub(crate) fn subst_attrs(
     attrs
 }
 
+/// `Vec<u8>`: what bytes are on the wire to every reader the formats have (serde_json writes
+/// `serialize_bytes` as an array of numbers; bincode and postcard write a length and the bytes for both;
+/// ciborium and rmp-serde read a byte string as a sequence and an array as bytes).
+pub(crate) fn bytes_as_seq() -> Ty {
+    Ty::Seq {
+        kind: SeqKind::List,
+        elem: Box::new(Ty::Int {
+            signed: false,
+            bits: 8,
+        }),
+    }
+}
+
 /// Whether a definition is a braced struct with exactly one field (where `transparent` changes the wire).
 pub(crate) fn is_braced_single(def: &TypeDef) -> bool {
     matches!(&def.body, Body::Struct { style: Style::Named, fields } if fields.len() == 1)
@@ -166,6 +243,10 @@ pub(crate) fn same_variant(a: &Variant, b: &Variant) -> bool {
 }
 
 /// One step of resolution: a shape reached, or another type to follow.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "a step lives on the stack for one iteration of `resolve`; boxing the shape would allocate on every resolution"
+)]
 enum Step {
     Reached(Shape),
     Follow(Ty),
@@ -187,7 +268,7 @@ pub(crate) fn resolve<'a>(side: SideRef<'a>, ty: &Ty, role: Role) -> Resolved<'a
                 outermost.get_or_insert(def);
                 definition_step(def, path, args, role)
             }
-            other => Step::Reached(structural_shape(other)),
+            other => structural_step(other, side.human, role),
         };
         match step {
             Step::Reached(shape) => {
@@ -205,7 +286,22 @@ pub(crate) fn resolve<'a>(side: SideRef<'a>, ty: &Ty, role: Role) -> Resolved<'a
     }
 }
 
-/// The shape of a type that is not a named definition.
+/// One step through a type that is not a named definition: the shape a format-dependent or
+/// role-dependent form stands for here, or the structural shape.
+fn structural_step(ty: &Ty, human: bool, role: Role) -> Step {
+    match ty {
+        Ty::Readable { human: h, compact } => Step::Follow(if human {
+            (**h).clone()
+        } else {
+            (**compact).clone()
+        }),
+        Ty::Choice { writes, .. } if role == Role::Writer => Step::Follow((**writes).clone()),
+        Ty::Choice { reads, .. } => Step::Reached(Shape::Choice(reads.clone())),
+        other => Step::Reached(structural_shape(other)),
+    }
+}
+
+/// The shape of a type that is not a named definition (nor a readable or choice form).
 fn structural_shape(ty: &Ty) -> Shape {
     match ty {
         Ty::Bool => Shape::Bool,
@@ -224,20 +320,75 @@ fn structural_shape(ty: &Ty) -> Shape {
         Ty::Tuple { elems } if elems.is_empty() => Shape::Unit,
         Ty::Tuple { elems } => Shape::Tuple(elems.clone(), Vec::new()),
         Ty::Map { key, value } => Shape::Map((**key).clone(), (**value).clone()),
-        Ty::External { path, .. } => Shape::External(path.clone()),
-        // Interim readings until the walk knows the format and the role (issue 15).
-        Ty::Refined { base, .. } => structural_shape(base),
+        Ty::External { path, package } => Shape::External(path.clone(), package.clone()),
+        Ty::Refined {
+            base,
+            domain,
+            within,
+            sample,
+            outside,
+        } => Shape::Refined(Box::new(RefinedDef {
+            base: (**base).clone(),
+            domain: domain.clone(),
+            within: within.clone(),
+            sample: sample.clone(),
+            outside: outside.clone(),
+        })),
+        Ty::Bytes => Shape::Bytes,
         Ty::Readable { human, .. } => structural_shape(human),
-        Ty::Bytes => Shape::Seq(
-            SeqKind::List,
-            Ty::Int {
-                signed: false,
-                bits: 8,
-            },
-        ),
         Ty::Choice { writes, .. } => structural_shape(writes),
         Ty::Param { name } => Shape::Unresolved(name.clone()),
         Ty::Named { path, .. } => Shape::Unresolved(path.clone()),
+    }
+}
+
+/// serde's missing-field rule (`__private::de::missing_field`): an absent field is deserialized from a
+/// deserializer that answers `deserialize_option` with `visit_none` and rejects everything else, so it
+/// reads as `None` exactly when the field's type, in the reader role, reaches an `Option` through calls
+/// that hand the deserializer on unchanged: `from`/`try_from` proxies, aliases, `#[serde(transparent)]`
+/// structs, refined and readable forms. A derived newtype struct asks `deserialize_newtype_struct`, which
+/// the missing-field deserializer rejects.
+pub(crate) fn absent_reads_none(side: SideRef<'_>, ty: &Ty) -> bool {
+    let mut current = ty.clone();
+    for _ in 0..MAX_DEPTH {
+        let next = match &current {
+            Ty::Option { .. } => return true,
+            Ty::Refined { base, .. } => (**base).clone(),
+            Ty::Readable { human, compact } => {
+                if side.human {
+                    (**human).clone()
+                } else {
+                    (**compact).clone()
+                }
+            }
+            Ty::Named { path, args } => match side.snapshot.types.get(path) {
+                Some(def) => match handed_on(def, args) {
+                    Some(next) => next,
+                    None => return false,
+                },
+                None => return false,
+            },
+            _ => return false,
+        };
+        current = next;
+    }
+    false
+}
+
+/// The type a definition's derived `Deserialize` hands its deserializer to unchanged, if any.
+fn handed_on(def: &TypeDef, args: &[Ty]) -> Option<Ty> {
+    let params = &def.generics;
+    if let Some(proxy) = &def.attrs.from {
+        return Some(subst(&proxy.ty, params, args));
+    }
+    match &def.body {
+        Body::Alias { target } => Some(subst(target, params, args)),
+        Body::Struct { fields, .. } if def.attrs.transparent => fields
+            .iter()
+            .find(|f| !f.skip_de)
+            .filter(|f| !has_custom_de(f))
+            .map(|f| subst(&f.ty, params, args)),
+        _ => None,
     }
 }
 
@@ -296,7 +447,9 @@ fn struct_step(
             Some(field) if field.custom.is_none() => {
                 return Step::Follow(subst(&field.ty, params, args));
             }
-            Some(field) => Shape::External(format!("{path} (custom: {})", custom_text(field))),
+            Some(field) => {
+                Shape::External(format!("{path} (custom: {})", custom_text(field)), None)
+            }
             None => Shape::Unit,
         },
         Style::Tuple => {

@@ -77,10 +77,14 @@ impl Walk<'_> {
         reader_variant: &Variant,
     ) -> Vec<Issue> {
         if writer_variant.custom.is_some() || reader_variant.custom.is_some() {
-            if writer_variant.custom != reader_variant.custom {
-                return vec![self.custom_variant_changed(&writer_variant.ser_name)];
-            }
-            return Vec::new();
+            return self
+                .custom_variant_changed(
+                    &writer_variant.ser_name,
+                    writer_variant.custom.as_ref(),
+                    reader_variant.custom.as_ref(),
+                )
+                .into_iter()
+                .collect();
         }
         if !writable(self.writer, &writer_enum.attrs.repr, writer_variant) {
             // serde fails to write this variant: there is no payload to compare.

@@ -29,6 +29,9 @@ pub(crate) struct Walk<'a> {
     /// The format has no field names or tags on the wire (bincode, postcard).
     pub(super) positional: bool,
     pub(super) postcard: bool,
+    /// The format is human-readable (JSON): strings are read as bytes, readable forms are their human
+    /// shape.
+    pub(super) human: bool,
     pub(super) wire_eq: WireEq<'a>,
     /// Pairs being compared further up: met again, they are a cycle and add nothing.
     in_progress: HashSet<(Ty, Ty)>,
@@ -54,6 +57,7 @@ impl<'a> Walk<'a> {
             direction,
             positional: !format.is_self_describing(),
             postcard: format == Format::Postcard,
+            human: format.is_human_readable(),
             wire_eq: WireEq::new(writer.snapshot, reader.snapshot),
             in_progress: HashSet::new(),
             memo: HashMap::new(),
@@ -83,12 +87,42 @@ impl<'a> Walk<'a> {
         } else {
             self.compare_self_describing(writer, reader)
         };
+        let mut out = self.say_why_no_witness(writer, out);
+        self.name_package_versions(writer, reader, &mut out);
         self.depth -= 1;
         self.in_progress.remove(&key);
         if self.cycles == cycles_before {
             self.memo.insert(key, out.clone());
         }
         out
+    }
+
+    /// When `writer` and `reader` are a dependency's type at two versions of its package (a dependency
+    /// upgrade), every issue found inside says so, naming both versions.
+    fn name_package_versions(&self, writer: &Ty, reader: &Ty, issues: &mut [Issue]) {
+        let package = |side: SideRef<'_>, ty: &Ty| match ty {
+            Ty::Named { path, .. } => side.snapshot.types.get(path)?.package.clone(),
+            _ => None,
+        };
+        let (Some(written), Some(read)) =
+            (package(self.writer, writer), package(self.reader, reader))
+        else {
+            return;
+        };
+        if written == read {
+            return;
+        }
+        let (old, new) = if self.writer_is_new() {
+            (read, written)
+        } else {
+            (written, read)
+        };
+        let said = format!("the dependency changed from {old} to {new}");
+        for issue in issues {
+            if !issue.detail.contains(&said) {
+                issue.detail.push_str(&format!(" ({said})"));
+            }
+        }
     }
 
     pub(super) fn writer_is_new(&self) -> bool {
@@ -149,6 +183,27 @@ impl<'a> Walk<'a> {
         } else {
             reader.or(writer)
         }
+    }
+
+    /// Breaks found for the writer's `ty` that have no witness because a type inside it has no known
+    /// shape: the issue names that type (deeper levels have named it already).
+    fn say_why_no_witness(&self, ty: &Ty, mut issues: Vec<Issue>) -> Vec<Issue> {
+        let unexplained =
+            |i: &Issue| i.breaks && !i.opaque && i.witness.is_none() && i.no_witness.is_none();
+        if !issues.iter().any(unexplained) {
+            return issues;
+        }
+        let mut sampler = Sampler::new(self.writer);
+        if sampler.value(ty, false).is_some() {
+            return issues;
+        }
+        let Some(unknown) = sampler.unknown() else {
+            return issues;
+        };
+        for issue in issues.iter_mut().filter(|i| unexplained(i)) {
+            issue.no_witness = Some(unknown.to_owned());
+        }
+        issues
     }
 
     /// A sample value of the writer's `ty`: minimal, or `full` (options and collections filled in).

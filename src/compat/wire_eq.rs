@@ -77,6 +77,44 @@ impl<'a> WireEq<'a> {
             (Ty::Map { key: k, value: v }, Ty::Map { key: l, value: w }) => {
                 self.same_ty(k, l, next) && self.same_ty(v, w, next)
             }
+            (
+                Ty::Refined {
+                    base: a,
+                    domain: d,
+                    within: w,
+                    ..
+                },
+                Ty::Refined {
+                    base: b,
+                    domain: e,
+                    within: v,
+                    ..
+                },
+            ) => d == e && w == v && self.same_ty(a, b, next),
+            (
+                Ty::Readable {
+                    human: a,
+                    compact: c,
+                },
+                Ty::Readable {
+                    human: b,
+                    compact: d,
+                },
+            ) => self.same_ty(a, b, next) && self.same_ty(c, d, next),
+            (
+                Ty::Choice {
+                    writes: a,
+                    reads: r,
+                },
+                Ty::Choice {
+                    writes: b,
+                    reads: s,
+                },
+            ) => {
+                r.len() == s.len()
+                    && self.same_ty(a, b, next)
+                    && r.iter().zip(s).all(|(a, b)| self.same_ty(a, b, next))
+            }
             (Ty::Named { .. }, _) | (_, Ty::Named { .. }) => false,
             _ => x == y,
         }

@@ -28,6 +28,10 @@ pub(crate) fn repr_text(repr: &EnumRepr) -> String {
         EnumRepr::Internal { tag } => format!("internally tagged (`{tag}`)"),
         EnumRepr::Adjacent { tag, content } => format!("adjacently tagged (`{tag}`, `{content}`)"),
         EnumRepr::Untagged => "untagged".to_owned(),
+        EnumRepr::Integer { signed, bits } => format!(
+            "as its discriminant, a `{}{bits}` (serde_repr)",
+            if *signed { 'i' } else { 'u' }
+        ),
     }
 }
 
@@ -65,4 +69,13 @@ pub(crate) fn quoted_alternatives(names: &[String]) -> String {
         .map(|name| format!("`{name}`"))
         .collect::<Vec<_>>()
         .join(" or ")
+}
+
+/// A variant as the findings name it: its wire name, or for an enum written as integers (serde_repr) its
+/// Rust name and discriminant (`Done = 3`).
+pub(crate) fn variant_text(repr: &EnumRepr, variant: &Variant) -> String {
+    match repr {
+        EnumRepr::Integer { .. } => format!("{} = {}", variant.rust_name, variant.ser_name),
+        _ => variant.ser_name.clone(),
+    }
 }

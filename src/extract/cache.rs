@@ -9,7 +9,8 @@ use git2::{ObjectType, Oid};
 use rustc_hash::FxHashMap;
 
 use super::declarations::{self, Declaration, ItemAt};
-use super::scan::{self, ModItem, ScanItem};
+use super::expand;
+use super::scan::{self, ItemKind, ModItem, ScanItem};
 use super::syntax::{self, ItemBase};
 use super::{ExtractError, FileReader};
 use crate::model::ExtractNote;
@@ -247,7 +248,10 @@ impl Blob {
         self.ast
             .get_or_init(|| {
                 cache.count(|stats| stats.parsed += 1);
-                syn::parse_file(&self.text).map_err(|e| ParseFailure::new(&e, None))
+                // Simple `macro_rules!` invocations become the items they write.
+                syn::parse_file(&self.text)
+                    .map(expand::expand_file)
+                    .map_err(|e| ParseFailure::new(&e, None))
             })
             .as_ref()
             .map_err(Clone::clone)
@@ -290,14 +294,17 @@ impl Blob {
     }
 
     /// The items of the file as the scan splits them (read on first use); `None` when the file is
-    /// parsed whole (the scan cannot split it with certainty).
+    /// parsed whole: the scan cannot split it with certainty, or it invokes at item level a
+    /// `macro_rules!` it defines (`expand` replaces such invocations in the whole file's tree).
     pub(super) fn scanned_items(&self) -> Option<&[ScanItem]> {
         self.items
             .get_or_init(|| {
-                scan::items(scan::syn_content(&self.text)).map(|items| Items {
-                    trees: items.iter().map(|_| OnceCell::new()).collect(),
-                    items,
-                })
+                scan::items(scan::syn_content(&self.text))
+                    .filter(|items| !invokes_own_macro(items))
+                    .map(|items| Items {
+                        trees: items.iter().map(|_| OnceCell::new()).collect(),
+                        items,
+                    })
             })
             .as_ref()
             .map(|items| items.items.as_slice())
@@ -332,6 +339,22 @@ impl Blob {
             .as_ref()
             .map_err(Clone::clone)
     }
+}
+
+/// Whether an item-level macro invocation of the file names a `macro_rules!` the file defines: `expand`
+/// may expand it, which needs the whole file (the definition and every invocation after it).
+fn invokes_own_macro(items: &[ScanItem]) -> bool {
+    let defined: Vec<&str> = items
+        .iter()
+        .filter_map(|item| match &item.kind {
+            ItemKind::MacroRules(name) => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    !defined.is_empty()
+        && items.iter().any(|item| {
+            matches!(&item.kind, ItemKind::MacroCall(name, _) if defined.contains(&name.as_str()))
+        })
 }
 
 /// The items of a blob as the scan splits them, with their syntax trees once parsed.

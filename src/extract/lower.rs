@@ -2,7 +2,7 @@
 //! [`MessageDecl`]s, and every type a message reaches becomes a [`TypeDef`] with its serde-visible shape
 //! (wire names, optionality, enum representation, flatten, skip, proxies).
 
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use rustc_hash::FxHashMap;
 use syn::spanned::Spanned;
@@ -10,6 +10,7 @@ use syn::{Attribute, Fields, Item};
 
 use super::cache::ModuleFile;
 use super::declarations::{Declaration, Declared};
+use super::features::Cfg;
 use super::names::{NameTarget, Names};
 use super::serde_attrs::{self, ContainerSerde, MemberSerde, Problems, RenameRule};
 use super::syntax::{
@@ -18,11 +19,16 @@ use super::syntax::{
 };
 use super::tree::ModuleTree;
 use super::{ExtractError, Keep, known, location, note};
+use super::{serde_repr, serde_with};
 use crate::model::{
     AllowDecl, Body, ContainerAttrs, Custom, EnumRepr, ExtractNote, Field, MessageDecl,
     ProtocolDecl, Proxy, SeqKind, SkipSer, Snapshot, Style, Ty, TypeDef, Variant,
 };
 use crate::{Kind, ResponseMode};
+
+mod dependencies;
+mod gated;
+mod impls;
 
 /// The crates whose types are known by name (when no crate type shadows them).
 const STD_ROOTS: &[&str] = &["std", "core", "alloc"];
@@ -37,12 +43,19 @@ type KeepFilter<'k> = Option<&'k dyn Fn(&ProtocolDecl) -> Keep>;
 pub(super) fn snapshot(
     tree: &ModuleTree<'_>,
     keep: KeepFilter<'_>,
+    cfg: Cfg,
+    shapes: &BTreeMap<String, String>,
 ) -> Result<Snapshot, ExtractError> {
+    let mut names = Names::new(tree);
+    names.set_cfg(cfg);
+    let mut notes: Vec<ExtractNote> = tree.notes().cloned().collect();
+    let shapes = gated::Shapes::parse(shapes, &mut notes);
     Lowering {
-        names: Names::new(tree),
-        notes: tree.notes().cloned().collect(),
+        names,
+        notes,
         unknown_rule_id: None,
         known_defs: Vec::new(),
+        shapes,
     }
     .snapshot(keep)
 }
@@ -74,6 +87,8 @@ struct Lowering<'a> {
     unknown_rule_id: Option<ExtractError>,
     /// Definitions of known types (std, the catalogue) that the lowered types name.
     known_defs: Vec<TypeDef>,
+    /// The shapes `wirecheck.toml` declares, by full path.
+    shapes: gated::Shapes,
 }
 
 impl<'a> Lowering<'a> {
@@ -229,6 +244,9 @@ impl<'a> Lowering<'a> {
             return Ok(None);
         }
         let module = [file.module.as_slice(), &declaration.inline].concat();
+        if !self.item_built(&module, item) {
+            return Ok(None);
+        }
         let id = self.names.intern(file, &module, item);
         let Some(protocol) = self.message_protocol(&module, &attrs.protocol, filter, snapshot)
         else {
@@ -336,9 +354,15 @@ impl<'a> Lowering<'a> {
             generics: &generics,
             file,
         };
+        let impls = self.impls(&module, item, &path);
+        if !matches!(impls, impls::Impls::Derived) {
+            return self.not_derived(&scope, item, path, &impls, reached);
+        }
         let serde = serde_attrs::container(&expand_cfg_attr(item_attrs(item)), &mut problems);
+        let mut serde = serde;
+        serde.skip_serializing_none = serde_with::skip_serializing_none(item_attrs(item));
         let ident_span = item_ident(item).map_or_else(proc_macro2::Span::call_site, |i| i.span());
-        let attrs = self.container_attrs(&scope, &serde, item_name(item), reached);
+        let mut attrs = self.container_attrs(&scope, &serde, item_name(item), reached);
         let body = match item {
             Item::Struct(item) => {
                 let (style, fields) = self.fields(
@@ -351,13 +375,21 @@ impl<'a> Lowering<'a> {
                 );
                 Body::Struct { style, fields }
             }
-            Item::Enum(item) => Body::Enum {
-                variants: item
-                    .variants
-                    .iter()
-                    .map(|variant| self.variant(&scope, &serde, variant, reached, &mut problems))
-                    .collect(),
-            },
+            Item::Enum(item) => {
+                let mut variants = Vec::new();
+                for variant in &item.variants {
+                    if self.built(&scope, &variant.attrs, variant.ident.span()) {
+                        variants.push(self.variant(
+                            &scope,
+                            &serde,
+                            variant,
+                            reached,
+                            &mut problems,
+                        ));
+                    }
+                }
+                self.integer_enum(file, &path, item, &mut attrs, variants)
+            }
             Item::Type(item) => Body::Alias {
                 target: self.ty(&scope, &item.ty, reached),
             },
@@ -374,7 +406,57 @@ impl<'a> Lowering<'a> {
             attrs,
             body,
             location: location(file, ident_span),
+            package: self.names.tree().package_of(&module),
         }
+    }
+
+    /// An enum's body: as lowered, or, when it derives serde_repr's `Serialize_repr`/`Deserialize_repr`,
+    /// written as its discriminants ([`EnumRepr::Integer`], each variant's wire name its discriminant;
+    /// serde_repr reads only `#[serde(other)]`). One whose discriminants cannot be evaluated is compared
+    /// by path, with a note.
+    fn integer_enum(
+        &mut self,
+        file: &str,
+        path: &str,
+        item: &syn::ItemEnum,
+        attrs: &mut ContainerAttrs,
+        mut variants: Vec<Variant>,
+    ) -> Body {
+        let Some(read) = serde_repr::integer_enum(item, &expand_cfg_attr(&item.attrs)) else {
+            return Body::Enum { variants };
+        };
+        let integer = match read {
+            Ok(integer) => integer,
+            Err(message) => {
+                self.notes.push(note(file, item.ident.span(), message));
+                return Body::Alias {
+                    target: Ty::external(path),
+                };
+            }
+        };
+        if integer.one_sided {
+            self.notes.push(note(
+                file,
+                item.ident.span(),
+                format!(
+                    "enum `{}` derives only one of serde_repr's `Serialize_repr`/`Deserialize_repr`: wirecheck models both sides as integers",
+                    item.ident
+                ),
+            ));
+        }
+        attrs.repr = EnumRepr::Integer {
+            signed: integer.signed,
+            bits: integer.bits,
+        };
+        for (variant, discriminant) in variants.iter_mut().zip(integer.discriminants) {
+            variant.ser_name = discriminant.to_string();
+            variant.de_names = vec![variant.ser_name.clone()];
+            variant.skip_ser = false;
+            variant.skip_de = false;
+            variant.untagged = false;
+            variant.custom = None;
+        }
+        Body::Enum { variants }
     }
 
     /// The container's serde attributes in the model; `name` is the type's name in Rust.
@@ -457,7 +539,10 @@ impl<'a> Lowering<'a> {
                 .de
                 .or(container.rename_all_fields.de),
         };
-        let no_container = ContainerSerde::default();
+        let no_container = ContainerSerde {
+            skip_serializing_none: container.skip_serializing_none,
+            ..ContainerSerde::default()
+        };
         let (style, fields) = self.fields(
             scope,
             &variant.fields,
@@ -538,6 +623,9 @@ impl<'a> Lowering<'a> {
         };
         let mut out = Vec::new();
         for (i, field) in fields.iter().enumerate() {
+            if !self.built(scope, &field.attrs, field.span()) {
+                continue;
+            }
             let attrs = expand_cfg_attr(&field.attrs);
             let field_serde: MemberSerde = serde_attrs::member(&attrs, problems);
             let rust_name = field.ident.as_ref().map_or_else(|| i.to_string(), unraw);
@@ -559,11 +647,13 @@ impl<'a> Lowering<'a> {
                 .ident
                 .as_ref()
                 .map_or_else(|| field.ty.span(), |ident| ident.span());
-            out.push(Field {
+            // The crate types the field's Rust type names: on the wire unless an adapter replaces them.
+            let mut field_reached = Vec::new();
+            let mut lowered = Field {
                 rust_name,
                 ser_name,
                 de_names,
-                ty: self.ty(scope, &field.ty, reached),
+                ty: self.ty(scope, &field.ty, &mut field_reached),
                 default: field_serde.default || container.default,
                 skip_ser: if field_serde.skip_ser {
                     SkipSer::Always
@@ -578,9 +668,170 @@ impl<'a> Lowering<'a> {
                 since,
                 allow,
                 location: location(scope.file, span),
-            });
+            };
+            let skip_none = container.skip_serializing_none;
+            let adapted = self.companion_field(
+                scope,
+                field,
+                &attrs,
+                &field_serde,
+                skip_none,
+                &mut lowered,
+                reached,
+            );
+            if adapted {
+                let mut on_wire = Vec::new();
+                lowered.ty.named_paths(&mut on_wire);
+                field_reached.retain(|&id| on_wire.contains(&self.names.canonical(id).as_str()));
+            }
+            reached.extend(field_reached);
+            out.push(lowered);
         }
+        out.iter_mut()
+            .for_each(|field| self.with_shape(scope, field));
         (style, out)
+    }
+
+    /// serde's companions on a field (see `serde_with`): `#[skip_serializing_none]` on the container,
+    /// `#[serde_as(...)]`, and `with` modules of serde_with, which replace the field's custom functions by
+    /// the model type of what they write and read. One not modelled stays custom, with a note. Whether
+    /// an adapter replaced the field's type.
+    #[allow(clippy::too_many_arguments)]
+    fn companion_field(
+        &mut self,
+        scope: &TypeScope<'_>,
+        field: &syn::Field,
+        attrs: &[Attribute],
+        member: &MemberSerde,
+        skip_none: bool,
+        out: &mut Field,
+        reached: &mut Vec<usize>,
+    ) -> bool {
+        if skip_none
+            && out.skip_ser == SkipSer::Never
+            && serde_with::skipped_when_none(field, member.skip_ser_if.is_some())
+        {
+            out.skip_ser = SkipSer::If("Option::is_none".to_owned());
+        }
+        let span = field.ty.span();
+        let adapted = match serde_with::serde_as(attrs) {
+            Some(Ok(serde_as)) => self.serde_as_ty(scope, field, &serde_as, member, out, reached),
+            Some(Err(error)) => Err(format!("cannot read #[serde_as(...)]: {error}")),
+            None => match with_module_of(member) {
+                Some(module) => self.with_module_ty(scope, &module, out, reached),
+                None => return false,
+            },
+        };
+        match adapted {
+            Ok(ty) => {
+                out.custom = None;
+                // A field read by a custom deserializer is required even as an `Option` (serde's
+                // missing-field rule holds only for derived reads): a choice of one reading says so.
+                out.ty = match ty {
+                    Ty::Option { .. } if !out.default => Ty::Choice {
+                        writes: Box::new(ty.clone()),
+                        reads: vec![ty],
+                    },
+                    ty => ty,
+                };
+                true
+            }
+            Err(message) => {
+                self.notes.push(note(
+                    scope.file,
+                    span,
+                    format!("{message}: the field is compared as custom (de)serialization code"),
+                ));
+                false
+            }
+        }
+    }
+
+    /// A field's `#[serde_as(as | serialize_as | deserialize_as = "...")]`: the model type, with the
+    /// `#[serde(default)]` serde_as adds (both the adapter and the field are `Option`); the field's
+    /// `custom` records the adapters as serde sees them, for when they are not modelled.
+    fn serde_as_ty(
+        &mut self,
+        scope: &TypeScope<'_>,
+        field: &syn::Field,
+        serde_as: &serde_with::SerdeAs,
+        member: &MemberSerde,
+        out: &mut Field,
+        reached: &mut Vec<usize>,
+    ) -> Result<Ty, String> {
+        let (ser, de) = match &serde_as.both {
+            Some(both) => (Some(both), Some(both)),
+            None => (serde_as.ser.as_ref(), serde_as.de.as_ref()),
+        };
+        let with = |adapter: &syn::Type, side: &str| {
+            format!("serde_with::As::<{}>::{side}", tokens_text(adapter))
+        };
+        out.custom = Some(Custom {
+            ser: ser
+                .map(|a| with(a, "serialize"))
+                .or(out.custom.as_ref().and_then(|c| c.ser.clone())),
+            de: de
+                .map(|a| with(a, "deserialize"))
+                .or(out.custom.as_ref().and_then(|c| c.de.clone())),
+        });
+        if let Some(de) = de
+            && !serde_as.no_default
+            && !member.default
+            && serde_with::is_std_option(de)
+            && serde_with::is_std_option(&field.ty)
+        {
+            out.default = true;
+        }
+        let field_ty = out.ty.clone();
+        let mut adapt = |adapter: Option<&syn::Type>| -> Result<Ty, String> {
+            match adapter {
+                Some(adapter) => self.adapt(scope, adapter, &field_ty, reached),
+                None => Ok(field_ty.clone()),
+            }
+        };
+        let (writes, reads) = (adapt(ser)?, adapt(de)?);
+        Ok(if writes == reads {
+            writes
+        } else {
+            Ty::Choice {
+                writes: Box::new(writes),
+                reads: vec![reads],
+            }
+        })
+    }
+
+    /// The model type of `field` through the serde_with adapter `adapter`.
+    fn adapt(
+        &mut self,
+        scope: &TypeScope<'_>,
+        adapter: &syn::Type,
+        field: &Ty,
+        reached: &mut Vec<usize>,
+    ) -> Result<Ty, String> {
+        let mut lower = |ty: &syn::Type| self.ty(scope, ty, reached);
+        let mut adapters = serde_with::Adapters {
+            lower: &mut lower,
+            one_or_many: false,
+        };
+        let adapted = adapters.adapt(adapter, field);
+        if adapters.one_or_many {
+            self.known_defs.push(serde_with::one_or_many_def());
+        }
+        adapted
+    }
+
+    /// A field's `with = "..."` module of serde_with (`serde_with::rust::double_option`, `As::<A>`).
+    fn with_module_ty(
+        &mut self,
+        scope: &TypeScope<'_>,
+        module: &serde_with::WithModule,
+        out: &Field,
+        reached: &mut Vec<usize>,
+    ) -> Result<Ty, String> {
+        match module {
+            serde_with::WithModule::As(adapter) => self.adapt(scope, adapter, &out.ty, reached),
+            serde_with::WithModule::Rust(name) => serde_with::rust_module(name, &out.ty),
+        }
     }
 
     /// Converts a type as written into the model, recording crate types reached.
@@ -628,6 +879,37 @@ impl<'a> Lowering<'a> {
         }
     }
 
+    /// A field after its `with` module: a catalogued module (`chrono::serde::ts_seconds`) replaces the
+    /// field's type by the shape it writes and reads, and the field is no longer custom; any other module
+    /// stays custom, opaque. serde's missing-field rule holds only for derived reads: an `Option` read by a
+    /// `with` module is required unless the field has a default, which a choice of one reading says.
+    fn with_shape(&mut self, scope: &TypeScope<'_>, field: &mut Field) {
+        let Some(module) = field.custom.as_ref().and_then(with_module) else {
+            return;
+        };
+        let segments: Vec<String> = module
+            .trim_start_matches("::")
+            .split("::")
+            .map(str::to_owned)
+            .collect();
+        let full = match self.names.resolve(scope.module, &segments) {
+            NameTarget::External(full) | NameTarget::Module(full) => full,
+            NameTarget::Type(_) => return,
+        };
+        let Some(known) = known::lookup_with(&full, &field.ty, None) else {
+            return;
+        };
+        self.known_defs.extend(known.defs);
+        field.custom = None;
+        field.ty = match known.ty {
+            ty @ Ty::Option { .. } if !field.default => Ty::Choice {
+                writes: Box::new(ty.clone()),
+                reads: vec![ty],
+            },
+            ty => ty,
+        };
+    }
+
     /// A type named by a path: a type parameter, a crate type, a known std type, or external.
     fn path_ty(&mut self, scope: &TypeScope<'_>, path: &syn::Path, reached: &mut Vec<usize>) -> Ty {
         let segments = path_segments(path);
@@ -651,7 +933,19 @@ impl<'a> Lowering<'a> {
                 name: segments[0].clone(),
             };
         }
-        match self.names.resolve(scope.module, &segments) {
+        let mut target = self.names.resolve_to_border(scope.module, &segments);
+        let mut lowered = None;
+        if let Some(entered) = self.names.take_entered() {
+            match self.known_dependency_ty(scope, &entered, &args, reached) {
+                Ok(known) => return known,
+                Err(args) => lowered = Some(args),
+            }
+            target = self.names.resolve(scope.module, &segments);
+        }
+        if let Some(ty) = self.dependency_ty(scope, path, &target, lowered, &args, reached) {
+            return ty;
+        }
+        match target {
             NameTarget::Type(id) => {
                 reached.push(id);
                 let args = args
@@ -666,9 +960,13 @@ impl<'a> Lowering<'a> {
             NameTarget::External(full) | NameTarget::Module(full) => {
                 // Known std and serde_json types, by name, when they are not shadowed by a crate type.
                 let std_like = full.len() == 1
+                    || known::catalogued(&full)
                     || full.first().is_some_and(|first| {
                         STD_ROOTS.contains(&first.as_str()) || first == "serde_json"
                     });
+                if let Some(declared) = self.declared_shape(scope, &full.join("::"), reached) {
+                    return declared;
+                }
                 if std_like {
                     let args: Vec<Ty> = args.iter().map(|a| self.ty(scope, a, reached)).collect();
                     if let Some(known) = known::lookup(&full, &args, None) {
@@ -679,7 +977,8 @@ impl<'a> Lowering<'a> {
                 if full.len() == 1 {
                     self.note_unresolved(scope, path, &full[0]);
                 }
-                Ty::external(tokens_text(path))
+                let args: Vec<Ty> = args.iter().map(|a| self.ty(scope, a, reached)).collect();
+                Ty::external(external_path(&full, &args))
             }
         }
     }
@@ -731,11 +1030,39 @@ fn invalid_declaration(file: &str, span: proc_macro2::Span, message: String) -> 
     }
 }
 
+/// The serde_with module a field's `with = "..."` names (both of its functions from one module).
+fn with_module_of(member: &MemberSerde) -> Option<serde_with::WithModule> {
+    let ser = member.ser_with.as_deref()?.strip_suffix("::serialize")?;
+    let de = member.de_with.as_deref()?.strip_suffix("::deserialize")?;
+    (ser == de).then(|| serde_with::with_module(ser)).flatten()
+}
+
+/// The path of a type outside the crates' derived types: its full resolved path (never the last segment
+/// as written: two types of one name in different modules or crates are different), with its generic
+/// arguments as the model shows them.
+fn external_path(full: &[String], args: &[Ty]) -> String {
+    let mut text = full.join("::");
+    if !args.is_empty() {
+        let args: Vec<String> = args.iter().map(ToString::to_string).collect();
+        text.push('<');
+        text.push_str(&args.join(", "));
+        text.push('>');
+    }
+    text
+}
+
 fn custom(member: &MemberSerde) -> Option<Custom> {
     (member.ser_with.is_some() || member.de_with.is_some()).then(|| Custom {
         ser: member.ser_with.clone(),
         de: member.de_with.clone(),
     })
+}
+
+/// The module of `with = "module"`: both sides set, as `module::serialize` and `module::deserialize`.
+fn with_module(custom: &Custom) -> Option<String> {
+    let ser = custom.ser.as_deref()?.strip_suffix("::serialize")?;
+    let de = custom.de.as_deref()?.strip_suffix("::deserialize")?;
+    (ser == de).then(|| ser.to_owned())
 }
 
 /// A `#[wire(allow(...), reason = "...")]`, when it names rules and gives a reason.

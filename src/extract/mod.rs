@@ -39,22 +39,37 @@
 //!
 //! - `syntax`: readings of syn items every stage shares (names without `r#`, `cfg_attr` expanded), and
 //!   items parsed alone with file-relative positions.
+//! - `expand`: simple `macro_rules!` invocations at item position, replaced by the items they write.
 //! - `scan`: a file's `mod` declarations, whether it may declare, and its items, by the lexer scan (or,
 //!   when it gives up, the `mod` declarations from syn's tree).
 //! - `serde_attrs`: `#[serde(...)]` attributes, as serde_derive reads them.
+//! - `serde_with`: serde_with's `#[serde_as]` adapters, `with` modules and `#[skip_serializing_none]`.
+//! - `serde_repr`: enums deriving serde_repr's `Serialize_repr`/`Deserialize_repr` (written as integers).
 //! - `declarations`: what a parsed file declares (`#[derive(Protocol)]`, `#[derive(Message)]`).
 //! - `cache`: the [`SourceCache`]: files by blob id, module-tree files by what they depend on.
-//! - `tree`: the crates' module trees, mounted from the scans (`mod`, `name/mod.rs`, `#[path]`).
+//! - `cfg`: `#[cfg(...)]` predicates evaluated against a crate's enabled features.
+//! - `external`: the dependencies a revision's code may name ([`Externals`]) and how they are found.
+//! - `tree`: the crates' module trees, mounted from the scans (`mod`, `name/mod.rs`, `#[path]`); a
+//!   dependency's tree is mounted when name resolution first reaches it.
 //! - `names`: what a path written in a module names (`use`, renames, globs, `super`, re-exports).
-//! - `lower`: declarations and the types they reach, converted to the model.
+//! - `features`: the cargo features each crate is built with, and `#[cfg(...)]` evaluated with them.
+//! - `lower`: declarations and the types they reach, converted to the model (`lower/impls`: derived,
+//!   declared or opaque serde impls; `lower/gated`: fields, variants and shapes the build or the
+//!   configuration decides).
 
 mod cache;
+mod cfg;
 mod declarations;
+mod expand;
+mod external;
+mod features;
 mod known;
 mod lower;
 mod names;
 mod scan;
 mod serde_attrs;
+mod serde_repr;
+mod serde_with;
 mod syntax;
 mod tree;
 
@@ -63,6 +78,8 @@ use std::collections::BTreeMap;
 use proc_macro2::Span;
 
 pub use cache::{CacheStats, SourceCache};
+pub use external::{CrateSource, ExternalCrate, Externals, Locate, Located};
+pub use features::FeatureRequest;
 
 use crate::model::{ExtractNote, Location, ProtocolDecl, Snapshot};
 
@@ -196,6 +213,53 @@ impl Keep {
     }
 }
 
+/// What an extraction reads besides the source: the build checked and the declared shapes of types.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExtractOptions {
+    /// The cargo features the crates are built with (`--features`, `--all-features`,
+    /// `--no-default-features`); each crate's defaults are read from its `Cargo.toml` at each revision.
+    pub features: FeatureRequest,
+    /// Declared wire shapes by the type's full path (`"url::Url"`): a Rust type as text (`"String"`),
+    /// resolved from the crate root (`wirecheck.toml`'s `[shapes]`).
+    pub shapes: BTreeMap<String, String>,
+}
+
+impl ExtractOptions {
+    /// A short, stable text of the options (part of the name of what a [store](crate::store) keeps);
+    /// empty for the defaults.
+    pub fn key(&self) -> String {
+        let mut key = self.features.key();
+        for (path, shape) in &self.shapes {
+            key.push_str(&format!(";{path}={shape}"));
+        }
+        key
+    }
+}
+
+/// [`extract_filtered`] (or [`extract_cached`] without `keep`) with `options` (the features built, the
+/// declared shapes), following types into the revision's dependencies: a path that leaves the workspace
+/// for a crate of the [`Externals`] `describe` gives is resolved in that crate, mounted when first
+/// reached, and a derived type there is lowered like the workspace's own, its
+/// [`TypeDef`](crate::model::TypeDef) naming the package version. `describe` is called at most once, when
+/// a path first leaves the workspace for a crate that is not std's: a revision whose messages stay inside
+/// the workspace costs what it did without dependencies.
+pub fn extract_with(
+    crates: &[CrateRoot],
+    reader: &dyn FileReader,
+    cache: &SourceCache,
+    options: &ExtractOptions,
+    describe: &dyn Fn() -> Externals,
+    keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
+) -> Result<Snapshot, ExtractError> {
+    let cfg = features::Cfg::read(crates, reader, &options.features)?;
+    lower::snapshot(
+        &tree::ModuleTree::load(crates, reader, cache, describe)?,
+        keep,
+        cfg,
+        &options.shapes,
+    )
+}
+
 /// Extracts the protocol model of the given crates, reading files through `reader`.
 pub fn extract(crates: &[CrateRoot], reader: &dyn FileReader) -> Result<Snapshot, ExtractError> {
     // The cache's spans are freed when it is dropped (unless an outer cache of this thread is alive).
@@ -209,7 +273,14 @@ pub fn extract_cached(
     reader: &dyn FileReader,
     cache: &SourceCache,
 ) -> Result<Snapshot, ExtractError> {
-    lower::snapshot(&tree::ModuleTree::load(crates, reader, cache)?, None)
+    extract_with(
+        crates,
+        reader,
+        cache,
+        &ExtractOptions::default(),
+        &Externals::default,
+        None,
+    )
 }
 
 /// [`extract_cached`], keeping of each protocol only the messages `keep` asks for, given the protocol's
@@ -222,7 +293,14 @@ pub fn extract_filtered(
     cache: &SourceCache,
     keep: &dyn Fn(&ProtocolDecl) -> Keep,
 ) -> Result<Snapshot, ExtractError> {
-    lower::snapshot(&tree::ModuleTree::load(crates, reader, cache)?, Some(keep))
+    extract_with(
+        crates,
+        reader,
+        cache,
+        &ExtractOptions::default(),
+        &Externals::default,
+        Some(keep),
+    )
 }
 
 /// Extracts the model of one crate given as in-memory sources (`(path, text)`, the first being the crate
@@ -269,3 +347,6 @@ fn note(file: &str, span: Span, message: impl Into<String>) -> ExtractNote {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod dependency_tests;

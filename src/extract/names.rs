@@ -4,7 +4,7 @@
 //! reached.
 
 use std::cell::RefCell;
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 use rustc_hash::FxHashMap;
 use syn::spanned::Spanned;
@@ -12,10 +12,12 @@ use syn::{Item, UseTree};
 
 use super::ExtractError;
 use super::cache::{ModPath, ModuleFile};
+use super::cfg;
 use super::declarations::{Declaration, ItemAt};
+use super::features::{Cfg, Truth};
 use super::note;
 use super::scan::{ItemKind, ScanItem};
-use super::syntax::{inline_items, item_at, item_name, unraw};
+use super::syntax::{inline_items, item_at, item_attrs, item_name, unraw};
 use super::tree::ModuleTree;
 use crate::model::{ExtractNote, Location};
 
@@ -145,6 +147,13 @@ pub(super) struct Names<'a> {
     modules: FxHashMap<ModPath, Option<ModuleScope<'a>>>,
     /// The first file that failed to parse when resolution needed it.
     error: Option<ExtractError>,
+    /// The path at which the last [`Names::resolve`] entered a dependency (`chrono::DateTime`, its
+    /// first segment the dependency's root module), if it did.
+    entered: Option<Vec<String>>,
+    /// The current lookup stops where it enters a dependency (see [`Names::resolve_to_border`]).
+    stop_at_border: bool,
+    /// The build checked: a type item its `#[cfg(...)]` leaves out is not there.
+    cfg: Cfg,
 }
 
 impl<'a> Names<'a> {
@@ -155,7 +164,20 @@ impl<'a> Names<'a> {
             item_ids: FxHashMap::default(),
             modules: FxHashMap::default(),
             error: None,
+            entered: None,
+            stop_at_border: false,
+            cfg: Cfg::default(),
         }
+    }
+
+    /// Resolves names in the build `cfg` describes (default: no feature on).
+    pub(super) fn set_cfg(&mut self, cfg: Cfg) {
+        self.cfg = cfg;
+    }
+
+    /// The build names are resolved in.
+    pub(super) fn cfg(&self) -> &Cfg {
+        &self.cfg
     }
 
     /// The module trees names are resolved in.
@@ -174,7 +196,9 @@ impl<'a> Names<'a> {
         match file.blob.ast(self.tree.cache) {
             Ok(ast) => Some(ast),
             Err(failure) => {
-                if self.error.is_none() {
+                // A dependency's file that syn cannot read hides its types (they stay external), but
+                // it is not the workspace's error to report.
+                if self.error.is_none() && self.tree.dependency_of(&file.module).is_none() {
                     self.error = Some(failure.at(&file.path));
                 }
                 None
@@ -188,7 +212,8 @@ impl<'a> Names<'a> {
         match file.blob.item(index, self.tree.cache) {
             Ok(item) => Some(item),
             Err(failure) => {
-                if self.error.is_none() {
+                // As for a file parsed whole: a dependency's item hides, it is not an error to report.
+                if self.error.is_none() && self.tree.dependency_of(&file.module).is_none() {
                     self.error = Some(failure.at(&file.path));
                 }
                 None
@@ -261,12 +286,21 @@ impl<'a> Names<'a> {
             file: Some(file),
             ..ModuleScope::default()
         };
+        let features = self.dependency_features(path);
         for (index, item) in items.iter().enumerate() {
             if item.parents != inline {
                 continue;
             }
             match &item.kind {
                 ItemKind::Type(name) => {
+                    // Only an item with a `#[cfg]` is parsed to index it: its attributes decide
+                    // whether it exists. One that does not parse stays, for a lookup to report.
+                    if item.cfg
+                        && let Ok(parsed) = file.blob.item(index, self.tree.cache)
+                        && !self.in_build(path, features, parsed)
+                    {
+                        continue;
+                    }
                     scope.types.insert(name.clone(), TypeSlot::Scanned(index));
                 }
                 ItemKind::Use => {
@@ -289,10 +323,31 @@ impl<'a> Names<'a> {
                         end: pos.end,
                     },
                 }),
-                ItemKind::Other => {}
+                ItemKind::MacroRules(_) | ItemKind::Other => {}
             }
         }
         scope
+    }
+
+    /// The features the dependency whose module is at `path` is built with; `None` for a workspace
+    /// module.
+    fn dependency_features(&self, path: &[String]) -> Option<&'a BTreeSet<String>> {
+        let tree: &'a ModuleTree<'a> = self.tree;
+        tree.dependency_mount(path).map(|mount| &mount.features)
+    }
+
+    /// Whether the type item `item` of the module at `path` is in the build checked: by its `#[cfg]`
+    /// against the dependency's `features` (a dependency's module), or against the workspace crate's.
+    fn in_build(&self, path: &[String], features: Option<&BTreeSet<String>>, item: &Item) -> bool {
+        match features {
+            Some(features) => {
+                cfg::enabled_by_features(item_attrs(item), &|name| features.contains(name))
+            }
+            None => {
+                let krate = path.first().map_or("", String::as_str);
+                self.cfg.active(krate, item_attrs(item)) != Truth::No
+            }
+        }
     }
 
     /// The id of the type item a slot of the module `module` (in `file`) holds, parsing it first when
@@ -323,9 +378,13 @@ impl<'a> Names<'a> {
             path: path.to_vec(),
             ..ModuleScope::default()
         };
+        let features = self.dependency_features(path);
         for item in items {
             match item {
                 Item::Struct(_) | Item::Enum(_) | Item::Type(_) => {
+                    if !self.in_build(path, features, item) {
+                        continue;
+                    }
                     let id = self.intern(file, path, item);
                     scope.types.insert(item_name(item), TypeSlot::Id(id));
                 }
@@ -386,7 +445,29 @@ impl<'a> Names<'a> {
 
     /// Resolves a path as written in `module`.
     pub(super) fn resolve(&mut self, module: &[String], segments: &[String]) -> NameTarget {
+        self.entered = None;
+        self.stop_at_border = false;
         self.resolve_hops(module, segments, 0)
+    }
+
+    /// [`Names::resolve`], stopping where the path enters a dependency (without mounting it): the
+    /// path there is then [`Names::take_entered`], and the target `External`.
+    pub(super) fn resolve_to_border(
+        &mut self,
+        module: &[String],
+        segments: &[String],
+    ) -> NameTarget {
+        self.entered = None;
+        self.stop_at_border = true;
+        let target = self.resolve_hops(module, segments, 0);
+        self.stop_at_border = false;
+        target
+    }
+
+    /// Where the last [`Names::resolve`] entered a dependency: the path from its root module, as named
+    /// at the border (`chrono::DateTime`, not the module it is defined in).
+    pub(super) fn take_entered(&mut self) -> Option<Vec<String>> {
+        self.entered.take()
     }
 
     /// [`Names::resolve`], `hops` imports deep.
@@ -407,13 +488,13 @@ impl<'a> Names<'a> {
                 }
                 (base, rest)
             }
-            "" => return self.resolve_absolute(&segments[1..], hops),
+            "" => return self.resolve_absolute(module, &segments[1..], hops),
             _ => {
                 let Some(scope) = self.module(module) else {
                     return NameTarget::External(segments.to_vec());
                 };
                 let Some(step) = scope.step(first, segments.len() == 1) else {
-                    return self.resolve_absolute(segments, hops);
+                    return self.resolve_absolute(module, segments, hops);
                 };
                 match step {
                     Step::Type(slot, file, owner) => {
@@ -430,7 +511,7 @@ impl<'a> Names<'a> {
                     Step::Globs(owner, globs) => {
                         return self
                             .resolve_glob(&owner, &globs, segments, hops)
-                            .unwrap_or_else(|| self.resolve_absolute(segments, hops));
+                            .unwrap_or_else(|| self.resolve_absolute(module, segments, hops));
                     }
                 }
             }
@@ -438,13 +519,39 @@ impl<'a> Names<'a> {
         self.resolve_below(base, rest, hops)
     }
 
-    /// A path starting with a crate name (or `::name`).
-    fn resolve_absolute(&mut self, segments: &[String], hops: usize) -> NameTarget {
-        match segments.first() {
-            Some(first) if self.tree.crates.contains(first) => {
-                self.resolve_below(vec![first.clone()], &segments[1..], hops)
+    /// A path starting with a crate name (or `::name`), written in `module`: a workspace crate, a
+    /// dependency of the crate `module` is in (by the name that crate gives it), or external.
+    fn resolve_absolute(
+        &mut self,
+        module: &[String],
+        segments: &[String],
+        hops: usize,
+    ) -> NameTarget {
+        let Some(first) = segments.first() else {
+            return NameTarget::External(Vec::new());
+        };
+        if self.tree.crates.contains(first) {
+            return self.resolve_below(vec![first.clone()], &segments[1..], hops);
+        }
+        let tree: &'a ModuleTree<'a> = self.tree;
+        // A bare name (`String`) is no crate's path: only `name::...` may enter a dependency.
+        let dependency = match segments.len() {
+            1 => None,
+            _ => tree.dependency_named(module, first),
+        };
+        match dependency {
+            Some(root) => {
+                let root = root.to_owned();
+                let mut entered = vec![root.clone()];
+                entered.extend_from_slice(&segments[1..]);
+                if self.stop_at_border {
+                    self.entered = Some(entered.clone());
+                    return NameTarget::External(entered);
+                }
+                self.entered.get_or_insert(entered);
+                self.resolve_below(vec![root], &segments[1..], hops)
             }
-            _ => NameTarget::External(segments.to_vec()),
+            None => NameTarget::External(segments.to_vec()),
         }
     }
 

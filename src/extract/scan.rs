@@ -67,6 +67,9 @@ pub(crate) struct ScanItem {
     pub(crate) line_start: usize,
     /// It may declare a protocol or a message (see the module documentation).
     pub(crate) declares: bool,
+    /// It has an outer `#[cfg(...)]` (possibly behind `cfg_attr`): whether it exists depends on the
+    /// build, which only its parsed attributes tell.
+    pub(crate) cfg: bool,
 }
 
 /// What a [`ScanItem`] is, as far as name resolution needs to know.
@@ -80,7 +83,9 @@ pub(crate) enum ItemKind {
     Mod(String),
     /// A macro invocation (`name! { ... }`, `a::b!(...);`): its last path segment and the path's position.
     MacroCall(String, Pos),
-    /// Anything else (functions, impls, traits, constants, `macro_rules!`, unions, `extern crate`).
+    /// `macro_rules! name { ... }`, by name (`r#` stripped).
+    MacroRules(String),
+    /// Anything else (functions, impls, traits, constants, unions, `extern crate`).
     Other,
 }
 
@@ -545,6 +550,7 @@ struct Draft {
     /// Its first module-level tokens, with their byte offsets and lines.
     head: Vec<(Token, usize, (u32, usize))>,
     declares: bool,
+    cfg: bool,
 }
 
 /// What [`items`] records on top of the structural pass.
@@ -586,6 +592,7 @@ impl Recorder {
             line: draft.line.0,
             line_start: draft.line.1,
             declares: draft.declares,
+            cfg: draft.cfg,
         });
     }
 }
@@ -636,7 +643,7 @@ fn item_kind(text: &str, head: &[(Token, usize, (u32, usize))]) -> Option<ItemKi
     }
 }
 
-/// `a::b! ...`: a macro invocation (not `macro_rules!`), with its path's position.
+/// `a::b! ...`: a macro invocation, with its path's position, or `macro_rules! name`.
 fn macro_call(text: &str, head: &[(Token, usize, (u32, usize))]) -> Option<ItemKind> {
     let mut i = usize::from(matches!(
         head,
@@ -655,7 +662,15 @@ fn macro_call(text: &str, head: &[(Token, usize, (u32, usize))]) -> Option<ItemK
             _ if matches!(head.get(i + 1), Some((Token::Punct(b'!'), ..))) => {
                 let name = &text[*s..*e];
                 if name == "macro_rules" {
-                    return None;
+                    return match head.get(i + 2) {
+                        Some((Token::Ident(s, e), ..)) => {
+                            let name = &text[*s..*e];
+                            Some(ItemKind::MacroRules(
+                                name.strip_prefix("r#").unwrap_or(name).to_owned(),
+                            ))
+                        }
+                        _ => None,
+                    };
                 }
                 let column = text[line.1..first].chars().count() + 1;
                 return Some(ItemKind::MacroCall(
@@ -680,6 +695,17 @@ struct ItemAttrs {
     wire: bool,
     /// A `derive` naming `Protocol` or `Message`.
     derive: bool,
+    /// A `cfg` attribute.
+    cfg: bool,
+}
+
+impl ItemAttrs {
+    /// Adds what another attribute says.
+    fn merge(&mut self, other: ItemAttrs) {
+        self.wire |= other.wire;
+        self.derive |= other.derive;
+        self.cfg |= other.cfg;
+    }
 }
 
 /// Where the pass is in a module-level `macro_rules! name { ... }`.
@@ -713,14 +739,18 @@ fn classify_attr(text: &str, tokens: &[Token]) -> ItemAttrs {
     match path {
         "wire" if single => ItemAttrs {
             wire: true,
-            derive: false,
+            ..ItemAttrs::default()
         },
         "derive" if single => ItemAttrs {
-            wire: false,
             derive: tokens[1..]
                 .iter()
                 .filter_map(word)
                 .any(|name| name == "Protocol" || name == "Message"),
+            ..ItemAttrs::default()
+        },
+        "cfg" if single => ItemAttrs {
+            cfg: true,
+            ..ItemAttrs::default()
         },
         "cfg_attr" if single => cfg_attr(text, &tokens[1..]),
         _ => ItemAttrs::default(),
@@ -743,8 +773,7 @@ fn cfg_attr(text: &str, tokens: &[Token]) -> ItemAttrs {
             Token::Punct(b',') if depth == 0 => {
                 if let Some(from) = start {
                     let found = classify_attr(text, &inner[from..i]);
-                    out.wire |= found.wire;
-                    out.derive |= found.derive;
+                    out.merge(found);
                 }
                 start = Some(i + 1);
             }
@@ -753,8 +782,7 @@ fn cfg_attr(text: &str, tokens: &[Token]) -> ItemAttrs {
     }
     if let Some(from) = start {
         let found = classify_attr(text, &inner[from..]);
-        out.wire |= found.wire;
-        out.derive |= found.derive;
+        out.merge(found);
     }
     out
 }
@@ -860,6 +888,7 @@ impl StructuralPass<'_> {
                     line,
                     head: Vec::new(),
                     declares: false,
+                    cfg: false,
                 });
                 if !attr_syntax && draft.head.len() < HEAD_TOKENS {
                     draft.head.push((token, start, line));
@@ -994,12 +1023,12 @@ impl StructuralPass<'_> {
                 self.stack.pop();
                 if !inner {
                     let found = classify_attr(self.text, &self.attr_tokens);
-                    self.item_attrs.wire |= found.wire;
-                    self.item_attrs.derive |= found.derive;
+                    self.item_attrs.merge(found);
                     let declares = self.item_attrs.wire && self.item_attrs.derive;
                     self.declares |= declares;
                     if let Some(draft) = self.record.as_mut().and_then(|r| r.draft.as_mut()) {
                         draft.declares |= declares;
+                        draft.cfg |= found.cfg;
                     }
                 }
                 if let [Token::Ident(s, e), Token::Punct(b'='), Token::Str(ls, le)] =

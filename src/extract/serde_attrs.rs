@@ -123,6 +123,8 @@ pub(crate) struct ContainerSerde {
     pub from: Option<syn::Type>,
     pub try_from: Option<syn::Type>,
     pub into: Option<syn::Type>,
+    /// serde_with's `#[skip_serializing_none]` (not a serde attribute; set by the lowering).
+    pub skip_serializing_none: bool,
 }
 
 /// Field and variant attributes.

@@ -71,7 +71,7 @@ pub struct A {{
     pub s: std::collections::BTreeSet<i16>,
     pub m: std::collections::HashMap<u32, serde_json::Value>,
     pub t: (u8, [char; 3]),
-    pub ext: chrono::DateTime<chrono::Utc>,
+    pub ext: geo_types::Point<f64>,
 }}
 "
     );
@@ -163,7 +163,7 @@ pub struct A {{
             ]
         }
     );
-    assert_eq!(f[7].ty, Ty::external("chrono::DateTime<chrono::Utc>"));
+    assert_eq!(f[7].ty, Ty::external("geo_types::Point<f64>"));
 }
 
 #[test]
@@ -171,7 +171,7 @@ fn module_files_mod_rs_and_path_attribute() {
     let lib = format!("{HEADER}\nmod a;\n#[path = \"odd/place.rs\"]\nmod b;\n");
     let a = "mod inner;\n";
     let inner = "use crate::P;\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = P, topic = \"t.i\", kind = \"record\")]\npub struct I { pub b: super::super::b::B }\n";
-    let b = "pub struct B(pub u16);\n";
+    let b = "#[derive(serde::Serialize)]\npub struct B(pub u16);\n";
     let s = snap(&[
         ("src/lib.rs", &lib),
         ("src/a/mod.rs", a),
@@ -793,4 +793,46 @@ fn one_cache_reads_and_parses_unchanged_blobs_once() {
     let nothing = extract_filtered(&demo_root(), &base, &cache, &|_| Keep::Nothing).unwrap();
     assert!(nothing.messages.is_empty() && nothing.types.is_empty());
     assert_eq!(nothing.protocols, s_old.protocols);
+}
+
+/// A file that invokes at item level a `macro_rules!` it defines is parsed whole, so that `expand` writes
+/// the items of the invocation; a file that defines a macro it does not invoke stays item by item.
+#[test]
+fn a_file_invoking_its_own_macro_is_parsed_whole_and_expanded() {
+    let lib = format!(
+        "{HEADER}
+mod ids;
+mod plain;
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = P, topic = \"t.a\", kind = \"event\")]
+pub struct A {{ pub id: ids::Id, pub plain: plain::Plain }}
+"
+    );
+    let ids = "macro_rules! id_type {
+    ($name:ident, $inner:ty) => {
+        #[derive(serde::Serialize, serde::Deserialize)]
+        pub struct $name(pub $inner);
+    };
+}
+id_type!(Id, u64);
+";
+    let plain = "macro_rules! unused { () => {}; }
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct Plain(pub u8);
+elsewhere::generate!();
+";
+    let files = [
+        ("src/lib.rs", lib.as_str()),
+        ("src/ids.rs", ids),
+        ("src/plain.rs", plain),
+    ];
+    let cache = SourceCache::new();
+    let s = extract_cached(&demo_root(), &Counting::new(&files, false), &cache).unwrap();
+    let id = &s.types["demo::ids::Id"];
+    assert_eq!(id.location.file, "src/ids.rs");
+    assert!(s.types.contains_key("demo::plain::Plain"), "{:?}", s.types);
+    let stats = cache.stats();
+    assert_eq!(stats.parsed, 1, "only ids.rs is parsed whole: {stats:?}");
+    assert!(stats.parsed_items > 0, "{stats:?}");
 }

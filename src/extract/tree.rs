@@ -3,12 +3,17 @@
 //! read it). Mounting parses nothing else; files unchanged since a revision the cache has seen are not
 //! looked at again.
 
+use std::cell::OnceCell;
+use std::collections::BTreeSet;
 use std::rc::Rc;
+
+use rustc_hash::FxHashMap;
 
 use super::cache::{
     Blob, ChildModule, ChildSource, ModPath, ModuleFile, ModuleFileKey, SourceCache,
 };
 use super::declarations::Declaration;
+use super::external::{CrateSource, ExternalCrate, Externals, From};
 use super::scan::{ModItem, Pos};
 use super::{CrateRoot, DirId, ExtractError, FileReader};
 use crate::model::{ExtractNote, Location};
@@ -20,6 +25,31 @@ pub(super) struct ModuleTree<'c> {
     pub(super) roots: Vec<(String, Rc<ModuleFile>)>,
     /// The names of every crate asked for, present at this revision or not.
     pub(super) crates: Vec<String>,
+    /// The dependencies this revision's code may name: described when a path first leaves the
+    /// workspace for a crate that is not std's, each mounted when first reached.
+    deps: OnceCell<Dependencies>,
+    describe: &'c dyn Fn() -> Externals,
+    /// The revision's reader (a path dependency inside the workspace is read through it).
+    reader: &'c dyn FileReader,
+}
+
+/// The dependencies of a [`ModuleTree`].
+struct Dependencies {
+    externals: Externals,
+    /// Each dependency's root module name (see [`Externals::module_names`]), and the reverse.
+    module_names: Vec<String>,
+    by_module: FxHashMap<String, usize>,
+    mounts: Vec<OnceCell<ExternalMount>>,
+}
+
+/// A dependency once name resolution has reached it.
+pub(super) struct ExternalMount {
+    /// Its module tree; `None` when its source is not on disk (or cannot be read).
+    pub(super) root: Option<Rc<ModuleFile>>,
+    /// The features it is built with.
+    pub(super) features: BTreeSet<String>,
+    /// Why it has no module tree (for the note), when it has none.
+    pub(super) missing: Option<String>,
 }
 
 /// Where `mount` is: what every file it mounts shares.
@@ -59,8 +89,9 @@ impl<'c> ModuleTree<'c> {
     /// Finds every crate's module tree.
     pub(super) fn load(
         crates: &[CrateRoot],
-        reader: &dyn FileReader,
+        reader: &'c dyn FileReader,
         cache: &'c SourceCache,
+        describe: &'c dyn Fn() -> Externals,
     ) -> Result<Self, ExtractError> {
         let mut roots = Vec::new();
         for krate in crates {
@@ -82,7 +113,116 @@ impl<'c> ModuleTree<'c> {
             cache,
             roots,
             crates: crates.iter().map(|krate| krate.name.clone()).collect(),
+            deps: OnceCell::new(),
+            describe,
+            reader,
         })
+    }
+
+    /// The dependencies, described on first use.
+    fn deps(&self) -> &Dependencies {
+        self.deps.get_or_init(|| {
+            let externals = (self.describe)();
+            let module_names = externals.module_names(&self.crates);
+            Dependencies {
+                by_module: module_names
+                    .iter()
+                    .enumerate()
+                    .map(|(i, name)| (name.clone(), i))
+                    .collect(),
+                module_names,
+                mounts: externals.crates.iter().map(|_| OnceCell::new()).collect(),
+                externals,
+            }
+        })
+    }
+
+    /// The dependency whose root module is `module[0]`, if it is one (none before the dependencies are
+    /// described: no module of theirs exists yet).
+    pub(super) fn dependency_of(&self, module: &[String]) -> Option<(usize, &ExternalCrate)> {
+        let deps = self.deps.get()?;
+        let index = *deps.by_module.get(module.first()?)?;
+        Some((index, &deps.externals.crates[index]))
+    }
+
+    /// The package (`url 2.5.0`) that the module at `module` belongs to, when it is a dependency's.
+    pub(super) fn package_of(&self, module: &[String]) -> Option<String> {
+        self.dependency_of(module).map(|(_, krate)| krate.label())
+    }
+
+    /// The root module name of the dependency the code at `module` calls `name`, if it names one.
+    pub(super) fn dependency_named(&self, module: &[String], name: &str) -> Option<&str> {
+        if ["std", "core", "alloc"].contains(&name) {
+            return None;
+        }
+        let first = module.first()?;
+        let deps = self.deps();
+        let from = match deps.by_module.get(first) {
+            Some(&index) => From::External(index),
+            None => From::Workspace(first),
+        };
+        let index = deps.externals.named(from, name)?;
+        Some(&deps.module_names[index])
+    }
+
+    /// The dependency whose root module is `module[0]`, mounted on first use.
+    pub(super) fn dependency_mount(&self, module: &[String]) -> Option<&ExternalMount> {
+        let (index, _) = self.dependency_of(module)?;
+        Some(self.deps().mounts[index].get_or_init(|| self.mount_dependency(index)))
+    }
+
+    /// Locates and mounts the dependency `index`.
+    fn mount_dependency(&self, index: usize) -> ExternalMount {
+        let deps = self.deps();
+        let krate = &deps.externals.crates[index];
+        let missing = |features, why: String| ExternalMount {
+            root: None,
+            features,
+            missing: Some(why),
+        };
+        let Some(locator) = &deps.externals.locator else {
+            return missing(BTreeSet::new(), "its source is not looked for".to_owned());
+        };
+        let located = locator.locate(krate);
+        let (root_file, reader): (String, &dyn FileReader) = match &located.source {
+            CrateSource::Revision { root_file } => (root_file.clone(), self.reader),
+            CrateSource::Files { root_file, reader } => (root_file.clone(), &**reader),
+            CrateSource::Missing { why } => return missing(located.features, why.clone()),
+        };
+        let module = vec![deps.module_names[index].clone()];
+        let mounted = self.mount_root(reader, &root_file, module);
+        match mounted {
+            Ok(Some(root)) => ExternalMount {
+                root: Some(root),
+                features: located.features,
+                missing: None,
+            },
+            Ok(None) => missing(
+                located.features,
+                format!("its root file `{root_file}` is missing"),
+            ),
+            Err(error) => missing(located.features, format!("it cannot be read ({error})")),
+        }
+    }
+
+    /// The module tree of a dependency's root file.
+    fn mount_root(
+        &self,
+        reader: &dyn FileReader,
+        root_file: &str,
+        module: Vec<String>,
+    ) -> Result<Option<Rc<ModuleFile>>, ExtractError> {
+        let Some(blob) = self.cache.load(reader, root_file)? else {
+            return Ok(None);
+        };
+        let mut mounting = Mounting {
+            cache: self.cache,
+            reader,
+            chain: vec![root_file.to_owned()],
+        };
+        mounting
+            .mount(root_file, blob, module, parent_dir(root_file))
+            .map(Some)
     }
 
     /// The notes of mounting every crate's module tree.
@@ -93,7 +233,10 @@ impl<'c> ModuleTree<'c> {
     /// The file and inline modules of the module at `path`; `None` when no module tree has it.
     pub(super) fn find(&self, path: &[String]) -> Option<(&ModuleFile, Vec<String>)> {
         let (first, mut rest) = path.split_first()?;
-        let mut file: &ModuleFile = &self.roots.iter().find(|(name, _)| name == first)?.1;
+        let mut file: &ModuleFile = match self.roots.iter().find(|(name, _)| name == first) {
+            Some((_, root)) => root,
+            None => self.dependency_mount(path)?.root.as_deref()?,
+        };
         let mut inline: Vec<String> = Vec::new();
         while let Some((name, after)) = rest.split_first() {
             // The last declaration of a name is the one the index keeps.

@@ -1,5 +1,6 @@
 //! Where source text comes from: the working tree, or git objects at a revision (git2; never a checkout).
-//! Also which release tags exist and which one is the baseline.
+//! Also which release tags exist and which one is the baseline, and where Cargo keeps the sources of
+//! dependencies (`registry`).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -10,6 +11,10 @@ use git2::{ObjectType, Oid, Repository};
 use semver::Version;
 
 use crate::extract::{DirId, ExtractError, FileReader};
+
+mod registry;
+
+pub(crate) use registry::CargoLocator;
 
 /// Why the source of a revision could not be read.
 #[derive(Debug, thiserror::Error)]

@@ -259,6 +259,12 @@ fn damaged_or_foreign_files_are_extracted_again_and_repaired() {
     // answered either.
     count.whole(&Store::open(dir.path(), "services/b", &crates()), &snapshot);
     assert_eq!(count.get(), 5);
+    // The same crates with other features or shapes: not answered either.
+    count.whole(
+        &Store::open_with(dir.path(), "", &crates(), "serde;all"),
+        &snapshot,
+    );
+    assert_eq!(count.get(), 6);
 }
 
 #[test]

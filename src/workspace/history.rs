@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::{Progress, Workspace, WorkspaceError, revision_error};
-use crate::extract::{self, FileReader as _, Keep, SourceCache};
+use crate::extract::{FileReader as _, Keep, SourceCache};
 use crate::model::{ProtocolDecl, Snapshot};
 use crate::source::{GitRevision, Release, Repo, SourceError, WorkTree};
 use crate::store::{Part, Store, Unseen};
@@ -29,10 +29,11 @@ impl<'w> History<'w> {
         let store = if no_store {
             Store::disabled()
         } else {
-            Store::open(
+            Store::open_with(
                 &workspace.target_dir,
                 repo.workspace_prefix(),
                 &workspace.crates,
+                &workspace.options.key(),
             )
         };
         History {
@@ -58,7 +59,8 @@ impl<'w> History<'w> {
     pub(crate) fn release(&self, commit: &str, rev: &str) -> Result<Snapshot, WorkspaceError> {
         self.store.whole(commit, || {
             let tree = self.tree(commit)?;
-            extract::extract_cached(&self.workspace.crates, &*tree, &self.cache)
+            (self.workspace)
+                .extract(&*tree, &self.cache, None)
                 .map_err(|error| revision_error(rev, error))
         })
     }
@@ -74,7 +76,8 @@ impl<'w> History<'w> {
     ) -> Result<Vec<Rc<Part>>, WorkspaceError> {
         self.store.parts(commit, keep, unseen, || {
             let tree = self.tree(commit)?;
-            extract::extract_filtered(&self.workspace.crates, &*tree, &self.cache, keep)
+            (self.workspace)
+                .extract(&*tree, &self.cache, Some(keep))
                 .map_err(|error| revision_error(rev, error))
         })
     }

@@ -7,16 +7,23 @@
 //!   and keeping release models in the store.
 //! - `CheckedReleases` and `last_releases`: which release tags a check or a matrix reads.
 //! - [`Progress`]: what reading many releases tells its caller; the library never prints.
+//! - `dependencies`: which package version each dependency a revision's code names is, from its
+//!   `Cargo.lock` and manifests; the sources are found by [`CargoLocator`].
 
+mod dependencies;
 mod history;
 mod progress;
 mod releases;
 
+use std::cell::RefCell;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
-use crate::extract::{self, CrateRoot, ExtractError, SourceCache};
-use crate::model::Snapshot;
-use crate::source::{Repo, SourceError, WorkTree};
+use crate::extract::{
+    self, CrateRoot, ExtractError, ExtractOptions, FileReader, Keep, SourceCache,
+};
+use crate::model::{ProtocolDecl, Snapshot};
+use crate::source::{CargoLocator, Repo, SourceError, WorkTree};
 
 pub(crate) use history::{History, read_releases};
 pub use progress::{NoProgress, Progress};
@@ -112,6 +119,13 @@ pub(crate) struct Workspace {
     pub(crate) target_dir: PathBuf,
     /// The packages named with `-p` (none: every member).
     pub(crate) named_packages: Vec<NamedPackage>,
+    /// Finds the sources of dependencies, for every revision a run reads.
+    pub(crate) locator: Rc<CargoLocator>,
+    /// The lock files parsed so far.
+    locks: Rc<dependencies::LockCache>,
+    /// The build checked (features) and the shapes `wirecheck.toml` declares: every revision is
+    /// extracted with them.
+    pub(crate) options: ExtractOptions,
 }
 
 impl Workspace {
@@ -174,10 +188,13 @@ impl Workspace {
         crates.sort_by(|a, b| a.root_file.cmp(&b.root_file));
         crates.dedup();
         Ok(Workspace {
+            locator: Rc::new(CargoLocator::new(&root)),
+            locks: Rc::default(),
             root,
             crates,
             target_dir: metadata.target_directory.clone().into_std_path_buf(),
             named_packages,
+            options: ExtractOptions::default(),
         })
     }
 
@@ -217,13 +234,45 @@ impl Workspace {
         rev: &str,
     ) -> Result<Snapshot, WorkspaceError> {
         let tree = repo.at(commit)?;
-        extract::extract(&self.crates, &tree).map_err(|error| revision_error(rev, error))
+        self.extract(&tree, &SourceCache::new(), None)
+            .map_err(|error| revision_error(rev, error))
     }
 
     /// [`Workspace::current_snapshot`], sharing `cache` with the other revisions a run reads.
     fn extract_current(&self, cache: &SourceCache) -> Result<Snapshot, WorkspaceError> {
-        extract::extract_cached(&self.crates, &WorkTree::new(&self.root), cache)
+        self.extract(&WorkTree::new(&self.root), cache, None)
             .map_err(WorkspaceError::Current)
+    }
+
+    /// The model of the revision `reader` reads (the messages `keep` asks for), following types into
+    /// the dependencies its `Cargo.lock` pins; notes say what of them could not be read.
+    fn extract(
+        &self,
+        reader: &dyn FileReader,
+        cache: &SourceCache,
+        keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
+    ) -> Result<Snapshot, ExtractError> {
+        let notes = RefCell::new(Vec::new());
+        let describe = || {
+            let working_lock = std::fs::read_to_string(self.root.join("Cargo.lock")).ok();
+            let found = dependencies::dependencies(
+                &self.crates,
+                reader,
+                working_lock.as_deref(),
+                Rc::clone(&self.locator) as Rc<dyn extract::Locate>,
+                &self.locks,
+            );
+            notes.borrow_mut().extend(found.notes);
+            found.externals
+        };
+        let mut snapshot =
+            extract::extract_with(&self.crates, reader, cache, &self.options, &describe, keep)?;
+        let notes = notes.into_inner();
+        if !notes.is_empty() {
+            snapshot.notes.extend(notes);
+            snapshot.sort();
+        }
+        Ok(snapshot)
     }
 }
 

@@ -108,6 +108,12 @@ pub enum Ext {
     Duration,
     /// `std::net::Ipv4Addr`: `"10.0.0.1"`.
     Ipv4,
+    /// `std::num::NonZeroU32`: a `u32` whose reader rejects 0.
+    NonZeroU32,
+    /// `std::net::IpAddr`: `"10.0.0.1"` or `"::1"` (a v4 address is one).
+    IpAddr,
+    /// `serde_bytes::ByteBuf`: `serialize_bytes` (an array of numbers in JSON; reads strings too).
+    Bytes,
 }
 
 /// A field's type.
@@ -188,6 +194,9 @@ impl Ty {
             Ty::Boxed(t) => format!("Box<{}>", t.render()),
             Ty::Ext(Ext::Duration) => "std::time::Duration".into(),
             Ty::Ext(Ext::Ipv4) => "std::net::Ipv4Addr".into(),
+            Ty::Ext(Ext::NonZeroU32) => "std::num::NonZeroU32".into(),
+            Ty::Ext(Ext::IpAddr) => "std::net::IpAddr".into(),
+            Ty::Ext(Ext::Bytes) => "serde_bytes::ByteBuf".into(),
         }
     }
 
@@ -608,7 +617,7 @@ impl Schema {
 
     fn defaultable_in(&self, ty: &Ty, visiting: &mut Vec<String>) -> bool {
         match ty {
-            Ty::Ext(Ext::Ipv4) => false,
+            Ty::Ext(Ext::Ipv4 | Ext::NonZeroU32 | Ext::IpAddr) => false,
             Ty::Arr(t, n) => *n <= 32 && self.defaultable_in(t, visiting),
             Ty::Tup(ts) => ts.iter().all(|t| self.defaultable_in(t, visiting)),
             Ty::Boxed(t) => self.defaultable_in(t, visiting),
@@ -873,6 +882,24 @@ impl<'s> Values<'s> {
             Ty::Ext(Ext::Ipv4) => match pick {
                 Pick::Min(_) => "std::net::Ipv4Addr::UNSPECIFIED".into(),
                 _ => "std::net::Ipv4Addr::new(10, 0, 0, 1)".into(),
+            },
+            Ty::Ext(Ext::NonZeroU32) => match pick {
+                Pick::Min(_) => "std::num::NonZeroU32::MIN".into(),
+                Pick::Max(_) => "std::num::NonZeroU32::MAX".into(),
+                Pick::Rand => format!(
+                    "std::num::NonZeroU32::new({}).unwrap()",
+                    1 + rng.below(1000)
+                ),
+            },
+            Ty::Ext(Ext::IpAddr) => match pick {
+                Pick::Min(_) => "std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED)".into(),
+                Pick::Max(_) => "std::net::IpAddr::V6(std::net::Ipv6Addr::LOCALHOST)".into(),
+                Pick::Rand => "std::net::IpAddr::V4(std::net::Ipv4Addr::new(10, 0, 0, 1))".into(),
+            },
+            Ty::Ext(Ext::Bytes) => match pick {
+                Pick::Min(_) => "serde_bytes::ByteBuf::new()".into(),
+                Pick::Max(_) => "serde_bytes::ByteBuf::from(vec![0u8, 255])".into(),
+                Pick::Rand => format!("serde_bytes::ByteBuf::from(vec![{}u8])", rng.below(256)),
             },
             Ty::Named(n) => self.named(n, pick, rng, d),
         }

@@ -289,6 +289,9 @@ fn mutate_ty(ty: &Ty, rng: &mut Rng) -> Option<Ty> {
         Ty::Named(_) => Ty::Value,
         Ty::Ext(Ext::Duration) => Ty::Ext(Ext::Ipv4),
         Ty::Ext(Ext::Ipv4) => Ty::Str,
+        Ty::Ext(Ext::NonZeroU32) => Ty::Int(Int::U32),
+        Ty::Ext(Ext::IpAddr) => Ty::Ext(Ext::Ipv4),
+        Ty::Ext(Ext::Bytes) => Ty::Str,
         Ty::Unit => return None,
     })
 }
@@ -1032,6 +1035,84 @@ fn m_ext_change(s: &mut Schema, rng: &mut Rng) -> Option<String> {
     Some(text)
 }
 
+/// A `u32` field becomes a `NonZeroU32` (its reader rejects 0), or back.
+fn m_nonzero(s: &mut Schema, rng: &mut Rng) -> Option<String> {
+    let refs: Vec<(Site, usize)> = field_refs(s, false)
+        .into_iter()
+        .filter(|r| {
+            matches!(
+                field_ref(s, *r).ty,
+                Ty::Int(Int::U32) | Ty::Ext(Ext::NonZeroU32)
+            )
+        })
+        .collect();
+    if refs.is_empty() {
+        return None;
+    }
+    let f = field_mut(s, *rng.pick(&refs));
+    let new = match f.ty {
+        Ty::Int(Int::U32) => Ty::Ext(Ext::NonZeroU32),
+        _ => Ty::Int(Int::U32),
+    };
+    let text = format!(
+        "field `{}` type {} -> {}",
+        f.name,
+        f.ty.render(),
+        new.render()
+    );
+    f.ty = new;
+    Some(text)
+}
+
+/// An `Ipv4Addr` becomes an `IpAddr` (it reads every v4 address; a v4 reader rejects v6 ones), or back;
+/// also inside an option.
+fn m_ip_version(s: &mut Schema, rng: &mut Rng) -> Option<String> {
+    let swap = |t: &Ty| match t {
+        Ty::Ext(Ext::Ipv4) => Some(Ty::Ext(Ext::IpAddr)),
+        Ty::Ext(Ext::IpAddr) => Some(Ty::Ext(Ext::Ipv4)),
+        _ => None,
+    };
+    swap_field_type(s, rng, |t| match t {
+        Ty::Opt(inner) => swap(inner).map(Ty::opt),
+        other => swap(other),
+    })
+}
+
+/// A `String` or `Vec<u8>` field becomes a `serde_bytes::ByteBuf`, or a `ByteBuf` a `String`.
+fn m_bytes(s: &mut Schema, rng: &mut Rng) -> Option<String> {
+    swap_field_type(s, rng, |t| match t {
+        Ty::Str => Some(Ty::Ext(Ext::Bytes)),
+        Ty::Vec(e) if **e == Ty::Int(Int::U8) => Some(Ty::Ext(Ext::Bytes)),
+        Ty::Ext(Ext::Bytes) => Some(Ty::Str),
+        _ => None,
+    })
+}
+
+/// Replaces the type of a random field for which `swap` gives one.
+fn swap_field_type(
+    s: &mut Schema,
+    rng: &mut Rng,
+    swap: impl Fn(&Ty) -> Option<Ty>,
+) -> Option<String> {
+    let refs: Vec<(Site, usize)> = field_refs(s, false)
+        .into_iter()
+        .filter(|r| swap(&field_ref(s, *r).ty).is_some())
+        .collect();
+    if refs.is_empty() {
+        return None;
+    }
+    let f = field_mut(s, *rng.pick(&refs));
+    let new = swap(&f.ty)?;
+    let text = format!(
+        "field `{}` type {} -> {}",
+        f.name,
+        f.ty.render(),
+        new.render()
+    );
+    f.ty = new;
+    Some(text)
+}
+
 fn m_macro_type(s: &mut Schema, rng: &mut Rng) -> Option<String> {
     if let Some(d) = s
         .defs
@@ -1115,6 +1196,9 @@ pub const MUTATIONS: &[(&str, Mutation)] = &[
     ("toggle_variant_untagged", m_variant_untagged),
     ("change_variant_shape", m_variant_shape),
     ("change_external_type", m_ext_change),
+    ("toggle_nonzero", m_nonzero),
+    ("toggle_ip_version", m_ip_version),
+    ("toggle_bytes", m_bytes),
     ("macro_defined_type", m_macro_type),
 ];
 
@@ -1453,6 +1537,9 @@ const COVERAGE: &[(&str, &str)] = &[
     ("kill", "make_optional"),
     ("hello_response", "make_required"),
     ("shell_init", "add_option_field"),
+    ("alloc_request", "toggle_nonzero"),
+    ("timeout", "toggle_ip_version"),
+    ("alloc_response", "toggle_bytes"),
 ];
 
 /// `n` pairs from `seed`: first the [`COVERAGE`] pairs and every mutation alone (round-robin over the corpus, each kind several

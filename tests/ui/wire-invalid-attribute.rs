@@ -1,5 +1,5 @@
-// `#[derive(Wire)]` checks the `#[wire(...)]` of fields and variants as `#[derive(Message)]` does, and rejects
-// one on the type itself.
+// `#[derive(Wire)]` checks the `#[wire(...)]` of fields and variants as `#[derive(Message)]` does; on the type
+// itself it accepts only `as = Type`.
 use wirecheck::Wire;
 
 #[derive(Wire)]

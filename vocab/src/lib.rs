@@ -173,6 +173,16 @@ impl Format {
     pub fn is_self_describing(self) -> bool {
         matches!(self, Format::Json | Format::Cbor | Format::Msgpack)
     }
+
+    /// What the format's serializer and deserializer answer to serde's `is_human_readable()`, which
+    /// types such as `IpAddr`, `SystemTime`'s neighbours, `uuid::Uuid` or `chrono` ask to pick a string
+    /// or a compact form. Only JSON says yes: the serde layers of bincode 2 (`ser.rs`, `de_owned.rs`,
+    /// `de_borrowed.rs`), postcard (`ser/serializer.rs`, `de/deserializer.rs`), ciborium (`ser/mod.rs`,
+    /// `de/mod.rs`) and rmp-serde (its `DefaultConfig`, kept by `to_vec_named`'s `StructMapConfig`) all
+    /// return `false`.
+    pub fn is_human_readable(self) -> bool {
+        self == Format::Json
+    }
 }
 
 /// A keyword that is not one of the accepted values (the error of `"sideways".parse::<Upgrade>()`).
@@ -217,6 +227,16 @@ mod tests {
             "{} keywords are distinct",
             T::WHAT
         );
+    }
+
+    #[test]
+    fn only_json_is_human_readable() {
+        let readable: Vec<Format> = Format::ALL
+            .iter()
+            .copied()
+            .filter(|f| f.is_human_readable())
+            .collect();
+        assert_eq!(readable, vec![Format::Json]);
     }
 
     #[test]

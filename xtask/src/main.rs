@@ -1,11 +1,12 @@
 //! This repository's own tasks: `cargo xtask check`, `cargo xtask demo`, `cargo xtask bench`,
-//! `cargo xtask architecture`, `cargo xtask new-rule`.
+//! `cargo xtask architecture`, `cargo xtask new-rule`, `cargo xtask realworld`.
 
 mod architecture;
 mod bench;
 mod demo;
 mod history;
 mod new_rule;
+mod realworld;
 #[cfg(test)]
 mod tests;
 
@@ -28,6 +29,9 @@ tasks:
                       (see cargo xtask bench --help)
   architecture        check the limits ARCHITECTURE.md sets on src/ (function and file length,
                       import cycles, rule ids written only in the catalogue)
+  realworld [ARGS]    replay the published histories of real crates (xtask/realworld/*.toml): check every
+                      consecutive release pair, decode every witness with the releases' real types
+                      (docs/realworld.md; --crate NAME, --no-decode)
   new-rule NAME       scaffold a rule: its catalogue entry, its fixture pair and its fixture test
                       (CONTRIBUTING.md, \"Adding a rule\")";
 
@@ -47,6 +51,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&args[1..]),
         Some("architecture") => architecture::run(&args[1..]),
         Some("new-rule") => new_rule::run(&args[1..]),
+        Some("realworld") => realworld::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)

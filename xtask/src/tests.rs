@@ -323,6 +323,7 @@ fn xtask_check_explains_a_repository_without_release_tags() {
         manifest: wirecheck::cli::ManifestArgs {
             manifest_path: Some(manifest.to_path_buf()),
         },
+        features: wirecheck::cli::FeatureArgs::default(),
         against: None,
         tag_pattern: "v*".into(),
         packages: Vec::new(),
@@ -362,6 +363,7 @@ fn xtask_check_passes_in_this_repository_before_its_first_release() {
         manifest: wirecheck::cli::ManifestArgs {
             manifest_path: Some(manifest),
         },
+        features: wirecheck::cli::FeatureArgs::default(),
         against: None,
         tag_pattern: "v*".into(),
         packages: Vec::new(),

@@ -30,6 +30,10 @@ impl Walk<'_> {
         writer_enum: &EnumDef,
         reader_enum: &EnumDef,
     ) -> Vec<Issue> {
+        // Written as integers (serde_repr): the integer's encoding, then variants by discriminant.
+        if let Some(found) = self.compare_integer_enums(writer_enum, reader_enum) {
+            return found;
+        }
         if writer_enum.attrs.repr != reader_enum.attrs.repr {
             return vec![Issue::breaking(
                 RuleId::EnumReprChanged,
@@ -131,9 +135,14 @@ impl Walk<'_> {
                     witness,
                 )]
             }
-            Some(reader_variant) if writer_variant.custom != reader_variant.custom => {
-                vec![self.custom_variant_changed(&writer_variant.rust_name)]
-            }
+            Some(reader_variant) if writer_variant.custom != reader_variant.custom => self
+                .custom_variant_changed(
+                    &writer_variant.rust_name,
+                    writer_variant.custom.as_ref(),
+                    reader_variant.custom.as_ref(),
+                )
+                .into_iter()
+                .collect(),
             Some(reader_variant) => {
                 self.compare_positional_payloads(writer_enum, writer_variant, reader_variant)
             }

@@ -35,8 +35,13 @@ fn undecodable(shape: &Shape, role: Role) -> Option<&'static str> {
             EnumRepr::External if e.variants.iter().any(|v| v.untagged) => Some(
                 "an enum with an untagged variant is read with `deserialize_any`, which a positional format refuses",
             ),
-            EnumRepr::External => None,
+            EnumRepr::External | EnumRepr::Integer { .. } => None,
         },
+        // serde_with's `PickFirst` (and the choices built on it) buffers the input with `deserialize_any`
+        // before trying its types (its `de/impls.rs`).
+        (Shape::Choice(reads), Role::Reader) if reads.len() > 1 => Some(
+            "a choice of types is read with `deserialize_any`, which a positional format refuses",
+        ),
         (Shape::Struct(s), _) if s.fields.iter().any(|f| f.flatten) => Some(
             "a struct with a flattened field is written as a map of unknown length, which a positional format cannot write",
         ),
@@ -109,14 +114,16 @@ impl Walk<'_> {
         reader: Shape,
     ) -> Vec<Issue> {
         use Shape as S;
+        if let Some(found) = self.compare_forms(writer_ty, reader_ty, &writer, &reader) {
+            return found;
+        }
         match (writer, reader) {
             (S::Value, S::Value) => Vec::new(),
             (S::Unresolved(a), S::Unresolved(b)) if a == b => Vec::new(),
             (S::Unresolved(name), _) | (_, S::Unresolved(name)) => {
                 vec![self.unresolved_type(&name, writer_ty, reader_ty)]
             }
-            (S::External(a), S::External(b)) if a == b => Vec::new(),
-            (S::External(_), _) | (_, S::External(_)) => {
+            (S::External(..), _) | (_, S::External(..)) => {
                 vec![self.external_type_changed(writer_ty, reader_ty)]
             }
             (S::Option(a), S::Option(b)) => self.compare(&a, &b),

@@ -102,6 +102,7 @@ pub(super) fn def(name: &str, attrs_: ContainerAttrs, body: Body) -> TypeDef {
         attrs: attrs_,
         body,
         location: loc(5),
+        package: None,
     }
 }
 

@@ -332,7 +332,14 @@ fn option_deserialize_with() {
     let fd = only(&out, RuleId::OptionDeserializeWith);
     assert_eq!((fd.level, fd.direction), (Level::Major, NEW_READS_OLD));
     assert_eq!(fd.witness, Some(json!({})));
+    // A new deserializer affects what the new release reads, only.
     assert!(has(
+        &out,
+        RuleId::CustomSerdeChanged,
+        Level::Major,
+        NEW_READS_OLD
+    ));
+    assert!(!has(
         &out,
         RuleId::CustomSerdeChanged,
         Level::Major,
@@ -361,29 +368,38 @@ fn custom_serde_changed_once() {
         f("t", u(64)).with(Some("b::ser"), Some("b::de")),
     ])]);
     let out = check(&old, &new);
-    assert_eq!(
-        summary(&out),
-        vec![(
+    let both = vec![
+        (
             RuleId::CustomSerdeChanged,
             Level::Major,
             OLD_READS_NEW,
-            Some("t".into())
-        )]
-    );
+            Some("t".into()),
+        ),
+        (
+            RuleId::CustomSerdeChanged,
+            Level::Major,
+            NEW_READS_OLD,
+            Some("t".into()),
+        ),
+    ];
+    // Both functions changed: both directions, once each.
+    assert_eq!(summary(&out), both);
     assert_eq!(out[0].witness, None);
-    // Same functions, other type behind them.
+    // Only the serializer changed: what the new release writes, read by the old one.
+    let new = snap(vec![msg_struct(vec![
+        f("t", u(64)).with(Some("b::ser"), Some("a::de")),
+    ])]);
+    assert_eq!(summary(&check(&old, &new)), vec![both[0].clone()]);
+    // Only the deserializer changed: what the new release reads.
+    let new = snap(vec![msg_struct(vec![
+        f("t", u(64)).with(Some("a::ser"), Some("b::de")),
+    ])]);
+    assert_eq!(summary(&check(&old, &new)), vec![both[1].clone()]);
+    // Same functions, other type behind them: which one it affects is unknown, so both.
     let new = snap(vec![msg_struct(vec![
         f("t", i(64)).with(Some("a::ser"), Some("a::de")),
     ])]);
-    assert_eq!(
-        summary(&check(&old, &new)),
-        vec![(
-            RuleId::CustomSerdeChanged,
-            Level::Major,
-            OLD_READS_NEW,
-            Some("t".into())
-        )]
-    );
+    assert_eq!(summary(&check(&old, &new)), both);
     // try_from appearing on a type.
     let mut a = attrs("Id");
     a.from = Some(Proxy {
@@ -556,6 +572,7 @@ fn wrappers_aliases_and_generics_are_transparent() {
             fields: vec![f("t", Ty::Param { name: "T".into() })],
         },
         location: loc(30),
+        package: None,
     };
     let g = |t: Ty| {
         snap(vec![

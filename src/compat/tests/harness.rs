@@ -71,6 +71,9 @@ fn check_finding(old: &Snapshot, new: &Snapshot, finding: &Finding, positional: 
     let side = |snapshot| SideRef {
         snapshot,
         side: Side::Old,
+        human: new
+            .protocol("p")
+            .is_none_or(|p| p.format.is_human_readable()),
     };
     let evidence = finding.rule.rule().evidence;
     if evidence != Evidence::Opaque && !positional {
@@ -92,8 +95,12 @@ fn check_finding(old: &Snapshot, new: &Snapshot, finding: &Finding, positional: 
         .is_err();
     if !positional && !rejected {
         // An `Option` around an untagged value reads a `null` payload as None: a misread too.
+        // The reader model knows of a refined domain only its one value outside; that another domain's
+        // sample is rejected is shown by the real types (tests/serde_truth.rs).
+        let other_domain = finding.rule == RuleId::ValueDomainNarrowed;
         assert!(
             evidence.may_misread()
+                || other_domain
                 || witness.to_string().contains("null")
                 || finding.message.contains("misread"),
             "the witness {witness} of {} is accepted by the reader model: {finding:?}",

@@ -106,6 +106,7 @@ fn everything() -> Snapshot {
                 fields: vec![f("t", Ty::Param { name: "T".into() })],
             },
             location: loc(30),
+            package: None,
         },
         tuple_st("Id", vec![u(64)]),
         def(

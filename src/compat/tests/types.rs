@@ -383,6 +383,7 @@ fn recursive_types_terminate() {
             ],
         },
         location: loc(40),
+        package: None,
     };
     let g = |t: Ty| {
         snap(vec![

@@ -32,7 +32,29 @@ impl Known {
 }
 
 /// The wire shape of the type at `path` with generic arguments `args`, for the package `version` when it
-/// is known; `None` when neither std nor the catalogue knows it.
+/// is known; `None` when neither std nor the catalogue knows it. A path into a catalogued crate is
+/// answered by the catalogue alone (std's names, matched by last segment, must not catch
+/// `time::Duration`).
 pub(crate) fn lookup(path: &[String], args: &[Ty], version: Option<&Version>) -> Option<Known> {
-    std_types::lookup(path, args).or_else(|| crates::lookup(path, args, version))
+    if crates::knows_crate(path) {
+        crates::lookup(path, args, version)
+    } else {
+        std_types::lookup(path, args)
+    }
+}
+
+/// Whether the catalogue has entries (types or `with` modules) for the crate `path` starts with.
+pub(crate) fn catalogued(path: &[String]) -> bool {
+    crates::knows_crate(path)
+}
+
+/// The shape a `#[serde(with = "module")]` of a catalogued crate writes and reads for a field of type
+/// `field` (`chrono::serde::ts_seconds` on a `DateTime<Utc>`: an `i64` of seconds), at the crate's
+/// `version` when known; `module` is resolved, its first segment the crate.
+pub(crate) fn lookup_with(
+    module: &[String],
+    field: &Ty,
+    version: Option<&Version>,
+) -> Option<Known> {
+    crates::lookup_with(module, field, version)
 }

@@ -179,6 +179,9 @@ fn syn_items(text: &str) -> Vec<Compared> {
                         pos_of(i.mac.path.segments.first().unwrap().ident.span()),
                     )
                 }
+                syn::Item::Macro(i) if i.mac.path.is_ident("macro_rules") => {
+                    ItemKind::MacroRules(unraw(i.ident.as_ref().expect("a macro_rules! name")))
+                }
                 _ => ItemKind::Other,
             };
             match item {

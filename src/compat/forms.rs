@@ -1,0 +1,143 @@
+//! The forms that stand for what serde impls do beyond a derive, the same in both kinds of format:
+//! refined values (a base type the reader parses and may reject), bytes (`serialize_bytes`), reader
+//! choices (the first of several types that decodes) and types of other crates at two package versions.
+//! Readable forms never get here: resolution already picked their shape for the format.
+
+use super::decode::Decoder;
+use super::issue::Issue;
+use super::shape::{RefinedDef, Shape, bytes_as_seq};
+use super::walk::Walk;
+use crate::model::Ty;
+use crate::rules::RuleId;
+
+impl Walk<'_> {
+    /// Compares a pair of wire shapes when one of them is a refined value, bytes, a reader choice, or
+    /// the same type of another crate on both sides; `None` for every other pair (and for the pairs the
+    /// caller decides first: readers of anything, unresolved types, options).
+    pub(super) fn compare_forms(
+        &mut self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        writer: &Shape,
+        reader: &Shape,
+    ) -> Option<Vec<Issue>> {
+        use Shape as S;
+        match (writer, reader) {
+            (_, S::Value) | (S::Unresolved(_), _) | (_, S::Unresolved(_)) => None,
+            (S::External(a, old), S::External(b, new)) if a == b => {
+                Some(self.external_versions(a, old.as_deref(), new.as_deref()))
+            }
+            (S::External(..), _) | (_, S::External(..)) => None,
+            (S::Option(_), S::Refined(_) | S::Bytes | S::Choice(_)) => None,
+            (S::Refined(w), S::Refined(r)) => Some(self.refined_to_refined(w, r)),
+            (S::Refined(w), _) => Some(self.compare(&w.base, reader_ty)),
+            (_, S::Refined(r)) => Some(self.plain_to_refined(writer_ty, r)),
+            (_, S::Choice(reads)) => Some(self.compare_choice(writer_ty, reader_ty, writer, reads)),
+            (S::Str, S::Bytes) if self.human => Some(Vec::new()),
+            (S::Bytes, _) => Some(self.compare(&bytes_as_seq(), reader_ty)),
+            (_, S::Bytes) => Some(self.compare(writer_ty, &bytes_as_seq())),
+            _ => None,
+        }
+    }
+
+    /// The same type of another crate: unchanged at the same package version; at two versions its
+    /// shape may have changed, which the checker cannot see, in either direction.
+    fn external_versions(
+        &self,
+        path: &str,
+        writer: Option<&str>,
+        reader: Option<&str>,
+    ) -> Vec<Issue> {
+        if writer == reader {
+            return Vec::new();
+        }
+        let version = |v: Option<&str>| {
+            v.map_or_else(|| "an unknown version".to_owned(), |v| format!("`{v}`"))
+        };
+        // A dependency upgrade may change what is written and what is read: one finding per direction.
+        vec![Issue::breaking(
+            RuleId::ExternalTypeChanged,
+            format!(
+                "{} writes `{path}` from {} and {} reads it from {}: the checker cannot see whether its wire \
+                 shape changed between the two versions",
+                self.writer_name(),
+                version(writer),
+                self.reader_name(),
+                version(reader)
+            ),
+            None,
+        )]
+    }
+
+    /// Two refined values: the bases as usual; the reader's domain must hold the writer's.
+    fn refined_to_refined(&mut self, writer: &RefinedDef, reader: &RefinedDef) -> Vec<Issue> {
+        let mut out = self.compare(&writer.base, &reader.base);
+        if writer.read_by(reader) {
+            return out;
+        }
+        let relation = if reader.within.contains(&writer.domain) {
+            format!("`{}` is a part of `{}`", reader.domain, writer.domain)
+        } else {
+            format!(
+                "wirecheck knows of no `{}` value that is not a `{}` value, nor that every one is",
+                writer.domain, reader.domain
+            )
+        };
+        let witness = writer
+            .sample_value()
+            .filter(|sample| Some(sample) != reader.sample_value().as_ref());
+        out.push(Issue::breaking(
+            RuleId::ValueDomainNarrowed,
+            format!(
+                "{} writes a `{}` value and {} accepts only `{}` values ({relation})",
+                self.writer_name(),
+                writer.domain,
+                self.reader_name(),
+                reader.domain
+            ),
+            witness,
+        ));
+        out
+    }
+
+    /// A plain value read as a refined one: every value of the writer's type reaches the reader's
+    /// parser, which rejects those outside its domain.
+    fn plain_to_refined(&mut self, writer_ty: &Ty, reader: &RefinedDef) -> Vec<Issue> {
+        let mut out = self.compare(writer_ty, &reader.base);
+        if out.iter().any(|issue| issue.breaks) {
+            return out;
+        }
+        let witness = reader
+            .outside_value()
+            .filter(|outside| Decoder::new(self.writer).decode(writer_ty, outside).is_ok());
+        out.push(Issue::breaking(
+            RuleId::ValueDomainNarrowed,
+            format!(
+                "{} writes any `{writer_ty}` and {} accepts only `{}` values",
+                self.writer_name(),
+                self.reader_name(),
+                reader.domain
+            ),
+            witness,
+        ));
+        out
+    }
+
+    /// A reader that tries `reads` in order: the writer is fine if one of them takes everything it
+    /// writes; otherwise the writer's samples decide, as for an untagged enum.
+    fn compare_choice(
+        &mut self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        writer: &Shape,
+        reads: &[Ty],
+    ) -> Vec<Issue> {
+        for read in reads {
+            let found = self.compare(writer_ty, read);
+            if !found.iter().any(|issue| issue.breaks) {
+                return found;
+            }
+        }
+        self.compare_by_samples(writer_ty, reader_ty, writer)
+    }
+}

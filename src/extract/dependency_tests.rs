@@ -1,0 +1,391 @@
+//! Following types into dependencies: in-memory dependency sources behind a test [`Locate`].
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+
+use super::*;
+use crate::model::{Body, Ty};
+
+const LIB: &str = "use serde::{Deserialize, Serialize};
+use wirecheck::{Message, Protocol};
+use netlib::Link as L;
+
+#[derive(Protocol)]
+#[wire(name = \"p\", version = \"1.0.0\")]
+pub struct P;
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = P, topic = \"t\", kind = \"request\")]
+pub struct Req {
+    pub link: L,
+    pub raw: netlib::Raw,
+    pub gone: ghost::Thing,
+    pub stamp: netlib::Missing,
+}
+";
+
+const NETLIB: &str = "mod link;
+pub use link::Link;
+
+/// Hand-written impls.
+pub struct Raw(Vec<u8>);
+";
+
+const NETLIB_LINK: &str = "use serde::{Deserialize, Serialize};
+
+#[cfg_attr(feature = \"serde\", derive(Serialize, Deserialize))]
+pub struct Link {
+    pub href: String,
+    #[cfg(feature = \"rel\")]
+    pub rel: String,
+    #[cfg(not(feature = \"serde\"))]
+    pub never: u8,
+    pub kind: crate::link::Kind,
+}
+
+#[derive(Serialize, Deserialize)]
+pub enum Kind {
+    A,
+    #[cfg(feature = \"rel\")]
+    B,
+}
+";
+
+/// Finds `netlib` in memory with the `serde` feature; `ghost` is not on disk.
+struct Memory;
+
+impl Locate for Memory {
+    fn locate(&self, krate: &ExternalCrate) -> Located {
+        if krate.package != "net-lib" {
+            return Located {
+                source: CrateSource::Missing {
+                    why: "looked nowhere".to_owned(),
+                },
+                features: BTreeSet::new(),
+            };
+        }
+        let files: BTreeMap<String, String> = [
+            ("/deps/netlib/src/lib.rs", NETLIB),
+            ("/deps/netlib/src/link.rs", NETLIB_LINK),
+        ]
+        .into_iter()
+        .map(|(path, text)| (path.to_owned(), text.to_owned()))
+        .collect();
+        Located {
+            source: CrateSource::Files {
+                root_file: "/deps/netlib/src/lib.rs".to_owned(),
+                reader: Rc::new(files),
+            },
+            features: ["serde".to_owned()].into(),
+        }
+    }
+}
+
+fn external(package: &str, version: &str) -> ExternalCrate {
+    ExternalCrate {
+        package: package.to_owned(),
+        version: version.to_owned(),
+        source: "registry+https://github.com/rust-lang/crates.io-index".to_owned(),
+        path: None,
+        requested_features: BTreeSet::new(),
+        default_features: true,
+        deps: BTreeMap::new(),
+    }
+}
+
+fn externals() -> Externals {
+    Externals {
+        crates: vec![external("net-lib", "1.2.0"), external("ghost", "0.3.0")],
+        of_workspace: [(
+            "demo".to_owned(),
+            [("netlib".to_owned(), 0), ("ghost".to_owned(), 1)].into(),
+        )]
+        .into(),
+        locator: Some(Rc::new(Memory)),
+    }
+}
+
+fn extract_demo(externals: &Externals) -> Snapshot {
+    let files: BTreeMap<String, String> = [("src/lib.rs".to_owned(), LIB.to_owned())].into();
+    let roots = [CrateRoot {
+        name: "demo".to_owned(),
+        root_file: "src/lib.rs".to_owned(),
+    }];
+    extract_with(
+        &roots,
+        &files,
+        &SourceCache::new(),
+        &ExtractOptions::default(),
+        &|| externals.clone(),
+        None,
+    )
+    .unwrap()
+}
+
+fn field_ty(snapshot: &Snapshot, path: &str, field: &str) -> Ty {
+    let Body::Struct { fields, .. } = &snapshot.types[path].body else {
+        panic!("{path} is not a struct");
+    };
+    fields
+        .iter()
+        .find(|f| f.rust_name == field)
+        .unwrap()
+        .ty
+        .clone()
+}
+
+#[test]
+fn a_derived_type_of_a_dependency_is_lowered_with_its_package() {
+    let s = extract_demo(&externals());
+    assert_eq!(
+        field_ty(&s, "demo::Req", "link"),
+        Ty::Named {
+            path: "net_lib::link::Link".to_owned(),
+            args: Vec::new()
+        }
+    );
+    let link = &s.types["net_lib::link::Link"];
+    assert_eq!(link.package.as_deref(), Some("net-lib 1.2.0"));
+    assert_eq!(link.location.file, "/deps/netlib/src/link.rs");
+    // Fields behind features the dependency is not built with are not there.
+    let Body::Struct { fields, .. } = &link.body else {
+        panic!()
+    };
+    let names: Vec<&str> = fields.iter().map(|f| f.rust_name.as_str()).collect();
+    assert_eq!(names, ["href", "kind"]);
+    let Body::Enum { variants } = &s.types["net_lib::link::Kind"].body else {
+        panic!()
+    };
+    assert_eq!(variants.len(), 1);
+    assert_eq!(s.types["demo::Req"].package, None);
+}
+
+#[test]
+fn a_dependency_type_without_a_derive_is_external_with_its_package() {
+    let s = extract_demo(&externals());
+    assert_eq!(
+        field_ty(&s, "demo::Req", "raw"),
+        Ty::External {
+            path: "net_lib::Raw".to_owned(),
+            package: Some("net-lib 1.2.0".to_owned())
+        }
+    );
+    assert!(
+        s.notes.iter().any(|n| n
+            .message
+            .contains("`net_lib::Raw` of package `net-lib 1.2.0` has no serde derive")),
+        "{:?}",
+        s.notes
+    );
+    // A path the dependency does not define is kept with the package too.
+    assert_eq!(
+        field_ty(&s, "demo::Req", "stamp"),
+        Ty::External {
+            path: "net_lib::Missing".to_owned(),
+            package: Some("net-lib 1.2.0".to_owned())
+        }
+    );
+}
+
+#[test]
+fn a_dependency_not_on_disk_is_noted_and_compared_by_path_and_version() {
+    let s = extract_demo(&externals());
+    assert_eq!(
+        field_ty(&s, "demo::Req", "gone"),
+        Ty::External {
+            path: "ghost::Thing".to_owned(),
+            package: Some("ghost 0.3.0".to_owned())
+        }
+    );
+    let notes: Vec<&str> = s
+        .notes
+        .iter()
+        .map(|n| n.message.as_str())
+        .filter(|m| m.contains("ghost 0.3.0"))
+        .collect();
+    assert_eq!(notes.len(), 1, "{:?}", s.notes);
+    assert!(notes[0].contains("`cargo fetch` brings it"), "{}", notes[0]);
+}
+
+#[test]
+fn without_dependencies_paths_stay_external_by_name() {
+    let s = extract_demo(&Externals::default());
+    assert_eq!(
+        field_ty(&s, "demo::Req", "link"),
+        Ty::external("L".to_owned())
+    );
+}
+
+/// Counts the dependencies it is asked to find; finds none.
+#[derive(Default)]
+struct Counting(std::cell::Cell<usize>);
+
+impl Locate for Counting {
+    fn locate(&self, _: &ExternalCrate) -> Located {
+        self.0.set(self.0.get() + 1);
+        Located {
+            source: CrateSource::Missing {
+                why: "not here".to_owned(),
+            },
+            features: BTreeSet::new(),
+        }
+    }
+}
+
+#[test]
+fn a_catalogued_type_of_a_dependency_is_known_without_mounting_it() {
+    let lib = "use wirecheck::{Message, Protocol};
+#[derive(Protocol)]
+#[wire(name = \"p\", version = \"1.0.0\")]
+pub struct P;
+#[derive(serde::Serialize, serde::Deserialize, Message)]
+#[wire(protocol = P, topic = \"t\", kind = \"request\")]
+pub struct Req { pub any: serde_json::Value }
+";
+    let counting = Rc::new(Counting::default());
+    let externals = Externals {
+        crates: vec![external("serde_json", "1.0.154")],
+        of_workspace: [("demo".to_owned(), [("serde_json".to_owned(), 0)].into())].into(),
+        locator: Some(Rc::clone(&counting) as Rc<dyn Locate>),
+    };
+    let files: BTreeMap<String, String> = [("src/lib.rs".to_owned(), lib.to_owned())].into();
+    let roots = [CrateRoot {
+        name: "demo".to_owned(),
+        root_file: "src/lib.rs".to_owned(),
+    }];
+    let s = extract_with(
+        &roots,
+        &files,
+        &SourceCache::new(),
+        &ExtractOptions::default(),
+        &|| externals.clone(),
+        None,
+    )
+    .unwrap();
+    assert_eq!(field_ty(&s, "demo::Req", "any"), Ty::Value);
+    assert_eq!(counting.0.get(), 0, "serde_json was looked for");
+    assert!(s.notes.is_empty(), "{:?}", s.notes);
+}
+
+#[test]
+fn dependencies_are_described_only_when_a_path_leaves_the_workspace() {
+    let lib = "use std::collections::BTreeMap;
+use wirecheck::{Message, Protocol};
+#[derive(Protocol)]
+#[wire(name = \"p\", version = \"1.0.0\")]
+pub struct P;
+#[derive(serde::Serialize, serde::Deserialize, Message)]
+#[wire(protocol = P, topic = \"t\", kind = \"request\")]
+pub struct Req { pub names: BTreeMap<String, Vec<u8>>, pub at: std::time::Duration }
+";
+    let described = std::cell::Cell::new(0);
+    let describe = || {
+        described.set(described.get() + 1);
+        externals()
+    };
+    let files: BTreeMap<String, String> = [("src/lib.rs".to_owned(), lib.to_owned())].into();
+    let roots = [CrateRoot {
+        name: "demo".to_owned(),
+        root_file: "src/lib.rs".to_owned(),
+    }];
+    extract_with(
+        &roots,
+        &files,
+        &SourceCache::new(),
+        &ExtractOptions::default(),
+        &describe,
+        None,
+    )
+    .unwrap();
+    assert_eq!(described.get(), 0);
+    let files: BTreeMap<String, String> = [("src/lib.rs".to_owned(), LIB.to_owned())].into();
+    extract_with(
+        &roots,
+        &files,
+        &SourceCache::new(),
+        &ExtractOptions::default(),
+        &describe,
+        None,
+    )
+    .unwrap();
+    assert_eq!(described.get(), 1);
+}
+
+/// Finds `netlib` as one file whose `Kind` exists twice, each behind a `#[cfg]` of the `serde` feature,
+/// built with `features`.
+struct TwoKinds(BTreeSet<String>);
+
+impl Locate for TwoKinds {
+    fn locate(&self, _: &ExternalCrate) -> Located {
+        let lib = "#[cfg(feature = \"serde\")]
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct Kind { pub a: u8 }
+#[cfg(not(feature = \"serde\"))]
+pub struct Kind(pub String);
+";
+        let files: BTreeMap<String, String> =
+            [("/deps/netlib/src/lib.rs".to_owned(), lib.to_owned())].into();
+        Located {
+            source: CrateSource::Files {
+                root_file: "/deps/netlib/src/lib.rs".to_owned(),
+                reader: Rc::new(files),
+            },
+            features: self.0.clone(),
+        }
+    }
+}
+
+#[test]
+fn a_dependency_type_item_parsed_alone_follows_the_dependency_features() {
+    let lib = "use wirecheck::{Message, Protocol};
+#[derive(Protocol)]
+#[wire(name = \"p\", version = \"1.0.0\")]
+pub struct P;
+#[derive(serde::Serialize, serde::Deserialize, Message)]
+#[wire(protocol = P, topic = \"t\", kind = \"request\")]
+pub struct Req { pub kind: netlib::Kind }
+";
+    let extract = |features: &[&str]| {
+        let externals = Externals {
+            locator: Some(Rc::new(TwoKinds(
+                features.iter().map(|f| (*f).to_owned()).collect(),
+            ))),
+            ..externals()
+        };
+        let files: BTreeMap<String, String> = [("src/lib.rs".to_owned(), lib.to_owned())].into();
+        let roots = [CrateRoot {
+            name: "demo".to_owned(),
+            root_file: "src/lib.rs".to_owned(),
+        }];
+        let cache = SourceCache::new();
+        let s = extract_with(
+            &roots,
+            &files,
+            &cache,
+            &ExtractOptions::default(),
+            &|| externals.clone(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(cache.stats().parsed, 0, "every file is read item by item");
+        s
+    };
+    // With `serde` on, the derived `Kind` is the one there (without the cfg, the last one would be).
+    let with = extract(&["serde"]);
+    assert_eq!(
+        field_ty(&with, "demo::Req", "kind"),
+        Ty::Named {
+            path: "net_lib::Kind".to_owned(),
+            args: Vec::new()
+        }
+    );
+    // Without it, the hand-written one: compared by path and version.
+    let without = extract(&[]);
+    assert_eq!(
+        field_ty(&without, "demo::Req", "kind"),
+        Ty::External {
+            path: "net_lib::Kind".to_owned(),
+            package: Some("net-lib 1.2.0".to_owned())
+        }
+    );
+}

@@ -1,0 +1,397 @@
+//! The build wirecheck checks: which cargo features each crate is built with, and whether an item, field
+//! or variant behind `#[cfg(...)]` exists in that build.
+//!
+//! Features follow cargo: a crate's `default` features (unless `--no-default-features`), those named with
+//! `--features` (`name` for every checked package that has it, `package/name` for one), or all of them
+//! with `--all-features`; then every feature an enabled one enables, and the implicit feature of an
+//! optional dependency (unless the manifest names it with `dep:`). The manifest is the package's
+//! `Cargo.toml` at the revision read, so a feature added to `default` in a release is on in that release.
+//!
+//! Predicates: `feature = "..."`, `not`, `all`, `any`. `test`, `doctest`, `doc` and `miri` are false (a
+//! check is not a test build). Every other predicate (`unix`, `target_os = "linux"`, `debug_assertions`)
+//! depends on the target and profile, which a check does not choose: it is unknown, and what it guards is
+//! kept, with a note.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustc_hash::FxHashMap;
+use syn::{Attribute, Meta};
+
+use super::{CrateRoot, ExtractError, FileReader};
+
+/// Predicates that are false in the build a check reads.
+const FALSE_PREDICATES: &[&str] = &["test", "doctest", "doc", "miri"];
+
+/// The features a check asks for, as cargo's flags name them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct FeatureRequest {
+    /// `--features`: `name` (every checked package that has it) or `package/name`.
+    pub features: Vec<String>,
+    /// `--all-features`.
+    pub all_features: bool,
+    /// `--no-default-features`.
+    pub no_default_features: bool,
+}
+
+impl FeatureRequest {
+    /// A short, stable text of the request (part of the name of what a [store](crate::store) keeps);
+    /// empty for cargo's defaults.
+    pub fn key(&self) -> String {
+        let mut features = self.features.clone();
+        features.sort();
+        features.dedup();
+        let mut key = features.join(",");
+        if self.all_features {
+            key.push_str(";all");
+        }
+        if self.no_default_features {
+            key.push_str(";no-default");
+        }
+        key
+    }
+}
+
+/// Whether a `cfg` predicate holds in the build checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Truth {
+    Yes,
+    No,
+    /// Depends on the target or profile (the predicate's text): kept, with a note.
+    Unknown(String),
+}
+
+/// The features of one crate in the build checked.
+#[derive(Debug, Clone, Default)]
+struct Enabled {
+    features: BTreeSet<String>,
+}
+
+/// The features of every crate extracted.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Cfg {
+    /// By crate name (`flux_protocols`); a crate without a manifest has no feature on.
+    crates: FxHashMap<String, Enabled>,
+}
+
+impl Cfg {
+    /// Reads each crate's manifest at the revision `reader` reads (the nearest `Cargo.toml` above its
+    /// root file) and resolves its features for `request`.
+    pub(super) fn read(
+        crates: &[CrateRoot],
+        reader: &dyn FileReader,
+        request: &FeatureRequest,
+    ) -> Result<Cfg, ExtractError> {
+        let mut cfg = Cfg::default();
+        for krate in crates {
+            let manifest = nearest_manifest(&krate.root_file, reader)?;
+            let enabled = match manifest {
+                Some((path, text)) => {
+                    let table: toml::Table =
+                        toml::from_str(&text).map_err(|error| ExtractError::Read {
+                            file: path.clone(),
+                            message: format!("not a valid Cargo.toml: {error}"),
+                        })?;
+                    enabled_features(&table, request)
+                }
+                None => enabled_features(&toml::Table::new(), request),
+            };
+            cfg.crates.insert(krate.name.clone(), enabled);
+        }
+        Ok(cfg)
+    }
+
+    /// Whether everything `attrs`' `#[cfg(...)]` guard exists in the build of `krate`.
+    pub(super) fn active(&self, krate: &str, attrs: &[Attribute]) -> Truth {
+        let enabled = self.crates.get(krate);
+        let mut truth = Truth::Yes;
+        for attr in attrs.iter().filter(|attr| attr.path().is_ident("cfg")) {
+            let Ok(predicate) = attr.parse_args::<Meta>() else {
+                continue;
+            };
+            match eval(&predicate, enabled) {
+                Truth::No => return Truth::No,
+                Truth::Unknown(text) if truth == Truth::Yes => truth = Truth::Unknown(text),
+                Truth::Yes | Truth::Unknown(_) => {}
+            }
+        }
+        truth
+    }
+}
+
+/// The nearest `Cargo.toml` above a crate's root file (its package's manifest), with its path.
+fn nearest_manifest(
+    root_file: &str,
+    reader: &dyn FileReader,
+) -> Result<Option<(String, String)>, ExtractError> {
+    let mut dir = root_file;
+    while let Some(cut) = dir.rfind('/') {
+        dir = &dir[..cut];
+        if let Some(found) = read_manifest(&format!("{dir}/Cargo.toml"), reader)? {
+            return Ok(Some(found));
+        }
+    }
+    read_manifest("Cargo.toml", reader)
+}
+
+fn read_manifest(
+    path: &str,
+    reader: &dyn FileReader,
+) -> Result<Option<(String, String)>, ExtractError> {
+    let Some(bytes) = reader.read(path)? else {
+        return Ok(None);
+    };
+    String::from_utf8(bytes)
+        .map(|text| Some((path.to_owned(), text)))
+        .map_err(|error| ExtractError::NotUtf8 {
+            file: path.to_owned(),
+            offset: error.utf8_error().valid_up_to(),
+        })
+}
+
+/// The features a manifest's package has on for `request`, as cargo resolves them.
+fn enabled_features(manifest: &toml::Table, request: &FeatureRequest) -> Enabled {
+    let table = feature_table(manifest);
+    let package = manifest
+        .get("package")
+        .and_then(|package| package.get("name"))
+        .and_then(toml::Value::as_str)
+        .unwrap_or_default();
+    let mut wanted: Vec<String> = Vec::new();
+    if request.all_features {
+        wanted.extend(table.keys().cloned());
+    }
+    if !request.no_default_features && table.contains_key("default") {
+        wanted.push("default".to_owned());
+    }
+    for feature in &request.features {
+        match feature.split_once('/') {
+            Some((owner, name)) if owner == package => wanted.push(name.to_owned()),
+            Some(_) => {}
+            None => wanted.push(feature.clone()),
+        }
+    }
+    let mut features = BTreeSet::new();
+    while let Some(feature) = wanted.pop() {
+        if !table.contains_key(&feature) || !features.insert(feature.clone()) {
+            continue;
+        }
+        for value in &table[&feature] {
+            // `dep:x` enables a dependency only; `x/y` the optional dependency `x` (its implicit feature,
+            // when it has one) and its feature `y`; `x?/y` enables nothing of this package.
+            if value.starts_with("dep:") || value.contains("?/") {
+                continue;
+            }
+            let name = value.split_once('/').map_or(value.as_str(), |(dep, _)| dep);
+            wanted.push(name.to_owned());
+        }
+    }
+    Enabled { features }
+}
+
+/// A package's features, each with what it enables, including the implicit feature of every optional
+/// dependency that no feature names with `dep:`.
+fn feature_table(manifest: &toml::Table) -> BTreeMap<String, Vec<String>> {
+    let mut table: BTreeMap<String, Vec<String>> = manifest
+        .get("features")
+        .and_then(toml::Value::as_table)
+        .map(|features| {
+            features
+                .iter()
+                .map(|(name, values)| {
+                    let values = values
+                        .as_array()
+                        .map(|values| {
+                            values
+                                .iter()
+                                .filter_map(|v| v.as_str().map(str::to_owned))
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    (name.clone(), values)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let named_by_dep: BTreeSet<String> = table
+        .values()
+        .flatten()
+        .filter_map(|value| value.strip_prefix("dep:").map(str::to_owned))
+        .collect();
+    for section in ["dependencies", "build-dependencies"] {
+        let Some(deps) = manifest.get(section).and_then(toml::Value::as_table) else {
+            continue;
+        };
+        for (name, spec) in deps {
+            let optional = spec
+                .get("optional")
+                .and_then(toml::Value::as_bool)
+                .unwrap_or(false);
+            if optional && !named_by_dep.contains(name) {
+                table.entry(name.clone()).or_default();
+            }
+        }
+    }
+    table
+}
+
+/// A `cfg` predicate's truth with these features (`None`: the crate has no manifest, no feature is on).
+fn eval(predicate: &Meta, enabled: Option<&Enabled>) -> Truth {
+    match predicate {
+        Meta::Path(path) => {
+            let text = super::syntax::tokens_text(path);
+            if FALSE_PREDICATES.contains(&text.as_str()) {
+                Truth::No
+            } else {
+                Truth::Unknown(text)
+            }
+        }
+        Meta::NameValue(pair) if pair.path.is_ident("feature") => match &pair.value {
+            syn::Expr::Lit(syn::ExprLit {
+                lit: syn::Lit::Str(name),
+                ..
+            }) => {
+                if enabled.is_some_and(|enabled| enabled.features.contains(&name.value())) {
+                    Truth::Yes
+                } else {
+                    Truth::No
+                }
+            }
+            _ => Truth::Unknown(super::syntax::tokens_text(pair)),
+        },
+        Meta::NameValue(pair) => Truth::Unknown(super::syntax::tokens_text(pair)),
+        Meta::List(list) => {
+            let Ok(inner) = list.parse_args_with(
+                syn::punctuated::Punctuated::<Meta, syn::Token![,]>::parse_terminated,
+            ) else {
+                return Truth::Unknown(predicate_text(list));
+            };
+            let truths: Vec<Truth> = inner.iter().map(|meta| eval(meta, enabled)).collect();
+            combine(&list.path, truths, predicate_text(list))
+        }
+    }
+}
+
+/// A predicate as a person writes it (`not(unix)`, not `not (unix)`).
+fn predicate_text(tokens: &impl quote::ToTokens) -> String {
+    super::syntax::tokens_text(tokens).replace(" (", "(")
+}
+
+/// `not`, `all` or `any` of the inner truths (an unknown one decides only when the known ones do not).
+fn combine(operator: &syn::Path, truths: Vec<Truth>, text: String) -> Truth {
+    let unknown = truths.iter().find_map(|truth| match truth {
+        Truth::Unknown(text) => Some(text.clone()),
+        _ => None,
+    });
+    if operator.is_ident("not") {
+        return match truths.as_slice() {
+            [Truth::Yes] => Truth::No,
+            [Truth::No] => Truth::Yes,
+            _ => Truth::Unknown(text),
+        };
+    }
+    let (decisive, otherwise) = if operator.is_ident("all") {
+        (Truth::No, Truth::Yes)
+    } else if operator.is_ident("any") {
+        (Truth::Yes, Truth::No)
+    } else {
+        return Truth::Unknown(text);
+    };
+    if truths.contains(&decisive) {
+        decisive
+    } else if let Some(unknown) = unknown {
+        Truth::Unknown(unknown)
+    } else {
+        otherwise
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn enabled(manifest: &str, request: &FeatureRequest) -> Vec<String> {
+        let table: toml::Table = toml::from_str(manifest).unwrap();
+        enabled_features(&table, request)
+            .features
+            .into_iter()
+            .collect()
+    }
+
+    const MANIFEST: &str = r#"
+[package]
+name = "flux-protocols"
+[features]
+default = ["std"]
+std = []
+extra = ["tracing/log", "metrics?/x", "dep:hidden"]
+uuid = ["dep:uuid"]
+[dependencies]
+tracing = { version = "0.1", optional = true }
+metrics = { version = "0.1", optional = true }
+hidden = { version = "0.1", optional = true }
+uuid = { version = "1", optional = true }
+"#;
+
+    #[test]
+    fn features_resolve_as_cargo_does() {
+        let default = FeatureRequest::default();
+        assert_eq!(enabled(MANIFEST, &default), ["default", "std"]);
+        let no_default = FeatureRequest {
+            no_default_features: true,
+            features: vec!["extra".into(), "other-package/std".into()],
+            ..FeatureRequest::default()
+        };
+        assert_eq!(enabled(MANIFEST, &no_default), ["extra", "tracing"]);
+        let by_package = FeatureRequest {
+            no_default_features: true,
+            features: vec!["flux-protocols/std".into()],
+            ..FeatureRequest::default()
+        };
+        assert_eq!(enabled(MANIFEST, &by_package), ["std"]);
+        let all = FeatureRequest {
+            all_features: true,
+            ..FeatureRequest::default()
+        };
+        // `hidden` and `uuid` are named with `dep:`: no implicit feature.
+        assert_eq!(
+            enabled(MANIFEST, &all),
+            ["default", "extra", "metrics", "std", "tracing", "uuid"]
+        );
+    }
+
+    fn truth(predicate: &str, features: &[&str]) -> Truth {
+        let meta: Meta = syn::parse_str(predicate).unwrap();
+        let enabled = Enabled {
+            features: features.iter().map(|f| (*f).to_owned()).collect(),
+        };
+        eval(&meta, Some(&enabled))
+    }
+
+    #[test]
+    fn predicates() {
+        assert_eq!(truth(r#"feature = "a""#, &["a"]), Truth::Yes);
+        assert_eq!(truth(r#"feature = "a""#, &[]), Truth::No);
+        assert_eq!(truth(r#"not(feature = "a")"#, &[]), Truth::Yes);
+        assert_eq!(
+            truth(r#"all(feature = "a", feature = "b")"#, &["a"]),
+            Truth::No
+        );
+        assert_eq!(
+            truth(r#"any(feature = "a", feature = "b")"#, &["b"]),
+            Truth::Yes
+        );
+        assert_eq!(truth("test", &[]), Truth::No);
+        assert_eq!(truth("not(test)", &[]), Truth::Yes);
+        assert_eq!(truth("unix", &[]), Truth::Unknown("unix".into()));
+        assert_eq!(truth(r#"all(unix, feature = "a")"#, &[]), Truth::No);
+        assert_eq!(truth(r#"any(unix, feature = "a")"#, &["a"]), Truth::Yes);
+        assert_eq!(
+            truth(r#"all(unix, feature = "a")"#, &["a"]),
+            Truth::Unknown("unix".into())
+        );
+        assert_eq!(
+            truth(r#"not(target_os = "linux")"#, &[]),
+            Truth::Unknown(r#"not(target_os = "linux")"#.into())
+        );
+    }
+}

@@ -1,0 +1,240 @@
+//! chrono 0.4 (`serde` feature): its date and time types are strings in every format (no
+//! `is_human_readable` branch), `TimeDelta` a `(secs, nanos)` tuple, and its `chrono::serde::ts_*`
+//! modules integers since the Unix epoch. Checked at chrono 0.4.45.
+
+use super::with::{WithEntry, option, option_inner};
+use super::{Entry, Known, int, refined, refined_str};
+use crate::model::Ty;
+
+/// RFC 3339 date and time with an offset: what `DateTime<Tz>` writes (`2024-01-02T03:04:05Z`, fractional
+/// seconds when not zero) and reads (RFC 3339; chrono also accepts a space for the `T`).
+pub(super) fn rfc3339() -> Ty {
+    refined_str("rfc3339", &[], "\"2024-01-02T03:04:05Z\"", "\"\"")
+}
+
+/// ISO 8601 calendar date `2024-01-02`: chrono's `NaiveDate`, time's `Date` (human-readable).
+pub(super) fn iso_date() -> Ty {
+    refined_str("iso8601-date", &[], "\"2024-01-02\"", "\"2024-13-01\"")
+}
+
+/// `DateTime<Tz>`, any time zone: one string.
+fn date_time(_: &[Ty]) -> Option<Known> {
+    Some(Known::plain(rfc3339()))
+}
+
+/// `NaiveDateTime`: `2024-01-02T03:04:05` (fraction when not zero), no offset.
+fn naive_date_time(_: &[Ty]) -> Option<Known> {
+    Some(Known::plain(refined_str(
+        "iso8601-local-datetime",
+        &[],
+        "\"2024-01-02T03:04:05\"",
+        "\"2024-01-02T03:04:05Z\"",
+    )))
+}
+
+/// `NaiveDate`.
+fn naive_date(_: &[Ty]) -> Option<Known> {
+    Some(Known::plain(iso_date()))
+}
+
+/// `NaiveTime`: `03:04:05` (fraction when not zero).
+fn naive_time(_: &[Ty]) -> Option<Known> {
+    Some(Known::plain(refined_str(
+        "iso8601-time",
+        &[],
+        "\"03:04:05\"",
+        "\"25:00:00\"",
+    )))
+}
+
+/// `Weekday`: `Display` (`Mon`), read by `FromStr` (`Mon`, `monday`, any case).
+fn weekday(_: &[Ty]) -> Option<Known> {
+    Some(Known::plain(refined_str(
+        "english-weekday",
+        &[],
+        "\"Mon\"",
+        "\"Mo\"",
+    )))
+}
+
+/// `Month`: its full name (`January`), read by `FromStr` (`Jan`, `january`, any case).
+fn month(_: &[Ty]) -> Option<Known> {
+    Some(Known::plain(refined_str(
+        "english-month",
+        &[],
+        "\"January\"",
+        "\"Janu\"",
+    )))
+}
+
+/// `TimeDelta` (alias `Duration`): `(i64, i32)` seconds and nanoseconds, in range.
+fn time_delta(_: &[Ty]) -> Option<Known> {
+    Some(Known::plain(refined(
+        Ty::Tuple {
+            elems: vec![int(64), int(32)],
+        },
+        "chrono-timedelta",
+        &[],
+        "[90,0]",
+        Some("[9223372036854775807,0]"),
+    )))
+}
+
+/// The table.
+pub(super) const ENTRIES: &[Entry] = &[
+    Entry {
+        krate: "chrono",
+        versions: ">=0.4.0, <0.5.0",
+        items: &["DateTime", "datetime::DateTime"],
+        shape: date_time,
+    },
+    Entry {
+        krate: "chrono",
+        versions: ">=0.4.0, <0.5.0",
+        items: &["NaiveDateTime", "naive::NaiveDateTime"],
+        shape: naive_date_time,
+    },
+    Entry {
+        krate: "chrono",
+        versions: ">=0.4.0, <0.5.0",
+        items: &["NaiveDate", "naive::NaiveDate"],
+        shape: naive_date,
+    },
+    Entry {
+        krate: "chrono",
+        versions: ">=0.4.0, <0.5.0",
+        items: &["NaiveTime", "naive::NaiveTime"],
+        shape: naive_time,
+    },
+    Entry {
+        krate: "chrono",
+        versions: ">=0.4.0, <0.5.0",
+        items: &["Weekday"],
+        shape: weekday,
+    },
+    Entry {
+        krate: "chrono",
+        versions: ">=0.4.0, <0.5.0",
+        items: &["Month"],
+        shape: month,
+    },
+    Entry {
+        krate: "chrono",
+        versions: ">=0.4.45, <0.5.0",
+        items: &["TimeDelta", "Duration"],
+        shape: time_delta,
+    },
+];
+
+/// Seconds since the Unix epoch, an `i64`: chrono's `ts_seconds`, time's `timestamp`. chrono rejects
+/// values past its ±262143 years.
+pub(super) fn unix_seconds() -> Ty {
+    refined(
+        int(64),
+        "unix-seconds",
+        &[],
+        "1704164645",
+        Some("9223372036854775807"),
+    )
+}
+
+/// Milliseconds since the Unix epoch, an `i64`.
+pub(super) fn unix_millis() -> Ty {
+    refined(
+        int(64),
+        "unix-milliseconds",
+        &[],
+        "1704164645000",
+        Some("9223372036854775807"),
+    )
+}
+
+/// Microseconds since the Unix epoch, an `i64`.
+pub(super) fn unix_micros() -> Ty {
+    refined(
+        int(64),
+        "unix-microseconds",
+        &[],
+        "1704164645000000",
+        Some("9223372036854775807"),
+    )
+}
+
+/// Nanoseconds since the Unix epoch, an `i64`: every `i64` is a time chrono holds.
+pub(super) fn unix_nanos() -> Ty {
+    int(64)
+}
+
+/// A `ts_*` module on a `DateTime<Utc>` (or `NaiveDateTime`) field.
+fn plain(field: &Ty, ty: Ty) -> Option<Known> {
+    option_inner(field).is_none().then(|| Known::plain(ty))
+}
+
+/// A `ts_*_option` module on an `Option<…>` field.
+fn optional(field: &Ty, ty: Ty) -> Option<Known> {
+    option_inner(field).map(|_| Known::plain(option(ty)))
+}
+
+/// `chrono::serde::*` and `chrono::naive::serde::*` (the same modules for `NaiveDateTime`).
+pub(super) const WITH: &[WithEntry] = &[
+    WithEntry {
+        krate: "chrono",
+        versions: ">=0.4.0, <0.5.0",
+        modules: &["serde::ts_seconds", "naive::serde::ts_seconds"],
+        shape: |field| plain(field, unix_seconds()),
+    },
+    WithEntry {
+        krate: "chrono",
+        versions: ">=0.4.0, <0.5.0",
+        modules: &[
+            "serde::ts_seconds_option",
+            "naive::serde::ts_seconds_option",
+        ],
+        shape: |field| optional(field, unix_seconds()),
+    },
+    WithEntry {
+        krate: "chrono",
+        versions: ">=0.4.0, <0.5.0",
+        modules: &["serde::ts_milliseconds", "naive::serde::ts_milliseconds"],
+        shape: |field| plain(field, unix_millis()),
+    },
+    WithEntry {
+        krate: "chrono",
+        versions: ">=0.4.0, <0.5.0",
+        modules: &[
+            "serde::ts_milliseconds_option",
+            "naive::serde::ts_milliseconds_option",
+        ],
+        shape: |field| optional(field, unix_millis()),
+    },
+    WithEntry {
+        krate: "chrono",
+        versions: ">=0.4.0, <0.5.0",
+        modules: &["serde::ts_microseconds", "naive::serde::ts_microseconds"],
+        shape: |field| plain(field, unix_micros()),
+    },
+    WithEntry {
+        krate: "chrono",
+        versions: ">=0.4.0, <0.5.0",
+        modules: &[
+            "serde::ts_microseconds_option",
+            "naive::serde::ts_microseconds_option",
+        ],
+        shape: |field| optional(field, unix_micros()),
+    },
+    WithEntry {
+        krate: "chrono",
+        versions: ">=0.4.0, <0.5.0",
+        modules: &["serde::ts_nanoseconds", "naive::serde::ts_nanoseconds"],
+        shape: |field| plain(field, unix_nanos()),
+    },
+    WithEntry {
+        krate: "chrono",
+        versions: ">=0.4.0, <0.5.0",
+        modules: &[
+            "serde::ts_nanoseconds_option",
+            "naive::serde::ts_nanoseconds_option",
+        ],
+        shape: |field| optional(field, unix_nanos()),
+    },
+];

@@ -1,0 +1,651 @@
+//! `cargo xtask realworld`: replays the published histories of real crates no one here wrote.
+//!
+//! For each spec in `xtask/realworld/` (a crate, its releases, its messages): cargo brings every
+//! release's published source from the registry; each is committed, with wirecheck's annotations injected
+//! ([`spec`]), into a scratch git repository, one tag per release ([`sources`]); every consecutive pair is
+//! checked by wirecheck's library (the newer release as the working tree, the older as `--against`); and
+//! every major finding's witness is decoded with the writer's and the reader's published types, all
+//! releases compiled side by side ([`decode`]). See docs/realworld.md for the definitions of the counts.
+//!
+//! Everything lives under `target/realworld/` and is reused by the next run (sources, staged packages,
+//! lock files, the side-by-side build); the git repositories are rebuilt each run from the specs.
+
+mod decode;
+mod sources;
+mod spec;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context as _, Result, anyhow, bail};
+use semver::Version;
+use serde::Deserialize;
+use serde_json::Value;
+use wirecheck::check::CheckOptions;
+use wirecheck::report::{OutputFormat, render};
+
+use spec::Spec;
+
+const USAGE: &str =
+    "usage: cargo xtask realworld [--crate NAME]... [--no-decode] [--build] [--specs DIR]
+
+  --crate NAME  only this crate's spec (repeatable)
+  --no-decode   check the pairs, decode no witness (no side-by-side build)
+  --build       build the side-by-side decoder even when no witness needs it (checks a spec's paths)
+  --specs DIR   the specs (default: xtask/realworld/)";
+
+/// The options of one run.
+#[derive(Debug, Default)]
+struct Options {
+    crates: Vec<String>,
+    no_decode: bool,
+    build: bool,
+    specs: Option<PathBuf>,
+}
+
+fn parse_args(args: &[String]) -> Result<Options> {
+    let mut options = Options::default();
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--crate" => options.crates.push(
+                args.next()
+                    .ok_or_else(|| anyhow!("--crate needs a name\n{USAGE}"))?
+                    .clone(),
+            ),
+            "--no-decode" => options.no_decode = true,
+            "--build" => options.build = true,
+            "--specs" => {
+                options.specs =
+                    Some(PathBuf::from(args.next().ok_or_else(|| {
+                        anyhow!("--specs needs a directory\n{USAGE}")
+                    })?));
+            }
+            "-h" | "--help" => bail!("{USAGE}"),
+            other => bail!("unknown argument `{other}`\n{USAGE}"),
+        }
+    }
+    Ok(options)
+}
+
+/// `xtask/realworld/`: the specs.
+pub fn specs_dir() -> PathBuf {
+    crate::workspace_root().join("xtask/realworld")
+}
+
+/// Reads every spec in `dir` (`*.toml`, by file name).
+pub fn load_specs(dir: &Path) -> Result<Vec<Spec>> {
+    let mut paths: Vec<PathBuf> = fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    paths.sort();
+    paths.iter().map(|p| Spec::load(p)).collect()
+}
+
+/// Runs `cargo xtask realworld`.
+pub fn run(args: &[String]) -> Result<ExitCode> {
+    let options = parse_args(args)?;
+    let specs = load_specs(&options.specs.clone().unwrap_or_else(specs_dir))?;
+    let specs: Vec<Spec> = specs
+        .into_iter()
+        .filter(|s| options.crates.is_empty() || options.crates.contains(&s.krate))
+        .collect();
+    if let Some(unknown) = options
+        .crates
+        .iter()
+        .find(|c| !specs.iter().any(|s| &s.krate == *c))
+    {
+        bail!("no spec for crate `{unknown}` in xtask/realworld/");
+    }
+    let scratch = crate::workspace_root().join("target/realworld");
+    let _lock = lock_scratch(&scratch)?;
+    let started = Instant::now();
+    let mut totals = Totals::default();
+    for spec in &specs {
+        let outcome = replay(spec, &scratch, &options)?;
+        totals.add(&outcome);
+    }
+    eprintln!("realworld: {:.1} s in all", started.elapsed().as_secs_f64());
+    println!("{}", totals.line());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `target/realworld/.lock`, held for the run (two runs would rebuild the same repositories under each
+/// other) and removed when the run ends.
+struct ScratchLock(PathBuf);
+
+impl Drop for ScratchLock {
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.0);
+    }
+}
+
+fn lock_scratch(scratch: &Path) -> Result<ScratchLock> {
+    fs::create_dir_all(scratch).with_context(|| format!("creating {}", scratch.display()))?;
+    let path = scratch.join(".lock");
+    match fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+    {
+        Ok(mut file) => {
+            use std::io::Write as _;
+            let _ = write!(file, "{}", std::process::id());
+            Ok(ScratchLock(path))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => bail!(
+            "another `cargo xtask realworld` holds {} (process {}); if none is running, remove the file",
+            path.display(),
+            fs::read_to_string(&path).unwrap_or_default().trim()
+        ),
+        Err(e) => Err(e).with_context(|| format!("creating {}", path.display())),
+    }
+}
+
+/// The counts of the last line.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Totals {
+    /// Consecutive release pairs checked.
+    pub pairs: usize,
+    /// Counted major findings with a witness.
+    pub witnesses: usize,
+    /// Witnesses the writer's release produces and the reader's rejects.
+    pub confirmed: usize,
+    /// Witnesses the writer's release cannot produce.
+    pub unproducible: usize,
+    /// Witnesses the writer's release produces and the reader's accepts.
+    pub reader_accepts: usize,
+}
+
+impl Totals {
+    fn add(&mut self, other: &Totals) {
+        self.pairs += other.pairs;
+        self.witnesses += other.witnesses;
+        self.confirmed += other.confirmed;
+        self.unproducible += other.unproducible;
+        self.reader_accepts += other.reader_accepts;
+    }
+
+    /// `pairs=… witnesses=… confirmed=… unproducible=… reader_accepts=…`.
+    pub fn line(&self) -> String {
+        format!(
+            "pairs={} witnesses={} confirmed={} unproducible={} reader_accepts={}",
+            self.pairs, self.witnesses, self.confirmed, self.unproducible, self.reader_accepts
+        )
+    }
+}
+
+/// The report as `wirecheck check --format json` prints it (the contract's keys).
+#[derive(Debug, Deserialize)]
+struct ReportJson {
+    protocols: Vec<ProtocolJson>,
+}
+
+#[derive(Debug, Deserialize)]
+struct ProtocolJson {
+    name: String,
+    new_version: Option<String>,
+    required_bump: String,
+    required_version: Option<String>,
+    ok: bool,
+    findings: Vec<FindingJson>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+struct FindingJson {
+    rule: String,
+    level: String,
+    allowed: bool,
+    #[serde(default)]
+    known: bool,
+    message: String,
+    message_type: String,
+    field: Option<String>,
+    wire_path: Option<String>,
+    direction: Option<String>,
+    against: String,
+    witness: Option<Value>,
+}
+
+impl FindingJson {
+    fn counts(&self) -> bool {
+        !self.allowed && !self.known
+    }
+
+    /// The writer's and the reader's release of the witness: the pair's new release is the working tree,
+    /// `against` the tag (`v0.94.0`) of the other.
+    fn writer_reader(&self, new: &Version) -> Option<(Version, Version)> {
+        let against = Version::parse(self.against.strip_prefix('v')?).ok()?;
+        match self.direction.as_deref()? {
+            "old reads new" => Some((new.clone(), against)),
+            "new reads old" => Some((against, new.clone())),
+            _ => None,
+        }
+    }
+}
+
+/// A counted major finding with a witness, with its writer's and its reader's release.
+type Found = (FindingJson, Version, Version);
+
+/// One witness and what the published types made of it.
+struct Witness {
+    pair: usize,
+    finding: FindingJson,
+    writer: Version,
+    reader: Version,
+    verdict: Verdict,
+}
+
+enum Verdict {
+    /// Not decoded (`--no-decode`, or the message is not in the spec).
+    Untried(String),
+    Unproducible(String),
+    Confirmed(String),
+    ReaderAccepts {
+        misread: bool,
+        rewritten: Value,
+    },
+}
+
+/// One release pair checked.
+struct Pair {
+    old: Version,
+    new: Version,
+    took: Duration,
+    text: String,
+    /// The counted major findings without a witness, one line each.
+    majors_without_witness: Vec<String>,
+}
+
+/// Replays one crate: sources, repository, checks, decoding. Prints as it goes.
+fn replay(spec: &Spec, scratch: &Path, options: &Options) -> Result<Totals> {
+    let root = scratch.join(&spec.krate);
+    println!(
+        "## {} ({} releases)\n\n{}\n",
+        spec.krate,
+        spec.versions.len(),
+        spec.about.trim()
+    );
+    eprintln!(
+        "realworld: {}: bringing {} releases from the registry",
+        spec.krate,
+        spec.versions.len()
+    );
+    let mut published = Vec::new();
+    for version in &spec.versions {
+        published.push(sources::published_source(&spec.krate, version)?);
+    }
+    let mut repo = sources::Repo::create(&root.join("repo"))?;
+    let mut declared: BTreeMap<Version, Vec<String>> = BTreeMap::new();
+    for (version, source) in spec.versions.iter().zip(&published) {
+        let committed = repo.commit_release(spec, version, source, &root.join("locks"))?;
+        if !committed.missing.is_empty() {
+            println!(
+                "{version}: not declared in this release: {}",
+                committed.missing.join(", ")
+            );
+        }
+        declared.insert(committed.version, committed.injected);
+    }
+    let mut pairs = Vec::new();
+    let mut witnesses = Vec::new();
+    for (i, w) in spec.versions.windows(2).enumerate() {
+        let (pair, found) = check_pair(&repo, &w[0], &w[1])?;
+        witnesses.extend(found.into_iter().map(|(finding, writer, reader)| Witness {
+            pair: i,
+            finding,
+            writer,
+            reader,
+            verdict: Verdict::Untried("not decoded (--no-decode)".into()),
+        }));
+        pairs.push(pair);
+    }
+    if !options.no_decode && (options.build || !witnesses.is_empty()) {
+        decode_witnesses(spec, &root, scratch, &published, &declared, &mut witnesses)?;
+    }
+    print_pairs(spec, &pairs, &witnesses);
+    let mut totals = Totals {
+        pairs: pairs.len(),
+        witnesses: witnesses.len(),
+        ..Totals::default()
+    };
+    for w in &witnesses {
+        match w.verdict {
+            Verdict::Confirmed(_) => totals.confirmed += 1,
+            Verdict::Unproducible(_) => totals.unproducible += 1,
+            Verdict::ReaderAccepts { .. } => totals.reader_accepts += 1,
+            Verdict::Untried(_) => {}
+        }
+    }
+    println!("{}: {}\n", spec.krate, totals.line());
+    Ok(totals)
+}
+
+/// Checks release `new` (checked out as the working tree) against the tag of `old`, returning the pair and
+/// the counted major findings with a witness, each with its writer's and reader's release.
+fn check_pair(repo: &sources::Repo, old: &Version, new: &Version) -> Result<(Pair, Vec<Found>)> {
+    repo.git(&["checkout", "--quiet", "--force", &format!("v{new}")])?;
+    let started = Instant::now();
+    let report = wirecheck::check::check(
+        &CheckOptions {
+            manifest_path: Some(repo.dir.join("Cargo.toml")),
+            against: Some(format!("v{old}")),
+            tag_pattern: "v*".into(),
+            ..CheckOptions::default()
+        },
+        &mut wirecheck::cli::StderrProgress::for_check(),
+    )
+    .map_err(|e| anyhow!("{new} against {old}: the check could not run: {e}"))?;
+    let took = started.elapsed();
+    let json: ReportJson = serde_json::from_str(&render(&report, OutputFormat::Json))
+        .context("reading the check's JSON report")?;
+    let mut text = String::new();
+    let mut found = Vec::new();
+    let mut majors_without_witness = Vec::new();
+    for p in &json.protocols {
+        let mut rules: BTreeMap<(&str, &str), usize> = BTreeMap::new();
+        for f in p.findings.iter().filter(|f| f.counts()) {
+            *rules
+                .entry((f.level.as_str(), f.rule.as_str()))
+                .or_default() += 1;
+            if f.level != "major" {
+                continue;
+            }
+            match (&f.witness, f.writer_reader(new)) {
+                (Some(_), Some((writer, reader))) => found.push((f.clone(), writer, reader)),
+                _ => majors_without_witness.push(format!(
+                    "{} {}{} ({}): {}",
+                    f.message_type,
+                    f.rule,
+                    f.wire_path
+                        .as_deref()
+                        .or(f.field.as_deref())
+                        .map_or_else(String::new, |p| format!(" at {p}")),
+                    f.direction.as_deref().unwrap_or("both directions"),
+                    shorten(&f.message, 200)
+                )),
+            }
+        }
+        let mut listed: Vec<((&str, &str), usize)> = rules.into_iter().collect();
+        listed.sort_by_key(|((level, rule), _)| (level_rank(level), *rule));
+        let rules = listed
+            .iter()
+            .map(|((_, rule), n)| {
+                if *n == 1 {
+                    (*rule).to_owned()
+                } else {
+                    format!("{rule} ×{n}")
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let _ = write!(
+            text,
+            "{}: {} (declared {}, requires {}: {}){}{}",
+            p.name,
+            p.required_bump,
+            p.new_version.as_deref().unwrap_or("-"),
+            p.required_version.as_deref().unwrap_or("-"),
+            if p.ok { "ok" } else { "FAIL" },
+            if rules.is_empty() { "" } else { "; rules: " },
+            rules
+        );
+    }
+    let pair = Pair {
+        old: old.clone(),
+        new: new.clone(),
+        took,
+        text,
+        majors_without_witness,
+    };
+    Ok((pair, found))
+}
+
+fn level_rank(level: &str) -> u8 {
+    match level {
+        "major" => 0,
+        "minor" => 1,
+        _ => 2,
+    }
+}
+
+/// Decodes every witness with the writer's and the reader's published types and sets its verdict.
+fn decode_witnesses(
+    spec: &Spec,
+    root: &Path,
+    scratch: &Path,
+    published: &[PathBuf],
+    declared: &BTreeMap<Version, Vec<String>>,
+    witnesses: &mut [Witness],
+) -> Result<()> {
+    let pkgs = root.join("pkgs");
+    for (version, source) in spec.versions.iter().zip(published) {
+        sources::stage_alias(spec, version, source, &pkgs.join(version.to_string()))?;
+    }
+    let project = decode::Project::write(
+        spec,
+        declared,
+        &pkgs,
+        &root.join("decode"),
+        &scratch.join("build"),
+    )?;
+    eprintln!(
+        "realworld: {}: building {} releases side by side (reused across runs)",
+        spec.krate,
+        declared.len()
+    );
+    let started = Instant::now();
+    project.build()?;
+    eprintln!(
+        "realworld: {}: built in {:.1} s",
+        spec.krate,
+        started.elapsed().as_secs_f64()
+    );
+    let has = |version: &Version, message: &str| {
+        declared
+            .get(version)
+            .is_some_and(|m| m.iter().any(|n| n == message))
+    };
+    let mut requests = Vec::new();
+    for w in witnesses.iter_mut() {
+        let message = &w.finding.message_type;
+        if !has(&w.writer, message) || !has(&w.reader, message) {
+            w.verdict = Verdict::Untried(format!(
+                "{message} is not a message of the spec in both {} and {}",
+                w.writer, w.reader
+            ));
+            continue;
+        }
+        let json = serde_json::to_string(w.finding.witness.as_ref().unwrap_or(&Value::Null))?;
+        for version in [&w.writer, &w.reader] {
+            requests.push(decode::Request {
+                version: version.to_string(),
+                message: message.clone(),
+                json: json.clone(),
+            });
+        }
+    }
+    let answers = project.decode(&requests)?;
+    let mut answers = answers.into_iter();
+    for w in witnesses.iter_mut() {
+        if matches!(w.verdict, Verdict::Untried(_)) && !decodable(w, declared) {
+            continue;
+        }
+        let (Some(writer), Some(reader)) = (answers.next(), answers.next()) else {
+            bail!("the decoder gave fewer answers than asked");
+        };
+        let witness = w.finding.witness.clone().unwrap_or(Value::Null);
+        w.verdict = classify(&w.finding, &witness, writer, reader);
+    }
+    Ok(())
+}
+
+/// Whether the witness was sent to the decoder (its message is declared by both releases).
+fn decodable(w: &Witness, declared: &BTreeMap<Version, Vec<String>>) -> bool {
+    let has = |version: &Version| {
+        declared
+            .get(version)
+            .is_some_and(|m| m.contains(&w.finding.message_type))
+    };
+    has(&w.writer) && has(&w.reader)
+}
+
+/// The verdict on a witness from what the writer's and the reader's types made of it (see
+/// docs/realworld.md): unproducible unless the writer's type decodes it and writes it back the same;
+/// then confirmed when the reader's type rejects it, else the reader accepts it.
+fn classify(
+    finding: &FindingJson,
+    witness: &Value,
+    writer: decode::Decoded,
+    reader: decode::Decoded,
+) -> Verdict {
+    let written = match (writer.value, writer.error) {
+        (Some(value), _) => value,
+        (None, error) => {
+            return Verdict::Unproducible(format!(
+                "the writer's type rejects it: {}",
+                error.unwrap_or_default()
+            ));
+        }
+    };
+    if let Some(path) = first_difference(witness, &written, "") {
+        return Verdict::Unproducible(format!(
+            "the writer's type writes it back otherwise, at `{path}`: {}",
+            describe_at(&written, &path)
+        ));
+    }
+    match (reader.value, reader.error) {
+        (Some(rewritten), _) => Verdict::ReaderAccepts {
+            misread: wirecheck::rules::RuleId::from_id(&finding.rule)
+                .is_some_and(|r| r.rule().evidence.may_misread()),
+            rewritten,
+        },
+        (None, error) => Verdict::Confirmed(error.unwrap_or_default()),
+    }
+}
+
+/// The first place (a JSON pointer) where `a` and `b` differ, numbers compared by value (`0` and `0.0`
+/// are one JSON number), objects by key regardless of order.
+pub fn first_difference(a: &Value, b: &Value, at: &str) -> Option<String> {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            let same = x == y || x.as_f64().zip(y.as_f64()).is_some_and(|(x, y)| x == y);
+            (!same).then(|| at.to_owned())
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            if x.len() != y.len() {
+                return Some(at.to_owned());
+            }
+            x.iter()
+                .zip(y)
+                .enumerate()
+                .find_map(|(i, (x, y))| first_difference(x, y, &format!("{at}/{i}")))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            let mut keys: Vec<&String> = x.keys().chain(y.keys()).collect();
+            keys.sort();
+            keys.dedup();
+            keys.into_iter().find_map(|k| {
+                let here = format!("{at}/{}", k.replace('~', "~0").replace('/', "~1"));
+                match (x.get(k), y.get(k)) {
+                    (Some(x), Some(y)) => first_difference(x, y, &here),
+                    _ => Some(here),
+                }
+            })
+        }
+        _ => (a != b).then(|| at.to_owned()),
+    }
+}
+
+/// What `value` has at the JSON pointer `path`, shortened for a line of output.
+fn describe_at(value: &Value, path: &str) -> String {
+    match value.pointer(path) {
+        Some(v) => format!("it writes {}", shorten(&v.to_string(), 120)),
+        None => "it writes nothing there".into(),
+    }
+}
+
+fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let cut: String = text.chars().take(max).collect();
+    format!("{cut}…")
+}
+
+fn print_pairs(spec: &Spec, pairs: &[Pair], witnesses: &[Witness]) {
+    for (i, pair) in pairs.iter().enumerate() {
+        println!(
+            "{} {} → {} [{} ms]: {}",
+            spec.krate,
+            pair.old,
+            pair.new,
+            pair.took.as_millis(),
+            pair.text
+        );
+        for line in &pair.majors_without_witness {
+            println!("  no witness: {line}");
+        }
+        for w in witnesses.iter().filter(|w| w.pair == i) {
+            print_witness(w);
+        }
+    }
+    println!();
+}
+
+fn print_witness(w: &Witness) {
+    let f = &w.finding;
+    let place = f
+        .wire_path
+        .as_deref()
+        .or(f.field.as_deref())
+        .map_or_else(String::new, |p| format!(" at {p}"));
+    let verdict = match &w.verdict {
+        Verdict::Untried(why) => format!("untried: {why}"),
+        Verdict::Unproducible(why) => format!("UNPRODUCIBLE: {why}"),
+        Verdict::Confirmed(error) => {
+            format!("confirmed: the reader rejects it: {}", shorten(error, 160))
+        }
+        Verdict::ReaderAccepts { misread, rewritten } => {
+            let witness = f.witness.as_ref().unwrap_or(&Value::Null);
+            let rule = if *misread {
+                "its rule allows a misread"
+            } else {
+                "its rule does NOT allow a misread"
+            };
+            match first_difference(witness, rewritten, "") {
+                Some(path) => format!(
+                    "READER ACCEPTS: reads it as another value (at `{path}`: {}); {rule}",
+                    describe_at(rewritten, &path)
+                ),
+                None => format!(
+                    "READER ACCEPTS: reads it and writes it back the same, so nothing visible is misread; {rule}"
+                ),
+            }
+        }
+    };
+    println!(
+        "  {} {}{place} ({}; writer {}, reader {}): {verdict}",
+        f.message_type,
+        f.rule,
+        f.direction.as_deref().unwrap_or("-"),
+        w.writer,
+        w.reader,
+    );
+    println!("    finding: {}", shorten(&f.message, 200));
+    println!(
+        "    witness: {}",
+        shorten(
+            &f.witness.as_ref().map(Value::to_string).unwrap_or_default(),
+            300
+        )
+    );
+}

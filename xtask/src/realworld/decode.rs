@@ -1,0 +1,224 @@
+//! The side-by-side build: one cargo project per crate that links every release under a package name of
+//! its own and decodes payloads with each release's real types (serde_json), so a witness is tried with
+//! the writer's and the reader's published types.
+//!
+//! The program it builds depends only on the spec and on which messages each release declares, not on the
+//! witnesses (it reads them at run time), so a later run reuses the build.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use anyhow::{Context as _, Result, anyhow, bail};
+use semver::Version;
+use serde::{Deserialize, Serialize};
+
+use super::sources;
+use super::spec::Spec;
+
+/// A payload to decode with one release's type for a message.
+#[derive(Debug, Clone, Serialize)]
+pub struct Request {
+    /// The release.
+    pub version: String,
+    /// The message's type name (as in the spec).
+    pub message: String,
+    /// The payload, as JSON text.
+    pub json: String,
+}
+
+/// What the release's type made of the payload.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Decoded {
+    /// The value re-serialized by the same type, when it decoded.
+    pub value: Option<serde_json::Value>,
+    /// serde_json's error, when it did not.
+    pub error: Option<String>,
+}
+
+/// The side-by-side project of one crate.
+pub struct Project {
+    dir: PathBuf,
+    target_dir: PathBuf,
+    name: String,
+}
+
+impl Project {
+    /// Writes the project at `dir` for the releases in `declared` (release → its messages), each release
+    /// staged under `pkgs`. Files are rewritten only when their text changes, so cargo reuses the build.
+    pub fn write(
+        spec: &Spec,
+        declared: &BTreeMap<Version, Vec<String>>,
+        pkgs: &Path,
+        dir: &Path,
+        target_dir: &Path,
+    ) -> Result<Project> {
+        let name = format!("realworld-decode-{}", spec.krate);
+        fs::create_dir_all(dir.join("src"))?;
+        write_if_changed(
+            &dir.join("Cargo.toml"),
+            &manifest(spec, declared, pkgs, &name),
+        )?;
+        write_if_changed(&dir.join("src/main.rs"), &main_rs(spec, declared))?;
+        Ok(Project {
+            dir: dir.to_path_buf(),
+            target_dir: target_dir.to_path_buf(),
+            name,
+        })
+    }
+
+    /// Builds the project (every release compiled side by side).
+    pub fn build(&self) -> Result<()> {
+        let output = Command::new(sources::cargo())
+            .args(["build", "--quiet", "--manifest-path"])
+            .arg(self.dir.join("Cargo.toml"))
+            .env("CARGO_TARGET_DIR", &self.target_dir)
+            .output()
+            .context("running cargo build")?;
+        if !output.status.success() {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            let errors: Vec<&str> = stderr
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("warning"))
+                .take(60)
+                .collect();
+            bail!(
+                "building the side-by-side decoder {} failed:\n{}",
+                self.dir.display(),
+                errors.join("\n")
+            );
+        }
+        Ok(())
+    }
+
+    /// Decodes every request with the release's type, in order.
+    pub fn decode(&self, requests: &[Request]) -> Result<Vec<Decoded>> {
+        let input = self.dir.join("requests.json");
+        fs::write(&input, serde_json::to_string(requests)?)?;
+        let exe = self.target_dir.join("debug").join(format!(
+            "{}{}",
+            self.name,
+            std::env::consts::EXE_SUFFIX
+        ));
+        let output = Command::new(&exe)
+            .arg(&input)
+            .output()
+            .with_context(|| format!("running {}", exe.display()))?;
+        if !output.status.success() {
+            bail!(
+                "{} failed: {}",
+                exe.display(),
+                String::from_utf8_lossy(&output.stderr).trim()
+            );
+        }
+        let decoded: Vec<Decoded> = serde_json::from_slice(&output.stdout)
+            .with_context(|| format!("reading the answers of {}", exe.display()))?;
+        if decoded.len() != requests.len() {
+            return Err(anyhow!(
+                "{} answered {} of {} requests",
+                exe.display(),
+                decoded.len(),
+                requests.len()
+            ));
+        }
+        Ok(decoded)
+    }
+}
+
+fn write_if_changed(path: &Path, text: &str) -> Result<()> {
+    if fs::read_to_string(path).is_ok_and(|old| old == text) {
+        return Ok(());
+    }
+    fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+}
+
+/// The project's `Cargo.toml`: every release as a path dependency under its alias.
+pub fn manifest(
+    spec: &Spec,
+    declared: &BTreeMap<Version, Vec<String>>,
+    pkgs: &Path,
+    name: &str,
+) -> String {
+    let mut out = format!(
+        "# Generated by `cargo xtask realworld` from xtask/realworld/{krate}.toml: every release of {krate}\n\
+         # linked side by side, each under a package name of its own.\n\
+         [package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
+         [workspace]\n\n[dependencies]\nserde = \"1\"\nserde_json = \"1\"\n",
+        krate = spec.krate
+    );
+    let features = if spec.features.is_empty() {
+        String::new()
+    } else {
+        format!(", features = {:?}", spec.features)
+    };
+    for version in declared.keys() {
+        let path = pkgs.join(version.to_string());
+        let _ = writeln!(
+            out,
+            "{} = {{ package = \"{}\", path = {:?}{features} }}",
+            Spec::alias_crate(version),
+            spec.alias_package(version),
+            path.display().to_string()
+        );
+    }
+    out
+}
+
+/// The project's `main.rs`: reads the requests (a JSON array) from the file named by its argument and
+/// prints one answer per request.
+pub fn main_rs(spec: &Spec, declared: &BTreeMap<Version, Vec<String>>) -> String {
+    let mut arms = String::new();
+    for (version, messages) in declared {
+        for name in messages {
+            let Some(message) = spec.message(name) else {
+                continue;
+            };
+            let _ = writeln!(
+                arms,
+                "        ({:?}, {:?}) => roundtrip::<{}::{}>(json),",
+                version.to_string(),
+                name,
+                Spec::alias_crate(version),
+                message.rust_path()
+            );
+        }
+    }
+    format!(
+        r#"//! Generated by `cargo xtask realworld`: decodes payloads with the published types of {krate}.
+use serde_json::{{json, Value}};
+
+fn roundtrip<T: serde::de::DeserializeOwned + serde::Serialize>(json: &str) -> Value {{
+    match serde_json::from_str::<T>(json) {{
+        Ok(value) => match serde_json::to_value(&value) {{
+            Ok(value) => json!({{ "value": value }}),
+            Err(e) => json!({{ "error": format!("decoded, but re-serializing failed: {{e}}") }}),
+        }},
+        Err(e) => json!({{ "error": e.to_string() }}),
+    }}
+}}
+
+fn decode(version: &str, message: &str, json: &str) -> Value {{
+    match (version, message) {{
+{arms}        _ => json!({{ "error": format!("{{version}} has no message {{message}}") }}),
+    }}
+}}
+
+fn main() {{
+    let path = std::env::args().nth(1).expect("usage: decode REQUESTS.json");
+    let text = std::fs::read_to_string(&path).expect("reading the requests");
+    let requests: Vec<Value> = serde_json::from_str(&text).expect("the requests are a JSON array");
+    let answers: Vec<Value> = requests
+        .iter()
+        .map(|r| {{
+            let field = |key: &str| r[key].as_str().unwrap_or_default().to_owned();
+            decode(&field("version"), &field("message"), &field("json"))
+        }})
+        .collect();
+    println!("{{}}", serde_json::to_string(&answers).expect("answers serialize"));
+}}
+"#,
+        krate = spec.krate
+    )
+}

@@ -1,0 +1,303 @@
+//! Offline tests of `cargo xtask realworld`: the shipped specs, the injection, the staging of a release
+//! for the side-by-side build, a replay of a small crate of two releases written here, and the verdict on
+//! a witness. The replay of the published crates itself is a command, not a test (it needs the registry).
+
+use std::fs;
+use std::path::Path;
+
+use semver::Version;
+use serde_json::json;
+
+use super::decode::{self, Decoded};
+use super::sources::{self, Repo};
+use super::spec::{self, Spec};
+use super::{FindingJson, Verdict, check_pair, classify, first_difference};
+
+const SPEC: &str = r#"
+crate = "demo-proto"
+protocol = "demo"
+about = "a crate written by the test"
+versions = ["0.1.0", "0.2.0"]
+
+[[message]]
+type = "Ping"
+kind = "request"
+topic = "ping"
+responds = "Pong"
+
+[[message]]
+type = "Pong"
+path = "wire::Pong<'static>"
+kind = "response"
+topic = "ping"
+
+[[message]]
+type = "Gone"
+kind = "event"
+topic = "gone"
+"#;
+
+fn spec() -> Spec {
+    Spec::parse(SPEC).expect("the test spec parses")
+}
+
+/// Writes a package of `demo-proto` at `dir`: `Ping` in the crate root, `Pong` in a module, indented.
+fn write_package(dir: &Path, version: &str, ping_fields: &str) {
+    fs::create_dir_all(dir.join("src/wire")).unwrap();
+    fs::write(
+        dir.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"demo-proto\"\nversion = \"{version}\"\nedition = \"2021\"\n\n\
+             [[test]]\nname = \"shipped\"\npath = \"tests/shipped.rs\"\n"
+        ),
+    )
+    .unwrap();
+    fs::write(
+        dir.join("src/lib.rs"),
+        format!(
+            "//! pub struct Ping in a comment is not a declaration\npub mod wire;\n\n\
+             #[derive(serde::Serialize, serde::Deserialize)]\npub struct Ping {{\n{ping_fields}}}\n"
+        ),
+    )
+    .unwrap();
+    fs::write(
+        dir.join("src/wire/mod.rs"),
+        "mod inner {\n    #[derive(serde::Serialize, serde::Deserialize)]\n    pub struct Pong<'a> {\n        \
+         pub text: std::borrow::Cow<'a, str>,\n    }\n}\npub use inner::Pong;\n",
+    )
+    .unwrap();
+}
+
+#[test]
+fn the_shipped_specs_are_valid_and_long_enough() {
+    let specs = super::load_specs(&super::specs_dir()).expect("the shipped specs parse");
+    assert!(specs.len() >= 3, "at least three crates: {}", specs.len());
+    for s in &specs {
+        assert!(
+            s.versions.len() >= 15,
+            "{} replays {} releases; the issue asks for at least 15",
+            s.krate,
+            s.versions.len()
+        );
+    }
+}
+
+#[test]
+fn bad_specs_are_refused_with_the_reason() {
+    let unsorted = SPEC.replace(r#"["0.1.0", "0.2.0"]"#, r#"["0.2.0", "0.1.0"]"#);
+    let err = format!("{:#}", Spec::parse(&unsorted).unwrap_err());
+    assert!(err.contains("increasing order"), "{err}");
+    let kind = SPEC.replace(r#"kind = "event""#, r#"kind = "notification""#);
+    let err = format!("{:#}", Spec::parse(&kind).unwrap_err());
+    assert!(err.contains("kind `notification`"), "{err}");
+    let responds = SPEC.replace(r#"responds = "Pong""#, r#"responds = "Pang""#);
+    let err = format!("{:#}", Spec::parse(&responds).unwrap_err());
+    assert!(err.contains("Pang"), "{err}");
+    let unknown = format!("{SPEC}\nextra = 1\n");
+    assert!(Spec::parse(&unknown).is_err());
+}
+
+#[test]
+fn declarations_are_found_by_name_outside_comments() {
+    let text = "// pub struct Ping {}\npub struct Pings;\n  pub(crate) enum Ping<T> {}\npub struct Ping{}\n";
+    let found = spec::find_declarations(text, "Ping");
+    let lines: Vec<&str> = found
+        .iter()
+        .map(|&o| text[o..].lines().next().unwrap())
+        .collect();
+    assert_eq!(lines, ["  pub(crate) enum Ping<T> {}", "pub struct Ping{}"]);
+}
+
+#[test]
+fn the_injection_annotates_each_message_where_it_is_declared() {
+    let dir = tempfile::tempdir().unwrap();
+    write_package(dir.path(), "0.1.0", "    pub id: u32,\n");
+    let s = spec();
+    let version = Version::new(0, 1, 0);
+    let injection = spec::inject(&s, &version, dir.path(), "src/lib.rs").unwrap();
+    assert_eq!(injection.injected, ["Ping", "Pong"]);
+    assert_eq!(injection.missing, ["Gone"]);
+    let lib = &injection.files["src/lib.rs"];
+    assert!(
+        lib.contains(
+            "#[derive(serde::Serialize, serde::Deserialize)]\n#[derive(::wirecheck::Message)]\n\
+             #[wire(protocol = crate::WirecheckReplayProtocol, topic = \"ping\", kind = \"request\", \
+             responds = crate::wire::Pong)]\npub struct Ping {"
+        ),
+        "{lib}"
+    );
+    assert!(
+        lib.ends_with(
+            "#[derive(::wirecheck::Protocol)]\n#[wire(name = \"demo\", version = \"0.1.0\")]\n\
+             pub struct WirecheckReplayProtocol;\n"
+        ),
+        "{lib}"
+    );
+    let wire = &injection.files["src/wire/mod.rs"];
+    assert!(
+        wire.contains(
+            "    #[derive(::wirecheck::Message)]\n    #[wire(protocol = crate::WirecheckReplayProtocol, \
+             topic = \"ping\", kind = \"response\")]\n    pub struct Pong<'a> {"
+        ),
+        "{wire}"
+    );
+}
+
+#[test]
+fn a_message_declared_twice_needs_its_file_named() {
+    let dir = tempfile::tempdir().unwrap();
+    write_package(dir.path(), "0.1.0", "    pub id: u32,\n");
+    fs::write(dir.path().join("src/other.rs"), "pub struct Ping;\n").unwrap();
+    let err = spec::inject(&spec(), &Version::new(0, 1, 0), dir.path(), "src/lib.rs").unwrap_err();
+    assert!(format!("{err}").contains("file = "), "{err}");
+    let named = SPEC.replace(
+        "type = \"Ping\"\n",
+        "type = \"Ping\"\nfile = \"src/other.rs\"\n",
+    );
+    let s = Spec::parse(&named).unwrap();
+    let injection = spec::inject(&s, &Version::new(0, 1, 0), dir.path(), "src/lib.rs").unwrap();
+    assert!(injection.files["src/other.rs"].contains("#[wire(protocol"));
+}
+
+#[test]
+fn a_staged_release_has_a_package_name_of_its_own_and_only_its_library() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = dir.path().join("package");
+    write_package(&package, "0.1.0", "    pub id: u32,\n");
+    let manifest = package.join("Cargo.toml");
+    let text = fs::read_to_string(&manifest).unwrap();
+    fs::write(
+        &manifest,
+        format!("{text}\n[dev-dependencies]\nnothing = \"1\"\n"),
+    )
+    .unwrap();
+    let s = spec();
+    let version = Version::new(0, 1, 0);
+    let staged = dir.path().join("staged");
+    sources::stage_alias(&s, &version, &package, &staged).unwrap();
+    let manifest: toml::Table = fs::read_to_string(staged.join("Cargo.toml"))
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(
+        manifest["package"]["name"].as_str(),
+        Some("demo-proto-0-1-0")
+    );
+    assert_eq!(manifest["package"]["autotests"].as_bool(), Some(false));
+    assert!(!manifest.contains_key("test") && !manifest.contains_key("dev-dependencies"));
+    assert!(staged.join("src/wire/mod.rs").is_file());
+    assert_eq!(Spec::alias_crate(&version), "v0_1_0");
+    let declared = [(version, vec!["Ping".to_owned(), "Pong".to_owned()])]
+        .into_iter()
+        .collect();
+    let main = decode::main_rs(&s, &declared);
+    assert!(
+        main.contains(r#"("0.1.0", "Pong") => roundtrip::<v0_1_0::wire::Pong<'static>>(json),"#)
+    );
+    let cargo = decode::manifest(&s, &declared, dir.path(), "decode");
+    assert!(
+        cargo.contains(r#"v0_1_0 = { package = "demo-proto-0-1-0", path = "#),
+        "{cargo}"
+    );
+}
+
+#[test]
+fn a_replayed_pair_gives_the_witness_of_a_removed_required_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let (old, new) = (dir.path().join("old"), dir.path().join("new"));
+    write_package(&old, "0.1.0", "    pub id: u32,\n    pub name: String,\n");
+    write_package(&new, "0.2.0", "    pub id: u32,\n");
+    let s = spec();
+    let mut repo = Repo::create(&dir.path().join("repo")).unwrap();
+    let locks = dir.path().join("locks");
+    for (version, source) in s.versions.iter().zip([&old, &new]) {
+        repo.commit_release(&s, version, source, &locks).unwrap();
+    }
+    let (pair, found) = check_pair(&repo, &s.versions[0], &s.versions[1]).unwrap();
+    assert!(pair.text.starts_with("demo: major"), "{}", pair.text);
+    let removed: Vec<&(FindingJson, Version, Version)> = found
+        .iter()
+        .filter(|(f, _, _)| f.message_type == "Ping" && f.field.as_deref() == Some("name"))
+        .collect();
+    assert!(!removed.is_empty(), "{}: {found:?}", pair.text);
+    for (finding, writer, reader) in removed {
+        // The new release no longer writes `name`; the old one requires it.
+        assert_eq!(finding.direction.as_deref(), Some("old reads new"));
+        assert_eq!((writer, reader), (&s.versions[1], &s.versions[0]));
+        assert!(finding.witness.as_ref().unwrap().get("name").is_none());
+    }
+}
+
+fn finding(rule: &str) -> FindingJson {
+    FindingJson {
+        rule: rule.into(),
+        level: "major".into(),
+        allowed: false,
+        known: false,
+        message: String::new(),
+        message_type: "Ping".into(),
+        field: None,
+        wire_path: None,
+        direction: Some("old reads new".into()),
+        against: "v0.1.0".into(),
+        witness: None,
+    }
+}
+
+fn value(v: serde_json::Value) -> Decoded {
+    Decoded {
+        value: Some(v),
+        error: None,
+    }
+}
+
+fn error(e: &str) -> Decoded {
+    Decoded {
+        value: None,
+        error: Some(e.into()),
+    }
+}
+
+#[test]
+fn a_witness_is_unproducible_unless_the_writer_writes_it_back_the_same() {
+    let witness = json!({"id": 1, "uri": null});
+    let f = finding("field_removed");
+    let v = classify(
+        &f,
+        &witness,
+        error("invalid type: null, expected a string"),
+        error("x"),
+    );
+    assert!(matches!(v, Verdict::Unproducible(ref why) if why.contains("rejects")));
+    let v = classify(&f, &witness, value(json!({"id": 1})), error("x"));
+    assert!(matches!(v, Verdict::Unproducible(ref why) if why.contains("/uri")));
+    let v = classify(
+        &f,
+        &witness,
+        value(json!({"id": 1.0, "uri": null})),
+        error("missing field"),
+    );
+    assert!(matches!(v, Verdict::Confirmed(ref e) if e == "missing field"));
+    let v = classify(&f, &witness, value(witness.clone()), value(witness.clone()));
+    assert!(matches!(v, Verdict::ReaderAccepts { misread: false, .. }));
+}
+
+#[test]
+fn differences_are_placed_by_json_pointer() {
+    assert_eq!(
+        first_difference(&json!({"a": [0, 1]}), &json!({"a": [0.0, 1]}), ""),
+        None
+    );
+    assert_eq!(
+        first_difference(
+            &json!({"a": [0, {"b/c": 1}]}),
+            &json!({"a": [0, {"b/c": 2}]}),
+            ""
+        ),
+        Some("/a/1/b~1c".into())
+    );
+    assert_eq!(
+        first_difference(&json!({"a": 1}), &json!({"a": 1, "z": null}), ""),
+        Some("/z".into())
+    );
+}
