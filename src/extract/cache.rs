@@ -8,9 +8,10 @@ use std::rc::Rc;
 use git2::{ObjectType, Oid};
 use rustc_hash::FxHashMap;
 
-use super::declarations::{self, Declaration};
+use super::declarations::{self, Declaration, ItemAt};
 use super::expand;
-use super::scan::{self, ModItem};
+use super::scan::{self, ItemKind, ModItem, ScanItem};
+use super::syntax::{self, ItemBase};
 use super::{ExtractError, FileReader};
 use crate::model::ExtractNote;
 
@@ -31,8 +32,10 @@ pub struct CacheStats {
     pub hits: usize,
     /// Distinct blobs held (each was scanned once).
     pub blobs: usize,
-    /// Blobs parsed with syn.
+    /// Blobs parsed whole with syn.
     pub parsed: usize,
+    /// Items parsed alone with syn (of blobs the scan splits into items).
+    pub parsed_items: usize,
     /// Module subtrees reused from an earlier revision (an unchanged directory), not looked at again.
     pub nodes_reused: usize,
 }
@@ -76,6 +79,7 @@ impl Drop for SourceCache {
             // Every span was converted to a plain location; free the thread's source map (it only grows
             // otherwise). The trees still held are only dropped after this, which reads no span.
             proc_macro2::extra::invalidate_current_thread_spans();
+            syntax::clear_item_bases();
         }
     }
 }
@@ -164,6 +168,21 @@ pub(super) struct ParseFailure {
 }
 
 impl ParseFailure {
+    /// The failure of a syn parse (of a file, or of an item with `base`: where it is in its file).
+    fn new(error: &syn::Error, base: Option<ItemBase>) -> Self {
+        let at = syntax::file_position(error.span());
+        // An error without a place (the end of the input) is reported where the item starts.
+        let (line, column) = match base {
+            Some(base) if at.line == 0 => (base.line as usize, base.column as usize),
+            _ => (at.line, at.column),
+        };
+        ParseFailure {
+            line: u32::try_from(line).unwrap_or(u32::MAX),
+            column: u32::try_from(column + 1).unwrap_or(u32::MAX),
+            message: error.to_string(),
+        }
+    }
+
     /// The error, for the file at `path`.
     pub(super) fn at(&self, path: &str) -> ExtractError {
         ExtractError::Parse {
@@ -181,9 +200,13 @@ pub(super) struct Blob {
     text: String,
     /// The `mod` declarations read by the scan; `None` when the scan could not read the file.
     scanned: Option<Vec<ModItem>>,
-    /// The text contains `wire`: the file may declare a protocol or a message.
+    /// An item's attributes (tokens, not text) say it may declare a protocol or a message, or the scan
+    /// could not read the file (syn then decides).
     may_declare: bool,
     ast: OnceCell<Result<syn::File, ParseFailure>>,
+    /// The items as the scan splits them, each parsed alone on first use; `None` inside when the scan
+    /// cannot split the file with certainty (it is then parsed whole).
+    items: OnceCell<Option<Items>>,
     /// The `mod` declarations read from the syntax tree, when the scan could not read them.
     ast_mods: OnceCell<Vec<ModItem>>,
     declarations: OnceCell<Vec<Declaration>>,
@@ -192,13 +215,14 @@ pub(super) struct Blob {
 impl Blob {
     fn new(id: Oid, text: String) -> Self {
         let scanned = scan::scan(scan::syn_content(&text));
-        let may_declare = text.contains("wire");
+        let may_declare = scanned.as_ref().is_none_or(|scan| scan.declares);
         Blob {
             id,
             text,
-            scanned,
+            scanned: scanned.map(|scan| scan.mods),
             may_declare,
             ast: OnceCell::new(),
+            items: OnceCell::new(),
             ast_mods: OnceCell::new(),
             declarations: OnceCell::new(),
         }
@@ -227,14 +251,7 @@ impl Blob {
                 // Simple `macro_rules!` invocations become the items they write.
                 syn::parse_file(&self.text)
                     .map(expand::expand_file)
-                    .map_err(|e| {
-                        let start = e.span().start();
-                        ParseFailure {
-                            line: u32::try_from(start.line).unwrap_or(u32::MAX),
-                            column: u32::try_from(start.column + 1).unwrap_or(u32::MAX),
-                            message: e.to_string(),
-                        }
-                    })
+                    .map_err(|e| ParseFailure::new(&e, None))
             })
             .as_ref()
             .map_err(Clone::clone)
@@ -249,13 +266,101 @@ impl Blob {
         Ok(self.ast_mods.get_or_init(|| scan::mods_of_syntax(file)))
     }
 
-    /// The protocol and message declarations (and `#[wire]`-writing macros) of the file.
+    /// The protocol and message declarations (and `#[wire]`-writing macros) of the file: of a file the
+    /// scan splits into items, only the items it says may declare are parsed.
     pub(super) fn declarations(&self, cache: &SourceCache) -> Result<&[Declaration], ParseFailure> {
-        let file = self.ast(cache)?;
-        Ok(self
-            .declarations
-            .get_or_init(|| declarations::declarations_of(file)))
+        if let Some(found) = self.declarations.get() {
+            return Ok(found);
+        }
+        let found = match self.scanned_items() {
+            Some(items) => {
+                let mut found = Vec::new();
+                for (index, scanned) in items.iter().enumerate() {
+                    if scanned.declares {
+                        let item = self.item(index, cache)?;
+                        declarations::item_declarations(
+                            item,
+                            &scanned.parents,
+                            ItemAt::Scanned(index),
+                            &mut found,
+                        );
+                    }
+                }
+                found
+            }
+            None => declarations::declarations_of(self.ast(cache)?),
+        };
+        Ok(self.declarations.get_or_init(|| found))
     }
+
+    /// The items of the file as the scan splits them (read on first use); `None` when the file is
+    /// parsed whole: the scan cannot split it with certainty, or it invokes at item level a
+    /// `macro_rules!` it defines (`expand` replaces such invocations in the whole file's tree).
+    pub(super) fn scanned_items(&self) -> Option<&[ScanItem]> {
+        self.items
+            .get_or_init(|| {
+                scan::items(scan::syn_content(&self.text))
+                    .filter(|items| !invokes_own_macro(items))
+                    .map(|items| Items {
+                        trees: items.iter().map(|_| OnceCell::new()).collect(),
+                        items,
+                    })
+            })
+            .as_ref()
+            .map(|items| items.items.as_slice())
+    }
+
+    /// The syntax tree of the scan's item `index` (see [`Blob::scanned_items`]), parsed alone on first
+    /// use; its spans read as positions in the file (`syntax::file_position`).
+    pub(super) fn item(
+        &self,
+        index: usize,
+        cache: &SourceCache,
+    ) -> Result<&syn::Item, ParseFailure> {
+        let items = self
+            .items
+            .get()
+            .and_then(Option::as_ref)
+            .expect("items are asked for by the index scanned_items gave");
+        items.trees[index]
+            .get_or_init(|| {
+                cache.count(|stats| stats.parsed_items += 1);
+                let scanned = &items.items[index];
+                let content = scan::syn_content(&self.text);
+                let column = content[scanned.line_start..scanned.start].chars().count();
+                let base = ItemBase {
+                    line: scanned.line,
+                    column: u32::try_from(column).unwrap_or(u32::MAX),
+                    byte: scanned.start,
+                };
+                syntax::parse_item(&content[scanned.start..scanned.end], base)
+                    .map_err(|e| ParseFailure::new(&e, Some(base)))
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+/// Whether an item-level macro invocation of the file names a `macro_rules!` the file defines: `expand`
+/// may expand it, which needs the whole file (the definition and every invocation after it).
+fn invokes_own_macro(items: &[ScanItem]) -> bool {
+    let defined: Vec<&str> = items
+        .iter()
+        .filter_map(|item| match &item.kind {
+            ItemKind::MacroRules(name) => Some(name.as_str()),
+            _ => None,
+        })
+        .collect();
+    !defined.is_empty()
+        && items.iter().any(|item| {
+            matches!(&item.kind, ItemKind::MacroCall(name, _) if defined.contains(&name.as_str()))
+        })
+}
+
+/// The items of a blob as the scan splits them, with their syntax trees once parsed.
+struct Items {
+    items: Vec<ScanItem>,
+    trees: Vec<OnceCell<Result<syn::Item, ParseFailure>>>,
 }
 
 /// A file of a crate's module tree, with the files its `mod` declarations mount below it. It only depends

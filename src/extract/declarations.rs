@@ -6,17 +6,28 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Attribute, Item};
 
-use super::syntax::{expand_cfg_attr, item_attrs, item_ident, unraw};
+use super::scan::macro_body_ident;
+use super::syntax::{expand_cfg_attr, file_position, item_attrs, item_ident, unraw};
 
 /// A declaration in a file. Kept per blob in the cache (its spans stay valid as long as the cache).
 pub(super) struct Declaration {
     /// The inline modules it is in, within its file.
     pub(super) inline: Vec<String>,
-    /// The indices of the items leading to it from the file's items (inline modules, then the item).
-    pub(super) item_indices: Vec<usize>,
-    /// The byte offset of its name (declarations are ordered by it within a file).
+    /// Where its item is in the file.
+    pub(super) item: ItemAt,
+    /// The byte offset of its name in the file (declarations are ordered by it within a file).
     pub(super) offset: usize,
     pub(super) declared: Declared,
+}
+
+/// Where the item of a [`Declaration`] is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum ItemAt {
+    /// In a file parsed whole: the indices of the items leading to it from the file's items (inline
+    /// modules, then the item).
+    Path(Vec<usize>),
+    /// In a file parsed item by item: the index of the scan's item.
+    Scanned(usize),
 }
 
 /// What a [`Declaration`] declares, with the `#[wire]` attributes as the grammar read them.
@@ -43,26 +54,6 @@ fn walk(
     for (index, item) in items.iter().enumerate() {
         indices.push(index);
         match item {
-            Item::Struct(_) | Item::Enum(_) | Item::Type(_) => {
-                type_declarations(item, inline, indices, out);
-            }
-            Item::Macro(item_macro) => {
-                if let Some(ident) = &item_macro.ident {
-                    let text = item_macro.mac.tokens.to_string();
-                    if (text.contains("Message") || text.contains("Protocol"))
-                        && text.contains("wire")
-                    {
-                        // A macro_rules! that writes #[wire] items: what it generates is invisible here.
-                        let span = item_macro.mac.path.span();
-                        out.push(Declaration {
-                            inline: inline.clone(),
-                            item_indices: indices.clone(),
-                            offset: span.byte_range().start,
-                            declared: Declared::WireMacro(ident.to_string(), span),
-                        });
-                    }
-                }
-            }
             Item::Mod(module) => {
                 if let Some((_, inner)) = &module.content {
                     inline.push(unraw(&module.ident));
@@ -70,19 +61,64 @@ fn walk(
                     inline.pop();
                 }
             }
-            _ => {}
+            _ => item_declarations(item, inline, ItemAt::Path(indices.clone()), out),
         }
         indices.pop();
     }
 }
 
-/// The protocol and message declarations of one type item (both when it derives both).
-fn type_declarations(
+/// The declarations of one item (not an inline module) at `at`, in the inline modules `inline`.
+pub(super) fn item_declarations(
     item: &Item,
     inline: &[String],
-    indices: &[usize],
+    at: ItemAt,
     out: &mut Vec<Declaration>,
 ) {
+    match item {
+        Item::Struct(_) | Item::Enum(_) | Item::Type(_) => {
+            type_declarations(item, inline, at, out);
+        }
+        Item::Macro(item_macro) => {
+            if let Some(ident) = &item_macro.ident
+                && writes_declarations(item_macro.mac.tokens.clone())
+            {
+                // A macro_rules! that writes #[wire] items: what it generates is invisible here.
+                let span = item_macro.mac.path.span();
+                out.push(Declaration {
+                    inline: inline.to_vec(),
+                    item: at,
+                    offset: file_position(span).bytes.start,
+                    declared: Declared::WireMacro(ident.to_string(), span),
+                });
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether a `macro_rules!` body has identifiers naming both `wire` and `Protocol` or `Message` (the
+/// scan's rule, `scan::macro_body_ident`: words in comments and strings do not count).
+fn writes_declarations(tokens: proc_macro2::TokenStream) -> bool {
+    fn visit(tokens: proc_macro2::TokenStream, found: &mut (bool, bool)) {
+        for token in tokens {
+            match token {
+                proc_macro2::TokenTree::Ident(ident) => {
+                    let (wire, declaration) = macro_body_ident(&ident.to_string());
+                    found.0 |= wire;
+                    found.1 |= declaration;
+                }
+                proc_macro2::TokenTree::Group(group) => visit(group.stream(), found),
+                _ => {}
+            }
+        }
+    }
+    let mut found = (false, false);
+    visit(tokens, &mut found);
+    found.0 && found.1
+}
+
+/// The protocol and message declarations of one type item (both when it derives both).
+fn type_declarations(item: &Item, inline: &[String], at: ItemAt, out: &mut Vec<Declaration>) {
     let attrs = expand_cfg_attr(item_attrs(item));
     let Some(ident) = item_ident(item) else {
         return;
@@ -90,11 +126,12 @@ fn type_declarations(
     if !attrs.iter().any(wirecheck_grammar::is_wire_attr) {
         return;
     }
+    let offset = file_position(ident.span()).bytes.start;
     let mut push = |declared| {
         out.push(Declaration {
             inline: inline.to_vec(),
-            item_indices: indices.to_vec(),
-            offset: ident.span().byte_range().start,
+            item: at.clone(),
+            offset,
             declared,
         });
     };

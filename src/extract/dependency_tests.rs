@@ -310,3 +310,82 @@ pub struct Req { pub names: BTreeMap<String, Vec<u8>>, pub at: std::time::Durati
     .unwrap();
     assert_eq!(described.get(), 1);
 }
+
+/// Finds `netlib` as one file whose `Kind` exists twice, each behind a `#[cfg]` of the `serde` feature,
+/// built with `features`.
+struct TwoKinds(BTreeSet<String>);
+
+impl Locate for TwoKinds {
+    fn locate(&self, _: &ExternalCrate) -> Located {
+        let lib = "#[cfg(feature = \"serde\")]
+#[derive(serde::Serialize, serde::Deserialize)]
+pub struct Kind { pub a: u8 }
+#[cfg(not(feature = \"serde\"))]
+pub struct Kind(pub String);
+";
+        let files: BTreeMap<String, String> =
+            [("/deps/netlib/src/lib.rs".to_owned(), lib.to_owned())].into();
+        Located {
+            source: CrateSource::Files {
+                root_file: "/deps/netlib/src/lib.rs".to_owned(),
+                reader: Rc::new(files),
+            },
+            features: self.0.clone(),
+        }
+    }
+}
+
+#[test]
+fn a_dependency_type_item_parsed_alone_follows_the_dependency_features() {
+    let lib = "use wirecheck::{Message, Protocol};
+#[derive(Protocol)]
+#[wire(name = \"p\", version = \"1.0.0\")]
+pub struct P;
+#[derive(serde::Serialize, serde::Deserialize, Message)]
+#[wire(protocol = P, topic = \"t\", kind = \"request\")]
+pub struct Req { pub kind: netlib::Kind }
+";
+    let extract = |features: &[&str]| {
+        let externals = Externals {
+            locator: Some(Rc::new(TwoKinds(
+                features.iter().map(|f| (*f).to_owned()).collect(),
+            ))),
+            ..externals()
+        };
+        let files: BTreeMap<String, String> = [("src/lib.rs".to_owned(), lib.to_owned())].into();
+        let roots = [CrateRoot {
+            name: "demo".to_owned(),
+            root_file: "src/lib.rs".to_owned(),
+        }];
+        let cache = SourceCache::new();
+        let s = extract_with(
+            &roots,
+            &files,
+            &cache,
+            &ExtractOptions::default(),
+            &|| externals.clone(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(cache.stats().parsed, 0, "every file is read item by item");
+        s
+    };
+    // With `serde` on, the derived `Kind` is the one there (without the cfg, the last one would be).
+    let with = extract(&["serde"]);
+    assert_eq!(
+        field_ty(&with, "demo::Req", "kind"),
+        Ty::Named {
+            path: "net_lib::Kind".to_owned(),
+            args: Vec::new()
+        }
+    );
+    // Without it, the hand-written one: compared by path and version.
+    let without = extract(&[]);
+    assert_eq!(
+        field_ty(&without, "demo::Req", "kind"),
+        Ty::External {
+            path: "net_lib::Kind".to_owned(),
+            package: Some("net-lib 1.2.0".to_owned())
+        }
+    );
+}

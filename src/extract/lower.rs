@@ -14,8 +14,8 @@ use super::features::Cfg;
 use super::names::{NameTarget, Names};
 use super::serde_attrs::{self, ContainerSerde, MemberSerde, Problems, RenameRule};
 use super::syntax::{
-    expand_cfg_attr, item_at, item_attrs, item_generics, item_ident, item_name, path_segments,
-    tokens_text, unraw,
+    expand_cfg_attr, item_attrs, item_generics, item_ident, item_name, path_segments, tokens_text,
+    unraw,
 };
 use super::tree::ModuleTree;
 use super::{ExtractError, Keep, known, location, note};
@@ -166,10 +166,9 @@ impl<'a> Lowering<'a> {
                 Declared::Protocol(attrs) => attrs,
                 Declared::Message(_) => continue,
             };
-            let Some(ast) = self.names.ast(file) else {
+            let Some(item) = self.names.declared_item(file, declaration) else {
                 continue;
             };
-            let item = item_at(ast, &declaration.item_indices);
             let Some(ident) = item_ident(item) else {
                 continue;
             };
@@ -223,10 +222,9 @@ impl<'a> Lowering<'a> {
         snapshot: &Snapshot,
     ) -> Result<Option<(usize, MessageDecl)>, ExtractError> {
         let path = file.path.as_str();
-        let Some(ast) = self.names.ast(file) else {
+        let Some(item) = self.names.declared_item(file, declaration) else {
             return Ok(None);
         };
-        let item = item_at(ast, &declaration.item_indices);
         let Some(ident) = item_ident(item) else {
             return Ok(None);
         };

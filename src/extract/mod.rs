@@ -12,13 +12,18 @@
 //! Only a few files of a large workspace matter, so the extractor does the least it can per file (see the
 //! README's "Performance" section for the figures):
 //!
-//! - The module tree is found with a cheap scan of each file's text for `mod` declarations (`scan`), not
-//!   with syn. A file is parsed with syn only when its text contains `wire` (it may declare a protocol or
-//!   a message), when name resolution visits its module (a type reached from a message, a `use` path
-//!   walked through it), or when the scan cannot read it with certainty (unbalanced delimiters, an
-//!   unterminated literal: syn then reports the syntax error). A syntax error in a file that none of this
-//!   needs is not reported: that file cannot change the model, and the compiler reports it anyway.
-//! - A [`SourceCache`] keeps the text, the scan, the syntax tree and the declarations of every file by
+//! - The module tree is found with a cheap scan of each file's tokens for `mod` declarations (`scan`), not
+//!   with syn, and items are parsed, not files. The scan splits a file into its items (kind, name, byte
+//!   range), and syn parses an item alone only when the scan's tokens show it may declare a protocol or
+//!   a message (an attribute whose path is `wire` with a derive naming `Protocol` or `Message`, or a
+//!   `macro_rules!` naming both: `wire` in a comment or a string does not count), when it is a `use` of
+//!   a module name resolution indexes, or when it is a type item a lookup reaches. Memory then follows
+//!   the largest needed item, not the largest file. A syntax error in a needed item is reported (at its
+//!   place in the file); one in an item nothing needs is not: it cannot change the model, and the
+//!   compiler reports it anyway. When the scan cannot read a file with certainty (unbalanced
+//!   delimiters, an unterminated literal) or cannot tell where an item ends (a brace group in generics),
+//!   the file is parsed whole, as needed, and syn reports its errors.
+//! - A [`SourceCache`] keeps the text, the scan, the syntax trees and the declarations of every file by
 //!   its git blob id, across the extractions of one check: a file unchanged between the working tree and
 //!   the baseline (or any older release) is read from git, scanned and parsed once.
 //! - Modules are indexed on demand, name lookups are hash lookups, and [`extract_filtered`] keeps only
@@ -32,9 +37,11 @@
 //!
 //! Each uses only the ones above it (and this module's items):
 //!
-//! - `syntax`: readings of syn items every stage shares (names without `r#`, `cfg_attr` expanded).
+//! - `syntax`: readings of syn items every stage shares (names without `r#`, `cfg_attr` expanded), and
+//!   items parsed alone with file-relative positions.
 //! - `expand`: simple `macro_rules!` invocations at item position, replaced by the items they write.
-//! - `scan`: a file's `mod` declarations, by the lexer scan or, when it gives up, from syn's tree.
+//! - `scan`: a file's `mod` declarations, whether it may declare, and its items, by the lexer scan (or,
+//!   when it gives up, the `mod` declarations from syn's tree).
 //! - `serde_attrs`: `#[serde(...)]` attributes, as serde_derive reads them.
 //! - `serde_with`: serde_with's `#[serde_as]` adapters, `with` modules and `#[skip_serializing_none]`.
 //! - `serde_repr`: enums deriving serde_repr's `Serialize_repr`/`Deserialize_repr` (written as integers).
@@ -320,14 +327,13 @@ pub fn snapshot_from_sources(
 
 /// Where a token of `file` is, in the model's terms (1-based line and column, byte range).
 fn location(file: &str, span: Span) -> Location {
-    let start = span.start();
-    let bytes = span.byte_range();
+    let at = syntax::file_position(span);
     Location {
         file: file.to_owned(),
-        line: u32::try_from(start.line).unwrap_or(u32::MAX),
-        column: u32::try_from(start.column + 1).unwrap_or(u32::MAX),
-        start: bytes.start,
-        end: bytes.end,
+        line: u32::try_from(at.line).unwrap_or(u32::MAX),
+        column: u32::try_from(at.column + 1).unwrap_or(u32::MAX),
+        start: at.bytes.start,
+        end: at.bytes.end,
     }
 }
 

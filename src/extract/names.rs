@@ -4,7 +4,7 @@
 //! reached.
 
 use std::cell::RefCell;
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 use rustc_hash::FxHashMap;
 use syn::spanned::Spanned;
@@ -13,11 +13,13 @@ use syn::{Item, UseTree};
 use super::ExtractError;
 use super::cache::{ModPath, ModuleFile};
 use super::cfg;
+use super::declarations::{Declaration, ItemAt};
 use super::features::{Cfg, Truth};
 use super::note;
-use super::syntax::{inline_items, item_attrs, item_name, unraw};
+use super::scan::{ItemKind, ScanItem};
+use super::syntax::{inline_items, item_at, item_attrs, item_name, unraw};
 use super::tree::ModuleTree;
-use crate::model::ExtractNote;
+use crate::model::{ExtractNote, Location};
 
 /// How many `use` and glob hops a lookup follows before it gives up (a `use` cycle is an error the
 /// compiler reports; here the path is then taken as external).
@@ -34,13 +36,23 @@ pub(super) struct TypeItem<'a> {
     pub(super) canonical: String,
 }
 
+/// A type item a module binds: its id, or (in a file parsed item by item) the scan's item, parsed and
+/// given an id when a lookup reaches it.
+#[derive(Clone, Copy)]
+enum TypeSlot {
+    Id(usize),
+    Scanned(usize),
+}
+
 /// The names a module binds.
 #[derive(Default)]
-struct ModuleScope {
+struct ModuleScope<'a> {
     /// The module's own path: globs written in it resolve from here.
     path: ModPath,
+    /// Its file, when it is parsed item by item (for [`TypeSlot::Scanned`]).
+    file: Option<&'a ModuleFile>,
     /// Type items by name.
-    types: FxHashMap<String, usize>,
+    types: FxHashMap<String, TypeSlot>,
     /// Child modules by name.
     mods: FxHashMap<String, ModPath>,
     /// `use` imports by the name they bind: the path as written.
@@ -62,19 +74,20 @@ pub(super) enum NameTarget {
 }
 
 /// The next step of a lookup in one module (computed under a borrow of the index, taken after it).
-enum Step {
-    Type(usize),
+enum Step<'a> {
+    /// A type item: its slot, with the scope's file and path.
+    Type(TypeSlot, Option<&'a ModuleFile>, ModPath),
     Child(ModPath),
     Use(Vec<String>),
     Globs(ModPath, Vec<Vec<String>>),
 }
 
-impl ModuleScope {
+impl<'a> ModuleScope<'a> {
     /// What `name` is in this module: a type (only when it is the last segment), a child module, an
     /// import, or maybe something the globs bring; `None` when the module has no globs either.
-    fn step(&self, name: &str, is_last: bool) -> Option<Step> {
-        if is_last && let Some(&id) = self.types.get(name) {
-            Some(Step::Type(id))
+    fn step(&self, name: &str, is_last: bool) -> Option<Step<'a>> {
+        if is_last && let Some(&slot) = self.types.get(name) {
+            Some(Step::Type(slot, self.file, self.path.clone()))
         } else if let Some(child) = self.mods.get(name) {
             Some(Step::Child(child.clone()))
         } else if let Some(target) = self.uses.get(name) {
@@ -131,7 +144,7 @@ pub(super) struct Names<'a> {
     /// Item ids by (module file, syntax node) addresses: an item reached twice is the same item.
     item_ids: FxHashMap<(usize, usize), usize>,
     /// Modules indexed so far (`None`: not in the module tree, or its file does not parse).
-    modules: FxHashMap<ModPath, Option<ModuleScope>>,
+    modules: FxHashMap<ModPath, Option<ModuleScope<'a>>>,
     /// The first file that failed to parse when resolution needed it.
     error: Option<ExtractError>,
     /// The path at which the last [`Names::resolve`] entered a dependency (`chrono::DateTime`, its
@@ -193,6 +206,33 @@ impl<'a> Names<'a> {
         }
     }
 
+    /// The scan's item `index` of a file parsed item by item, parsed on first use; `None` when it does
+    /// not parse (the error is kept for the end).
+    fn scanned_item(&mut self, file: &'a ModuleFile, index: usize) -> Option<&'a Item> {
+        match file.blob.item(index, self.tree.cache) {
+            Ok(item) => Some(item),
+            Err(failure) => {
+                // As for a file parsed whole: a dependency's item hides, it is not an error to report.
+                if self.error.is_none() && self.tree.dependency_of(&file.module).is_none() {
+                    self.error = Some(failure.at(&file.path));
+                }
+                None
+            }
+        }
+    }
+
+    /// The item a declaration of `file` is on; `None` when it does not parse (the error is kept).
+    pub(super) fn declared_item(
+        &mut self,
+        file: &'a ModuleFile,
+        declaration: &Declaration,
+    ) -> Option<&'a Item> {
+        match &declaration.item {
+            ItemAt::Path(indices) => self.ast(file).map(|ast| item_at(ast, indices)),
+            ItemAt::Scanned(index) => self.scanned_item(file, *index),
+        }
+    }
+
     /// The type item of an id.
     pub(super) fn item(&self, id: usize) -> &TypeItem<'a> {
         &self.items[id]
@@ -213,14 +253,17 @@ impl<'a> Names<'a> {
 
     /// The module at `path`, indexed on first use; `None` when it is not in a module tree (or its file
     /// does not parse).
-    fn module(&mut self, path: &[String]) -> Option<&ModuleScope> {
+    fn module(&mut self, path: &[String]) -> Option<&ModuleScope<'a>> {
         if !self.modules.contains_key(path) {
             let tree: &'a ModuleTree<'a> = self.tree;
             let scope = match tree.find(path) {
-                Some((file, inline)) => self
-                    .ast(file)
-                    .and_then(|ast| inline_items(ast, &inline))
-                    .map(|items| self.index_module(file, path, items)),
+                Some((file, inline)) => match file.blob.scanned_items() {
+                    Some(items) => Some(self.index_scanned_module(file, path, &inline, items)),
+                    None => self
+                        .ast(file)
+                        .and_then(|ast| inline_items(ast, &inline))
+                        .map(|items| self.index_module(file, path, items)),
+                },
                 None => None,
             };
             self.modules.insert(path.to_vec(), scope);
@@ -228,34 +271,122 @@ impl<'a> Names<'a> {
         self.modules.get(path).and_then(Option::as_ref)
     }
 
+    /// The names of a module of a file parsed item by item, from the scan: type items by name (parsed
+    /// when a lookup reaches them), `use` items (each parsed alone), child modules and macro invocations.
+    /// Only what a lookup needs is ever parsed.
+    fn index_scanned_module(
+        &mut self,
+        file: &'a ModuleFile,
+        path: &[String],
+        inline: &[String],
+        items: &'a [ScanItem],
+    ) -> ModuleScope<'a> {
+        let mut scope = ModuleScope {
+            path: path.to_vec(),
+            file: Some(file),
+            ..ModuleScope::default()
+        };
+        let features = self.dependency_features(path);
+        for (index, item) in items.iter().enumerate() {
+            if item.parents != inline {
+                continue;
+            }
+            match &item.kind {
+                ItemKind::Type(name) => {
+                    // Only an item with a `#[cfg]` is parsed to index it: its attributes decide
+                    // whether it exists. One that does not parse stays, for a lookup to report.
+                    if item.cfg
+                        && let Ok(parsed) = file.blob.item(index, self.tree.cache)
+                        && !self.in_build(path, features, parsed)
+                    {
+                        continue;
+                    }
+                    scope.types.insert(name.clone(), TypeSlot::Scanned(index));
+                }
+                ItemKind::Use => {
+                    if let Some(Item::Use(item_use)) = self.scanned_item(file, index) {
+                        scope.add_use(&item_use.tree, &mut Vec::new());
+                    }
+                }
+                ItemKind::Mod(name) => {
+                    let mut child = path.to_vec();
+                    child.push(name.clone());
+                    scope.mods.insert(name.clone(), child);
+                }
+                ItemKind::MacroCall(name, pos) => scope.macros.push(ExtractNote {
+                    message: format!("macro `{name}!`"),
+                    location: Location {
+                        file: file.path.clone(),
+                        line: pos.line,
+                        column: pos.column,
+                        start: pos.start,
+                        end: pos.end,
+                    },
+                }),
+                ItemKind::MacroRules(_) | ItemKind::Other => {}
+            }
+        }
+        scope
+    }
+
+    /// The features the dependency whose module is at `path` is built with; `None` for a workspace
+    /// module.
+    fn dependency_features(&self, path: &[String]) -> Option<&'a BTreeSet<String>> {
+        let tree: &'a ModuleTree<'a> = self.tree;
+        tree.dependency_mount(path).map(|mount| &mount.features)
+    }
+
+    /// Whether the type item `item` of the module at `path` is in the build checked: by its `#[cfg]`
+    /// against the dependency's `features` (a dependency's module), or against the workspace crate's.
+    fn in_build(&self, path: &[String], features: Option<&BTreeSet<String>>, item: &Item) -> bool {
+        match features {
+            Some(features) => {
+                cfg::enabled_by_features(item_attrs(item), &|name| features.contains(name))
+            }
+            None => {
+                let krate = path.first().map_or("", String::as_str);
+                self.cfg.active(krate, item_attrs(item)) != Truth::No
+            }
+        }
+    }
+
+    /// The id of the type item a slot of the module `module` (in `file`) holds, parsing it first when
+    /// needed; `None` when it does not parse (the error is kept).
+    fn type_id(
+        &mut self,
+        slot: TypeSlot,
+        file: Option<&'a ModuleFile>,
+        module: &[String],
+    ) -> Option<usize> {
+        match (slot, file) {
+            (TypeSlot::Id(id), _) => Some(id),
+            (TypeSlot::Scanned(index), Some(file)) => {
+                let item = self.scanned_item(file, index)?;
+                Some(self.intern(file, module, item))
+            }
+            (TypeSlot::Scanned(_), None) => None,
+        }
+    }
+
     fn index_module(
         &mut self,
         file: &'a ModuleFile,
         path: &[String],
         items: &'a [Item],
-    ) -> ModuleScope {
+    ) -> ModuleScope<'a> {
         let mut scope = ModuleScope {
             path: path.to_vec(),
             ..ModuleScope::default()
         };
-        let features = self
-            .tree
-            .dependency_mount(path)
-            .map(|mount| &mount.features);
+        let features = self.dependency_features(path);
         for item in items {
-            if let Some(features) = features
-                && !cfg::enabled_by_features(item_attrs(item), &|name| features.contains(name))
-            {
-                continue;
-            }
             match item {
                 Item::Struct(_) | Item::Enum(_) | Item::Type(_) => {
-                    let krate = path.first().map_or("", String::as_str);
-                    if features.is_none() && self.cfg.active(krate, item_attrs(item)) == Truth::No {
+                    if !self.in_build(path, features, item) {
                         continue;
                     }
                     let id = self.intern(file, path, item);
-                    scope.types.insert(item_name(item), id);
+                    scope.types.insert(item_name(item), TypeSlot::Id(id));
                 }
                 Item::Use(item_use) => scope.add_use(&item_use.tree, &mut Vec::new()),
                 Item::Macro(item_macro) if item_macro.ident.is_none() => {
@@ -366,7 +497,12 @@ impl<'a> Names<'a> {
                     return self.resolve_absolute(module, segments, hops);
                 };
                 match step {
-                    Step::Type(id) => return NameTarget::Type(id),
+                    Step::Type(slot, file, owner) => {
+                        return match self.type_id(slot, file, &owner) {
+                            Some(id) => NameTarget::Type(id),
+                            None => NameTarget::External(segments.to_vec()),
+                        };
+                    }
                     Step::Child(child) => (child, &segments[1..]),
                     Step::Use(mut full) => {
                         full.extend_from_slice(&segments[1..]);
@@ -470,7 +606,12 @@ impl<'a> Names<'a> {
                 return external(&base, &rest[i..]);
             };
             match step {
-                Step::Type(id) => return NameTarget::Type(id),
+                Step::Type(slot, file, owner) => {
+                    return match self.type_id(slot, file, &owner) {
+                        Some(id) => NameTarget::Type(id),
+                        None => external(&base, &rest[i..]),
+                    };
+                }
                 Step::Child(child) => base = child,
                 Step::Use(mut full) => {
                     full.extend_from_slice(&rest[i + 1..]);

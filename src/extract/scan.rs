@@ -1,5 +1,15 @@
 //! A cheap look at a file's structure without syn: its item-level `mod` declarations (with `#[path]`),
-//! found by a small lexer that knows comments, string, char and raw literals, lifetimes and delimiters.
+//! whether an item may declare a protocol or a message, and its items (kind, name, byte range: [`items`])
+//! so that syn parses only the ones a check needs, each alone. Found by a small lexer that knows
+//! comments (doc comments are attributes of the item after them), string, char and raw literals,
+//! lifetimes and delimiters.
+//!
+//! "May declare" is decided on tokens, never on the text: an item (at module level, or in an inline
+//! module) whose outer attributes include one whose path is `wire` and a `derive` naming `Protocol` or
+//! `Message` (either possibly behind `cfg_attr`), which is exactly what `declarations` looks for, or a
+//! `macro_rules!` whose body has identifiers naming both (it may write such items). `wire` in a comment, a
+//! doc comment, a string or an unrelated identifier does not count, so a large generated file that merely
+//! mentions the word is never handed to syn unless name resolution needs it.
 //!
 //! The extractor needs every file of a crate's module tree to find the tree itself, but only a few of them
 //! as syntax trees (those that may declare `#[wire]` items and those whose modules name resolution
@@ -7,7 +17,10 @@
 //! ([`scan`] returns `None`) whenever it cannot be sure, for example on unbalanced delimiters or an
 //! unterminated literal; the caller then parses the file with syn, which also reports the syntax error.
 //! `tests::scan_agrees_with_syn` pins that both read the same declarations. [`mods_of_syntax`] reads them
-//! from syn's tree for the files the scan gives up on.
+//! from syn's tree for the files the scan gives up on. [`items`] also gives up where a brace group may
+//! not end its item (`struct T<const N: usize = { 3 }>;`): that file is parsed whole;
+//! `tests::items_agree_with_syn_on_this_repository` pins that every item it reports parses alone into
+//! the item syn reads in the whole file.
 
 use proc_macro2::Span;
 use syn::{Attribute, Item};
@@ -39,6 +52,52 @@ pub(crate) struct ModItem {
     pub(crate) pos: Pos,
 }
 
+/// A module-level item (or an item of an inline module) as [`items`] reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ScanItem {
+    /// The inline modules it is written in, outermost first (raw prefixes stripped).
+    pub(crate) parents: Vec<String>,
+    pub(crate) kind: ItemKind,
+    /// Its bytes in the scanned text: from its first doc comment, attribute or word to its closing `;`
+    /// or `}` (for an inline module, to its opening `{`: its items are items of their own).
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    /// The 1-based line of `start`, and the byte offset where that line starts.
+    pub(crate) line: u32,
+    pub(crate) line_start: usize,
+    /// It may declare a protocol or a message (see the module documentation).
+    pub(crate) declares: bool,
+    /// It has an outer `#[cfg(...)]` (possibly behind `cfg_attr`): whether it exists depends on the
+    /// build, which only its parsed attributes tell.
+    pub(crate) cfg: bool,
+}
+
+/// What a [`ScanItem`] is, as far as name resolution needs to know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ItemKind {
+    /// `struct`, `enum` or `type`, by name (`r#` stripped).
+    Type(String),
+    /// `use ...;`.
+    Use,
+    /// `mod name;` or `mod name { ... }`.
+    Mod(String),
+    /// A macro invocation (`name! { ... }`, `a::b!(...);`): its last path segment and the path's position.
+    MacroCall(String, Pos),
+    /// `macro_rules! name { ... }`, by name (`r#` stripped).
+    MacroRules(String),
+    /// Anything else (functions, impls, traits, constants, unions, `extern crate`).
+    Other,
+}
+
+/// What [`scan`] reads of a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Scan {
+    /// The item-level `mod` declarations in source order, inline ones included.
+    pub(crate) mods: Vec<ModItem>,
+    /// An item may declare a protocol or a message (see the module documentation).
+    pub(crate) declares: bool,
+}
+
 /// The text syn parses: without a byte order mark, and without a shebang line (the newline stays), as
 /// `syn::parse_file` does, so that positions agree.
 pub(crate) fn syn_content(text: &str) -> &str {
@@ -63,6 +122,8 @@ enum Token {
     Open(u8),
     Close(u8),
     Punct(u8),
+    /// An outer doc comment (`/// ...`, `/** ... */`): an attribute of the item after it.
+    Doc,
 }
 
 struct Lexer<'t> {
@@ -71,6 +132,8 @@ struct Lexer<'t> {
     at: usize,
     line: u32,
     line_start: usize,
+    /// The line of the last token's first byte, and the byte offset where that line starts.
+    token_line: (u32, usize),
 }
 
 fn is_ident_start(c: char) -> bool {
@@ -89,11 +152,16 @@ impl<'t> Lexer<'t> {
             at: 0,
             line: 1,
             line_start: 0,
+            token_line: (1, 0),
         }
     }
 
     fn peek(&self, ahead: usize) -> u8 {
-        self.bytes.get(self.at + ahead).copied().unwrap_or(0)
+        self.peek_at(self.at + ahead)
+    }
+
+    fn peek_at(&self, at: usize) -> u8 {
+        self.bytes.get(at).copied().unwrap_or(0)
     }
 
     fn char_at(&self, at: usize) -> Option<char> {
@@ -189,6 +257,7 @@ impl<'t> Lexer<'t> {
                 return Ok(None);
             };
             let start = self.at;
+            self.token_line = (self.line, self.line_start);
             let token = match b {
                 b'\n' => {
                     self.line += 1;
@@ -206,12 +275,24 @@ impl<'t> Lexer<'t> {
                         .position(|&c| c == b'\n')
                         .map_or(self.bytes.len(), |i| start + i);
                     self.at = end;
-                    continue;
+                    // `///` but not `////`: an outer doc comment.
+                    if self.peek_at(start + 2) == b'/' && self.peek_at(start + 3) != b'/' {
+                        Token::Doc
+                    } else {
+                        continue;
+                    }
                 }
                 b'/' if self.peek(1) == b'*' => {
                     let end = self.block_comment_end(start)?;
                     self.advance_to(end);
-                    continue;
+                    // `/** ... */` but not `/***` or `/**/`: an outer doc comment.
+                    let doc = self.peek_at(start + 2) == b'*'
+                        && !matches!(self.peek_at(start + 3), b'*' | b'/');
+                    if doc {
+                        Token::Doc
+                    } else {
+                        continue;
+                    }
                 }
                 b'"' => Token::Str(start, self.quoted_literal(start + 1, b'"')?),
                 b'\'' => self.char_or_lifetime(start)?,
@@ -389,6 +470,8 @@ enum Group {
     Module,
     /// The brackets of an attribute written at module level; `true` for an inner one (`#![...]`).
     Attr(bool),
+    /// A group inside such an attribute (its tokens are the attribute's), by its closing delimiter.
+    InAttr(u8),
     /// Any other group (bodies, parameters, macro input), by its closing delimiter.
     Other(u8),
 }
@@ -402,9 +485,9 @@ enum AttrStart {
 }
 
 /// The item-level `mod` declarations of a file in source order, inline ones included (the content of
-/// `mod a { ... }` is scanned too); `None` when the scan cannot read the file with certainty.
-/// `text` is the text as syn sees it ([`syn_content`]).
-pub(crate) fn scan(text: &str) -> Option<Vec<ModItem>> {
+/// `mod a { ... }` is scanned too), and whether an item may declare a protocol or a message; `None` when
+/// the scan cannot read the file with certainty. `text` is the text as syn sees it ([`syn_content`]).
+pub(crate) fn scan(text: &str) -> Option<Scan> {
     let mut lexer = Lexer::new(text);
     let mut pass = StructuralPass {
         text,
@@ -415,15 +498,303 @@ pub(crate) fn scan(text: &str) -> Option<Vec<ModItem>> {
         attr_start: AttrStart::None,
         after_mod: None,
         attr_tokens: Vec::new(),
+        item_attrs: ItemAttrs::default(),
+        macro_rules: MacroRules::None,
+        declares: false,
+        record: None,
     };
-    while let Some((token, _)) = lexer.next().ok()? {
-        match *pass.stack.last()? {
-            Group::Module => pass.module_token(token, &lexer)?,
-            Group::Attr(inner) => pass.attr_token(token, inner)?,
-            Group::Other(close) => pass.other_token(token, close)?,
+    pass.run(&mut lexer)?;
+    Some(Scan {
+        mods: pass.out,
+        declares: pass.declares,
+    })
+}
+
+/// The items of a file in source order, inline modules' items included, each with its byte range, so
+/// that syn can parse the ones a check needs alone. `None` when the scan cannot read the file, or cannot
+/// tell with certainty where an item ends (a brace group that does not end its item, as in
+/// `struct T<const N: usize = { 3 }>;`): the file is then parsed whole. `text` as for [`scan`].
+pub(crate) fn items(text: &str) -> Option<Vec<ScanItem>> {
+    let mut lexer = Lexer::new(text);
+    let mut pass = StructuralPass {
+        text,
+        out: Vec::new(),
+        stack: vec![Group::Module],
+        parents: Vec::new(),
+        path_attr: None,
+        attr_start: AttrStart::None,
+        after_mod: None,
+        attr_tokens: Vec::new(),
+        item_attrs: ItemAttrs::default(),
+        macro_rules: MacroRules::None,
+        declares: false,
+        record: Some(Recorder::default()),
+    };
+    pass.run(&mut lexer)?;
+    let mut record = pass.record.take()?;
+    if record.pending.is_some() {
+        record.finish(text);
+    }
+    (record.draft.is_none() && !record.uncertain).then_some(record.items)
+}
+
+/// The first module-level tokens of an item (outside its attributes): enough to tell its kind.
+const HEAD_TOKENS: usize = 12;
+
+/// An item being read by [`items`].
+#[derive(Debug)]
+struct Draft {
+    parents: Vec<String>,
+    start: usize,
+    line: (u32, usize),
+    /// Its first module-level tokens, with their byte offsets and lines.
+    head: Vec<(Token, usize, (u32, usize))>,
+    declares: bool,
+    cfg: bool,
+}
+
+/// What [`items`] records on top of the structural pass.
+#[derive(Debug, Default)]
+struct Recorder {
+    items: Vec<ScanItem>,
+    draft: Option<Draft>,
+    /// A module-level brace group closed the draft here (its end): the next token says whether the item
+    /// ends there (`fn f() {}`) or goes on to a `;` (`const C: T = { .. };`).
+    pending: Option<usize>,
+    /// An item's end could not be told with certainty.
+    uncertain: bool,
+    text_len: usize,
+}
+
+impl Recorder {
+    /// Ends the draft at the pending end.
+    fn finish(&mut self, text: &str) {
+        let end = self.pending.take().unwrap_or(self.text_len);
+        self.finish_at(text, end, None);
+    }
+
+    /// Ends the draft at `end`; `kind` when it is already known (an inline module), else read from the
+    /// draft's first tokens.
+    fn finish_at(&mut self, text: &str, end: usize, kind: Option<ItemKind>) {
+        let Some(draft) = self.draft.take() else {
+            return;
+        };
+        let Some(kind) = kind.or_else(|| item_kind(text, &draft.head)) else {
+            // A type, module or import the scan cannot name: syn reports it, on the whole file.
+            self.uncertain = true;
+            return;
+        };
+        self.items.push(ScanItem {
+            kind,
+            parents: draft.parents,
+            start: draft.start,
+            end,
+            line: draft.line.0,
+            line_start: draft.line.1,
+            declares: draft.declares,
+            cfg: draft.cfg,
+        });
+    }
+}
+
+/// Whether a token can begin an item (after a brace group that may have ended the one before).
+fn starts_item(text: &str, token: Token) -> bool {
+    match token {
+        Token::Punct(b'#') | Token::Doc => true,
+        Token::Ident(s, e) => !matches!(&text[s..e], "as" | "where" | "for" | "else" | "in"),
+        _ => false,
+    }
+}
+
+/// The kind of an item from its first module-level tokens; `None` for a `struct`, `enum`, `type` or
+/// `mod` without a name (not Rust: a lookup in its module cannot know what it binds).
+fn item_kind(text: &str, head: &[(Token, usize, (u32, usize))]) -> Option<ItemKind> {
+    let word = |i: usize| match head.get(i) {
+        Some((Token::Ident(s, e), ..)) => Some(&text[*s..*e]),
+        _ => None,
+    };
+    let unraw = |name: &str| name.strip_prefix("r#").unwrap_or(name).to_owned();
+    let mut i = 0;
+    // Visibility and qualifiers: `pub(crate)`, `unsafe`, `extern "C"`, ...
+    while let Some(w) = word(i) {
+        match w {
+            "pub" => {
+                i += 1;
+                if matches!(head.get(i), Some((Token::Open(b'('), ..))) {
+                    i += 1;
+                }
+            }
+            "unsafe" | "async" | "default" | "auto" | "safe" => i += 1,
+            "extern" => {
+                i += 1;
+                if matches!(head.get(i), Some((Token::Str(..), ..))) {
+                    i += 1;
+                }
+            }
+            _ => break,
         }
     }
-    (pass.stack.len() == 1 && pass.after_mod.is_none()).then_some(pass.out)
+    match (word(i), word(i + 1)) {
+        (Some("struct" | "enum" | "type"), Some(name)) => Some(ItemKind::Type(unraw(name))),
+        (Some("struct" | "enum" | "type" | "mod"), None) => None,
+        (Some("use"), _) => Some(ItemKind::Use),
+        (Some("mod"), Some(name)) => Some(ItemKind::Mod(unraw(name))),
+        _ => Some(macro_call(text, &head[i.min(head.len())..]).unwrap_or(ItemKind::Other)),
+    }
+}
+
+/// `a::b! ...`: a macro invocation, with its path's position, or `macro_rules! name`.
+fn macro_call(text: &str, head: &[(Token, usize, (u32, usize))]) -> Option<ItemKind> {
+    let mut i = usize::from(matches!(
+        head,
+        [(Token::Punct(b':'), ..), (Token::Punct(b':'), ..), ..]
+    )) * 2;
+    let (first, line) = match head.get(i)? {
+        (Token::Ident(s, _), _, line) => (*s, *line),
+        _ => return None,
+    };
+    loop {
+        let (Token::Ident(s, e), ..) = head.get(i)? else {
+            return None;
+        };
+        match head.get(i + 1..i + 3) {
+            Some([(Token::Punct(b':'), ..), (Token::Punct(b':'), ..)]) => i += 3,
+            _ if matches!(head.get(i + 1), Some((Token::Punct(b'!'), ..))) => {
+                let name = &text[*s..*e];
+                if name == "macro_rules" {
+                    return match head.get(i + 2) {
+                        Some((Token::Ident(s, e), ..)) => {
+                            let name = &text[*s..*e];
+                            Some(ItemKind::MacroRules(
+                                name.strip_prefix("r#").unwrap_or(name).to_owned(),
+                            ))
+                        }
+                        _ => None,
+                    };
+                }
+                let column = text[line.1..first].chars().count() + 1;
+                return Some(ItemKind::MacroCall(
+                    name.strip_prefix("r#").unwrap_or(name).to_owned(),
+                    Pos {
+                        line: line.0,
+                        column: u32::try_from(column).unwrap_or(u32::MAX),
+                        start: first,
+                        end: *e,
+                    },
+                ));
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// What the outer attributes of the item being read say (cleared at the end of every item).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct ItemAttrs {
+    /// An attribute whose path is `wire`.
+    wire: bool,
+    /// A `derive` naming `Protocol` or `Message`.
+    derive: bool,
+    /// A `cfg` attribute.
+    cfg: bool,
+}
+
+impl ItemAttrs {
+    /// Adds what another attribute says.
+    fn merge(&mut self, other: ItemAttrs) {
+        self.wire |= other.wire;
+        self.derive |= other.derive;
+        self.cfg |= other.cfg;
+    }
+}
+
+/// Where the pass is in a module-level `macro_rules! name { ... }`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MacroRules {
+    None,
+    /// `macro_rules` read.
+    Keyword,
+    /// `macro_rules!` read.
+    Bang,
+    /// `macro_rules! name` read.
+    Named,
+    /// In the body, which ends when the stack is back to this depth; what its identifiers named so far.
+    Body {
+        depth: usize,
+        wire: bool,
+        declares: bool,
+    },
+}
+
+/// What one attribute (its tokens inside the brackets) says about the item it is on.
+fn classify_attr(text: &str, tokens: &[Token]) -> ItemAttrs {
+    let word = |token: &Token| match *token {
+        Token::Ident(s, e) => Some(&text[s..e]),
+        _ => None,
+    };
+    let Some(path) = tokens.first().and_then(word) else {
+        return ItemAttrs::default();
+    };
+    let single = !matches!(tokens.get(1), Some(Token::Punct(b':')));
+    match path {
+        "wire" if single => ItemAttrs {
+            wire: true,
+            ..ItemAttrs::default()
+        },
+        "derive" if single => ItemAttrs {
+            derive: tokens[1..]
+                .iter()
+                .filter_map(word)
+                .any(|name| name == "Protocol" || name == "Message"),
+            ..ItemAttrs::default()
+        },
+        "cfg" if single => ItemAttrs {
+            cfg: true,
+            ..ItemAttrs::default()
+        },
+        "cfg_attr" if single => cfg_attr(text, &tokens[1..]),
+        _ => ItemAttrs::default(),
+    }
+}
+
+/// `cfg_attr(predicate, attr, ...)`: what the attributes after the predicate say (`tokens` starts at the
+/// opening parenthesis). The predicate's own `wire` (a cfg named so) does not count.
+fn cfg_attr(text: &str, tokens: &[Token]) -> ItemAttrs {
+    let [Token::Open(b'('), inner @ .., Token::Close(b')')] = tokens else {
+        return ItemAttrs::default();
+    };
+    let mut out = ItemAttrs::default();
+    let mut depth = 0usize;
+    let mut start = None;
+    for (i, token) in inner.iter().enumerate() {
+        match token {
+            Token::Open(_) => depth += 1,
+            Token::Close(_) => depth = depth.saturating_sub(1),
+            Token::Punct(b',') if depth == 0 => {
+                if let Some(from) = start {
+                    let found = classify_attr(text, &inner[from..i]);
+                    out.merge(found);
+                }
+                start = Some(i + 1);
+            }
+            _ => {}
+        }
+    }
+    if let Some(from) = start {
+        let found = classify_attr(text, &inner[from..]);
+        out.merge(found);
+    }
+    out
+}
+
+/// Whether an identifier in a `macro_rules!` body names `wire` (the attribute, or the crate) and whether
+/// it names `Protocol` or `Message`: a body with both may write declarations (`declarations` reads the
+/// same identifiers).
+pub(crate) fn macro_body_ident(ident: &str) -> (bool, bool) {
+    (
+        ident.contains("wire"),
+        ident.contains("Message") || ident.contains("Protocol"),
+    )
 }
 
 /// The state of [`scan`] between tokens. Its methods return `None` when the scan gives up.
@@ -438,16 +809,126 @@ struct StructuralPass<'t> {
     attr_start: AttrStart,
     /// `mod` read at module level (`Some(None)`), then its name.
     after_mod: Option<Option<(String, Pos)>>,
-    /// The tokens of the attribute being read.
+    /// The tokens of the attribute being read, nested groups included.
     attr_tokens: Vec<Token>,
+    /// What the outer attributes of the item being read say.
+    item_attrs: ItemAttrs,
+    /// Where the pass is in a module-level `macro_rules!`.
+    macro_rules: MacroRules,
+    /// An item may declare a protocol or a message.
+    declares: bool,
+    /// The items, when [`items`] asks for them.
+    record: Option<Recorder>,
 }
 
 impl StructuralPass<'_> {
+    /// Reads every token of `lexer`; `None` when the scan gives up.
+    fn run(&mut self, lexer: &mut Lexer<'_>) -> Option<()> {
+        if let Some(record) = &mut self.record {
+            record.text_len = self.text.len();
+        }
+        while let Some((token, start)) = lexer.next().ok()? {
+            match *self.stack.last()? {
+                Group::Module => {
+                    self.record_token(token, start, lexer.token_line);
+                    self.module_token(token, lexer)?;
+                }
+                Group::Attr(inner) => self.attr_token(token, inner)?,
+                Group::InAttr(close) => self.attr_group_token(token, close)?,
+                Group::Other(close) => self.other_token(token, close, start)?,
+            }
+        }
+        (self.stack.len() == 1 && self.after_mod.is_none()).then_some(())
+    }
+
+    /// A module-level token, for the items [`items`] records: it may end the item before (after a brace
+    /// group), begin one, or end the one being read (`;`).
+    fn record_token(&mut self, token: Token, start: usize, line: (u32, usize)) {
+        let text = self.text;
+        let attr_syntax = match token {
+            Token::Punct(b'#') | Token::Doc => true,
+            Token::Punct(b'!') => self.attr_start == AttrStart::Outer,
+            Token::Open(b'[') => self.attr_start != AttrStart::None,
+            _ => false,
+        };
+        let Some(record) = &mut self.record else {
+            return;
+        };
+        if let Some(end) = record.pending {
+            match token {
+                Token::Punct(b';') => {
+                    record.pending = Some(start + 1);
+                    record.finish(text);
+                    return;
+                }
+                Token::Close(b'}') => record.finish(text),
+                _ if starts_item(text, token) => record.finish(text),
+                _ => {
+                    record.uncertain = true;
+                    record.pending = Some(end);
+                    return;
+                }
+            }
+        }
+        // `#![`: an inner attribute, which belongs to no item.
+        if token == Token::Open(b'[') && self.attr_start == AttrStart::Inner {
+            return;
+        }
+        match (&mut record.draft, token) {
+            // The end of an inline module: an item inside left unfinished is not one.
+            (Some(_), Token::Close(b'}')) => record.uncertain = true,
+            (None, Token::Close(b'}')) => {}
+            // A stray `;` is no item; syn reports it when the file is parsed whole.
+            (None, Token::Punct(b';')) => record.uncertain = true,
+            (Some(_), Token::Punct(b';')) => record.finish_at(text, start + 1, None),
+            (draft, _) => {
+                let draft = draft.get_or_insert_with(|| Draft {
+                    parents: self.parents.clone(),
+                    start,
+                    line,
+                    head: Vec::new(),
+                    declares: false,
+                    cfg: false,
+                });
+                if !attr_syntax && draft.head.len() < HEAD_TOKENS {
+                    draft.head.push((token, start, line));
+                }
+                // `#` then `!`: an inner attribute, which belongs to no item.
+                if token == Token::Punct(b'!')
+                    && self.attr_start == AttrStart::Outer
+                    && text[draft.start..start].trim() == "#"
+                {
+                    record.draft = None;
+                }
+            }
+        }
+    }
+
+    /// A module-level brace group closed at `end`: the draft may end here (see [`Recorder::pending`]),
+    /// and what its attributes said is its own.
+    fn record_brace_end(&mut self, end: usize) {
+        let declares = self.item_attrs.wire && self.item_attrs.derive;
+        if let Some(record) = &mut self.record
+            && let Some(draft) = &mut record.draft
+        {
+            draft.declares |= declares;
+            record.pending = Some(end);
+        }
+    }
+
+    /// `mod name {`: the module is an item up to its `{`; its items come next, each on its own.
+    fn record_inline_module(&mut self, name: &str, end: usize) {
+        if let Some(record) = &mut self.record {
+            record.finish_at(self.text, end, Some(ItemKind::Mod(name.to_owned())));
+        }
+    }
+
     /// A token at module level.
     fn module_token(&mut self, token: Token, lexer: &Lexer<'_>) -> Option<()> {
         if let Some(state) = self.after_mod.take() {
             return self.mod_declaration(state, token, lexer);
         }
+        self.macro_rules_token(token);
         match token {
             Token::Ident(s, e) if &self.text[s..e] == "mod" => self.after_mod = Some(None),
             Token::Punct(b'#') => {
@@ -468,14 +949,35 @@ impl StructuralPass<'_> {
                 // The end of an inline module, and of the item it is.
                 self.stack.pop();
                 self.parents.pop();
-                self.path_attr = None;
+                self.end_item();
             }
             Token::Close(_) => return None,
-            Token::Punct(b';') => self.path_attr = None,
+            Token::Punct(b';') => self.end_item(),
             _ => {}
         }
         self.attr_start = AttrStart::None;
         Some(())
+    }
+
+    /// The end of a module-level item: its attributes no longer apply.
+    fn end_item(&mut self) {
+        self.path_attr = None;
+        self.item_attrs = ItemAttrs::default();
+    }
+
+    /// Follows `macro_rules! name {` at module level (the body's tokens go to `other_token`).
+    fn macro_rules_token(&mut self, token: Token) {
+        self.macro_rules = match (self.macro_rules, token) {
+            (_, Token::Ident(s, e)) if &self.text[s..e] == "macro_rules" => MacroRules::Keyword,
+            (MacroRules::Keyword, Token::Punct(b'!')) => MacroRules::Bang,
+            (MacroRules::Bang, Token::Ident(..)) => MacroRules::Named,
+            (MacroRules::Named, Token::Open(_)) => MacroRules::Body {
+                depth: self.stack.len(),
+                wire: false,
+                declares: false,
+            },
+            _ => MacroRules::None,
+        };
     }
 
     /// A token after `mod` (`state` is `None`) or after `mod name` (`state` holds the name).
@@ -496,6 +998,8 @@ impl StructuralPass<'_> {
             _ => return None,
         };
         let inline = token == Token::Open(b'{');
+        // The attributes were the module's: the items inside have their own.
+        self.item_attrs = ItemAttrs::default();
         self.out.push(ModItem {
             parents: self.parents.clone(),
             name: name.clone(),
@@ -504,6 +1008,7 @@ impl StructuralPass<'_> {
             pos,
         });
         if inline {
+            self.record_inline_module(&name, lexer.at);
             self.parents.push(name);
             self.stack.push(Group::Module);
         }
@@ -516,6 +1021,16 @@ impl StructuralPass<'_> {
         match token {
             Token::Close(b']') => {
                 self.stack.pop();
+                if !inner {
+                    let found = classify_attr(self.text, &self.attr_tokens);
+                    self.item_attrs.merge(found);
+                    let declares = self.item_attrs.wire && self.item_attrs.derive;
+                    self.declares |= declares;
+                    if let Some(draft) = self.record.as_mut().and_then(|r| r.draft.as_mut()) {
+                        draft.declares |= declares;
+                        draft.cfg |= found.cfg;
+                    }
+                }
                 if let [Token::Ident(s, e), Token::Punct(b'='), Token::Str(ls, le)] =
                     self.attr_tokens.as_slice()
                     && &self.text[*s..*e] == "path"
@@ -529,28 +1044,71 @@ impl StructuralPass<'_> {
             Token::Close(_) => return None,
             Token::Open(d) => {
                 self.attr_tokens.push(token);
-                self.stack.push(Group::Other(closing(d)));
+                self.stack.push(Group::InAttr(closing(d)));
             }
             other => self.attr_tokens.push(other),
         }
         Some(())
     }
 
-    /// A token inside any other group, which `close` ends.
-    fn other_token(&mut self, token: Token, close: u8) -> Option<()> {
+    /// A token inside a group of a module-level attribute, which `close` ends.
+    fn attr_group_token(&mut self, token: Token, close: u8) -> Option<()> {
         match token {
-            Token::Open(d) => self.stack.push(Group::Other(closing(d))),
+            Token::Open(d) => self.stack.push(Group::InAttr(closing(d))),
             Token::Close(c) if c == close => {
                 self.stack.pop();
-                // A brace group closing at module level ends an item (struct, fn, impl, macro).
-                if c == b'}' && matches!(self.stack.last(), Some(Group::Module)) {
-                    self.path_attr = None;
-                }
             }
             Token::Close(_) => return None,
             _ => {}
         }
+        self.attr_tokens.push(token);
         Some(())
+    }
+
+    /// A token inside any other group, which `close` ends.
+    fn other_token(&mut self, token: Token, close: u8, start: usize) -> Option<()> {
+        match token {
+            Token::Open(d) => self.stack.push(Group::Other(closing(d))),
+            Token::Close(c) if c == close => {
+                self.stack.pop();
+                self.macro_body_end();
+                // A brace group closing at module level ends an item (struct, fn, impl, macro).
+                if c == b'}' && matches!(self.stack.last(), Some(Group::Module)) {
+                    self.record_brace_end(start + 1);
+                    self.end_item();
+                }
+            }
+            Token::Close(_) => return None,
+            Token::Ident(s, e) => {
+                if let MacroRules::Body {
+                    wire, declares: d, ..
+                } = &mut self.macro_rules
+                {
+                    let (names_wire, names_declaration) = macro_body_ident(&self.text[s..e]);
+                    *wire |= names_wire;
+                    *d |= names_declaration;
+                }
+            }
+            _ => {}
+        }
+        Some(())
+    }
+
+    /// After a group closed: the end of a `macro_rules!` body decides whether it may write declarations.
+    fn macro_body_end(&mut self) {
+        if let MacroRules::Body {
+            depth,
+            wire,
+            declares,
+        } = self.macro_rules
+            && self.stack.len() < depth + 1
+        {
+            self.declares |= wire && declares;
+            if let Some(draft) = self.record.as_mut().and_then(|r| r.draft.as_mut()) {
+                draft.declares |= wire && declares;
+            }
+            self.macro_rules = MacroRules::None;
+        }
     }
 }
 
@@ -616,117 +1174,4 @@ fn pos_of(span: Span) -> Pos {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The same declarations read from syn's tree.
-    fn from_syn(text: &str) -> Vec<ModItem> {
-        fn walk(items: &[syn::Item], parents: &mut Vec<String>, out: &mut Vec<ModItem>) {
-            for item in items {
-                if let syn::Item::Mod(m) = item {
-                    let name = m.ident.to_string();
-                    let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
-                    let span = m.ident.span();
-                    let range = span.byte_range();
-                    out.push(ModItem {
-                        parents: parents.clone(),
-                        name: name.clone(),
-                        inline: m.content.is_some(),
-                        path_attr: super::path_attr(&m.attrs),
-                        pos: Pos {
-                            line: span.start().line as u32,
-                            column: span.start().column as u32 + 1,
-                            start: range.start,
-                            end: range.end,
-                        },
-                    });
-                    if let Some((_, inner)) = &m.content {
-                        parents.push(name);
-                        walk(inner, parents, out);
-                        parents.pop();
-                    }
-                }
-            }
-        }
-        let file = syn::parse_file(text).expect("test input parses");
-        let mut out = Vec::new();
-        walk(&file.items, &mut Vec::new(), &mut out);
-        out
-    }
-
-    fn agree(text: &str) {
-        let content = syn_content(text);
-        let scanned = scan(content).unwrap_or_else(|| panic!("scan gave up on:\n{text}"));
-        assert_eq!(scanned, from_syn(text), "on:\n{text}");
-    }
-
-    #[test]
-    fn tricky_lexemes() {
-        agree(
-            "//! mod no;\n/* mod no; /* nested mod no; */ */\n#[path = \"a/b.rs\"]\npub(crate) mod r#type;\n\
-             const S: &str = \"mod no; }\";\nconst R: &str = r##\"mod no; \"# }\"##;\nconst C: char = '}';\n\
-             const Q: char = '\\'';\nconst U: char = '\\u{7d}';\nconst B: u8 = b'}';\nfn f<'a>(x: &'a str) -> &'a str { mod inner_fn; x }\n\
-             macro_rules! m { () => { mod from_macro; } }\nm!{ mod nope; }\n#[cfg(test)]\nmod tests {\n    use super::*;\n    #[path = \"t.rs\"] mod t;\n    mod deeper { mod leaf; }\n}\n\
-             struct T<const N: usize = { 3 }>;\n#[doc = \"x\"] #[path = r\"odd.rs\"] mod odd;\nmod é;\n/// doc\nmod last;\n",
-        );
-        agree("#![allow(dead_code)]\nmod a;\n");
-        agree("#!/usr/bin/env run-cargo-script\nmod a;\n");
-        agree("\u{feff}mod a;\nmod b { mod c; }\n");
-        agree(
-            "fn main() { let x = 1..2; let y = 1.0e-3f64; let z = 0x1F_u8; 'outer: loop { break 'outer; } }\nmod a;\n",
-        );
-        agree(
-            "const S: &[u8] = br#\"}\"#; const T: &str = \"a\\\n  b\"; const C: &core::ffi::CStr = c\"}\";\nmod a;\n",
-        );
-    }
-
-    #[test]
-    fn gives_up_on_what_it_cannot_read() {
-        assert_eq!(scan("struct {"), None);
-        assert_eq!(scan("const S: &str = \"open"), None);
-        assert_eq!(scan("/* open"), None);
-        assert_eq!(scan("fn f() { ) }"), None);
-        assert_eq!(scan("mod a"), None);
-        assert_eq!(scan("#[path = \"\\x41.rs\"] mod a;"), None);
-    }
-
-    /// Every Rust file of this repository reads the same through the scan and through syn.
-    #[test]
-    fn scan_agrees_with_syn() {
-        fn visit(dir: &std::path::Path, files: &mut Vec<std::path::PathBuf>) {
-            let Ok(entries) = std::fs::read_dir(dir) else {
-                return;
-            };
-            for entry in entries.flatten() {
-                let path = entry.path();
-                let name = entry.file_name();
-                if name == "target" || name == ".git" {
-                    continue;
-                }
-                if path.is_dir() {
-                    visit(&path, files);
-                } else if path.extension().is_some_and(|e| e == "rs") {
-                    files.push(path);
-                }
-            }
-        }
-        let mut files = Vec::new();
-        visit(std::path::Path::new(env!("CARGO_MANIFEST_DIR")), &mut files);
-        assert!(files.len() > 20, "found the repository's sources");
-        let mut checked = 0;
-        for path in files {
-            let Ok(text) = std::fs::read_to_string(&path) else {
-                continue; // not UTF-8: a fuzzing input, say
-            };
-            if syn::parse_file(&text).is_err() {
-                continue; // compile-fail fixtures
-            }
-            let content = syn_content(&text);
-            let scanned =
-                scan(content).unwrap_or_else(|| panic!("the scan gave up on {}", path.display()));
-            assert_eq!(scanned, from_syn(&text), "{}", path.display());
-            checked += 1;
-        }
-        assert!(checked > 20);
-    }
-}
+mod tests;

@@ -1,7 +1,11 @@
 //! Small readings of syn's tree that every stage of extraction shares: names without their `r#`, the
-//! attributes of a type item with `cfg_attr` expanded, paths as segments, and items by position.
+//! attributes of a type item with `cfg_attr` expanded, paths as segments, items by position, and where a
+//! token is in its file when its item was parsed alone ([`parse_item`], [`file_position`]).
 
 use std::borrow::Cow;
+use std::cell::RefCell;
+
+use proc_macro2::Span;
 
 use syn::{Attribute, Item};
 
@@ -139,4 +143,96 @@ pub(super) fn inline_items<'f>(file: &'f syn::File, inline: &[String]) -> Option
         })?;
     }
     Some(items)
+}
+
+/// Where an item parsed alone starts in its file, for the spans of its syntax tree.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct ItemBase {
+    /// The 1-based line of its first byte.
+    pub(super) line: u32,
+    /// The 0-based column (in characters) of its first byte.
+    pub(super) column: u32,
+    /// The byte offset of its first byte.
+    pub(super) byte: usize,
+}
+
+/// A span's place in its file: 1-based line, 0-based column in characters, byte range.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct FilePosition {
+    pub(super) line: usize,
+    pub(super) column: usize,
+    pub(super) bytes: std::ops::Range<usize>,
+}
+
+thread_local! {
+    /// The items parsed alone on this thread, by the range of proc-macro2's source map (characters,
+    /// counted over every text parsed on the thread) their text took: ascending, as the map grows.
+    static ITEM_BASES: RefCell<Vec<(u32, u32, ItemBase)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Parses the text of one item of a file, which starts at `base` in it; the spans of the tree then read
+/// as positions in the file through [`file_position`].
+pub(super) fn parse_item(text: &str, base: ItemBase) -> syn::Result<Item> {
+    let tokens: proc_macro2::TokenStream = text.parse()?;
+    // The source map range the text took: from its first token's place and offset in the text.
+    if let Some(first) = tokens.clone().into_iter().next()
+        && let Some(lo) = map_offset(first.span())
+    {
+        let before = text[..first.span().byte_range().start].chars().count();
+        let lo = lo.saturating_sub(u32::try_from(before).unwrap_or(u32::MAX));
+        let hi = lo.saturating_add(u32::try_from(text.chars().count()).unwrap_or(u32::MAX));
+        ITEM_BASES.with(|bases| bases.borrow_mut().push((lo, hi, base)));
+    }
+    syn::parse2(tokens)
+}
+
+/// Forgets every item base: called when proc-macro2's span map of the thread is cleared (its offsets then
+/// start again from zero).
+pub(super) fn clear_item_bases() {
+    ITEM_BASES.with(|bases| bases.borrow_mut().clear());
+}
+
+/// The offset of a span's start in proc-macro2's source map of the thread (its `Debug` form is
+/// `bytes(lo..hi)` outside a procedural macro); `None` for a span without a place (`call_site`).
+fn map_offset(span: Span) -> Option<u32> {
+    let debug = format!("{span:?}");
+    let range = debug.strip_prefix("bytes(")?.strip_suffix(')')?;
+    let (lo, _) = range.split_once("..")?;
+    lo.parse().ok().filter(|&lo| lo > 0)
+}
+
+/// Where a span is in its file: for a token of an item parsed alone ([`parse_item`]), offset by where the
+/// item starts; for a token of a file parsed whole, as proc-macro2 reports it.
+pub(super) fn file_position(span: Span) -> FilePosition {
+    let start = span.start();
+    let bytes = span.byte_range();
+    let own = FilePosition {
+        line: start.line,
+        column: start.column,
+        bytes,
+    };
+    let Some(lo) = map_offset(span) else {
+        return own;
+    };
+    let base = ITEM_BASES.with(|bases| {
+        let bases = bases.borrow();
+        let after = bases.partition_point(|(from, _, _)| *from <= lo);
+        after
+            .checked_sub(1)
+            .map(|i| bases[i])
+            .filter(|(_, to, _)| lo <= *to)
+            .map(|(_, _, base)| base)
+    });
+    match base {
+        None => own,
+        Some(base) => FilePosition {
+            line: own.line + base.line as usize - 1,
+            column: if own.line == 1 {
+                own.column + base.column as usize
+            } else {
+                own.column
+            },
+            bytes: own.bytes.start + base.byte..own.bytes.end + base.byte,
+        },
+    }
 }

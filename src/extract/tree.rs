@@ -259,7 +259,7 @@ impl<'c> ModuleTree<'c> {
     }
 
     /// The declarations of the files `wanted` accepts, in the order of a depth-first walk of the crates'
-    /// items; only files whose text contains `wire` can hold one.
+    /// items; only files whose scan saw a `#[wire]` item (or a macro writing some) can hold one.
     pub(super) fn declarations(
         &self,
         wanted: &dyn Fn(&Blob) -> bool,

@@ -17,6 +17,12 @@
 //!   costs what changed in it (unchanged files and directories are reused); warm, a small file read, and
 //!   a protocol is compared once per distinct shape of it, not once per tag.
 //! - `check, 10x files changed`: the same history, with a working-tree change ten times larger.
+//! - `check, generated file`: a workspace of a tenth of the scale plus one generated file of
+//!   `--generated-mib` MiB (protobuf-style output that says `wire` in comments and strings, declaring
+//!   nothing), committed since the first release: what the check's memory follows is the largest item it
+//!   needs, not the largest file.
+//!
+//! Every run of a workspace (warm, cold, and one with `--no-cache`) must print the report of the first.
 //! - `floor`: `examples/floor.rs`, built the same way: read every `.rs` file of both revisions (the working
 //!   tree from disk, the last tag from git objects) and parse each with `syn::parse_file`, nothing else.
 //! - `cargo check`: `cargo check --offline --workspace` of the generated crates, in a target directory of
@@ -73,6 +79,9 @@ pub struct BenchArgs {
     /// The generator's seed.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// The size of the generated file of the fifth workspace, in MiB.
+    #[arg(long, default_value_t = 50)]
+    pub generated_mib: usize,
     /// Skip the `cargo check` measurement (it builds serde and wirecheck's derives once).
     #[arg(long)]
     pub no_cargo_check: bool,
@@ -147,6 +156,7 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         commits_per_tag: args.commits_per_tag,
         change: 1,
         seed: args.seed,
+        generated_bytes: 0,
     };
     let commits_scale = Scale {
         commits_per_tag: args.commits_per_tag * args.history_factor,
@@ -160,11 +170,19 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         change: args.history_factor,
         ..scale.clone()
     };
+    let generated_scale = Scale {
+        messages: (args.messages / 10).max(args.crates * 3),
+        files: (args.files / 10).max(args.crates),
+        plain_files: args.plain_files / 10,
+        generated_bytes: args.generated_mib * 1024 * 1024,
+        ..scale.clone()
+    };
     let ws = base_dir.join("ws");
     let commits_ws = base_dir.join("ws-more-commits");
     let long_ws = base_dir.join("ws-more-tags");
     let change_ws = base_dir.join("ws-bigger-change");
-    for dir in [&ws, &commits_ws, &long_ws, &change_ws] {
+    let generated_ws = base_dir.join("ws-generated-file");
+    for dir in [&ws, &commits_ws, &long_ws, &change_ws, &generated_ws] {
         ensure!(
             !dir.exists(),
             "{} exists: pass an empty --keep directory",
@@ -179,24 +197,32 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     let long_summary = synth::generate(&long_ws, &long_scale, &repo_root)?;
     eprintln!("bench: generating {}", change_ws.display());
     let change_summary = synth::generate(&change_ws, &change_scale, &repo_root)?;
+    eprintln!("bench: generating {}", generated_ws.display());
+    let generated_summary = synth::generate(&generated_ws, &generated_scale, &repo_root)?;
 
     let memory = Path::new("/usr/bin/time").exists();
     let runs = args.runs;
     eprintln!(
-        "bench: wirecheck check on the four workspaces, store warm and cold ({runs} rounds, interleaved)"
+        "bench: wirecheck check on the five workspaces, store warm and cold ({runs} rounds, interleaved)"
     );
     let (timings, verdict) = measure_checks(
         &wirecheck,
-        &[&ws, &commits_ws, &long_ws, &change_ws],
+        &[&ws, &commits_ws, &long_ws, &change_ws, &generated_ws],
         runs,
         memory,
     )?;
+    let peak_kib = timings
+        .iter()
+        .flat_map(|(warm, cold)| [warm.peak_kib, cold.peak_kib])
+        .max()
+        .flatten();
     let [
         (check, check_cold),
         (check_commits, check_commits_cold),
         (check_long, check_long_cold),
         (check_change, check_change_cold),
-    ] = <[(Timing, Timing); 4]>::try_from(timings)
+        (check_generated, check_generated_cold),
+    ] = <[(Timing, Timing); 5]>::try_from(timings)
         .map_err(|_| anyhow::anyhow!("one timing per workspace"))?;
     eprintln!("bench: floor");
     let (floor_t, _) = measure(
@@ -218,7 +244,13 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     let factor = args.history_factor;
     print_report(
         &args,
-        &[&summary, &commits_summary, &long_summary, &change_summary],
+        &[
+            &summary,
+            &commits_summary,
+            &long_summary,
+            &change_summary,
+            &generated_summary,
+        ],
         &verdict,
         &[
             (
@@ -247,6 +279,17 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
                 check_change.clone(),
             ),
             ("  same, store cold".to_owned(), check_change_cold.clone()),
+            (
+                format!(
+                    "wirecheck check, one generated file of {} (1/10 scale), store warm",
+                    mib(generated_summary.generated_bytes)
+                ),
+                check_generated.clone(),
+            ),
+            (
+                "  same, store cold".to_owned(),
+                check_generated_cold.clone(),
+            ),
             (
                 "floor: read + syn::parse_file every .rs of both revisions".to_owned(),
                 floor_t.clone(),
@@ -285,9 +328,14 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         || "n/a".to_owned(),
         |t| format!("{:.4}", secs(&check_cold) / secs(t)),
     );
+    let peak = peak_kib.map_or_else(
+        || "n/a".to_owned(),
+        |kib| format!("{:.0}", kib as f64 / 1024.0),
+    );
     println!(
-        "check/floor={:.3} check/cargo_check={cargo_ratio}",
-        secs(&check_cold) / secs(&floor_t)
+        "check/floor={:.3} check/cargo_check={cargo_ratio} warm/floor={:.3} peak_rss_mib={peak}",
+        secs(&check_cold) / secs(&floor_t),
+        secs(&check) / secs(&floor_t)
     );
     if args.keep.is_none() {
         drop(temp);
@@ -299,7 +347,8 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
 /// earlier check filled it) and cold (removed before the run, as on a CI runner without a cached target
 /// directory). The runs go in `runs` rounds, each running every workspace warm then cold, so that the
 /// machine's drift over the minutes of the bench falls on all of them alike. Every run of a workspace
-/// must print the same report. Returns (warm, cold) per workspace and the first workspace's report.
+/// (and one with `--no-cache`, which extracts every release from git again) must print the same report.
+/// Returns (warm, cold) per workspace and the first workspace's report.
 fn measure_checks(
     wirecheck: &Path,
     dirs: &[&Path],
@@ -318,7 +367,24 @@ fn measure_checks(
     // A first run fills each store and gives the report every later run must repeat.
     let mut reports = Vec::new();
     for dir in dirs {
-        reports.push(measure(1, false, || cmd(dir), check_ok)?.1);
+        let report = measure(1, false, || cmd(dir), check_ok)?.1;
+        let no_cache = measure(
+            1,
+            false,
+            || {
+                let mut cmd = cmd(dir);
+                cmd.arg("--no-cache");
+                cmd
+            },
+            check_ok,
+        )?
+        .1;
+        ensure!(
+            no_cache == report,
+            "wirecheck check reported differently with --no-cache in {}",
+            dir.display()
+        );
+        reports.push(report);
     }
     let empty = || Timing {
         runs: Vec::new(),
@@ -569,12 +635,12 @@ fn mib(bytes: usize) -> String {
 
 fn print_report(
     args: &BenchArgs,
-    histories: &[&Summary; 4],
+    histories: &[&Summary; 5],
     verdict_json: &str,
     rows: &[(String, Timing)],
     memory: bool,
 ) {
-    let [summary, commits, long, change] = *histories;
+    let [summary, commits, long, change, generated] = *histories;
     println!("wirecheck bench (xtask/src/bench.rs; seed {})", args.seed);
     println!(
         "scale: {} crates; {} messages and {} other serde types in {} message files; {} unannotated files; {} .rs files, {}",
@@ -597,6 +663,12 @@ fn print_report(
         long.tags,
         long.commits,
         change.changed_files
+    );
+    println!(
+        "generated file: {} .rs files of {} plus one generated file of {} in the fifth workspace",
+        generated.rs_files,
+        mib(generated.rs_bytes),
+        mib(generated.generated_bytes)
     );
     println!("check verdict: {}", verdict(verdict_json));
     println!(

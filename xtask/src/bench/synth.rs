@@ -46,6 +46,10 @@ pub struct Scale {
     pub change: usize,
     /// The generator's seed.
     pub seed: u64,
+    /// The size in bytes of one generated file (`crates/<first>/src/generated.rs`, protobuf-style output
+    /// that says `wire` in comments and strings but declares nothing), committed in the first release; 0:
+    /// none.
+    pub generated_bytes: usize,
 }
 
 /// What was generated.
@@ -73,6 +77,8 @@ pub struct Summary {
     pub changed_files: usize,
     /// The crates' names.
     pub crates: Vec<String>,
+    /// The size of the generated file (see [`Scale::generated_bytes`]).
+    pub generated_bytes: usize,
 }
 
 /// SplitMix64: small, fast, and the same everywhere.
@@ -1260,6 +1266,11 @@ pub fn generate(root: &Path, scale: &Scale, wirecheck: &Path) -> Result<Summary>
     let mut rng = Rng::new(scale.seed, 7);
     let files = model.all_files(wirecheck);
     write_files(root, &files)?;
+    let generated_bytes = if scale.generated_bytes > 0 {
+        add_generated_file(root, &model.crate_dir(0), scale.generated_bytes)?
+    } else {
+        0
+    };
     git(root, &["init", "-q"], 0)?;
     git(root, &["add", "-A"], 0)?;
     git(root, &["commit", "-q", "-m", "release 1.0.0"], 0)?;
@@ -1356,7 +1367,52 @@ pub fn generate(root: &Path, scale: &Scale, wirecheck: &Path) -> Result<Summary>
         last_tag: format!("v1.{}.0", scale.tags - 1),
         changed_files: changed.len(),
         crates: model.crates.clone(),
+        generated_bytes,
     })
+}
+
+/// Writes `generated.rs` of about `bytes` bytes into the crate at `crate_dir` and mounts it from the crate
+/// root: protobuf-style output (types, impls, constants) whose doc comments, comments and strings say
+/// `wire` (and `#[wire(...)]`, `#[derive(Message)]`), and at its very end one message of the crate's
+/// events protocol that reaches the first and the last generated type: a check needs three items of the
+/// file. Returns its size.
+fn add_generated_file(root: &Path, crate_dir: &str, bytes: usize) -> Result<usize> {
+    let mut text = String::with_capacity(bytes + 1024);
+    text.push_str(
+        "//! Generated from `gen/v1/*.proto`: the wire types of the generated API. Do not edit.\n\
+         //! Every message keeps its wire name in `WIRE_NAME`.\n#![allow(clippy::all)]\n\n",
+    );
+    let mut i = 0usize;
+    while text.len() < bytes {
+        write!(
+            text,
+            "/// The wire format of `gen.v1.Item{i}` (wire type 2, length-delimited).\n\
+             /// Not a wirecheck message: `#[derive(Message)] #[wire(protocol = P)]` would make it one.\n\
+             #[derive(Clone, PartialEq, Debug, Default, serde::Serialize, serde::Deserialize)]\n\
+             pub struct Item{i} {{\n    /// Field 1 on the wire.\n    pub id: u64,\n    \
+             /* wire tag 2 */ pub name: ::std::string::String,\n    pub tags: ::std::vec::Vec<u32>,\n}}\n\n\
+             impl Item{i} {{\n    /// The name on the wire.\n    \
+             pub const WIRE_NAME: &'static str = \"gen.v1.Item{i} #[wire(topic = \\\"gen.{i}\\\")]\";\n    \
+             /// Its size on the wire.\n    pub fn wire_size(&self) -> usize {{\n        \
+             let _ = r#\"wire\"#;\n        8 + self.name.len() + 4 * self.tags.len()\n    }}\n}}\n\n"
+        )?;
+        i += 1;
+    }
+    write!(
+        text,
+        "/// What the generated API sends on the events protocol.\n\
+         #[derive(serde::Serialize, serde::Deserialize, wirecheck::Message)]\n\
+         #[wire(protocol = crate::proto::Events, topic = \"gen.envelope\", kind = \"event\")]\n\
+         pub struct GenEnvelope {{\n    pub first: Item0,\n    pub last: Item{},\n}}\n",
+        i.saturating_sub(1)
+    )?;
+    let src = Path::new(root).join(crate_dir).join("src");
+    fs::write(src.join("generated.rs"), &text).context("writing generated.rs")?;
+    let lib = src.join("lib.rs");
+    let mut lib_text = fs::read_to_string(&lib)?;
+    lib_text.push_str("\n/// Generated protobuf types.\npub mod generated;\n");
+    fs::write(&lib, lib_text)?;
+    Ok(text.len())
 }
 
 fn count_messages(files: &[(String, String)]) -> usize {
@@ -1401,6 +1457,7 @@ mod tests {
             commits_per_tag: 1,
             change: 1,
             seed: 42,
+            generated_bytes: 0,
         };
         let a = Model::new(&scale).unwrap().all_files(Path::new("/w"));
         let b = Model::new(&scale).unwrap().all_files(Path::new("/w"));

@@ -304,7 +304,7 @@ impl Repo {
         let kept = locks.join(format!("{version}.lock"));
         let lock = self.dir.join("Cargo.lock");
         let manifest = self.dir.join("Cargo.toml");
-        if !lock.is_file() && !(kept.is_file() && fs::copy(&kept, &lock).is_ok()) {
+        if !(lock.is_file() || (kept.is_file() && fs::copy(&kept, &lock).is_ok())) {
             let generated = [true, false].into_iter().any(|offline| {
                 let mut command = Command::new(cargo());
                 command
