@@ -542,6 +542,28 @@ impl Snapshot {
     }
 }
 
+impl Variant {
+    /// A variant written and read under its Rust name, with no serde or wirecheck attribute: the
+    /// variants of the types the checker knows without reading a derive (std, the catalogue, serde_with).
+    pub fn plain(name: &str, style: Style, fields: Vec<Field>, location: Location) -> Variant {
+        Variant {
+            rust_name: name.to_owned(),
+            ser_name: name.to_owned(),
+            de_names: vec![name.to_owned()],
+            style,
+            fields,
+            skip_ser: false,
+            skip_de: false,
+            other: false,
+            untagged: false,
+            custom: None,
+            since: None,
+            allow: None,
+            location,
+        }
+    }
+}
+
 impl TypeDef {
     /// The paths of the types this definition names: in fields, payloads, an alias's target and the
     /// `from`/`into` proxies, with generic arguments.

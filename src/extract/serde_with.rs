@@ -268,19 +268,8 @@ pub(super) fn one_or_many_def() -> TypeDef {
         location: Location::default(),
     };
     let variant = |name: &str, ty: Ty, written: bool| Variant {
-        rust_name: name.to_owned(),
-        ser_name: name.to_owned(),
-        de_names: vec![name.to_owned()],
-        style: Style::Tuple,
-        fields: vec![field(ty)],
         skip_ser: !written,
-        skip_de: false,
-        other: false,
-        untagged: false,
-        custom: None,
-        since: None,
-        allow: None,
-        location: Location::default(),
+        ..Variant::plain(name, Style::Tuple, vec![field(ty)], Location::default())
     };
     let param = Ty::Param {
         name: "T".to_owned(),

@@ -369,21 +369,7 @@ fn variant(name: &str, payload: Option<Ty>) -> Variant {
         Some(ty) => (Style::Tuple, vec![field("0", ty)]),
         None => (Style::Unit, Vec::new()),
     };
-    Variant {
-        rust_name: name.to_owned(),
-        ser_name: name.to_owned(),
-        de_names: vec![name.to_owned()],
-        style,
-        fields,
-        skip_ser: false,
-        skip_de: false,
-        other: false,
-        untagged: false,
-        custom: None,
-        since: None,
-        allow: None,
-        location: Location::default(),
-    }
+    Variant::plain(name, style, fields, Location::default())
 }
 
 // ----- std::net: strings in human-readable formats, bytes in compact ones -----

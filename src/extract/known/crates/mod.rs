@@ -197,20 +197,13 @@ pub(super) fn newtype_enum(path: &str, variants: &[(&str, Ty)]) -> TypeDef {
         body: Body::Enum {
             variants: variants
                 .iter()
-                .map(|(name, ty)| Variant {
-                    rust_name: (*name).to_owned(),
-                    ser_name: (*name).to_owned(),
-                    de_names: vec![(*name).to_owned()],
-                    style: Style::Tuple,
-                    fields: vec![tuple_field(ty.clone())],
-                    skip_ser: false,
-                    skip_de: false,
-                    other: false,
-                    untagged: false,
-                    custom: None,
-                    since: None,
-                    allow: None,
-                    location: catalogue_location(path),
+                .map(|(name, ty)| {
+                    Variant::plain(
+                        name,
+                        Style::Tuple,
+                        vec![tuple_field(ty.clone())],
+                        catalogue_location(path),
+                    )
                 })
                 .collect(),
         },
