@@ -26,6 +26,7 @@ use crate::model::{
 };
 use crate::{Kind, ResponseMode};
 
+mod defaults;
 mod dependencies;
 mod gated;
 mod impls;
@@ -400,6 +401,8 @@ impl<'a> Lowering<'a> {
         for (span, message) in problems {
             self.notes.push(note(file, span, message));
         }
+        let derived = self.derived_serde_traits(&module, &expand_cfg_attr(item_attrs(item)));
+        self.hand_written_side(derived, &path, &mut attrs, file, ident_span);
         TypeDef {
             path,
             generics,
@@ -948,10 +951,11 @@ impl<'a> Lowering<'a> {
         match target {
             NameTarget::Type(id) => {
                 reached.push(id);
-                let args = args
+                let mut args: Vec<Ty> = args
                     .iter()
                     .map(|arg| self.ty(scope, arg, reached))
                     .collect();
+                self.fill_default_args(id, &mut args, reached);
                 Ty::Named {
                     path: self.names.canonical(id),
                     args,

@@ -836,3 +836,90 @@ elsewhere::generate!();
     assert_eq!(stats.parsed, 1, "only ids.rs is parsed whole: {stats:?}");
     assert!(stats.parsed_items > 0, "{stats:?}");
 }
+
+#[test]
+fn generic_parameters_left_out_take_their_defaults() {
+    let s = snap(&[(
+        "src/lib.rs",
+        r#"
+use serde::{Deserialize, Serialize};
+use wirecheck::{Message, Protocol};
+#[derive(Protocol)]
+#[wire(name = "p", version = "1.0.0")]
+pub struct P;
+#[derive(Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Name<T = String>(T);
+#[derive(Serialize, Deserialize)]
+pub struct Pair<A, B = A> { pub a: A, pub b: B }
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = P, topic = "t", kind = "event")]
+pub struct M { pub name: Name, pub id: Name<u64>, pub pair: Pair<u8> }
+"#,
+    )]);
+    let tys: Vec<Ty> = fields(&s, "demo::M").into_iter().map(|f| f.ty).collect();
+    let named = |path: &str, args: Vec<Ty>| Ty::Named {
+        path: path.to_owned(),
+        args,
+    };
+    let u = |bits| Ty::Int {
+        signed: false,
+        bits,
+    };
+    assert_eq!(
+        tys,
+        vec![
+            // The default, lowered where `Name` is defined.
+            named("demo::Name", vec![Ty::String]),
+            named("demo::Name", vec![u(64)]),
+            // A default naming another parameter is not guessed: `B` stays unbound.
+            named("demo::Pair", vec![u(8)]),
+        ]
+    );
+}
+
+#[test]
+fn a_trait_written_by_hand_is_opaque_on_its_side() {
+    let s = snap(&[(
+        "src/lib.rs",
+        r#"
+use serde::{Deserialize, Serialize};
+use wirecheck::{Message, Protocol};
+#[derive(Protocol)]
+#[wire(name = "p", version = "1.0.0")]
+pub struct P;
+/// Written as derived, read by a hand-written, validating `Deserialize`.
+#[derive(Serialize)]
+#[serde(transparent)]
+pub struct Name(String);
+impl<'de> Deserialize<'de> for Name {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        if s.is_empty() { return Err(serde::de::Error::custom("empty")); }
+        Ok(Name(s))
+    }
+}
+#[derive(Serialize, Deserialize)]
+pub struct Both(String);
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = P, topic = "t", kind = "event")]
+pub struct M { pub name: Name, pub both: Both }
+"#,
+    )]);
+    let from = s.types["demo::Name"]
+        .attrs
+        .from
+        .clone()
+        .expect("a reading proxy");
+    assert_eq!(from.ty, Ty::external("demo::Name"));
+    assert!(!from.fallible);
+    assert_eq!(s.types["demo::Name"].attrs.into, None);
+    assert!(s.types["demo::Both"].attrs.from.is_none());
+    assert!(
+        s.notes
+            .iter()
+            .any(|n| n.message.contains("derives only one of serde's traits")),
+        "{:?}",
+        s.notes
+    );
+}

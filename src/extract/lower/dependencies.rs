@@ -125,9 +125,11 @@ impl Lowering<'_> {
             return Some(external(with_args(&public, &lowered)));
         }
         reached.push(id);
+        let mut args = lowered;
+        self.fill_default_args(id, &mut args, reached);
         Some(Ty::Named {
             path: self.names.canonical(id),
-            args: lowered,
+            args,
         })
     }
 

@@ -9,7 +9,7 @@ use super::super::names::NameTarget;
 use super::super::syntax::{expand_cfg_attr, item_attrs, item_generics, item_ident, item_name};
 use super::super::{location, note};
 use super::{Lowering, TypeScope};
-use crate::model::{Body, ContainerAttrs, Ty, TypeDef};
+use crate::model::{Body, ContainerAttrs, Proxy, Ty, TypeDef};
 
 /// The crates whose derives implement serde's traits from the item's Rust shape: serde's own and
 /// serde_repr's (an enum's discriminants, read by `serde_repr::integer_enum`).
@@ -62,21 +62,81 @@ impl<'a> Lowering<'a> {
     /// `Serialize`, `serde::Serialize`, `::serde::Deserialize`, or a name a `use` binds to them
     /// (`use serde::Serialize as Ser;`).
     pub(super) fn derives_serde(&mut self, module: &[String], attrs: &[Attribute]) -> bool {
-        derive_paths(attrs).iter().any(|path| {
+        let derived = self.derived_serde_traits(module, attrs);
+        derived.serialize || derived.deserialize
+    }
+
+    /// Which of serde's two traits `attrs` derive (serde's or serde_repr's derives, by any path).
+    pub(super) fn derived_serde_traits(
+        &mut self,
+        module: &[String],
+        attrs: &[Attribute],
+    ) -> DerivedTraits {
+        let mut derived = DerivedTraits::default();
+        for path in derive_paths(attrs) {
+            if derived.serialize && derived.deserialize {
+                // Resolving the other derives could enter a dependency for nothing.
+                break;
+            }
             // `::serde::Serialize` is `serde::Serialize`: no module of the crate is named `serde`.
             let segments: Vec<String> = path
                 .segments
                 .iter()
                 .map(|segment| segment.ident.to_string())
                 .collect();
-            match segments.as_slice() {
+            let trait_name = match segments.as_slice() {
                 [single] => match self.names.resolve(module, std::slice::from_ref(single)) {
-                    NameTarget::External(full) => is_serde_derive(&full),
-                    NameTarget::Type(_) | NameTarget::Module(_) => false,
+                    NameTarget::External(full) => serde_trait(&full),
+                    NameTarget::Type(_) | NameTarget::Module(_) => None,
                 },
-                _ => is_serde_derive(&segments),
+                _ => serde_trait(&segments),
+            };
+            match trait_name {
+                Some(SerdeTrait::Serialize) => derived.serialize = true,
+                Some(SerdeTrait::Deserialize) => derived.deserialize = true,
+                None => {}
             }
-        })
+        }
+        derived
+    }
+
+    /// A type deriving one of serde's traits and writing the other by hand (a validating `Deserialize`,
+    /// a `Serialize` through `Display`): the side written by hand is opaque, the type itself by its full
+    /// path standing in as the proxy serde would go through (`from` for reading, `into` for writing),
+    /// with a note saying how to declare the shape.
+    pub(super) fn hand_written_side(
+        &mut self,
+        derived: DerivedTraits,
+        path: &str,
+        attrs: &mut ContainerAttrs,
+        file: &str,
+        span: proc_macro2::Span,
+    ) {
+        let opaque = || Ty::external(path.to_owned());
+        let side = match (derived.serialize, derived.deserialize) {
+            (true, false) => {
+                // Not `fallible`: the opaque proxy already says what is unknown, and an unchanged
+                // type must compare equal to itself.
+                attrs.from = Some(Proxy {
+                    ty: opaque(),
+                    fallible: false,
+                });
+                "Deserialize"
+            }
+            (false, true) => {
+                attrs.into = Some(opaque());
+                "Serialize"
+            }
+            _ => return,
+        };
+        let name = path.rsplit("::").next().unwrap_or(path);
+        self.notes.push(note(
+            file,
+            span,
+            format!(
+                "type `{path}` derives only one of serde's traits: its `{side}` is written by hand, so wirecheck cannot see what it accepts or writes and compares that side by path. Declare the shape at the type: add `Wire` to its derives and `#[wire(as = T)]` (`#[wire(as = String)] pub struct {name} ...` for a string), or `[shapes]` in wirecheck.toml for another crate's type"
+            ),
+        ));
     }
 
     /// The definition of a struct or enum whose impls are not derived: an alias of the declared shape,
@@ -153,16 +213,37 @@ pub(super) fn undeclared_note(path: &str, macros: &[String]) -> String {
     )
 }
 
-/// Whether a derive path, resolved, is serde's `Serialize` or `Deserialize` (a single segment that does
-/// not resolve is taken by its name: a glob import of serde's prelude brings it).
-fn is_serde_derive(full: &[String]) -> bool {
-    match full {
-        [name] => SERDE_TRAITS.contains(&name.as_str()),
-        [krate, name] => {
-            SERDE_CRATES.contains(&krate.as_str()) && SERDE_TRAITS.contains(&name.as_str())
-        }
-        _ => false,
+/// Which of serde's traits `derive` implements.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(super) struct DerivedTraits {
+    /// `Serialize` (or `Serialize_repr`) is derived.
+    pub serialize: bool,
+    /// `Deserialize` (or `Deserialize_repr`) is derived.
+    pub deserialize: bool,
+}
+
+/// serde's two traits.
+enum SerdeTrait {
+    Serialize,
+    Deserialize,
+}
+
+/// The serde trait a derive path, resolved, implements (a single segment that does not resolve is taken
+/// by its name: a glob import of serde's prelude brings it).
+fn serde_trait(full: &[String]) -> Option<SerdeTrait> {
+    let name = match full {
+        [name] => name,
+        [krate, name] if SERDE_CRATES.contains(&krate.as_str()) => name,
+        _ => return None,
+    };
+    if !SERDE_TRAITS.contains(&name.as_str()) {
+        return None;
     }
+    Some(if name.starts_with("Serialize") {
+        SerdeTrait::Serialize
+    } else {
+        SerdeTrait::Deserialize
+    })
 }
 
 /// The paths of every `#[derive(...)]` of `attrs` (an unreadable list is skipped: the compiler rejects
