@@ -19,7 +19,7 @@ use super::wire_eq::WireEq;
 use crate::Format;
 use crate::findings::{Direction, Side};
 use crate::model::{Location, Ty};
-use crate::rules::RuleId;
+use crate::rules::{Evidence, RuleId};
 
 /// The comparison of one writer schema with one reader schema.
 pub(crate) struct Walk<'a> {
@@ -188,8 +188,13 @@ impl<'a> Walk<'a> {
     /// Breaks found for the writer's `ty` that have no witness because a type inside it has no known
     /// shape: the issue names that type (deeper levels have named it already).
     fn say_why_no_witness(&self, ty: &Ty, mut issues: Vec<Issue>) -> Vec<Issue> {
-        let unexplained =
-            |i: &Issue| i.breaks && !i.opaque && i.witness.is_none() && i.no_witness.is_none();
+        // Rules whose evidence is opaque have no witness by nature: nothing to explain.
+        let unexplained = |i: &Issue| {
+            i.breaks
+                && i.rule.rule().evidence != Evidence::Opaque
+                && i.witness.is_none()
+                && i.no_witness.is_none()
+        };
         if !issues.iter().any(unexplained) {
             return issues;
         }
