@@ -392,141 +392,164 @@ impl Adapters<'_> {
 
     /// A named adapter (or a std container of adapters) with its type arguments.
     fn named(&mut self, name: &str, args: &[&Type], field: &Ty) -> Result<Ty, String> {
-        let arg = |i: usize| {
-            args.get(i)
-                .copied()
-                .ok_or_else(|| format!("`{name}` needs a type argument"))
-        };
-        Ok(match name {
+        if let Some(ty) = self.container(name, args, field)? {
+            return Ok(ty);
+        }
+        if let Some(ty) = self.lenient_reader(name, args, field)? {
+            return Ok(ty);
+        }
+        self.value_adapter(name, args, field)
+    }
+
+    /// std's containers of adapters (`Option<A>`, `Vec<A>`, maps), serde_with's `Same`, `Map` (pairs
+    /// written and read as a map) and `Seq` (a map written and read as pairs); `None` for another name.
+    fn container(&mut self, name: &str, args: &[&Type], field: &Ty) -> Result<Option<Ty>, String> {
+        let arg = |i: usize| type_arg(name, args, i);
+        let this = self;
+        Ok(Some(match name {
             "Same" => field.clone(),
             "Option" => match field {
                 Ty::Option { inner } => Ty::Option {
-                    inner: Box::new(self.adapt(arg(0)?, inner)?),
+                    inner: Box::new(this.adapt(arg(0)?, inner)?),
                 },
                 other => return Err(format!("`{other}` is not an `Option`")),
             },
             "Box" | "Rc" | "Arc" | "Cell" | "RefCell" | "Mutex" | "RwLock" | "Cow" => {
-                self.adapt(arg(0)?, field)?
+                this.adapt(arg(0)?, field)?
             }
             "Vec" | "VecDeque" | "LinkedList" | "BinaryHeap" => Ty::Seq {
                 kind: SeqKind::List,
-                elem: Box::new(self.adapt(arg(0)?, &element(field)?)?),
+                elem: Box::new(this.adapt(arg(0)?, &element(field)?)?),
             },
             "HashSet" | "BTreeSet" => Ty::Seq {
                 kind: SeqKind::Set,
-                elem: Box::new(self.adapt(arg(0)?, &element(field)?)?),
+                elem: Box::new(this.adapt(arg(0)?, &element(field)?)?),
             },
-            // std maps, and serde_with's `Map` (a sequence of pairs written and read as a map).
             "HashMap" | "BTreeMap" | "Map" | "IndexMap" => {
                 let (key, value) = entry(field)?;
                 Ty::Map {
-                    key: Box::new(self.adapt(arg(0)?, &key)?),
-                    value: Box::new(self.adapt(arg(1)?, &value)?),
+                    key: Box::new(this.adapt(arg(0)?, &key)?),
+                    value: Box::new(this.adapt(arg(1)?, &value)?),
                 }
             }
-            // serde_with's `Seq<(K, V)>`: a map written and read as a sequence of pairs.
             "Seq" => {
                 let (key, value) = entry(field)?;
-                Ty::Seq {
-                    kind: SeqKind::List,
-                    elem: Box::new(self.adapt(
-                        arg(0)?,
-                        &Ty::Tuple {
-                            elems: vec![key, value],
-                        },
-                    )?),
-                }
+                let pair = Ty::Tuple {
+                    elems: vec![key, value],
+                };
+                seq(this.adapt(arg(0)?, &pair)?)
             }
-            "DisplayFromStr" => display_from_str(field),
-            "NoneAsEmptyString" => none_as_empty_string(field)?,
+            _ => return Ok(None),
+        }))
+    }
+
+    /// The adapters whose reader takes more than the writer writes (a default for `null` or an error,
+    /// one element or many, the first of several adapters): `Ty::Choice`s; `None` for another name.
+    fn lenient_reader(
+        &mut self,
+        name: &str,
+        args: &[&Type],
+        field: &Ty,
+    ) -> Result<Option<Ty>, String> {
+        let choice = |writes: Ty, reads: Vec<Ty>| Ty::Choice {
+            writes: Box::new(writes),
+            reads,
+        };
+        let this = self;
+        Ok(Some(match name {
             "DefaultOnNull" => {
-                let ty = self.arg_or_same(args, 0, field)?;
-                Ty::Choice {
-                    writes: Box::new(ty.clone()),
-                    reads: vec![Ty::Option {
+                let ty = this.arg_or_same(args, 0, field)?;
+                choice(
+                    ty.clone(),
+                    vec![Ty::Option {
                         inner: Box::new(ty),
                     }],
-                }
-            }
-            "DefaultOnError" => {
-                let ty = self.arg_or_same(args, 0, field)?;
-                Ty::Choice {
-                    writes: Box::new(ty.clone()),
-                    reads: vec![ty, Ty::Value],
-                }
-            }
-            "VecSkipError" => {
-                let elem = self.adapt(arg(0)?, &element(field)?)?;
-                Ty::Choice {
-                    writes: Box::new(seq(elem.clone())),
-                    reads: vec![seq(Ty::Choice {
-                        writes: Box::new(elem.clone()),
-                        reads: vec![elem, Ty::Value],
-                    })],
-                }
-            }
-            "Bytes" => Ty::Bytes,
-            "BytesOrString" => Ty::Choice {
-                writes: Box::new(seq(byte())),
-                reads: vec![seq(byte()), Ty::String, Ty::Bytes],
-            },
-            "Base64" => base64(args),
-            "Hex" => {
-                let upper = args
-                    .first()
-                    .is_some_and(|a| tokens_text(*a).ends_with("Uppercase"));
-                string_of(
-                    "hex".to_owned(),
-                    if upper { "0A0B" } else { "0a0b" },
-                    Some("zz"),
                 )
             }
-            "BoolFromInt" => {
-                let flexible = args
-                    .first()
-                    .is_some_and(|a| tokens_text(*a).ends_with("Flexible"));
-                bool_from_int(flexible)
+            "DefaultOnError" => {
+                let ty = this.arg_or_same(args, 0, field)?;
+                choice(ty.clone(), vec![ty, Ty::Value])
             }
-            "OneOrMany" => {
-                let elem = self.adapt(arg(0)?, &element(field)?)?;
-                let prefer_many = args
-                    .get(1)
-                    .is_some_and(|a| tokens_text(*a).ends_with("PreferMany"));
-                if prefer_many {
-                    Ty::Choice {
-                        writes: Box::new(seq(elem.clone())),
-                        reads: vec![elem.clone(), seq(elem)],
-                    }
+            "VecSkipError" => {
+                let elem = this.adapt(type_arg(name, args, 0)?, &element(field)?)?;
+                let tolerant = choice(elem.clone(), vec![elem.clone(), Ty::Value]);
+                choice(seq(elem), vec![seq(tolerant)])
+            }
+            "BytesOrString" => choice(seq(byte()), vec![seq(byte()), Ty::String, Ty::Bytes]),
+            "OneOrMany" => this.one_or_many(args, field)?,
+            "PickFirst" => this.pick_first(args, field)?,
+            _ => return Ok(None),
+        }))
+    }
+
+    /// `OneOrMany<A, PreferMany>` writes a list and reads one element or a list; with `PreferOne`
+    /// (the default) it is serde_with's untagged enum (`ONE_OR_MANY`).
+    fn one_or_many(&mut self, args: &[&Type], field: &Ty) -> Result<Ty, String> {
+        let elem = self.adapt(type_arg("OneOrMany", args, 0)?, &element(field)?)?;
+        let prefer_many = args
+            .get(1)
+            .is_some_and(|a| tokens_text(*a).ends_with("PreferMany"));
+        if prefer_many {
+            return Ok(Ty::Choice {
+                writes: Box::new(seq(elem.clone())),
+                reads: vec![elem.clone(), seq(elem)],
+            });
+        }
+        self.one_or_many = true;
+        Ok(Ty::Named {
+            path: ONE_OR_MANY.to_owned(),
+            args: vec![elem],
+        })
+    }
+
+    /// `PickFirst<(A, B, ...)>`: written as `A`, read as the first that decodes.
+    fn pick_first(&mut self, args: &[&Type], field: &Ty) -> Result<Ty, String> {
+        match type_arg("PickFirst", args, 0)? {
+            Type::Tuple(choices) if !choices.elems.is_empty() => {
+                let reads: Vec<Ty> = choices
+                    .elems
+                    .iter()
+                    .map(|c| self.adapt(c, field))
+                    .collect::<Result<_, _>>()?;
+                Ok(Ty::Choice {
+                    writes: Box::new(reads[0].clone()),
+                    reads,
+                })
+            }
+            _ => Err("`PickFirst` takes a tuple of adapters".to_owned()),
+        }
+    }
+
+    /// The adapters that write a value in another form (a string that parses, bytes, a number of
+    /// seconds, a proxy type).
+    fn value_adapter(&mut self, name: &str, args: &[&Type], field: &Ty) -> Result<Ty, String> {
+        let ends_with = |i: usize, suffix: &str| {
+            args.get(i)
+                .is_some_and(|a| tokens_text(*a).ends_with(suffix))
+        };
+        Ok(match name {
+            "DisplayFromStr" => display_from_str(field),
+            "NoneAsEmptyString" => none_as_empty_string(field)?,
+            "Bytes" => Ty::Bytes,
+            "Base64" => base64(args),
+            "Hex" => string_of(
+                "hex".to_owned(),
+                if ends_with(0, "Uppercase") {
+                    "0A0B"
                 } else {
-                    self.one_or_many = true;
-                    Ty::Named {
-                        path: ONE_OR_MANY.to_owned(),
-                        args: vec![elem],
-                    }
-                }
-            }
-            "PickFirst" => match arg(0)? {
-                Type::Tuple(choices) if !choices.elems.is_empty() => {
-                    let reads: Vec<Ty> = choices
-                        .elems
-                        .iter()
-                        .map(|c| self.adapt(c, field))
-                        .collect::<Result<_, _>>()?;
-                    Ty::Choice {
-                        writes: Box::new(reads[0].clone()),
-                        reads,
-                    }
-                }
-                _ => return Err("`PickFirst` takes a tuple of adapters".to_owned()),
-            },
+                    "0a0b"
+                },
+                Some("zz"),
+            ),
+            "BoolFromInt" => bool_from_int(ends_with(0, "Flexible")),
             "StringWithSeparator" => self.string_with_separator(args)?,
             "FromInto" | "FromIntoRef" | "TryFromInto" | "TryFromIntoRef" => {
                 // Written and read as `T`; `TryFromInto`'s conversion may reject values of `T`, but
                 // which ones is the conversion's secret, so `T` is all the model says.
-                (self.lower)(arg(0)?)
+                (self.lower)(type_arg(name, args, 0)?)
             }
             "IfIsHumanReadable" => Ty::Readable {
-                human: Box::new(self.adapt(arg(0)?, field)?),
+                human: Box::new(self.adapt(type_arg(name, args, 0)?, field)?),
                 compact: Box::new(self.arg_or_same(args, 1, field)?),
             },
             _ if name.starts_with("Duration") || name.starts_with("Timestamp") => {
@@ -645,6 +668,13 @@ fn bool_from_int(flexible: bool) -> Ty {
         sample: "1".to_owned(),
         outside: Some("2".to_owned()),
     }
+}
+
+/// The adapter `name`'s type argument `i`.
+fn type_arg<'t>(name: &str, args: &[&'t Type], i: usize) -> Result<&'t Type, String> {
+    args.get(i)
+        .copied()
+        .ok_or_else(|| format!("`{name}` needs a type argument"))
 }
 
 /// serde_with's `Duration*`/`Timestamp*` adapters: a number of seconds (or milli-, micro-,
