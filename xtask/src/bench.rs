@@ -21,6 +21,18 @@
 //!   `--generated-mib` MiB (protobuf-style output that says `wire` in comments and strings, declaring
 //!   nothing), committed since the first release: what the check's memory follows is the largest item it
 //!   needs, not the largest file.
+//! - `check, dependencies`: a workspace of the same scale whose messages also reach types of
+//!   `--dependencies` (5) other crates: registry-style packages vendored in `vendor/` (the way
+//!   `cargo vendor` leaves them, out of git) that the workspace's `.cargo/config.toml` puts in place of
+//!   crates.io and its `Cargo.lock` names (see `synth/deps.rs`). wirecheck follows the types into their
+//!   sources, as it would for a user. The history upgrades one package at its last tag and the working
+//!   tree another (an optional field added to a type every crate's messages reach): the report must
+//!   have findings naming both versions, and no note saying a package's types could not be read.
+//! - `check, dependencies absent`: the same workspace with `vendor/` removed, so those types are compared
+//!   by path and version (a note names each package, and all of them must be named): the baseline of
+//!   `deps/no_deps`, the cost of following dependencies (target: at most 1.20, cold). `cargo check` is
+//!   not run on these two (their vendor directory replaces crates.io and holds only the generated
+//!   packages, not serde or wirecheck's derive dependencies).
 //!
 //! Every run of a workspace (warm, cold, and one with `--no-cache`) must print the report of the first.
 //! - `floor`: `examples/floor.rs`, built the same way: read every `.rs` file of both revisions (the working
@@ -929,4 +941,77 @@ fn print_rows(rows: &[(String, Timing)]) {
         );
     }
     println!();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn workspaces() -> Vec<Workspace> {
+        [Kind::Dependencies, Kind::DependenciesAbsent]
+            .into_iter()
+            .map(|kind| Workspace {
+                kind,
+                dir: PathBuf::from(kind.dir_name()),
+                summary: Summary {
+                    dependencies: vec!["acme-ids 1.0.0".to_owned(), "acme-geo 1.1.0".to_owned()],
+                    upgrade: Some(("acme-geo 1.0.0".to_owned(), "acme-geo 1.1.0".to_owned())),
+                    ..Summary::default()
+                },
+            })
+            .collect()
+    }
+
+    fn checked(report: serde_json::Value) -> Checked {
+        Checked {
+            warm: Timing::default(),
+            cold: Timing::default(),
+            report: report.to_string(),
+        }
+    }
+
+    fn upgrade_finding() -> serde_json::Value {
+        serde_json::json!({"protocols": [{"findings": [{
+            "level": "minor",
+            "message": "optional field added (the dependency changed from acme-geo 1.0.0 to acme-geo 1.1.0)"
+        }]}], "notes": []})
+    }
+
+    fn absent_notes(labels: &[&str]) -> serde_json::Value {
+        let notes: Vec<String> = labels
+            .iter()
+            .map(|l| format!("src/a.rs:1:1: package `{l}` is not on disk (looked in the vendor directory): `x::Y` is compared by path and version only; `cargo fetch` brings it"))
+            .collect();
+        serde_json::json!({"protocols": [], "notes": notes})
+    }
+
+    #[test]
+    fn following_is_shown_by_the_upgrade_and_by_the_notes_without_sources() {
+        let checks = [
+            checked(upgrade_finding()),
+            checked(absent_notes(&["acme-ids 1.0.0", "acme-geo 1.1.0"])),
+        ];
+        let evidence = DependencyEvidence::read(&workspaces(), &checks).unwrap();
+        assert_eq!(evidence.upgrade_findings, 1);
+        assert_eq!(evidence.reached.len(), 2);
+        assert_eq!(evidence.absent_notes, 2);
+    }
+
+    #[test]
+    fn an_upgrade_not_found_or_a_package_not_reached_fails_the_bench() {
+        let no_upgrade = serde_json::json!({"protocols": [], "notes": []});
+        let both = absent_notes(&["acme-ids 1.0.0", "acme-geo 1.1.0"]);
+        let err =
+            DependencyEvidence::read(&workspaces(), &[checked(no_upgrade), checked(both.clone())]);
+        assert!(err.is_err_and(|e| e.to_string().contains("not followed")));
+        let one = absent_notes(&["acme-geo 1.1.0"]);
+        let err =
+            DependencyEvidence::read(&workspaces(), &[checked(upgrade_finding()), checked(one)]);
+        assert!(err.is_err_and(|e| e.to_string().contains("name only")));
+        // A note that a package is missing although its sources are vendored.
+        let mut missing = upgrade_finding();
+        missing["notes"] = absent_notes(&["acme-ids 1.0.0"])["notes"].clone();
+        let err = DependencyEvidence::read(&workspaces(), &[checked(missing), checked(both)]);
+        assert!(err.is_err_and(|e| e.to_string().contains("could not read")));
+    }
 }

@@ -18,6 +18,14 @@
 //! ctl protocols: two releases back). Between tags, each commit adds an optional field to messages of two
 //! files and a function to two service files. The working tree then adds optional fields to three message
 //! files and functions to two service files, and bumps the touched protocols (a minor change, declared).
+//!
+//! With [`Scale::dependencies`], the workspace also depends on that many registry-style packages
+//! (`acme-ids`, `acme-geo`, ...; see [`deps`]) vendored in `vendor/` (not in git) that
+//! `.cargo/config.toml` puts in place of crates.io, and commits a `Cargo.lock` naming them. One message
+//! field in seven reaches one of their types, and in each crate the first message of its first ctl file
+//! reaches the type the working tree's upgrade changes. The last tag's final commit upgrades the third
+//! package (`acme-money` 1.0.0 to 1.1.0) and the working tree the second (`acme-geo`), each adding an
+//! optional field to a reached type; the working tree then bumps every protocol.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
