@@ -86,7 +86,7 @@ impl Dependencies {
 
     /// Whether package `d` derives serde behind its `serde` feature.
     fn gated(d: usize) -> bool {
-        d % 2 == 0
+        d.is_multiple_of(2)
     }
 
     /// The types messages may name, as the workspace writes them: the re-exported first type of each
