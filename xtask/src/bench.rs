@@ -254,6 +254,16 @@ struct Checked {
     report: String,
 }
 
+/// The workspace of `kind` and its checks (`checks` in the order of `workspaces`).
+fn of<'a>(
+    workspaces: &'a [Workspace],
+    checks: &'a [Checked],
+    kind: Kind,
+) -> Option<(&'a Workspace, &'a Checked)> {
+    let at = workspaces.iter().position(|w| w.kind == kind)?;
+    Some((&workspaces[at], checks.get(at)?))
+}
+
 /// Runs `cargo xtask bench ARGS`.
 pub fn run(args: &[String]) -> Result<ExitCode> {
     let args = match parse_args(args) {
@@ -385,12 +395,9 @@ struct DependencyEvidence {
 impl DependencyEvidence {
     fn read(workspaces: &[Workspace], checks: &[Checked]) -> Result<Self> {
         let report = |kind: Kind| -> Result<(&Workspace, serde_json::Value)> {
-            let at = workspaces
-                .iter()
-                .position(|w| w.kind == kind)
-                .context("a dependencies workspace")?;
-            let json = serde_json::from_str(&checks[at].report).context("the check's JSON")?;
-            Ok((&workspaces[at], json))
+            let (ws, check) = of(workspaces, checks, kind).context("a dependencies workspace")?;
+            let json = serde_json::from_str(&check.report).context("the check's JSON")?;
+            Ok((ws, json))
         };
         let (ws, with) = report(Kind::Dependencies)?;
         let (_, without) = report(Kind::DependenciesAbsent)?;
@@ -494,13 +501,7 @@ fn print_ratios(
     cargo_check: Option<&Timing>,
 ) {
     let secs = |t: &Timing| t.median().as_secs_f64();
-    let of = |kind: Kind| {
-        let at = workspaces
-            .iter()
-            .position(|w| w.kind == kind)
-            .expect("every kind is generated");
-        (&workspaces[at], &checks[at])
-    };
+    let of = |kind: Kind| of(workspaces, checks, kind).expect("every kind is generated");
     let factor = args.history_factor;
     let (base_ws, base) = of(Kind::Base);
     let (long_ws, long) = of(Kind::MoreTags);
@@ -857,11 +858,8 @@ fn print_report(
     memory: bool,
 ) {
     let of = |kind: Kind| {
-        let at = workspaces
-            .iter()
-            .position(|w| w.kind == kind)
-            .expect("every kind is generated");
-        (&workspaces[at].summary, checks[at].report.as_str())
+        let (ws, check) = of(workspaces, checks, kind).expect("every kind is generated");
+        (&ws.summary, check.report.as_str())
     };
     let (summary, base_report) = of(Kind::Base);
     let (commits, _) = of(Kind::MoreCommits);
@@ -910,7 +908,10 @@ fn print_report(
     );
     println!("check verdict: {}", verdict(base_report));
     println!("check verdict with dependencies: {}", verdict(deps_report));
-    println!("  without their sources: {}", verdict(absent_report));
+    println!(
+        "  without their sources (a package whose version changed is a possible break there): {}",
+        verdict(absent_report)
+    );
     println!(
         "builds: release (wirecheck and examples/floor); {} runs each, medians; peak RSS is the largest of the runs{}",
         args.runs,
