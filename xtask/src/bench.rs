@@ -21,6 +21,18 @@
 //!   `--generated-mib` MiB (protobuf-style output that says `wire` in comments and strings, declaring
 //!   nothing), committed since the first release: what the check's memory follows is the largest item it
 //!   needs, not the largest file.
+//! - `check, dependencies`: a workspace of the same scale whose messages also reach types of
+//!   `--dependencies` (5) other crates: registry-style packages vendored in `vendor/` (the way
+//!   `cargo vendor` leaves them, out of git) that the workspace's `.cargo/config.toml` puts in place of
+//!   crates.io and its `Cargo.lock` names (see `synth/deps.rs`). wirecheck follows the types into their
+//!   sources, as it would for a user. The history upgrades one package at its last tag and the working
+//!   tree another (an optional field added to a type every crate's messages reach): the report must
+//!   have findings naming both versions, and no note saying a package's types could not be read.
+//! - `check, dependencies absent`: the same workspace with `vendor/` removed, so those types are compared
+//!   by path and version (a note names each package, and all of them must be named): the baseline of
+//!   `deps/no_deps`, the cost of following dependencies (target: at most 1.20, cold). `cargo check` is
+//!   not run on these two (their vendor directory replaces crates.io and holds only the generated
+//!   packages, not serde or wirecheck's derive dependencies).
 //!
 //! Every run of a workspace (warm, cold, and one with `--no-cache`) must print the report of the first.
 //! - `floor`: `examples/floor.rs`, built the same way: read every `.rs` file of both revisions (the working
@@ -82,6 +94,10 @@ pub struct BenchArgs {
     /// The size of the generated file of the fifth workspace, in MiB.
     #[arg(long, default_value_t = 50)]
     pub generated_mib: usize,
+    /// Dependency crates whose types the messages of the sixth and seventh workspaces reach (vendored in
+    /// the sixth, absent in the seventh).
+    #[arg(long, default_value_t = 5)]
+    pub dependencies: usize,
     /// Skip the `cargo check` measurement (it builds serde and wirecheck's derives once).
     #[arg(long)]
     pub no_cargo_check: bool,
@@ -91,7 +107,7 @@ pub struct BenchArgs {
 }
 
 /// One measurement: wall times of every run and the peak resident memory.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 struct Timing {
     runs: Vec<Duration>,
     peak_kib: Option<u64>,
@@ -113,32 +129,149 @@ impl Timing {
     }
 }
 
+/// The workspaces the bench generates and checks, in the order of the report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// The workspace at the given scale.
+    Base,
+    /// Ten times more commits between the same tags.
+    MoreCommits,
+    /// Ten times more tags.
+    MoreTags,
+    /// A working-tree change ten times larger.
+    BiggerChange,
+    /// A tenth of the scale plus one generated file.
+    GeneratedFile,
+    /// Messages reaching types of vendored dependency crates.
+    Dependencies,
+    /// The same workspace with the vendored sources removed.
+    DependenciesAbsent,
+}
+
+impl Kind {
+    const ALL: [Kind; 7] = [
+        Kind::Base,
+        Kind::MoreCommits,
+        Kind::MoreTags,
+        Kind::BiggerChange,
+        Kind::GeneratedFile,
+        Kind::Dependencies,
+        Kind::DependenciesAbsent,
+    ];
+
+    fn dir_name(self) -> &'static str {
+        match self {
+            Kind::Base => "ws",
+            Kind::MoreCommits => "ws-more-commits",
+            Kind::MoreTags => "ws-more-tags",
+            Kind::BiggerChange => "ws-bigger-change",
+            Kind::GeneratedFile => "ws-generated-file",
+            Kind::Dependencies => "ws-dependencies",
+            Kind::DependenciesAbsent => "ws-dependencies-absent",
+        }
+    }
+
+    /// The scale this workspace is generated at.
+    fn scale(self, args: &BenchArgs) -> Scale {
+        let base = Scale {
+            messages: args.messages,
+            files: args.files,
+            plain_files: args.plain_files,
+            crates: args.crates,
+            tags: args.tags,
+            commits_per_tag: args.commits_per_tag,
+            change: 1,
+            seed: args.seed,
+            generated_bytes: 0,
+            dependencies: 0,
+        };
+        let factor = args.history_factor;
+        match self {
+            Kind::Base => base,
+            Kind::MoreCommits => Scale {
+                commits_per_tag: args.commits_per_tag * factor,
+                ..base
+            },
+            Kind::MoreTags => Scale {
+                tags: args.tags * factor,
+                ..base
+            },
+            Kind::BiggerChange => Scale {
+                change: factor,
+                ..base
+            },
+            Kind::GeneratedFile => Scale {
+                messages: (args.messages / 10).max(args.crates * 3),
+                files: (args.files / 10).max(args.crates),
+                plain_files: args.plain_files / 10,
+                generated_bytes: args.generated_mib * 1024 * 1024,
+                ..base
+            },
+            Kind::Dependencies | Kind::DependenciesAbsent => Scale {
+                dependencies: args.dependencies,
+                ..base
+            },
+        }
+    }
+
+    /// The report's row for this workspace's warm check (the cold one follows as "same, store cold").
+    fn row(self, summary: &Summary, factor: usize) -> String {
+        match self {
+            Kind::Base => format!("wirecheck check (against {}), store warm", summary.last_tag),
+            Kind::MoreCommits => format!("wirecheck check, {factor}x commits, store warm"),
+            Kind::MoreTags => format!(
+                "wirecheck check, {factor}x tags (against {}), store warm",
+                summary.last_tag
+            ),
+            Kind::BiggerChange => format!(
+                "wirecheck check, {factor}x files changed ({}), store warm",
+                summary.changed_files
+            ),
+            Kind::GeneratedFile => format!(
+                "wirecheck check, one generated file of {} (1/10 scale), store warm",
+                mib(summary.generated_bytes)
+            ),
+            Kind::Dependencies => format!(
+                "wirecheck check, messages reaching {} vendored crates, store warm",
+                summary.dependencies.len()
+            ),
+            Kind::DependenciesAbsent => "  same, the crates' sources absent, store warm".to_owned(),
+        }
+    }
+}
+
+/// A generated workspace.
+struct Workspace {
+    kind: Kind,
+    dir: PathBuf,
+    summary: Summary,
+}
+
+/// One workspace's checks: warm and cold timings, and the report every run printed.
+struct Checked {
+    warm: Timing,
+    cold: Timing,
+    report: String,
+}
+
+/// The workspace of `kind` and its checks (`checks` in the order of `workspaces`).
+fn of<'a>(
+    workspaces: &'a [Workspace],
+    checks: &'a [Checked],
+    kind: Kind,
+) -> Option<(&'a Workspace, &'a Checked)> {
+    let at = workspaces.iter().position(|w| w.kind == kind)?;
+    Some((&workspaces[at], checks.get(at)?))
+}
+
 /// Runs `cargo xtask bench ARGS`.
 pub fn run(args: &[String]) -> Result<ExitCode> {
-    let argv = std::iter::once("cargo xtask bench".to_owned()).chain(args.iter().cloned());
-    let args = match BenchArgs::try_parse_from(argv) {
+    let args = match parse_args(args) {
         Ok(args) => args,
-        Err(e) => {
-            let _ = e.print();
-            return Ok(if e.use_stderr() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            });
-        }
+        Err(code) => return Ok(code),
     };
-    ensure!(args.runs >= 1, "--runs must be at least 1");
-    ensure!(
-        args.tags >= 2,
-        "--tags must be at least 2 (a baseline and an older release)"
-    );
-    ensure!(
-        args.commits_per_tag >= 1,
-        "--commits-per-tag must be at least 1"
-    );
     let repo_root = crate::workspace_root();
     let (wirecheck, floor) = build_release(&repo_root)?;
-
     let temp = tempfile::tempdir()?;
     let base_dir = match &args.keep {
         Some(dir) => {
@@ -147,200 +280,280 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         }
         None => temp.path().to_path_buf(),
     };
-    let scale = Scale {
-        messages: args.messages,
-        files: args.files,
-        plain_files: args.plain_files,
-        crates: args.crates,
-        tags: args.tags,
-        commits_per_tag: args.commits_per_tag,
-        change: 1,
-        seed: args.seed,
-        generated_bytes: 0,
+    let workspaces = generate_workspaces(&args, &base_dir, &repo_root)?;
+    let memory = Path::new("/usr/bin/time").exists();
+    eprintln!(
+        "bench: wirecheck check on the {} workspaces, store warm and cold ({} rounds, interleaved)",
+        workspaces.len(),
+        args.runs
+    );
+    let dirs: Vec<&Path> = workspaces.iter().map(|w| w.dir.as_path()).collect();
+    let checks = measure_checks(&wirecheck, &dirs, args.runs, memory)?;
+    let evidence = DependencyEvidence::read(&workspaces, &checks)?;
+    eprintln!("bench: floor");
+    let base = &workspaces[0];
+    let floor_t = measure_floor(&floor, base, args.runs, memory)?;
+    let cargo_check = if args.no_cargo_check {
+        None
+    } else {
+        Some(cargo_check(
+            &base.dir, &base_dir, &repo_root, args.runs, memory,
+        )?)
     };
-    let commits_scale = Scale {
-        commits_per_tag: args.commits_per_tag * args.history_factor,
-        ..scale.clone()
+    print_report(&args, &workspaces, &checks, &evidence, memory);
+    print_rows(&rows(
+        &args,
+        &workspaces,
+        &checks,
+        &floor_t,
+        cargo_check.as_ref(),
+    ));
+    print_ratios(&args, &workspaces, &checks, &floor_t, cargo_check.as_ref());
+    drop(temp);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The options, or the exit code when they are not options to run with (`--help`, a usage error).
+fn parse_args(args: &[String]) -> Result<BenchArgs, ExitCode> {
+    let argv = std::iter::once("cargo xtask bench".to_owned()).chain(args.iter().cloned());
+    let args = BenchArgs::try_parse_from(argv).map_err(|e| {
+        let _ = e.print();
+        if e.use_stderr() {
+            ExitCode::from(2)
+        } else {
+            ExitCode::SUCCESS
+        }
+    })?;
+    let problem = if args.runs < 1 {
+        Some("--runs must be at least 1")
+    } else if args.tags < 2 {
+        Some("--tags must be at least 2 (a baseline and an older release)")
+    } else if args.commits_per_tag < 1 {
+        Some("--commits-per-tag must be at least 1")
+    } else if args.dependencies < 1 {
+        Some("--dependencies must be at least 1")
+    } else {
+        None
     };
-    let long_scale = Scale {
-        tags: args.tags * args.history_factor,
-        ..scale.clone()
-    };
-    let change_scale = Scale {
-        change: args.history_factor,
-        ..scale.clone()
-    };
-    let generated_scale = Scale {
-        messages: (args.messages / 10).max(args.crates * 3),
-        files: (args.files / 10).max(args.crates),
-        plain_files: args.plain_files / 10,
-        generated_bytes: args.generated_mib * 1024 * 1024,
-        ..scale.clone()
-    };
-    let ws = base_dir.join("ws");
-    let commits_ws = base_dir.join("ws-more-commits");
-    let long_ws = base_dir.join("ws-more-tags");
-    let change_ws = base_dir.join("ws-bigger-change");
-    let generated_ws = base_dir.join("ws-generated-file");
-    for dir in [&ws, &commits_ws, &long_ws, &change_ws, &generated_ws] {
+    match problem {
+        Some(problem) => {
+            eprintln!("cargo xtask bench: {problem}");
+            Err(ExitCode::from(2))
+        }
+        None => Ok(args),
+    }
+}
+
+/// Generates every workspace under `base_dir`; the last one is the dependencies workspace again, with
+/// its vendored sources removed.
+fn generate_workspaces(
+    args: &BenchArgs,
+    base_dir: &Path,
+    repo_root: &Path,
+) -> Result<Vec<Workspace>> {
+    let mut out = Vec::new();
+    for kind in Kind::ALL {
+        let dir = base_dir.join(kind.dir_name());
         ensure!(
             !dir.exists(),
             "{} exists: pass an empty --keep directory",
             dir.display()
         );
+        eprintln!("bench: generating {}", dir.display());
+        let summary = synth::generate(&dir, &kind.scale(args), repo_root)?;
+        if kind == Kind::DependenciesAbsent {
+            std::fs::remove_dir_all(dir.join("vendor")).context("removing vendor/")?;
+        }
+        out.push(Workspace { kind, dir, summary });
     }
-    eprintln!("bench: generating {}", ws.display());
-    let summary = synth::generate(&ws, &scale, &repo_root)?;
-    eprintln!("bench: generating {}", commits_ws.display());
-    let commits_summary = synth::generate(&commits_ws, &commits_scale, &repo_root)?;
-    eprintln!("bench: generating {}", long_ws.display());
-    let long_summary = synth::generate(&long_ws, &long_scale, &repo_root)?;
-    eprintln!("bench: generating {}", change_ws.display());
-    let change_summary = synth::generate(&change_ws, &change_scale, &repo_root)?;
-    eprintln!("bench: generating {}", generated_ws.display());
-    let generated_summary = synth::generate(&generated_ws, &generated_scale, &repo_root)?;
+    Ok(out)
+}
 
-    let memory = Path::new("/usr/bin/time").exists();
-    let runs = args.runs;
-    eprintln!(
-        "bench: wirecheck check on the five workspaces, store warm and cold ({runs} rounds, interleaved)"
-    );
-    let (timings, verdict) = measure_checks(
-        &wirecheck,
-        &[&ws, &commits_ws, &long_ws, &change_ws, &generated_ws],
-        runs,
-        memory,
-    )?;
-    let peak_kib = timings
-        .iter()
-        .flat_map(|(warm, cold)| [warm.peak_kib, cold.peak_kib])
-        .max()
-        .flatten();
-    let [
-        (check, check_cold),
-        (check_commits, check_commits_cold),
-        (check_long, check_long_cold),
-        (check_change, check_change_cold),
-        (check_generated, check_generated_cold),
-    ] = <[(Timing, Timing); 5]>::try_from(timings)
-        .map_err(|_| anyhow::anyhow!("one timing per workspace"))?;
-    eprintln!("bench: floor");
-    let (floor_t, _) = measure(
-        args.runs,
-        memory,
-        || {
-            let mut cmd = Command::new(&floor);
-            cmd.arg(&ws).arg(&summary.last_tag);
-            cmd
-        },
-        |_, status| status == Some(0),
-    )?;
-    let cargo_check = if args.no_cargo_check {
-        None
-    } else {
-        Some(cargo_check(&ws, &base_dir, &repo_root, args.runs, memory)?)
+/// The floor on the first workspace: every `.rs` file of the working tree and of the last tag parsed.
+fn measure_floor(floor: &Path, ws: &Workspace, runs: usize, memory: bool) -> Result<Timing> {
+    let make = || {
+        let mut cmd = Command::new(floor);
+        cmd.arg(&ws.dir).arg(&ws.summary.last_tag);
+        cmd
     };
+    Ok(measure(runs, memory, make, |_, status| status == Some(0))?.0)
+}
 
-    let factor = args.history_factor;
-    print_report(
-        &args,
-        &[
-            &summary,
-            &commits_summary,
-            &long_summary,
-            &change_summary,
-            &generated_summary,
-        ],
-        &verdict,
-        &[
-            (
-                format!("wirecheck check (against {}), store warm", summary.last_tag),
-                check.clone(),
-            ),
-            ("  same, store cold".to_owned(), check_cold.clone()),
-            (
-                format!("wirecheck check, {factor}x commits, store warm"),
-                check_commits.clone(),
-            ),
-            ("  same, store cold".to_owned(), check_commits_cold.clone()),
-            (
-                format!(
-                    "wirecheck check, {factor}x tags (against {}), store warm",
-                    long_summary.last_tag
-                ),
-                check_long.clone(),
-            ),
-            ("  same, store cold".to_owned(), check_long_cold.clone()),
-            (
-                format!(
-                    "wirecheck check, {factor}x files changed ({}), store warm",
-                    change_summary.changed_files
-                ),
-                check_change.clone(),
-            ),
-            ("  same, store cold".to_owned(), check_change_cold.clone()),
-            (
-                format!(
-                    "wirecheck check, one generated file of {} (1/10 scale), store warm",
-                    mib(generated_summary.generated_bytes)
-                ),
-                check_generated.clone(),
-            ),
-            (
-                "  same, store cold".to_owned(),
-                check_generated_cold.clone(),
-            ),
-            (
-                "floor: read + syn::parse_file every .rs of both revisions".to_owned(),
-                floor_t.clone(),
-            ),
-        ]
+/// What the dependencies workspace's reports show about following its dependencies: that the types
+/// were read from the vendored sources (no note says a package is missing or opaque there), that the
+/// working tree's upgrade is found at fields naming both versions, and that without the sources every
+/// package is reached (the notes name each) and compared by path and version.
+struct DependencyEvidence {
+    /// Findings naming both versions of the upgraded package.
+    upgrade_findings: usize,
+    /// Packages the messages reach, as the notes of the check without sources name them.
+    reached: Vec<String>,
+    /// Notes of the check without sources.
+    absent_notes: usize,
+}
+
+impl DependencyEvidence {
+    fn read(workspaces: &[Workspace], checks: &[Checked]) -> Result<Self> {
+        let report = |kind: Kind| -> Result<(&Workspace, serde_json::Value)> {
+            let (ws, check) = of(workspaces, checks, kind).context("a dependencies workspace")?;
+            let json = serde_json::from_str(&check.report).context("the check's JSON")?;
+            Ok((ws, json))
+        };
+        let (ws, with) = report(Kind::Dependencies)?;
+        let (_, without) = report(Kind::DependenciesAbsent)?;
+        let (old, new) = ws.summary.upgrade.clone().context("the upgrade")?;
+        let texts = |json: &serde_json::Value, key: &str| -> Vec<String> {
+            json[key]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        };
+        let unread: Vec<String> = texts(&with, "notes")
+            .into_iter()
+            .filter(|n| n.contains("not on disk") || n.contains("no serde derive"))
+            .collect();
+        ensure!(
+            unread.is_empty(),
+            "with its vendored sources, the check still says it could not read some types: {unread:#?}"
+        );
+        let upgrade_findings = findings(&with)
+            .filter(|f| {
+                let text = f.to_string();
+                text.contains(&old) && text.contains(&new)
+            })
+            .count();
+        ensure!(
+            upgrade_findings > 0,
+            "no finding names both {old} and {new}: the upgrade was not followed"
+        );
+        let notes = texts(&without, "notes");
+        let reached: Vec<String> = ws
+            .summary
+            .dependencies
+            .iter()
+            .filter(|label| {
+                notes
+                    .iter()
+                    .any(|n| n.contains(&format!("`{label}` is not on disk")))
+            })
+            .cloned()
+            .collect();
+        ensure!(
+            reached.len() == ws.summary.dependencies.len(),
+            "without sources, the notes name only {reached:?} of {:?}",
+            ws.summary.dependencies
+        );
+        Ok(DependencyEvidence {
+            upgrade_findings,
+            reached,
+            absent_notes: notes.len(),
+        })
+    }
+}
+
+/// Every finding of a `wirecheck check --format json` report.
+fn findings(report: &serde_json::Value) -> impl Iterator<Item = &serde_json::Value> {
+    report["protocols"]
+        .as_array()
         .into_iter()
-        .chain(cargo_check.clone().map(|t| {
-            (
-                "cargo check of the crates (deps built, sources touched)".to_owned(),
-                t,
-            )
-        }))
-        .collect::<Vec<_>>(),
-        memory,
-    );
+        .flatten()
+        .flat_map(|p| p["findings"].as_array().into_iter().flatten())
+}
+
+/// The table: each workspace's warm and cold check, the floor and `cargo check`.
+fn rows(
+    args: &BenchArgs,
+    workspaces: &[Workspace],
+    checks: &[Checked],
+    floor: &Timing,
+    cargo_check: Option<&Timing>,
+) -> Vec<(String, Timing)> {
+    let mut rows = Vec::new();
+    for (ws, check) in workspaces.iter().zip(checks) {
+        rows.push((
+            ws.kind.row(&ws.summary, args.history_factor),
+            check.warm.clone(),
+        ));
+        rows.push(("  same, store cold".to_owned(), check.cold.clone()));
+    }
+    rows.push((
+        "floor: read + syn::parse_file every .rs of both revisions".to_owned(),
+        floor.clone(),
+    ));
+    if let Some(t) = cargo_check {
+        rows.push((
+            "cargo check of the crates (deps built, sources touched)".to_owned(),
+            t.clone(),
+        ));
+    }
+    rows
+}
+
+/// The ratios after the table; the last line is `check/floor=… check/cargo_check=… warm/floor=…
+/// peak_rss_mib=…`, with the cold check (what a CI runner without a cached target directory sees).
+fn print_ratios(
+    args: &BenchArgs,
+    workspaces: &[Workspace],
+    checks: &[Checked],
+    floor: &Timing,
+    cargo_check: Option<&Timing>,
+) {
     let secs = |t: &Timing| t.median().as_secs_f64();
-    let extra_tags = (long_summary.tags - summary.tags) as f64;
-    for (state, base, commits, long) in [
-        ("warm", &check, &check_commits, &check_long),
-        ("cold", &check_cold, &check_commits_cold, &check_long_cold),
-    ] {
+    let of = |kind: Kind| of(workspaces, checks, kind).expect("every kind is generated");
+    let factor = args.history_factor;
+    let (base_ws, base) = of(Kind::Base);
+    let (long_ws, long) = of(Kind::MoreTags);
+    let (_, commits) = of(Kind::MoreCommits);
+    let (_, change) = of(Kind::BiggerChange);
+    let (_, deps) = of(Kind::Dependencies);
+    let (_, absent) = of(Kind::DependenciesAbsent);
+    let extra_tags = (long_ws.summary.tags - base_ws.summary.tags) as f64;
+    for (state, pick) in [("warm", warm as fn(&Checked) -> &Timing), ("cold", cold)] {
         println!(
             "history, store {state}: {factor}x commits / check = {:.3}; {factor}x tags / check = {:.3} ({:.1} ms per extra tag)",
-            secs(commits) / secs(base),
-            secs(long) / secs(base),
-            (secs(long) - secs(base)) * 1000.0 / extra_tags
+            secs(pick(commits)) / secs(pick(base)),
+            secs(pick(long)) / secs(pick(base)),
+            (secs(pick(long)) - secs(pick(base))) * 1000.0 / extra_tags
         );
     }
     println!(
         "change: {factor}x files changed / check = {:.3} (store warm), {:.3} (store cold)",
-        secs(&check_change) / secs(&check),
-        secs(&check_change_cold) / secs(&check_cold)
-    );
-    // The last line uses the cold store: what a CI runner without a cached target directory sees.
-    let cargo_ratio = cargo_check.as_ref().map_or_else(
-        || "n/a".to_owned(),
-        |t| format!("{:.4}", secs(&check_cold) / secs(t)),
-    );
-    let peak = peak_kib.map_or_else(
-        || "n/a".to_owned(),
-        |kib| format!("{:.0}", kib as f64 / 1024.0),
+        secs(&change.warm) / secs(&base.warm),
+        secs(&change.cold) / secs(&base.cold)
     );
     println!(
-        "check/floor={:.3} check/cargo_check={cargo_ratio} warm/floor={:.3} peak_rss_mib={peak}",
-        secs(&check_cold) / secs(&floor_t),
-        secs(&check) / secs(&floor_t)
+        "dependencies: deps/no_deps={:.3} (store cold; {:.3} warm), target <= 1.20",
+        secs(&deps.cold) / secs(&absent.cold),
+        secs(&deps.warm) / secs(&absent.warm)
     );
-    if args.keep.is_none() {
-        drop(temp);
-    }
-    Ok(ExitCode::SUCCESS)
+    let cargo_ratio = cargo_check.map_or_else(
+        || "n/a".to_owned(),
+        |t| format!("{:.4}", secs(&base.cold) / secs(t)),
+    );
+    let peak = checks
+        .iter()
+        .flat_map(|c| [c.warm.peak_kib, c.cold.peak_kib])
+        .max()
+        .flatten()
+        .map_or_else(
+            || "n/a".to_owned(),
+            |kib| format!("{:.0}", kib as f64 / 1024.0),
+        );
+    println!(
+        "check/floor={:.3} check/cargo_check={cargo_ratio} warm/floor={:.3} peak_rss_mib={peak}",
+        secs(&base.cold) / secs(floor),
+        secs(&base.warm) / secs(floor)
+    );
+}
+
+fn warm(check: &Checked) -> &Timing {
+    &check.warm
+}
+
+fn cold(check: &Checked) -> &Timing {
+    &check.cold
 }
 
 /// Times `wirecheck check --format json` in each generated workspace of `dirs`, with the store warm (an
@@ -348,70 +561,80 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
 /// directory). The runs go in `runs` rounds, each running every workspace warm then cold, so that the
 /// machine's drift over the minutes of the bench falls on all of them alike. Every run of a workspace
 /// (and one with `--no-cache`, which extracts every release from git again) must print the same report.
-/// Returns (warm, cold) per workspace and the first workspace's report.
 fn measure_checks(
     wirecheck: &Path,
     dirs: &[&Path],
     runs: usize,
     memory: bool,
-) -> Result<(Vec<(Timing, Timing)>, String)> {
-    let cmd = |dir: &Path| {
-        let mut cmd = Command::new(wirecheck);
-        cmd.args(["check", "--format", "json", "--manifest-path"])
-            .arg(dir.join("Cargo.toml"))
-            .current_dir(dir)
-            // The generated workspace's own target directory, whatever the caller's says.
-            .env_remove("CARGO_TARGET_DIR");
-        cmd
-    };
-    // A first run fills each store and gives the report every later run must repeat.
-    let mut reports = Vec::new();
+) -> Result<Vec<Checked>> {
+    let mut checks = Vec::new();
     for dir in dirs {
-        let report = measure(1, false, || cmd(dir), check_ok)?.1;
-        let no_cache = measure(
-            1,
-            false,
-            || {
-                let mut cmd = cmd(dir);
-                cmd.arg("--no-cache");
-                cmd
-            },
-            check_ok,
-        )?
-        .1;
-        ensure!(
-            no_cache == report,
-            "wirecheck check reported differently with --no-cache in {}",
-            dir.display()
-        );
-        reports.push(report);
+        checks.push(Checked {
+            warm: Timing::default(),
+            cold: Timing::default(),
+            report: first_report(wirecheck, dir)?,
+        });
     }
-    let empty = || Timing {
-        runs: Vec::new(),
-        peak_kib: None,
-    };
-    let mut timings: Vec<(Timing, Timing)> = dirs.iter().map(|_| (empty(), empty())).collect();
     for _ in 0..runs {
-        for ((dir, report), (warm, cold)) in dirs.iter().zip(&reports).zip(&mut timings) {
-            for (timing, store_kept) in [(&mut *warm, true), (&mut *cold, false)] {
+        for (dir, check) in dirs.iter().zip(&mut checks) {
+            for store_kept in [true, false] {
                 let make = || {
                     if !store_kept {
                         let _ = std::fs::remove_dir_all(dir.join("target").join("wirecheck"));
                     }
-                    cmd(dir)
+                    check_command(wirecheck, dir)
                 };
                 let (t, out) = measure(1, memory, make, check_ok)?;
                 ensure!(
-                    out == *report,
+                    out == check.report,
                     "wirecheck check reported differently with and without its store in {}",
                     dir.display()
                 );
+                let timing = if store_kept {
+                    &mut check.warm
+                } else {
+                    &mut check.cold
+                };
                 timing.runs.extend(t.runs);
                 timing.peak_kib = timing.peak_kib.max(t.peak_kib);
             }
         }
     }
-    Ok((timings, reports.swap_remove(0)))
+    Ok(checks)
+}
+
+/// A first check of `dir` (it fills the store) and one with `--no-cache`: the report every later run must
+/// repeat.
+fn first_report(wirecheck: &Path, dir: &Path) -> Result<String> {
+    let report = measure(1, false, || check_command(wirecheck, dir), check_ok)?.1;
+    let no_cache = measure(
+        1,
+        false,
+        || {
+            let mut cmd = check_command(wirecheck, dir);
+            cmd.arg("--no-cache");
+            cmd
+        },
+        check_ok,
+    )?
+    .1;
+    ensure!(
+        no_cache == report,
+        "wirecheck check reported differently with --no-cache in {}",
+        dir.display()
+    );
+    Ok(report)
+}
+
+/// `wirecheck check --format json` of the workspace in `dir`.
+fn check_command(wirecheck: &Path, dir: &Path) -> Command {
+    let mut cmd = Command::new(wirecheck);
+    cmd.args(["check", "--format", "json", "--manifest-path"])
+        .arg(dir.join("Cargo.toml"))
+        .current_dir(dir)
+        // The generated workspace's own target directory, whatever the caller's says.
+        .env_remove("CARGO_TARGET_DIR");
+    cmd
 }
 
 /// `wirecheck check` ran (exit 0 or 1, JSON on stdout): the verdict for the report.
@@ -607,15 +830,8 @@ fn verdict(json: &str) -> String {
     let Ok(report) = serde_json::from_str::<serde_json::Value>(json) else {
         return "unreadable JSON".to_owned();
     };
-    let findings: Vec<&serde_json::Value> = report["protocols"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .flat_map(|p| p["findings"].as_array().into_iter().flatten())
-        .collect();
     let count = |level: &str, known: bool| {
-        findings
-            .iter()
+        findings(&report)
             .filter(|f| f["level"] == level && f["known"].as_bool().unwrap_or(false) == known)
             .count()
     };
@@ -633,14 +849,25 @@ fn mib(bytes: usize) -> String {
     format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
 }
 
+/// The report's header: what was generated, the verdicts, and what following the dependencies showed.
 fn print_report(
     args: &BenchArgs,
-    histories: &[&Summary; 5],
-    verdict_json: &str,
-    rows: &[(String, Timing)],
+    workspaces: &[Workspace],
+    checks: &[Checked],
+    evidence: &DependencyEvidence,
     memory: bool,
 ) {
-    let [summary, commits, long, change, generated] = *histories;
+    let of = |kind: Kind| {
+        let (ws, check) = of(workspaces, checks, kind).expect("every kind is generated");
+        (&ws.summary, check.report.as_str())
+    };
+    let (summary, base_report) = of(Kind::Base);
+    let (commits, _) = of(Kind::MoreCommits);
+    let (long, _) = of(Kind::MoreTags);
+    let (change, _) = of(Kind::BiggerChange);
+    let (generated, _) = of(Kind::GeneratedFile);
+    let (deps, deps_report) = of(Kind::Dependencies);
+    let (_, absent_report) = of(Kind::DependenciesAbsent);
     println!("wirecheck bench (xtask/src/bench.rs; seed {})", args.seed);
     println!(
         "scale: {} crates; {} messages and {} other serde types in {} message files; {} unannotated files; {} .rs files, {}",
@@ -670,7 +897,21 @@ fn print_report(
         mib(generated.rs_bytes),
         mib(generated.generated_bytes)
     );
-    println!("check verdict: {}", verdict(verdict_json));
+    let (old, new) = deps.upgrade.clone().unwrap_or_default();
+    println!(
+        "dependencies: the sixth workspace's messages reach types of {} crates vendored in vendor/ ({}), followed by the check; its working tree upgrades {old} to {new} (an optional field added to a type every crate's messages reach): {} findings name both versions; the seventh is the same without vendor/: {} notes, naming all {} packages, say their types are compared by path and version; cargo check is not run on them (their vendor directory replaces crates.io and holds only these crates)",
+        deps.dependencies.len(),
+        deps.dependencies.join(", "),
+        evidence.upgrade_findings,
+        evidence.absent_notes,
+        evidence.reached.len()
+    );
+    println!("check verdict: {}", verdict(base_report));
+    println!("check verdict with dependencies: {}", verdict(deps_report));
+    println!(
+        "  without their sources (a package whose version changed is a possible break there): {}",
+        verdict(absent_report)
+    );
     println!(
         "builds: release (wirecheck and examples/floor); {} runs each, medians; peak RSS is the largest of the runs{}",
         args.runs,
@@ -681,6 +922,10 @@ fn print_report(
         }
     );
     println!();
+}
+
+/// The table of timings.
+fn print_rows(rows: &[(String, Timing)]) {
     println!(
         "{:<72} {:>9} {:>9} {:>9} {:>10}",
         "what", "median", "min", "max", "peak RSS"
@@ -697,4 +942,77 @@ fn print_report(
         );
     }
     println!();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn workspaces() -> Vec<Workspace> {
+        [Kind::Dependencies, Kind::DependenciesAbsent]
+            .into_iter()
+            .map(|kind| Workspace {
+                kind,
+                dir: PathBuf::from(kind.dir_name()),
+                summary: Summary {
+                    dependencies: vec!["acme-ids 1.0.0".to_owned(), "acme-geo 1.1.0".to_owned()],
+                    upgrade: Some(("acme-geo 1.0.0".to_owned(), "acme-geo 1.1.0".to_owned())),
+                    ..Summary::default()
+                },
+            })
+            .collect()
+    }
+
+    fn checked(report: serde_json::Value) -> Checked {
+        Checked {
+            warm: Timing::default(),
+            cold: Timing::default(),
+            report: report.to_string(),
+        }
+    }
+
+    fn upgrade_finding() -> serde_json::Value {
+        serde_json::json!({"protocols": [{"findings": [{
+            "level": "minor",
+            "message": "optional field added (the dependency changed from acme-geo 1.0.0 to acme-geo 1.1.0)"
+        }]}], "notes": []})
+    }
+
+    fn absent_notes(labels: &[&str]) -> serde_json::Value {
+        let notes: Vec<String> = labels
+            .iter()
+            .map(|l| format!("src/a.rs:1:1: package `{l}` is not on disk (looked in the vendor directory): `x::Y` is compared by path and version only; `cargo fetch` brings it"))
+            .collect();
+        serde_json::json!({"protocols": [], "notes": notes})
+    }
+
+    #[test]
+    fn following_is_shown_by_the_upgrade_and_by_the_notes_without_sources() {
+        let checks = [
+            checked(upgrade_finding()),
+            checked(absent_notes(&["acme-ids 1.0.0", "acme-geo 1.1.0"])),
+        ];
+        let evidence = DependencyEvidence::read(&workspaces(), &checks).unwrap();
+        assert_eq!(evidence.upgrade_findings, 1);
+        assert_eq!(evidence.reached.len(), 2);
+        assert_eq!(evidence.absent_notes, 2);
+    }
+
+    #[test]
+    fn an_upgrade_not_found_or_a_package_not_reached_fails_the_bench() {
+        let no_upgrade = serde_json::json!({"protocols": [], "notes": []});
+        let both = absent_notes(&["acme-ids 1.0.0", "acme-geo 1.1.0"]);
+        let err =
+            DependencyEvidence::read(&workspaces(), &[checked(no_upgrade), checked(both.clone())]);
+        assert!(err.is_err_and(|e| e.to_string().contains("not followed")));
+        let one = absent_notes(&["acme-geo 1.1.0"]);
+        let err =
+            DependencyEvidence::read(&workspaces(), &[checked(upgrade_finding()), checked(one)]);
+        assert!(err.is_err_and(|e| e.to_string().contains("name only")));
+        // A note that a package is missing although its sources are vendored.
+        let mut missing = upgrade_finding();
+        missing["notes"] = absent_notes(&["acme-ids 1.0.0"])["notes"].clone();
+        let err = DependencyEvidence::read(&workspaces(), &[checked(missing), checked(both)]);
+        assert!(err.is_err_and(|e| e.to_string().contains("could not read")));
+    }
 }
