@@ -251,11 +251,11 @@ pub fn extract_with(
     describe: &dyn Fn() -> Externals,
     keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
 ) -> Result<Snapshot, ExtractError> {
-    let cfg = features::Cfg::read(crates, reader, &options.features)?;
+    let features = features::CrateFeatures::read(crates, reader, &options.features)?;
     lower::snapshot(
         &tree::ModuleTree::load(crates, reader, cache, describe)?,
         keep,
-        cfg,
+        features,
         &options.shapes,
     )
 }
