@@ -210,12 +210,36 @@ impl<'a> Names<'a> {
         })
     }
 
-    /// Whether the module at `module`, whose items are in `file`, exists in the build checked: every
-    /// `mod` declaration from its crate root holds, and no other declaration of the same name replaces
-    /// the one that mounts `file`.
-    pub(super) fn module_in_build(&self, file: &ModuleFile, module: &[String]) -> bool {
+    /// Whether the module at `module`, whose items are in `file`, exists in the build checked where an
+    /// item at byte `at` of `file` is: every `mod` declaration from its crate root holds, and no other
+    /// declaration of the same name replaces the one that mounts `file` or holds the item.
+    pub(super) fn module_in_build(&self, file: &ModuleFile, module: &[String], at: usize) -> bool {
         self.find_in_build(module)
             .is_some_and(|(found, _)| std::ptr::eq(found, file))
+            && self.inside_built_inline(file, &module[file.module.len().min(module.len())..], at)
+    }
+
+    /// Whether an item at byte `at` of `file`, written in its inline modules `inline`, is inside
+    /// declarations of them that are in the build: at each level, the last `mod` of the name before it
+    /// (two inline modules of one name, each behind a `cfg`, hold different items).
+    fn inside_built_inline(&self, file: &ModuleFile, inline: &[String], at: usize) -> bool {
+        let Ok(mods) = file.blob.mods(self.tree.cache) else {
+            return true;
+        };
+        if inline.is_empty() || !mods.iter().any(|m| m.inline && !m.cfg.is_empty()) {
+            return true;
+        }
+        let features = self.features_of(&file.module);
+        (1..=inline.len()).all(|depth| {
+            mods.iter()
+                .rfind(|m| {
+                    m.inline
+                        && m.pos.start < at
+                        && m.parents == inline[..depth - 1]
+                        && m.name == inline[depth - 1]
+                })
+                .is_none_or(|m| cfg::active_texts(&m.cfg, features) != Truth::No)
+        })
     }
 
     /// The module trees names are resolved in.
@@ -298,7 +322,12 @@ impl<'a> Names<'a> {
                     Some(items) => Some(self.index_scanned_module(file, path, &inline, items)),
                     None => self
                         .ast(file)
-                        .and_then(|ast| inline_items(ast, &inline))
+                        .and_then(|ast| {
+                            let features = self.features_of(path);
+                            inline_items(ast, &inline, &|module| {
+                                cfg::active(&module.attrs, features) != Truth::No
+                            })
+                        })
                         .map(|items| self.index_module(file, path, items)),
                 },
                 None => None,
@@ -324,7 +353,7 @@ impl<'a> Names<'a> {
             ..ModuleScope::default()
         };
         for (index, item) in items.iter().enumerate() {
-            if item.parents != inline {
+            if item.parents != inline || !self.inside_built_inline(file, inline, item.start) {
                 continue;
             }
             match &item.kind {

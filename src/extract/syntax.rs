@@ -161,16 +161,23 @@ pub(super) fn item_at<'f>(file: &'f syn::File, indices: &[usize]) -> &'f Item {
     &items[*last]
 }
 
-/// The items of the inline module `inline` of a file (the last one of a name, as the index keeps it).
-pub(super) fn inline_items<'f>(file: &'f syn::File, inline: &[String]) -> Option<&'f [Item]> {
+/// The items of the inline module `inline` of a file: at each level, the last module of the name that
+/// `in_build` keeps (as the index keeps it; two of one name are each behind a `cfg`).
+pub(super) fn inline_items<'f>(
+    file: &'f syn::File,
+    inline: &[String],
+    in_build: &dyn Fn(&syn::ItemMod) -> bool,
+) -> Option<&'f [Item]> {
     let mut items: &[Item] = &file.items;
     for name in inline {
         items = items.iter().rev().find_map(|item| match item {
-            Item::Mod(syn::ItemMod {
-                ident,
-                content: Some((_, content)),
-                ..
-            }) if unraw(ident) == *name => Some(content.as_slice()),
+            Item::Mod(
+                module @ syn::ItemMod {
+                    ident,
+                    content: Some((_, content)),
+                    ..
+                },
+            ) if unraw(ident) == *name && in_build(module) => Some(content.as_slice()),
             _ => None,
         })?;
     }

@@ -133,18 +133,18 @@ impl Lowering<'_> {
         cfg::active(item_attrs(item), self.names.features_of(module)) != Truth::No
     }
 
-    /// Whether a declaration of `file` (`derive`: `Message` or `Protocol`) on `item` in `module` exists in
+    /// Whether a declaration at byte `at` of `file` (`derive`: `Message` or `Protocol`) on `item` in `module` exists in
     /// the build checked: its module (every `mod` on the way) and its item are in the build, and the
     /// derive is still there once the build's `cfg_attr`s are applied (a derive behind a feature that is
     /// off declares nothing).
     pub(super) fn declared_in_build(
         &self,
-        file: &ModuleFile,
+        (file, at): (&ModuleFile, usize),
         module: &[String],
         item: &syn::Item,
         derive: &str,
     ) -> bool {
-        if !self.names.module_in_build(file, module) || !self.item_built(module, item) {
+        if !self.names.module_in_build(file, module, at) || !self.item_built(module, item) {
             return false;
         }
         // Undecided predicates are noted where the type is lowered.
