@@ -77,6 +77,22 @@ compiled_and_text! {
         }
     }
 
+    pub mod picks {
+        #[derive(serde::Serialize, serde::Deserialize, Default)]
+        pub struct On {
+            pub picked_on: u8,
+        }
+        #[derive(serde::Serialize, serde::Deserialize, Default)]
+        pub struct Off {
+            pub picked_off: u8,
+        }
+    }
+
+    #[cfg(feature = "checker")]
+    pub use picks::On as Picked;
+    #[cfg(not(feature = "checker"))]
+    pub use picks::Off as Picked;
+
     #[cfg(feature = "wirecheck-never-set")]
     pub mod gone {
         #[derive(serde::Serialize, serde::Deserialize, Default)]
@@ -93,7 +109,7 @@ use wirecheck::{Message, Protocol};
 pub struct P;
 #[derive(Serialize, Deserialize, Message)]
 #[wire(protocol = P, topic = \"t\", kind = \"event\")]
-pub struct Probe { pub fields: Fields, pub on: SerdeOn, pub off: SerdeOff, pub inner: m::Inner, pub gone: gone::Inner }
+pub struct Probe { pub fields: Fields, pub on: SerdeOn, pub off: SerdeOff, pub inner: m::Inner, pub gone: gone::Inner, pub picked: Picked }
 ";
 
 const MANIFEST: &str = "[package]\nname = \"demo\"\n[features]\ndefault = [\"checker\"]\nchecker = []\nwirecheck-never-set = []\n";
@@ -194,6 +210,12 @@ fn modules_behind_a_cfg_are_what_rustc_compiles() {
         written_keys(&m::Inner::default())
     );
     assert!(!s.types.contains_key("demo::gone::Inner"));
+    // Of two `use` of one name, each behind a `cfg`, the one in the build binds it.
+    assert_eq!(
+        model_keys(&s, "demo::picks::On"),
+        written_keys(&Picked::default())
+    );
+    assert!(!s.types.contains_key("demo::picks::Off"));
 }
 
 #[test]

@@ -369,7 +369,11 @@ impl<'a> Names<'a> {
                     scope.types.insert(name.clone(), TypeSlot::Scanned(index));
                 }
                 ItemKind::Use => {
-                    if let Some(Item::Use(item_use)) = self.scanned_item(file, index) {
+                    // A `use` its `#[cfg]` leaves out binds nothing (two of one name, each behind a
+                    // `cfg`, are common).
+                    if let Some(Item::Use(item_use)) = self.scanned_item(file, index)
+                        && cfg::active(&item_use.attrs, self.features_of(path)) != Truth::No
+                    {
                         scope.add_use(&item_use.tree, &mut Vec::new());
                     }
                 }
@@ -441,7 +445,11 @@ impl<'a> Names<'a> {
                     let id = self.intern(file, path, item);
                     scope.types.insert(item_name(item), TypeSlot::Id(id));
                 }
-                Item::Use(item_use) => scope.add_use(&item_use.tree, &mut Vec::new()),
+                Item::Use(item_use) => {
+                    if cfg::active(&item_use.attrs, self.features_of(path)) != Truth::No {
+                        scope.add_use(&item_use.tree, &mut Vec::new());
+                    }
+                }
                 Item::Macro(item_macro) if item_macro.ident.is_none() => {
                     let name = item_macro
                         .mac
