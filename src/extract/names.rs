@@ -223,10 +223,13 @@ impl<'a> Names<'a> {
     /// declarations of them that are in the build: at each level, the last `mod` of the name before it
     /// (two inline modules of one name, each behind a `cfg`, hold different items).
     fn inside_built_inline(&self, file: &ModuleFile, inline: &[String], at: usize) -> bool {
+        if inline.is_empty() {
+            return true;
+        }
         let Ok(mods) = file.blob.mods(self.tree.cache) else {
             return true;
         };
-        if inline.is_empty() || !mods.iter().any(|m| m.inline && !m.cfg.is_empty()) {
+        if !mods.iter().any(|m| m.inline && !m.cfg.is_empty()) {
             return true;
         }
         let features = self.features_of(&file.module);

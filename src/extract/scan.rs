@@ -778,8 +778,9 @@ struct StructuralPass<'t> {
     parents: Vec<String>,
     /// The first `#[path = "..."]` of the item being read (cleared at the end of every item).
     path_attr: Option<String>,
-    /// The `cfg` and `cfg_attr` attributes of the item being read (see [`ModItem::cfg`]).
-    cfg: Vec<String>,
+    /// The byte ranges of the `cfg` and `cfg_attr` attributes of the item being read, inside their
+    /// brackets (a `mod` keeps them as [`ModItem::cfg`]).
+    cfg: Vec<(usize, usize)>,
     /// Where the text of the attribute being read starts (after its `[`).
     attr_from: usize,
     attr_start: AttrStart,
@@ -1002,7 +1003,11 @@ impl<'t> StructuralPass<'t> {
             name: name.clone(),
             inline,
             path_attr: self.path_attr.take(),
-            cfg: std::mem::take(&mut self.cfg),
+            cfg: self
+                .cfg
+                .drain(..)
+                .map(|(from, to)| cfg_text(&self.text[from..to]))
+                .collect(),
             pos,
         });
         if inline {
@@ -1023,7 +1028,7 @@ impl<'t> StructuralPass<'t> {
                     && let Some(Token::Ident(s, e)) = self.attr_tokens.first()
                     && matches!(&self.text[*s..*e], "cfg" | "cfg_attr")
                 {
-                    self.cfg.push(cfg_text(&self.text[self.attr_from..start]));
+                    self.cfg.push((self.attr_from, start));
                 }
                 if !inner {
                     let found = classify_attr(self.text, &self.attr_tokens);
