@@ -448,10 +448,11 @@ impl<'a> Names<'a> {
                     let id = self.intern(file, path, item);
                     scope.types.insert(item_name(item), TypeSlot::Id(id));
                 }
-                Item::Use(item_use) => {
-                    if cfg::active(&item_use.attrs, self.features_of(path)) != Truth::No {
-                        scope.add_use(&item_use.tree, &mut Vec::new());
-                    }
+                // A `use` its `#[cfg]` leaves out binds nothing.
+                Item::Use(item_use)
+                    if cfg::active(&item_use.attrs, self.features_of(path)) != Truth::No =>
+                {
+                    scope.add_use(&item_use.tree, &mut Vec::new());
                 }
                 Item::Macro(item_macro) if item_macro.ident.is_none() => {
                     let name = item_macro
