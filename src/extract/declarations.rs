@@ -3,11 +3,11 @@
 //! write such items. Found once per blob and kept by the [`SourceCache`](super::SourceCache).
 
 use proc_macro2::Span;
+use syn::Item;
 use syn::spanned::Spanned;
-use syn::{Attribute, Item};
 
 use super::scan::macro_body_ident;
-use super::syntax::{expand_cfg_attr, file_position, item_attrs, item_ident, unraw};
+use super::syntax::{derives_named, expand_cfg_attr, file_position, item_attrs, item_ident, unraw};
 
 /// A declaration in a file. Kept per blob in the cache (its spans stay valid as long as the cache).
 pub(super) struct Declaration {
@@ -119,7 +119,9 @@ fn writes_declarations(tokens: proc_macro2::TokenStream) -> bool {
 
 /// The protocol and message declarations of one type item (both when it derives both).
 fn type_declarations(item: &Item, inline: &[String], at: ItemAt, out: &mut Vec<Declaration>) {
-    let attrs = expand_cfg_attr(item_attrs(item));
+    // Every `cfg_attr` applied: what the file declares in some build (the lowering keeps what the build
+    // checked declares).
+    let attrs = expand_cfg_attr(item_attrs(item), &mut |_, _| true);
     let Some(ident) = item_ident(item) else {
         return;
     };
@@ -135,34 +137,16 @@ fn type_declarations(item: &Item, inline: &[String], at: ItemAt, out: &mut Vec<D
             declared,
         });
     };
-    if derives(&attrs, "Protocol") {
+    if derives_named(&attrs, "Protocol") {
         push(Declared::Protocol(wirecheck_grammar::parse_protocol(
             &attrs,
             ident.span(),
         )));
     }
-    if derives(&attrs, "Message") {
+    if derives_named(&attrs, "Message") {
         push(Declared::Message(wirecheck_grammar::parse_message(
             &attrs,
             ident.span(),
         )));
     }
-}
-
-/// Whether `#[derive(...)]` lists `name` (by its last path segment).
-fn derives(attrs: &[Attribute], name: &str) -> bool {
-    attrs
-        .iter()
-        .filter(|attr| attr.path().is_ident("derive"))
-        .any(|attr| {
-            attr.parse_args_with(
-                syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
-            )
-            .map(|paths| {
-                paths
-                    .iter()
-                    .any(|path| path.segments.last().is_some_and(|last| last.ident == name))
-            })
-            .unwrap_or(false)
-        })
 }

@@ -389,3 +389,111 @@ pub struct Req { pub kind: netlib::Kind }
         }
     );
 }
+
+/// Finds `netlib` as these in-memory files (the first its root), built with these features.
+struct Files(&'static [(&'static str, &'static str)], BTreeSet<String>);
+
+impl Locate for Files {
+    fn locate(&self, _: &ExternalCrate) -> Located {
+        let files: BTreeMap<String, String> = self
+            .0
+            .iter()
+            .map(|(path, text)| ((*path).to_owned(), (*text).to_owned()))
+            .collect();
+        Located {
+            source: CrateSource::Files {
+                root_file: self.0[0].0.to_owned(),
+                reader: Rc::new(files),
+            },
+            features: self.1.clone(),
+        }
+    }
+}
+
+#[test]
+fn a_dependency_module_behind_a_cfg_follows_the_dependency_features() {
+    const NET: &[(&str, &str)] = &[
+        (
+            "/deps/netlib/src/lib.rs",
+            "#[cfg(feature = \"serde\")]
+mod imp;
+#[cfg(not(feature = \"serde\"))]
+#[path = \"plain.rs\"]
+mod imp;
+pub use imp::Kind;
+#[cfg(feature = \"extra\")]
+pub mod extra {
+    #[derive(serde::Serialize, serde::Deserialize)]
+    pub struct Extra { pub x: u8 }
+}
+",
+        ),
+        (
+            "/deps/netlib/src/imp.rs",
+            "#[derive(serde::Serialize, serde::Deserialize)]\npub struct Kind { pub a: u8 }\n",
+        ),
+        (
+            "/deps/netlib/src/plain.rs",
+            "pub struct Kind(pub String);\n",
+        ),
+    ];
+    let lib = "use wirecheck::{Message, Protocol};
+#[derive(Protocol)]
+#[wire(name = \"p\", version = \"1.0.0\")]
+pub struct P;
+#[derive(serde::Serialize, serde::Deserialize, Message)]
+#[wire(protocol = P, topic = \"t\", kind = \"request\")]
+pub struct Req { pub kind: netlib::Kind, pub extra: netlib::extra::Extra }
+";
+    let extract = |features: &[&str]| {
+        let externals = Externals {
+            locator: Some(Rc::new(Files(
+                NET,
+                features.iter().map(|f| (*f).to_owned()).collect(),
+            ))),
+            ..externals()
+        };
+        let files: BTreeMap<String, String> = [("src/lib.rs".to_owned(), lib.to_owned())].into();
+        let roots = [CrateRoot {
+            name: "demo".to_owned(),
+            root_file: "src/lib.rs".to_owned(),
+        }];
+        extract_with(
+            &roots,
+            &files,
+            &SourceCache::new(),
+            &ExtractOptions::default(),
+            &|| externals.clone(),
+            None,
+        )
+        .unwrap()
+    };
+    let named = |path: &str| Ty::Named {
+        path: path.to_owned(),
+        args: Vec::new(),
+    };
+    let with = extract(&["serde", "extra"]);
+    assert_eq!(
+        field_ty(&with, "demo::Req", "kind"),
+        named("net_lib::imp::Kind")
+    );
+    assert_eq!(
+        field_ty(&with, "demo::Req", "extra"),
+        named("net_lib::extra::Extra")
+    );
+    // `serde` off: `imp` is `plain.rs` (hand-written), and `extra` is no module at all.
+    let without = extract(&[]);
+    let external = |path: &str| Ty::External {
+        path: path.to_owned(),
+        package: Some("net-lib 1.2.0".to_owned()),
+    };
+    assert_eq!(
+        field_ty(&without, "demo::Req", "kind"),
+        external("net_lib::Kind")
+    );
+    assert_eq!(
+        field_ty(&without, "demo::Req", "extra"),
+        external("net_lib::extra::Extra")
+    );
+    assert!(!without.types.contains_key("net_lib::extra::Extra"));
+}

@@ -1,26 +1,17 @@
-//! The build wirecheck checks: which cargo features each crate is built with, and whether an item, field
-//! or variant behind `#[cfg(...)]` exists in that build.
+//! The build wirecheck checks: which cargo features each workspace crate is built with (`cfg` evaluates
+//! `#[cfg(...)]` and `#[cfg_attr(...)]` with them).
 //!
 //! Features follow cargo: a crate's `default` features (unless `--no-default-features`), those named with
 //! `--features` (`name` for every checked package that has it, `package/name` for one), or all of them
 //! with `--all-features`; then every feature an enabled one enables, and the implicit feature of an
 //! optional dependency (unless the manifest names it with `dep:`). The manifest is the package's
 //! `Cargo.toml` at the revision read, so a feature added to `default` in a release is on in that release.
-//!
-//! Predicates: `feature = "..."`, `not`, `all`, `any`. `test`, `doctest`, `doc` and `miri` are false (a
-//! check is not a test build). Every other predicate (`unix`, `target_os = "linux"`, `debug_assertions`)
-//! depends on the target and profile, which a check does not choose: it is unknown, and what it guards is
-//! kept, with a note.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use rustc_hash::FxHashMap;
-use syn::{Attribute, Meta};
 
 use super::{CrateRoot, ExtractError, FileReader};
-
-/// Predicates that are false in the build a check reads.
-const FALSE_PREDICATES: &[&str] = &["test", "doctest", "doc", "miri"];
 
 /// The features a check asks for, as cargo's flags name them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
@@ -51,37 +42,28 @@ impl FeatureRequest {
     }
 }
 
-/// Whether a `cfg` predicate holds in the build checked.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Truth {
-    Yes,
-    No,
-    /// Depends on the target or profile (the predicate's text): kept, with a note.
-    Unknown(String),
-}
-
 /// The features of one crate in the build checked.
 #[derive(Debug, Clone, Default)]
 struct Enabled {
     features: BTreeSet<String>,
 }
 
-/// The features of every crate extracted.
+/// The features of every workspace crate extracted (a dependency's come with its mount).
 #[derive(Debug, Clone, Default)]
-pub(super) struct Cfg {
+pub(super) struct CrateFeatures {
     /// By crate name (`flux_protocols`); a crate without a manifest has no feature on.
     crates: FxHashMap<String, Enabled>,
 }
 
-impl Cfg {
+impl CrateFeatures {
     /// Reads each crate's manifest at the revision `reader` reads (the nearest `Cargo.toml` above its
     /// root file) and resolves its features for `request`.
     pub(super) fn read(
         crates: &[CrateRoot],
         reader: &dyn FileReader,
         request: &FeatureRequest,
-    ) -> Result<Cfg, ExtractError> {
-        let mut cfg = Cfg::default();
+    ) -> Result<CrateFeatures, ExtractError> {
+        let mut cfg = CrateFeatures::default();
         for krate in crates {
             let manifest = nearest_manifest(&krate.root_file, reader)?;
             let enabled = match manifest {
@@ -100,21 +82,12 @@ impl Cfg {
         Ok(cfg)
     }
 
-    /// Whether everything `attrs`' `#[cfg(...)]` guard exists in the build of `krate`.
-    pub(super) fn active(&self, krate: &str, attrs: &[Attribute]) -> Truth {
-        let enabled = self.crates.get(krate);
-        let mut truth = Truth::Yes;
-        for attr in attrs.iter().filter(|attr| attr.path().is_ident("cfg")) {
-            let Ok(predicate) = attr.parse_args::<Meta>() else {
-                continue;
-            };
-            match eval(&predicate, enabled) {
-                Truth::No => return Truth::No,
-                Truth::Unknown(text) if truth == Truth::Yes => truth = Truth::Unknown(text),
-                Truth::Yes | Truth::Unknown(_) => {}
-            }
-        }
-        truth
+    /// The features `krate` is built with (none for a crate without a manifest, or not asked for).
+    pub(super) fn of(&self, krate: &str) -> &BTreeSet<String> {
+        static NONE: BTreeSet<String> = BTreeSet::new();
+        self.crates
+            .get(krate)
+            .map_or(&NONE, |enabled| &enabled.features)
     }
 }
 
@@ -234,77 +207,6 @@ fn feature_table(manifest: &toml::Table) -> BTreeMap<String, Vec<String>> {
     table
 }
 
-/// A `cfg` predicate's truth with these features (`None`: the crate has no manifest, no feature is on).
-fn eval(predicate: &Meta, enabled: Option<&Enabled>) -> Truth {
-    match predicate {
-        Meta::Path(path) => {
-            let text = super::syntax::tokens_text(path);
-            if FALSE_PREDICATES.contains(&text.as_str()) {
-                Truth::No
-            } else {
-                Truth::Unknown(text)
-            }
-        }
-        Meta::NameValue(pair) if pair.path.is_ident("feature") => match &pair.value {
-            syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(name),
-                ..
-            }) => {
-                if enabled.is_some_and(|enabled| enabled.features.contains(&name.value())) {
-                    Truth::Yes
-                } else {
-                    Truth::No
-                }
-            }
-            _ => Truth::Unknown(super::syntax::tokens_text(pair)),
-        },
-        Meta::NameValue(pair) => Truth::Unknown(super::syntax::tokens_text(pair)),
-        Meta::List(list) => {
-            let Ok(inner) = list.parse_args_with(
-                syn::punctuated::Punctuated::<Meta, syn::Token![,]>::parse_terminated,
-            ) else {
-                return Truth::Unknown(predicate_text(list));
-            };
-            let truths: Vec<Truth> = inner.iter().map(|meta| eval(meta, enabled)).collect();
-            combine(&list.path, truths, predicate_text(list))
-        }
-    }
-}
-
-/// A predicate as a person writes it (`not(unix)`, not `not (unix)`).
-fn predicate_text(tokens: &impl quote::ToTokens) -> String {
-    super::syntax::tokens_text(tokens).replace(" (", "(")
-}
-
-/// `not`, `all` or `any` of the inner truths (an unknown one decides only when the known ones do not).
-fn combine(operator: &syn::Path, truths: Vec<Truth>, text: String) -> Truth {
-    let unknown = truths.iter().find_map(|truth| match truth {
-        Truth::Unknown(text) => Some(text.clone()),
-        _ => None,
-    });
-    if operator.is_ident("not") {
-        return match truths.as_slice() {
-            [Truth::Yes] => Truth::No,
-            [Truth::No] => Truth::Yes,
-            _ => Truth::Unknown(text),
-        };
-    }
-    let (decisive, otherwise) = if operator.is_ident("all") {
-        (Truth::No, Truth::Yes)
-    } else if operator.is_ident("any") {
-        (Truth::Yes, Truth::No)
-    } else {
-        return Truth::Unknown(text);
-    };
-    if truths.contains(&decisive) {
-        decisive
-    } else if let Some(unknown) = unknown {
-        Truth::Unknown(unknown)
-    } else {
-        otherwise
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -356,42 +258,6 @@ uuid = { version = "1", optional = true }
         assert_eq!(
             enabled(MANIFEST, &all),
             ["default", "extra", "metrics", "std", "tracing", "uuid"]
-        );
-    }
-
-    fn truth(predicate: &str, features: &[&str]) -> Truth {
-        let meta: Meta = syn::parse_str(predicate).unwrap();
-        let enabled = Enabled {
-            features: features.iter().map(|f| (*f).to_owned()).collect(),
-        };
-        eval(&meta, Some(&enabled))
-    }
-
-    #[test]
-    fn predicates() {
-        assert_eq!(truth(r#"feature = "a""#, &["a"]), Truth::Yes);
-        assert_eq!(truth(r#"feature = "a""#, &[]), Truth::No);
-        assert_eq!(truth(r#"not(feature = "a")"#, &[]), Truth::Yes);
-        assert_eq!(
-            truth(r#"all(feature = "a", feature = "b")"#, &["a"]),
-            Truth::No
-        );
-        assert_eq!(
-            truth(r#"any(feature = "a", feature = "b")"#, &["b"]),
-            Truth::Yes
-        );
-        assert_eq!(truth("test", &[]), Truth::No);
-        assert_eq!(truth("not(test)", &[]), Truth::Yes);
-        assert_eq!(truth("unix", &[]), Truth::Unknown("unix".into()));
-        assert_eq!(truth(r#"all(unix, feature = "a")"#, &[]), Truth::No);
-        assert_eq!(truth(r#"any(unix, feature = "a")"#, &["a"]), Truth::Yes);
-        assert_eq!(
-            truth(r#"all(unix, feature = "a")"#, &["a"]),
-            Truth::Unknown("unix".into())
-        );
-        assert_eq!(
-            truth(r#"not(target_os = "linux")"#, &[]),
-            Truth::Unknown(r#"not(target_os = "linux")"#.into())
         );
     }
 }

@@ -10,12 +10,11 @@ use syn::{Attribute, Fields, Item};
 
 use super::cache::ModuleFile;
 use super::declarations::{Declaration, Declared};
-use super::features::Cfg;
+use super::features::CrateFeatures;
 use super::names::{NameTarget, Names};
 use super::serde_attrs::{self, ContainerSerde, MemberSerde, Problems, RenameRule};
 use super::syntax::{
-    expand_cfg_attr, item_attrs, item_generics, item_ident, item_name, path_segments, tokens_text,
-    unraw,
+    item_attrs, item_generics, item_ident, item_name, path_segments, tokens_text, unraw,
 };
 use super::tree::ModuleTree;
 use super::{ExtractError, Keep, known, location, note};
@@ -44,11 +43,11 @@ type KeepFilter<'k> = Option<&'k dyn Fn(&ProtocolDecl) -> Keep>;
 pub(super) fn snapshot(
     tree: &ModuleTree<'_>,
     keep: KeepFilter<'_>,
-    cfg: Cfg,
+    features: CrateFeatures,
     shapes: &BTreeMap<String, String>,
 ) -> Result<Snapshot, ExtractError> {
     let mut names = Names::new(tree);
-    names.set_cfg(cfg);
+    names.set_features(features);
     let mut notes: Vec<ExtractNote> = tree.notes().cloned().collect();
     let shapes = gated::Shapes::parse(shapes, &mut notes);
     Lowering {
@@ -174,6 +173,9 @@ impl<'a> Lowering<'a> {
                 continue;
             };
             let module = [file.module.as_slice(), &declaration.inline].concat();
+            if !self.declared_in_build((file, declaration.offset), &module, item, "Protocol") {
+                continue;
+            }
             let id = self.names.intern(file, &module, item);
             let attrs = attrs.as_ref().map_err(|error| {
                 invalid_declaration(
@@ -245,7 +247,7 @@ impl<'a> Lowering<'a> {
             return Ok(None);
         }
         let module = [file.module.as_slice(), &declaration.inline].concat();
-        if !self.item_built(&module, item) {
+        if !self.declared_in_build((file, declaration.offset), &module, item, "Message") {
             return Ok(None);
         }
         let id = self.names.intern(file, &module, item);
@@ -355,11 +357,14 @@ impl<'a> Lowering<'a> {
             generics: &generics,
             file,
         };
-        let impls = self.impls(&module, item, &path);
+        // The item's attributes in the build checked: a derive or `serde(...)` behind a `cfg_attr` that
+        // does not hold is not there.
+        let built_attrs = self.applied(&scope, item_attrs(item));
+        let impls = self.impls(&module, item, &built_attrs, &path);
         if !matches!(impls, impls::Impls::Derived) {
             return self.not_derived(&scope, item, path, &impls, reached);
         }
-        let serde = serde_attrs::container(&expand_cfg_attr(item_attrs(item)), &mut problems);
+        let serde = serde_attrs::container(&built_attrs, &mut problems);
         let mut serde = serde;
         serde.skip_serializing_none = serde_with::skip_serializing_none(item_attrs(item));
         let ident_span = item_ident(item).map_or_else(proc_macro2::Span::call_site, |i| i.span());
@@ -389,7 +394,7 @@ impl<'a> Lowering<'a> {
                         ));
                     }
                 }
-                self.integer_enum(file, &path, item, &mut attrs, variants)
+                self.integer_enum(file, &path, (item, &built_attrs), &mut attrs, variants)
             }
             Item::Type(item) => Body::Alias {
                 target: self.ty(&scope, &item.ty, reached),
@@ -401,7 +406,7 @@ impl<'a> Lowering<'a> {
         for (span, message) in problems {
             self.notes.push(note(file, span, message));
         }
-        let derived = self.derived_serde_traits(&module, &expand_cfg_attr(item_attrs(item)));
+        let derived = self.derived_serde_traits(&module, &built_attrs);
         self.hand_written_side(derived, &path, &mut attrs, file, ident_span);
         TypeDef {
             path,
@@ -421,11 +426,11 @@ impl<'a> Lowering<'a> {
         &mut self,
         file: &str,
         path: &str,
-        item: &syn::ItemEnum,
+        (item, built_attrs): (&syn::ItemEnum, &[Attribute]),
         attrs: &mut ContainerAttrs,
         mut variants: Vec<Variant>,
     ) -> Body {
-        let Some(read) = serde_repr::integer_enum(item, &expand_cfg_attr(&item.attrs)) else {
+        let Some(read) = serde_repr::integer_enum(item, built_attrs) else {
             return Body::Enum { variants };
         };
         let integer = match read {
@@ -514,7 +519,7 @@ impl<'a> Lowering<'a> {
         reached: &mut Vec<usize>,
         problems: &mut Problems,
     ) -> Variant {
-        let attrs = expand_cfg_attr(&variant.attrs);
+        let attrs = self.applied(scope, &variant.attrs);
         let variant_serde = serde_attrs::member(&attrs, problems);
         let rust_name = unraw(&variant.ident);
         let ser_name = variant_serde.rename.ser.clone().unwrap_or_else(|| {
@@ -629,7 +634,7 @@ impl<'a> Lowering<'a> {
             if !self.built(scope, &field.attrs, field.span()) {
                 continue;
             }
-            let attrs = expand_cfg_attr(&field.attrs);
+            let attrs = self.applied(scope, &field.attrs);
             let field_serde: MemberSerde = serde_attrs::member(&attrs, problems);
             let rust_name = field.ident.as_ref().map_or_else(|| i.to_string(), unraw);
             let ser_name = field_serde

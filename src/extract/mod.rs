@@ -37,8 +37,8 @@
 //!
 //! Each uses only the ones above it (and this module's items):
 //!
-//! - `syntax`: readings of syn items every stage shares (names without `r#`, `cfg_attr` expanded), and
-//!   items parsed alone with file-relative positions.
+//! - `syntax`: readings of syn items every stage shares (names without `r#`, `cfg_attr` expanded by a
+//!   predicate the caller evaluates, derive paths), and items parsed alone with file-relative positions.
 //! - `expand`: simple `macro_rules!` invocations at item position, replaced by the items they write.
 //! - `scan`: a file's `mod` declarations, whether it may declare, and its items, by the lexer scan (or,
 //!   when it gives up, the `mod` declarations from syn's tree).
@@ -47,12 +47,12 @@
 //! - `serde_repr`: enums deriving serde_repr's `Serialize_repr`/`Deserialize_repr` (written as integers).
 //! - `declarations`: what a parsed file declares (`#[derive(Protocol)]`, `#[derive(Message)]`).
 //! - `cache`: the [`SourceCache`]: files by blob id, module-tree files by what they depend on.
-//! - `cfg`: `#[cfg(...)]` predicates evaluated against a crate's enabled features.
+//! - `cfg`: the one evaluator of `#[cfg(...)]` and `#[cfg_attr(...)]`, for any crate's enabled features.
 //! - `external`: the dependencies a revision's code may name ([`Externals`]) and how they are found.
 //! - `tree`: the crates' module trees, mounted from the scans (`mod`, `name/mod.rs`, `#[path]`); a
 //!   dependency's tree is mounted when name resolution first reaches it.
 //! - `names`: what a path written in a module names (`use`, renames, globs, `super`, re-exports).
-//! - `features`: the cargo features each crate is built with, and `#[cfg(...)]` evaluated with them.
+//! - `features`: the cargo features each workspace crate is built with (`cfg` evaluates with them).
 //! - `lower`: declarations and the types they reach, converted to the model (`lower/impls`: derived,
 //!   declared or opaque serde impls; `lower/gated`: fields, variants and shapes the build or the
 //!   configuration decides).
@@ -251,11 +251,11 @@ pub fn extract_with(
     describe: &dyn Fn() -> Externals,
     keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
 ) -> Result<Snapshot, ExtractError> {
-    let cfg = features::Cfg::read(crates, reader, &options.features)?;
+    let features = features::CrateFeatures::read(crates, reader, &options.features)?;
     lower::snapshot(
         &tree::ModuleTree::load(crates, reader, cache, describe)?,
         keep,
-        cfg,
+        features,
         &options.shapes,
     )
 }

@@ -11,10 +11,11 @@ use syn::spanned::Spanned;
 use syn::{Item, UseTree};
 
 use super::ExtractError;
-use super::cache::{ModPath, ModuleFile};
+use super::cache::{ChildModule, ModPath, ModuleFile};
 use super::cfg;
+use super::cfg::Truth;
 use super::declarations::{Declaration, ItemAt};
-use super::features::{Cfg, Truth};
+use super::features::CrateFeatures;
 use super::note;
 use super::scan::{ItemKind, ScanItem};
 use super::syntax::{inline_items, item_at, item_attrs, item_name, unraw};
@@ -152,8 +153,9 @@ pub(super) struct Names<'a> {
     entered: Option<Vec<String>>,
     /// The current lookup stops where it enters a dependency (see [`Names::resolve_to_border`]).
     stop_at_border: bool,
-    /// The build checked: a type item its `#[cfg(...)]` leaves out is not there.
-    cfg: Cfg,
+    /// The features of the workspace crates in the build checked: a type item or module its
+    /// `#[cfg(...)]` leaves out is not there.
+    features: CrateFeatures,
 }
 
 impl<'a> Names<'a> {
@@ -166,18 +168,81 @@ impl<'a> Names<'a> {
             error: None,
             entered: None,
             stop_at_border: false,
-            cfg: Cfg::default(),
+            features: CrateFeatures::default(),
         }
     }
 
-    /// Resolves names in the build `cfg` describes (default: no feature on).
-    pub(super) fn set_cfg(&mut self, cfg: Cfg) {
-        self.cfg = cfg;
+    /// Resolves names in the build where the workspace crates have `features` on (default: none).
+    pub(super) fn set_features(&mut self, features: CrateFeatures) {
+        self.features = features;
     }
 
-    /// The build names are resolved in.
-    pub(super) fn cfg(&self) -> &Cfg {
-        &self.cfg
+    /// The features the crate of the module at `path` is built with: a dependency's as its locator
+    /// found them, a workspace crate's from its manifest and the check's flags. The one place that tells
+    /// them apart: `cfg` evaluates both alike.
+    pub(super) fn features_of(&self, path: &[String]) -> &BTreeSet<String> {
+        let tree: &'a ModuleTree<'a> = self.tree;
+        match tree.dependency_mount(path) {
+            Some(mount) => &mount.features,
+            None => self.features.of(path.first().map_or("", String::as_str)),
+        }
+    }
+
+    /// Whether the `mod` declaration of `file` whose name starts in `at` (byte offsets) is in the build
+    /// checked, by its `#[cfg]`s (one the scan does not find is not ruled out).
+    fn mod_in_build(&self, file: &ModuleFile, at: std::ops::Range<usize>) -> bool {
+        let Ok(mods) = file.blob.mods(self.tree.cache) else {
+            return true;
+        };
+        mods.iter()
+            .find(|declared| at.contains(&declared.pos.start))
+            .is_none_or(|declared| {
+                cfg::active_texts(&declared.cfg, self.features_of(&file.module)) != Truth::No
+            })
+    }
+
+    /// The file and inline modules of the module at `path` in the build checked: `None` when a `mod`
+    /// declaration on the way is left out by its `#[cfg]` (or no module tree has it).
+    fn find_in_build(&self, path: &[String]) -> Option<(&'a ModuleFile, Vec<String>)> {
+        let tree: &'a ModuleTree<'a> = self.tree;
+        tree.find(path, &mut |file: &ModuleFile, child: &ChildModule| {
+            self.mod_in_build(file, child.offset..child.offset + 1)
+        })
+    }
+
+    /// Whether the module at `module`, whose items are in `file`, exists in the build checked where an
+    /// item at byte `at` of `file` is: every `mod` declaration from its crate root holds, and no other
+    /// declaration of the same name replaces the one that mounts `file` or holds the item.
+    pub(super) fn module_in_build(&self, file: &ModuleFile, module: &[String], at: usize) -> bool {
+        self.find_in_build(module)
+            .is_some_and(|(found, _)| std::ptr::eq(found, file))
+            && self.inside_built_inline(file, &module[file.module.len().min(module.len())..], at)
+    }
+
+    /// Whether an item at byte `at` of `file`, written in its inline modules `inline`, is inside
+    /// declarations of them that are in the build: at each level, the last `mod` of the name before it
+    /// (two inline modules of one name, each behind a `cfg`, hold different items).
+    fn inside_built_inline(&self, file: &ModuleFile, inline: &[String], at: usize) -> bool {
+        if inline.is_empty() {
+            return true;
+        }
+        let Ok(mods) = file.blob.mods(self.tree.cache) else {
+            return true;
+        };
+        if !mods.iter().any(|m| m.inline && !m.cfg.is_empty()) {
+            return true;
+        }
+        let features = self.features_of(&file.module);
+        (1..=inline.len()).all(|depth| {
+            mods.iter()
+                .rfind(|m| {
+                    m.inline
+                        && m.pos.start < at
+                        && m.parents == inline[..depth - 1]
+                        && m.name == inline[depth - 1]
+                })
+                .is_none_or(|m| cfg::active_texts(&m.cfg, features) != Truth::No)
+        })
     }
 
     /// The module trees names are resolved in.
@@ -255,13 +320,17 @@ impl<'a> Names<'a> {
     /// does not parse).
     fn module(&mut self, path: &[String]) -> Option<&ModuleScope<'a>> {
         if !self.modules.contains_key(path) {
-            let tree: &'a ModuleTree<'a> = self.tree;
-            let scope = match tree.find(path) {
+            let scope = match self.find_in_build(path) {
                 Some((file, inline)) => match file.blob.scanned_items() {
                     Some(items) => Some(self.index_scanned_module(file, path, &inline, items)),
                     None => self
                         .ast(file)
-                        .and_then(|ast| inline_items(ast, &inline))
+                        .and_then(|ast| {
+                            let features = self.features_of(path);
+                            inline_items(ast, &inline, &|module| {
+                                cfg::active(&module.attrs, features) != Truth::No
+                            })
+                        })
                         .map(|items| self.index_module(file, path, items)),
                 },
                 None => None,
@@ -286,9 +355,8 @@ impl<'a> Names<'a> {
             file: Some(file),
             ..ModuleScope::default()
         };
-        let features = self.dependency_features(path);
         for (index, item) in items.iter().enumerate() {
-            if item.parents != inline {
+            if item.parents != inline || !self.inside_built_inline(file, inline, item.start) {
                 continue;
             }
             match &item.kind {
@@ -297,18 +365,26 @@ impl<'a> Names<'a> {
                     // whether it exists. One that does not parse stays, for a lookup to report.
                     if item.cfg
                         && let Ok(parsed) = file.blob.item(index, self.tree.cache)
-                        && !self.in_build(path, features, parsed)
+                        && !self.in_build(path, parsed)
                     {
                         continue;
                     }
                     scope.types.insert(name.clone(), TypeSlot::Scanned(index));
                 }
                 ItemKind::Use => {
-                    if let Some(Item::Use(item_use)) = self.scanned_item(file, index) {
+                    // A `use` its `#[cfg]` leaves out binds nothing (two of one name, each behind a
+                    // `cfg`, are common).
+                    if let Some(Item::Use(item_use)) = self.scanned_item(file, index)
+                        && cfg::active(&item_use.attrs, self.features_of(path)) != Truth::No
+                    {
                         scope.add_use(&item_use.tree, &mut Vec::new());
                     }
                 }
                 ItemKind::Mod(name) => {
+                    // A module its `#[cfg]` leaves out is not there (its name may be another's).
+                    if item.cfg && !self.mod_in_build(file, item.start..item.end) {
+                        continue;
+                    }
                     let mut child = path.to_vec();
                     child.push(name.clone());
                     scope.mods.insert(name.clone(), child);
@@ -329,25 +405,10 @@ impl<'a> Names<'a> {
         scope
     }
 
-    /// The features the dependency whose module is at `path` is built with; `None` for a workspace
-    /// module.
-    fn dependency_features(&self, path: &[String]) -> Option<&'a BTreeSet<String>> {
-        let tree: &'a ModuleTree<'a> = self.tree;
-        tree.dependency_mount(path).map(|mount| &mount.features)
-    }
-
-    /// Whether the type item `item` of the module at `path` is in the build checked: by its `#[cfg]`
-    /// against the dependency's `features` (a dependency's module), or against the workspace crate's.
-    fn in_build(&self, path: &[String], features: Option<&BTreeSet<String>>, item: &Item) -> bool {
-        match features {
-            Some(features) => {
-                cfg::enabled_by_features(item_attrs(item), &|name| features.contains(name))
-            }
-            None => {
-                let krate = path.first().map_or("", String::as_str);
-                self.cfg.active(krate, item_attrs(item)) != Truth::No
-            }
-        }
+    /// Whether the type item `item` of the module at `path` is in the build checked, by its `#[cfg]`s
+    /// (one that depends on the target or profile keeps it).
+    fn in_build(&self, path: &[String], item: &Item) -> bool {
+        cfg::active(item_attrs(item), self.features_of(path)) != Truth::No
     }
 
     /// The id of the type item a slot of the module `module` (in `file`) holds, parsing it first when
@@ -378,17 +439,21 @@ impl<'a> Names<'a> {
             path: path.to_vec(),
             ..ModuleScope::default()
         };
-        let features = self.dependency_features(path);
         for item in items {
             match item {
                 Item::Struct(_) | Item::Enum(_) | Item::Type(_) => {
-                    if !self.in_build(path, features, item) {
+                    if !self.in_build(path, item) {
                         continue;
                     }
                     let id = self.intern(file, path, item);
                     scope.types.insert(item_name(item), TypeSlot::Id(id));
                 }
-                Item::Use(item_use) => scope.add_use(&item_use.tree, &mut Vec::new()),
+                // A `use` its `#[cfg]` leaves out binds nothing.
+                Item::Use(item_use)
+                    if cfg::active(&item_use.attrs, self.features_of(path)) != Truth::No =>
+                {
+                    scope.add_use(&item_use.tree, &mut Vec::new());
+                }
                 Item::Macro(item_macro) if item_macro.ident.is_none() => {
                     let name = item_macro
                         .mac
@@ -404,6 +469,9 @@ impl<'a> Names<'a> {
                     ));
                 }
                 Item::Mod(module) => {
+                    if cfg::active(&module.attrs, self.features_of(path)) == Truth::No {
+                        continue;
+                    }
                     let name = unraw(&module.ident);
                     let mut child = path.to_vec();
                     child.push(name.clone());

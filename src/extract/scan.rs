@@ -22,11 +22,6 @@
 //! `tests::items_agree_with_syn_on_this_repository` pins that every item it reports parses alone into
 //! the item syn reads in the whole file.
 
-use proc_macro2::Span;
-use syn::{Attribute, Item};
-
-use super::syntax::unraw;
-
 /// Where a token is, as proc-macro2 reports it for a span: 1-based line, 1-based column in characters,
 /// and byte offsets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,6 +43,9 @@ pub(crate) struct ModItem {
     pub(crate) inline: bool,
     /// The value of its first `#[path = "..."]` attribute.
     pub(crate) path_attr: Option<String>,
+    /// Its `cfg` and `cfg_attr` attributes, each as the text inside its brackets ([`cfg_text`]): whether
+    /// the module exists depends on the build (`cfg` decides).
+    pub(crate) cfg: Vec<String>,
     /// Its name's position.
     pub(crate) pos: Pos,
 }
@@ -489,20 +487,7 @@ enum AttrStart {
 /// the scan cannot read the file with certainty. `text` is the text as syn sees it ([`syn_content`]).
 pub(crate) fn scan(text: &str) -> Option<Scan> {
     let mut lexer = Lexer::new(text);
-    let mut pass = StructuralPass {
-        text,
-        out: Vec::new(),
-        stack: vec![Group::Module],
-        parents: Vec::new(),
-        path_attr: None,
-        attr_start: AttrStart::None,
-        after_mod: None,
-        attr_tokens: Vec::new(),
-        item_attrs: ItemAttrs::default(),
-        macro_rules: MacroRules::None,
-        declares: false,
-        record: None,
-    };
+    let mut pass = StructuralPass::new(text, None);
     pass.run(&mut lexer)?;
     Some(Scan {
         mods: pass.out,
@@ -516,20 +501,7 @@ pub(crate) fn scan(text: &str) -> Option<Scan> {
 /// `struct T<const N: usize = { 3 }>;`): the file is then parsed whole. `text` as for [`scan`].
 pub(crate) fn items(text: &str) -> Option<Vec<ScanItem>> {
     let mut lexer = Lexer::new(text);
-    let mut pass = StructuralPass {
-        text,
-        out: Vec::new(),
-        stack: vec![Group::Module],
-        parents: Vec::new(),
-        path_attr: None,
-        attr_start: AttrStart::None,
-        after_mod: None,
-        attr_tokens: Vec::new(),
-        item_attrs: ItemAttrs::default(),
-        macro_rules: MacroRules::None,
-        declares: false,
-        record: Some(Recorder::default()),
-    };
+    let mut pass = StructuralPass::new(text, Some(Recorder::default()));
     pass.run(&mut lexer)?;
     let mut record = pass.record.take()?;
     if record.pending.is_some() {
@@ -806,6 +778,11 @@ struct StructuralPass<'t> {
     parents: Vec<String>,
     /// The first `#[path = "..."]` of the item being read (cleared at the end of every item).
     path_attr: Option<String>,
+    /// The byte ranges of the `cfg` and `cfg_attr` attributes of the item being read, inside their
+    /// brackets (a `mod` keeps them as [`ModItem::cfg`]).
+    cfg: Vec<(usize, usize)>,
+    /// Where the text of the attribute being read starts (after its `[`).
+    attr_from: usize,
     attr_start: AttrStart,
     /// `mod` read at module level (`Some(None)`), then its name.
     after_mod: Option<Option<(String, Pos)>>,
@@ -821,7 +798,26 @@ struct StructuralPass<'t> {
     record: Option<Recorder>,
 }
 
-impl StructuralPass<'_> {
+impl<'t> StructuralPass<'t> {
+    fn new(text: &'t str, record: Option<Recorder>) -> Self {
+        StructuralPass {
+            text,
+            out: Vec::new(),
+            stack: vec![Group::Module],
+            parents: Vec::new(),
+            path_attr: None,
+            cfg: Vec::new(),
+            attr_from: 0,
+            attr_start: AttrStart::None,
+            after_mod: None,
+            attr_tokens: Vec::new(),
+            item_attrs: ItemAttrs::default(),
+            macro_rules: MacroRules::None,
+            declares: false,
+            record,
+        }
+    }
+
     /// Reads every token of `lexer`; `None` when the scan gives up.
     fn run(&mut self, lexer: &mut Lexer<'_>) -> Option<()> {
         if let Some(record) = &mut self.record {
@@ -833,7 +829,7 @@ impl StructuralPass<'_> {
                     self.record_token(token, start, lexer.token_line);
                     self.module_token(token, lexer)?;
                 }
-                Group::Attr(inner) => self.attr_token(token, inner)?,
+                Group::Attr(inner) => self.attr_token(token, inner, start)?,
                 Group::InAttr(close) => self.attr_group_token(token, close)?,
                 Group::Other(close) => self.other_token(token, close, start)?,
             }
@@ -941,6 +937,7 @@ impl StructuralPass<'_> {
             }
             Token::Open(b'[') if self.attr_start != AttrStart::None => {
                 self.attr_tokens.clear();
+                self.attr_from = lexer.at;
                 self.stack
                     .push(Group::Attr(self.attr_start == AttrStart::Inner));
             }
@@ -962,6 +959,7 @@ impl StructuralPass<'_> {
     /// The end of a module-level item: its attributes no longer apply.
     fn end_item(&mut self) {
         self.path_attr = None;
+        self.cfg.clear();
         self.item_attrs = ItemAttrs::default();
     }
 
@@ -1005,6 +1003,11 @@ impl StructuralPass<'_> {
             name: name.clone(),
             inline,
             path_attr: self.path_attr.take(),
+            cfg: self
+                .cfg
+                .drain(..)
+                .map(|(from, to)| cfg_text(&self.text[from..to]))
+                .collect(),
             pos,
         });
         if inline {
@@ -1016,11 +1019,17 @@ impl StructuralPass<'_> {
         Some(())
     }
 
-    /// A token inside the brackets of a module-level attribute (`inner`: `#![...]`).
-    fn attr_token(&mut self, token: Token, inner: bool) -> Option<()> {
+    /// A token inside the brackets of a module-level attribute (`inner`: `#![...]`), at `start`.
+    fn attr_token(&mut self, token: Token, inner: bool, start: usize) -> Option<()> {
         match token {
             Token::Close(b']') => {
                 self.stack.pop();
+                if !inner
+                    && let Some(Token::Ident(s, e)) = self.attr_tokens.first()
+                    && matches!(&self.text[*s..*e], "cfg" | "cfg_attr")
+                {
+                    self.cfg.push((self.attr_from, start));
+                }
                 if !inner {
                     let found = classify_attr(self.text, &self.attr_tokens);
                     self.item_attrs.merge(found);
@@ -1120,58 +1129,12 @@ fn closing(open: u8) -> u8 {
     }
 }
 
-/// The item-level `mod` declarations of a parsed file, inline ones included, as [`scan`] reports them.
-pub(super) fn mods_of_syntax(file: &syn::File) -> Vec<ModItem> {
-    fn walk(items: &[Item], parents: &mut Vec<String>, out: &mut Vec<ModItem>) {
-        for item in items {
-            let Item::Mod(module) = item else { continue };
-            let name = unraw(&module.ident);
-            out.push(ModItem {
-                parents: parents.clone(),
-                name: name.clone(),
-                inline: module.content.is_some(),
-                path_attr: path_attr(&module.attrs),
-                pos: pos_of(module.ident.span()),
-            });
-            if let Some((_, inner)) = &module.content {
-                parents.push(name);
-                walk(inner, parents, out);
-                parents.pop();
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(&file.items, &mut Vec::new(), &mut out);
-    out
-}
+mod from_syntax;
 
-/// The value of `#[path = "..."]` on a `mod` item.
-pub(super) fn path_attr(attrs: &[Attribute]) -> Option<String> {
-    attrs
-        .iter()
-        .find(|attr| attr.path().is_ident("path"))
-        .and_then(|attr| match &attr.meta {
-            syn::Meta::NameValue(name_value) => match &name_value.value {
-                syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Str(text),
-                    ..
-                }) => Some(text.value()),
-                _ => None,
-            },
-            _ => None,
-        })
-}
-
-fn pos_of(span: Span) -> Pos {
-    let start = span.start();
-    let bytes = span.byte_range();
-    Pos {
-        line: u32::try_from(start.line).unwrap_or(u32::MAX),
-        column: u32::try_from(start.column + 1).unwrap_or(u32::MAX),
-        start: bytes.start,
-        end: bytes.end,
-    }
-}
+use from_syntax::cfg_text;
+pub(super) use from_syntax::mods_of_syntax;
+#[cfg(test)]
+use from_syntax::{mod_cfg, path_attr, pos_of};
 
 #[cfg(test)]
 mod tests;

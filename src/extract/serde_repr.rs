@@ -6,6 +6,8 @@
 
 use syn::{Attribute, BinOp, Expr, Lit, UnOp};
 
+use super::syntax::derives_named;
+
 /// An enum written as integers: its `repr` type and each variant's discriminant, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) struct IntegerEnum {
@@ -17,23 +19,6 @@ pub(super) struct IntegerEnum {
     pub discriminants: Vec<i128>,
     /// Only one of the two derives is present: the other side is serde's derive, by name.
     pub one_sided: bool,
-}
-
-/// Whether `#[derive(...)]` lists a path whose last segment is `name`.
-fn derives(attrs: &[Attribute], name: &str) -> bool {
-    attrs
-        .iter()
-        .filter(|attr| attr.path().is_ident("derive"))
-        .any(|attr| {
-            attr.parse_args_with(
-                syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
-            )
-            .is_ok_and(|paths| {
-                paths
-                    .iter()
-                    .any(|path| path.segments.last().is_some_and(|last| last.ident == name))
-            })
-        })
 }
 
 /// The integer type of `#[repr(u8)]` (and `#[repr(C, u8)]`-style lists), as serde_repr accepts it.
@@ -127,8 +112,8 @@ pub(super) fn integer_enum(
     attrs: &[Attribute],
 ) -> Option<Result<IntegerEnum, String>> {
     let (ser, de) = (
-        derives(attrs, "Serialize_repr"),
-        derives(attrs, "Deserialize_repr"),
+        derives_named(attrs, "Serialize_repr"),
+        derives_named(attrs, "Deserialize_repr"),
     );
     if !ser && !de {
         return None;

@@ -1,5 +1,5 @@
 //! Small readings of syn's tree that every stage of extraction shares: names without their `r#`, the
-//! attributes of a type item with `cfg_attr` expanded, paths as segments, items by position, and where a
+//! attributes of a type item with `cfg_attr` expanded (by a predicate the caller evaluates), derives, paths as segments, items by position, and where a
 //! token is in its file when its item was parsed alone ([`parse_item`], [`file_position`]).
 
 use std::borrow::Cow;
@@ -54,10 +54,14 @@ pub(super) fn item_generics(item: &Item) -> Vec<String> {
         .collect()
 }
 
-/// The attributes with every `#[cfg_attr(pred, a, b)]` replaced by `#[a] #[b]`: wirecheck does not know
-/// which features a build enables, and serde or wire attributes behind a feature are usually the ones the
-/// protocol ships with.
-pub(super) fn expand_cfg_attr(attrs: &[Attribute]) -> Cow<'_, [Attribute]> {
+/// The attributes with every `#[cfg_attr(pred, a, b)]` whose `pred` `holds` replaced by `#[a] #[b]`
+/// (nested ones too), and every other `cfg_attr` dropped, as the compiler does. `holds` is asked once per
+/// `cfg_attr`, outermost first; `declarations` passes one that always holds (the declarations a file may
+/// make in some build), `cfg` one that evaluates the predicate in the build checked.
+pub(super) fn expand_cfg_attr<'x>(
+    attrs: &'x [Attribute],
+    holds: &mut dyn FnMut(&syn::Meta, &Attribute) -> bool,
+) -> Cow<'x, [Attribute]> {
     if !attrs.iter().any(|attr| attr.path().is_ident("cfg_attr")) {
         return Cow::Borrowed(attrs);
     }
@@ -70,21 +74,49 @@ pub(super) fn expand_cfg_attr(attrs: &[Attribute]) -> Cow<'_, [Attribute]> {
         let parsed = attr.parse_args_with(
             syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
         );
-        if let Ok(metas) = parsed {
-            let inner: Vec<Attribute> = metas
-                .into_iter()
-                .skip(1)
-                .map(|meta| Attribute {
-                    pound_token: attr.pound_token,
-                    style: attr.style,
-                    bracket_token: attr.bracket_token,
-                    meta,
-                })
-                .collect();
-            out.extend(expand_cfg_attr(&inner).iter().cloned());
+        let Ok(metas) = parsed else { continue };
+        let mut metas = metas.into_iter();
+        let Some(predicate) = metas.next() else {
+            continue;
+        };
+        if !holds(&predicate, attr) {
+            continue;
         }
+        let inner: Vec<Attribute> = metas
+            .map(|meta| Attribute {
+                pound_token: attr.pound_token,
+                style: attr.style,
+                bracket_token: attr.bracket_token,
+                meta,
+            })
+            .collect();
+        out.extend(expand_cfg_attr(&inner, holds).iter().cloned());
     }
     Cow::Owned(out)
+}
+
+/// The paths of every `#[derive(...)]` of `attrs`, as written (an unreadable list is skipped: the
+/// compiler rejects it). The one reading of derives: `cfg_attr` is expanded by the caller.
+pub(super) fn derive_paths(attrs: &[Attribute]) -> Vec<syn::Path> {
+    attrs
+        .iter()
+        .filter(|attr| attr.path().is_ident("derive"))
+        .filter_map(|attr| {
+            attr.parse_args_with(
+                syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
+            )
+            .ok()
+        })
+        .flatten()
+        .collect()
+}
+
+/// Whether a `#[derive(...)]` of `attrs` lists a path whose last segment is `name` (`Message`,
+/// `wirecheck::Message`).
+pub(super) fn derives_named(attrs: &[Attribute], name: &str) -> bool {
+    derive_paths(attrs)
+        .iter()
+        .any(|path| path.segments.last().is_some_and(|last| last.ident == name))
 }
 
 /// A path's segments without `r#`; a leading `::` becomes an empty first segment.
@@ -129,16 +161,23 @@ pub(super) fn item_at<'f>(file: &'f syn::File, indices: &[usize]) -> &'f Item {
     &items[*last]
 }
 
-/// The items of the inline module `inline` of a file (the last one of a name, as the index keeps it).
-pub(super) fn inline_items<'f>(file: &'f syn::File, inline: &[String]) -> Option<&'f [Item]> {
+/// The items of the inline module `inline` of a file: at each level, the last module of the name that
+/// `in_build` keeps (as the index keeps it; two of one name are each behind a `cfg`).
+pub(super) fn inline_items<'f>(
+    file: &'f syn::File,
+    inline: &[String],
+    in_build: &dyn Fn(&syn::ItemMod) -> bool,
+) -> Option<&'f [Item]> {
     let mut items: &[Item] = &file.items;
     for name in inline {
         items = items.iter().rev().find_map(|item| match item {
-            Item::Mod(syn::ItemMod {
-                ident,
-                content: Some((_, content)),
-                ..
-            }) if unraw(ident) == *name => Some(content.as_slice()),
+            Item::Mod(
+                module @ syn::ItemMod {
+                    ident,
+                    content: Some((_, content)),
+                    ..
+                },
+            ) if unraw(ident) == *name && in_build(module) => Some(content.as_slice()),
             _ => None,
         })?;
     }

@@ -366,7 +366,7 @@ macro_rules! declare {{
 }
 
 #[test]
-fn cfg_attr_is_expanded() {
+fn cfg_attr_applies_where_its_predicate_holds() {
     let lib = format!(
         "{HEADER}
 #[cfg_attr(feature = \"wire\", derive(Serialize, Deserialize, Message), wire(protocol = P, topic = \"t.c\", kind = \"event\"))]
@@ -374,13 +374,28 @@ fn cfg_attr_is_expanded() {
 pub struct C {{ #[cfg_attr(all(), serde(rename = \"J\"))] pub job_id: u64, pub t_submit: f64 }}
 "
     );
-    let s = snap(&[("src/lib.rs", &lib)]);
+    let manifest = "[package]\nname = \"demo\"\n[features]\ndefault = [\"wire\", \"serde\"]\nwire = []\nserde = []\n";
+    let s = snap(&[("src/lib.rs", &lib), ("Cargo.toml", manifest)]);
     assert_eq!(s.messages.len(), 1);
     let f = fields(&s, "demo::C");
     assert_eq!(
         (f[0].ser_name.as_str(), f[1].ser_name.as_str()),
         ("J", "tSubmit")
     );
+    // `serde` off: no `rename_all`.
+    let manifest = manifest.replace("\"wire\", \"serde\"", "\"wire\"");
+    let s = snap(&[("src/lib.rs", &lib), ("Cargo.toml", &manifest)]);
+    let f = fields(&s, "demo::C");
+    assert_eq!(
+        (f[0].ser_name.as_str(), f[1].ser_name.as_str()),
+        ("J", "t_submit")
+    );
+    // `wire` off: the derive of `Message` is not there, so neither is the message.
+    let s = snap(&[
+        ("src/lib.rs", &lib),
+        ("Cargo.toml", "[package]\nname = \"demo\"\n"),
+    ]);
+    assert!(s.messages.is_empty(), "{:?}", s.messages);
 }
 
 #[test]

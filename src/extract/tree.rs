@@ -230,8 +230,14 @@ impl<'c> ModuleTree<'c> {
         self.roots.iter().flat_map(|(_, root)| root.notes.iter())
     }
 
-    /// The file and inline modules of the module at `path`; `None` when no module tree has it.
-    pub(super) fn find(&self, path: &[String]) -> Option<(&ModuleFile, Vec<String>)> {
+    /// The file and inline modules of the module at `path`; `None` when no module tree has it, or
+    /// `in_build` leaves out a `mod` declaration on the way (`in_build` is asked with the file that
+    /// declares it: a `#[cfg]` on `mod` decides whether the module exists in the build checked).
+    pub(super) fn find(
+        &self,
+        path: &[String],
+        in_build: &mut dyn FnMut(&ModuleFile, &ChildModule) -> bool,
+    ) -> Option<(&ModuleFile, Vec<String>)> {
         let (first, mut rest) = path.split_first()?;
         let mut file: &ModuleFile = match self.roots.iter().find(|(name, _)| name == first) {
             Some((_, root)) => root,
@@ -239,11 +245,13 @@ impl<'c> ModuleTree<'c> {
         };
         let mut inline: Vec<String> = Vec::new();
         while let Some((name, after)) = rest.split_first() {
-            // The last declaration of a name is the one the index keeps.
+            // The last declaration of a name in the build is the one the index keeps (two of the same
+            // name are usually each behind a `cfg`).
             let child = file.children.iter().rev().find(|child| {
                 child.relative_path.len() == inline.len() + 1
                     && child.relative_path[..inline.len()] == inline[..]
                     && child.relative_path[inline.len()] == *name
+                    && in_build(file, child)
             })?;
             match &child.source {
                 ChildSource::Inline => inline.push(name.clone()),

@@ -1,14 +1,17 @@
-//! What the build or the configuration decides: fields and variants behind `#[cfg(...)]` (present or
-//! absent by the features checked), and the wire shapes `wirecheck.toml` declares for types by path.
+//! What the build or the configuration decides: items, fields and variants behind `#[cfg(...)]` and
+//! attributes behind `#[cfg_attr(...)]` (present or absent by the features the crate is built with,
+//! workspace and dependencies alike), and the wire shapes `wirecheck.toml` declares for types by path.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use rustc_hash::FxHashMap;
 use syn::Attribute;
 
-use super::super::features::Truth;
+use super::super::cache::ModuleFile;
+use super::super::cfg::{self, Truth};
 use super::super::note;
-use super::super::syntax::item_attrs;
+use super::super::syntax::{derives_named, item_attrs};
 use super::{Lowering, TypeScope};
 use crate::model::{ExtractNote, Location, Ty};
 
@@ -61,39 +64,96 @@ impl Shapes {
 }
 
 impl Lowering<'_> {
-    /// Whether a field or variant with `attrs` exists in the build checked; one whose `cfg` depends on
-    /// the target or profile is kept, with a note.
+    /// Whether a field or variant with `attrs`, in the crate of `scope.module`, exists in the build
+    /// checked; one whose `cfg` depends on the target or profile is kept, with a note.
     pub(super) fn built(
         &mut self,
         scope: &TypeScope<'_>,
         attrs: &[Attribute],
         span: proc_macro2::Span,
     ) -> bool {
-        if self.names.tree().dependency_mount(scope.module).is_some() {
-            return self.present(scope, attrs);
-        }
-        let krate = scope.module.first().map_or("", String::as_str);
-        match self.names.cfg().active(krate, attrs) {
+        match cfg::active(attrs, self.names.features_of(scope.module)) {
             Truth::Yes => true,
             Truth::No => false,
             Truth::Unknown(predicate) => {
-                self.notes.push(note(
-                    scope.file,
+                self.note_undecided(
+                    scope,
                     span,
                     format!(
                         "`#[cfg({predicate})]` depends on the target or profile, which a check does not choose: the field or variant is kept"
                     ),
-                ));
+                );
                 true
             }
         }
     }
 
-    /// Whether a message's item exists in the build checked (one whose `cfg` depends on the target or
-    /// profile is kept).
+    /// `attrs` of an item, field or variant in the crate of `scope.module` as the build checked has
+    /// them: each `#[cfg_attr(pred, ...)]` applied where `pred` holds, dropped where it does not; one
+    /// whose `pred` depends on the target or profile is applied, with a note.
+    pub(super) fn applied<'x>(
+        &mut self,
+        scope: &TypeScope<'_>,
+        attrs: &'x [Attribute],
+    ) -> Cow<'x, [Attribute]> {
+        let mut undecided = Vec::new();
+        let applied = cfg::applied(attrs, self.names.features_of(scope.module), &mut undecided);
+        for found in undecided {
+            self.note_undecided(
+                scope,
+                found.span,
+                format!(
+                    "`#[cfg_attr({}, ...)]` depends on the target or profile, which a check does not choose: its attributes apply",
+                    found.predicate
+                ),
+            );
+        }
+        applied
+    }
+
+    /// The note of a predicate the build cannot decide: at each place in the workspace's code, once per
+    /// predicate for a dependency's (named by its package: its code is not the user's to change).
+    fn note_undecided(&mut self, scope: &TypeScope<'_>, span: proc_macro2::Span, message: String) {
+        match self.names.tree().package_of(scope.module) {
+            Some(package) => {
+                self.note_once(scope.file, span, format!("package `{package}`: {message}"))
+            }
+            None => {
+                let noted = note(scope.file, span, message);
+                if !self.notes.contains(&noted) {
+                    self.notes.push(noted);
+                }
+            }
+        }
+    }
+
+    /// Whether a message's or protocol's item exists in the build checked (one whose `cfg` depends on
+    /// the target or profile is kept).
     pub(super) fn item_built(&self, module: &[String], item: &syn::Item) -> bool {
-        let krate = module.first().map_or("", String::as_str);
-        self.names.cfg().active(krate, item_attrs(item)) != Truth::No
+        cfg::active(item_attrs(item), self.names.features_of(module)) != Truth::No
+    }
+
+    /// Whether a declaration at byte `at` of `file` (`derive`: `Message` or `Protocol`) on `item` in `module` exists in
+    /// the build checked: its module (every `mod` on the way) and its item are in the build, and the
+    /// derive is still there once the build's `cfg_attr`s are applied (a derive behind a feature that is
+    /// off declares nothing).
+    pub(super) fn declared_in_build(
+        &self,
+        (file, at): (&ModuleFile, usize),
+        module: &[String],
+        item: &syn::Item,
+        derive: &str,
+    ) -> bool {
+        if !self.names.module_in_build(file, module, at) || !self.item_built(module, item) {
+            return false;
+        }
+        // Undecided predicates are noted where the type is lowered.
+        let mut undecided = Vec::new();
+        let features = self.names.features_of(module);
+        derives_named(
+            &cfg::applied(item_attrs(item), features, &mut undecided),
+            derive,
+        )
     }
 
     /// The shape `wirecheck.toml` declares for the type at `path` (outside the crates), lowered from the
@@ -225,6 +285,80 @@ mod cfg_tests {
             field_names(&no_default),
             ["id", "plain", "unix", "level", "url"]
         );
+    }
+
+    /// A crate whose modules are behind cfgs: `a` is `a.rs` with `extra` on, `a_off.rs` without; the
+    /// inline `b` and the file module `msgs` (declaring a message) exist only with `extra`.
+    fn extract_modules(features: FeatureRequest) -> Snapshot {
+        let lib = "use serde::{Deserialize, Serialize};\nuse wirecheck::{Message, Protocol};\n#[derive(Protocol)]\n#[wire(name = \"p\", version = \"1.0.0\")]\npub struct P;\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = P, topic = \"t\", kind = \"event\")]\npub struct M { pub a: a::A, pub b: b::B }\n#[cfg(feature = \"extra\")]\nmod a;\n#[cfg(not(feature = \"extra\"))]\n#[path = \"a_off.rs\"]\nmod a;\n#[cfg(feature = \"extra\")]\nmod b {\n    #[derive(serde::Serialize, serde::Deserialize)]\n    pub struct B { pub x: u8 }\n    #[derive(serde::Serialize, serde::Deserialize, wirecheck::Message)]\n    #[wire(protocol = crate::P, topic = \"t.b\", kind = \"event\")]\n    pub struct InB { pub x: u8 }\n}\n#[cfg(feature = \"extra\")]\nmod msgs;\n";
+        let derived = "#[derive(serde::Serialize, serde::Deserialize)]";
+        let files: BTreeMap<String, String> = [
+            (
+                "Cargo.toml",
+                "[package]\nname = \"p\"\n[features]\nextra = []\n".to_owned(),
+            ),
+            ("src/lib.rs", lib.to_owned()),
+            ("src/a.rs", format!("{derived}\npub struct A {{ pub on: u8 }}\n")),
+            ("src/a_off.rs", format!("{derived}\npub struct A {{ pub off: u8 }}\n")),
+            (
+                "src/msgs.rs",
+                format!("{derived}\n#[derive(wirecheck::Message)]\n#[wire(protocol = crate::P, topic = \"t.m\", kind = \"event\")]\npub struct InMsgs {{ pub x: u8 }}\n"),
+            ),
+        ]
+        .into_iter()
+        .map(|(path, text)| (path.to_owned(), text))
+        .collect();
+        let crates = [CrateRoot {
+            name: "p".into(),
+            root_file: "src/lib.rs".into(),
+        }];
+        let options = ExtractOptions {
+            features,
+            shapes: BTreeMap::new(),
+        };
+        let externals = crate::extract::Externals::default;
+        extract_with(
+            &crates,
+            &files,
+            &SourceCache::new(),
+            &options,
+            &externals,
+            None,
+        )
+        .expect("extracts")
+    }
+
+    #[test]
+    fn modules_behind_a_cfg_follow_the_features() {
+        let on = extract_modules(FeatureRequest {
+            features: vec!["extra".into()],
+            ..FeatureRequest::default()
+        });
+        let Body::Struct { fields, .. } = &on.types["p::a::A"].body else {
+            panic!()
+        };
+        assert_eq!(fields[0].rust_name, "on");
+        assert!(on.types.contains_key("p::b::B"));
+        let topics: Vec<&str> = on.messages.iter().map(|m| m.topic.as_str()).collect();
+        assert_eq!(topics, ["t", "t.b", "t.m"]);
+
+        let off = extract_modules(FeatureRequest::default());
+        let Body::Struct { fields, .. } = &off.types["p::a::A"].body else {
+            panic!()
+        };
+        // The other `mod a` (its `#[path]`) is the one there.
+        assert_eq!(fields[0].rust_name, "off");
+        assert!(!off.types.contains_key("p::b::B"));
+        let Body::Struct { fields, .. } = &off.types["p::M"].body else {
+            panic!()
+        };
+        assert!(
+            matches!(&fields[1].ty, Ty::External { path, .. } if path == "b::B"),
+            "{:?}",
+            fields[1].ty
+        );
+        let topics: Vec<&str> = off.messages.iter().map(|m| m.topic.as_str()).collect();
+        assert_eq!(topics, ["t"], "messages in modules left out are not there");
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use syn::{Attribute, Item};
 
 use super::super::names::NameTarget;
-use super::super::syntax::{expand_cfg_attr, item_attrs, item_generics, item_ident, item_name};
+use super::super::syntax::{derive_paths, item_attrs, item_generics, item_ident, item_name};
 use super::super::{location, note};
 use super::{Lowering, TypeScope};
 use crate::model::{Body, ContainerAttrs, Proxy, Ty, TypeDef};
@@ -37,14 +37,20 @@ pub(super) enum Impls {
 }
 
 impl<'a> Lowering<'a> {
-    /// How the struct or enum `item`, defined in `module` with the full path `path`, gets its serde impls. A type alias has none
+    /// How the struct or enum `item`, defined in `module` with the full path `path`, gets its serde
+    /// impls; `attrs` are its attributes in the build checked (`cfg_attr` applied). A type alias has none
     /// of its own (`Derived`: its target is followed).
-    pub(super) fn impls(&mut self, module: &[String], item: &'a Item, path: &str) -> Impls {
+    pub(super) fn impls(
+        &mut self,
+        module: &[String],
+        item: &'a Item,
+        attrs: &[Attribute],
+        path: &str,
+    ) -> Impls {
         if !matches!(item, Item::Struct(_) | Item::Enum(_)) {
             return Impls::Derived;
         }
-        let attrs = expand_cfg_attr(item_attrs(item));
-        if self.derives_serde(module, &attrs) {
+        if self.derives_serde(module, attrs) {
             return Impls::Derived;
         }
         // The grammar parses the attribute again where it is (the derive reports its errors); the
@@ -246,22 +252,6 @@ fn serde_trait(full: &[String]) -> Option<SerdeTrait> {
     })
 }
 
-/// The paths of every `#[derive(...)]` of `attrs` (an unreadable list is skipped: the compiler rejects
-/// it).
-fn derive_paths(attrs: &[Attribute]) -> Vec<syn::Path> {
-    attrs
-        .iter()
-        .filter(|attr| attr.path().is_ident("derive"))
-        .filter_map(|attr| {
-            attr.parse_args_with(
-                syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
-            )
-            .ok()
-        })
-        .flatten()
-        .collect()
-}
-
 /// The `as = T` of a type's `#[wire(...)]`, when it parses (the derive reports an invalid one, and the
 /// type then stays opaque).
 fn declared_as(attrs: &[Attribute]) -> Option<syn::Type> {
@@ -279,7 +269,12 @@ mod tests {
     const HEADER: &str = "use serde::{Deserialize, Serialize};\nuse wirecheck::{Message, Protocol, Wire};\n#[derive(Protocol)]\n#[wire(name = \"p\", version = \"1.0.0\")]\npub struct P;\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = P, topic = \"t\", kind = \"event\")]\npub struct M { pub level: Level }\n";
 
     fn snap(rest: &str) -> Snapshot {
-        snapshot_from_sources("demo", &[("src/lib.rs", &format!("{HEADER}{rest}"))])
+        snap_with(rest, "[package]\nname = \"demo\"\n")
+    }
+
+    fn snap_with(rest: &str, manifest: &str) -> Snapshot {
+        let lib = format!("{HEADER}{rest}");
+        snapshot_from_sources("demo", &[("src/lib.rs", &lib), ("Cargo.toml", manifest)])
             .expect("extracts")
     }
 
@@ -352,7 +347,6 @@ mod tests {
             "#[derive(serde::Deserialize)]",
             "#[derive(::serde::Serialize)]",
             "#[derive(Clone, Ser)]",
-            "#[cfg_attr(feature = \"serde\", derive(Serialize, Deserialize))]",
         ] {
             let s = snap(&format!(
                 "use serde::Serialize as Ser;\n{derive}\npub enum Level {{ Debug, Info }}\n"
@@ -363,7 +357,14 @@ mod tests {
                 level(&s)
             );
         }
-        for derive in ["#[derive(Clone, Debug)]", "#[derive(other::Serialize)]", ""] {
+        for derive in [
+            "#[derive(Clone, Debug)]",
+            "#[derive(other::Serialize)]",
+            "",
+            // Behind a feature the build leaves off, the derive is not there.
+            "#[cfg_attr(feature = \"serde\", derive(Serialize, Deserialize))]",
+            "#[cfg_attr(all(feature = \"serde\", feature = \"std\"), derive(Serialize))]",
+        ] {
             let s = snap(&format!("{derive}\npub enum Level {{ Debug, Info }}\n"));
             assert!(
                 matches!(level(&s), Body::Alias { .. }),
@@ -371,5 +372,36 @@ mod tests {
                 level(&s)
             );
         }
+    }
+
+    #[test]
+    fn serde_derives_behind_cfg_attr_follow_the_features() {
+        let manifest =
+            "[package]\nname = \"demo\"\n[features]\ndefault = [\"serde\"]\nserde = []\nstd = []\n";
+        for derive in [
+            "#[cfg_attr(feature = \"serde\", derive(Serialize, Deserialize))]",
+            "#[cfg_attr(not(feature = \"std\"), cfg_attr(feature = \"serde\", derive(Serialize)))]",
+            "#[cfg_attr(any(feature = \"serde\", feature = \"std\"), derive(Deserialize))]",
+        ] {
+            let s = snap_with(
+                &format!("{derive}\npub enum Level {{ Debug, Info }}\n"),
+                manifest,
+            );
+            assert!(
+                matches!(level(&s), Body::Enum { .. }),
+                "{derive}: {:?}",
+                level(&s)
+            );
+        }
+        // A derive behind a predicate of the target is applied, with a note.
+        let s = snap("#[cfg_attr(unix, derive(Serialize))]\npub enum Level { Debug, Info }\n");
+        assert!(matches!(level(&s), Body::Enum { .. }), "{:?}", level(&s));
+        assert!(
+            s.notes.iter().any(|n| n
+                .message
+                .contains("`#[cfg_attr(unix, ...)]` depends on the target")),
+            "{:?}",
+            s.notes
+        );
     }
 }

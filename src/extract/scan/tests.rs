@@ -14,6 +14,7 @@ fn from_syn(text: &str) -> Vec<ModItem> {
                     name: name.clone(),
                     inline: m.content.is_some(),
                     path_attr: super::path_attr(&m.attrs),
+                    cfg: mod_cfg(&m.attrs),
                     pos: Pos {
                         line: span.start().line as u32,
                         column: span.start().column as u32 + 1,
@@ -59,6 +60,34 @@ fn tricky_lexemes() {
     agree(
         "const S: &[u8] = br#\"}\"#; const T: &str = \"a\\\n  b\"; const C: &core::ffi::CStr = c\"}\";\nmod a;\n",
     );
+}
+
+#[test]
+fn mod_cfgs_are_kept_as_syn_prints_them() {
+    let text = "#[cfg(feature = \"x\")]\nmod a;\n#[cfg_attr(unix, path = \"b.rs\")]\n#[cfg(any(unix,windows))] #[doc = \"d\"]\nmod b { #[cfg(test)] mod c; }\n#[cfg(feature = \"y\")]\nfn f() {}\nmod d;\n#[cfg(x)] use y;\nmod e;\n";
+    agree(text);
+    let mods = scan(text).unwrap().mods;
+    let cfgs: Vec<(&str, &[String])> = mods
+        .iter()
+        .map(|m| (m.name.as_str(), m.cfg.as_slice()))
+        .collect();
+    let texts = |list: &[&str]| list.iter().map(|t| (*t).to_owned()).collect::<Vec<_>>();
+    assert_eq!(cfgs[0], ("a", texts(&["cfg (feature = \"x\")"]).as_slice()));
+    assert_eq!(
+        cfgs[1],
+        (
+            "b",
+            texts(&[
+                "cfg_attr (unix , path = \"b.rs\")",
+                "cfg (any (unix , windows))"
+            ])
+            .as_slice()
+        )
+    );
+    assert_eq!(cfgs[2], ("c", texts(&["cfg (test)"]).as_slice()));
+    // The attributes of the items before are not theirs.
+    assert_eq!(cfgs[3], ("d", &[][..]));
+    assert_eq!(cfgs[4], ("e", &[][..]));
 }
 
 #[test]
@@ -165,7 +194,7 @@ fn syn_items(text: &str) -> Vec<Compared> {
     fn walk(items: &[syn::Item], parents: &mut Vec<String>, out: &mut Vec<Compared>) {
         use quote::ToTokens;
         for item in items {
-            let unraw = |ident: &syn::Ident| super::unraw(ident);
+            let unraw = |ident: &syn::Ident| crate::extract::syntax::unraw(ident);
             let kind = match item {
                 syn::Item::Struct(i) => ItemKind::Type(unraw(&i.ident)),
                 syn::Item::Enum(i) => ItemKind::Type(unraw(&i.ident)),
