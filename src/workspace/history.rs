@@ -19,6 +19,8 @@ pub(crate) struct History<'w> {
     repo: &'w Repo,
     store: Store,
     cache: SourceCache,
+    /// The working tree, through the repository's index.
+    work_tree: WorkTree,
     trees: RefCell<HashMap<String, Rc<GitRevision<'w>>>>,
 }
 
@@ -41,6 +43,7 @@ impl<'w> History<'w> {
             repo,
             store,
             cache: SourceCache::new(),
+            work_tree: WorkTree::with_index(&workspace.root, repo),
             trees: RefCell::default(),
         }
     }
@@ -52,7 +55,8 @@ impl<'w> History<'w> {
 
     /// The working tree's model.
     pub(crate) fn current(&self) -> Result<Snapshot, WorkspaceError> {
-        self.workspace.extract_current(&self.cache)
+        self.workspace
+            .extract_work_tree(&self.work_tree, &self.cache)
     }
 
     /// The whole model of the release at `commit` (named `rev`): from the store, else extracted.
@@ -84,10 +88,7 @@ impl<'w> History<'w> {
 
     /// The bytes of the working tree's file at `path` (relative to the workspace root), if it can be read.
     pub(crate) fn working_file(&self, path: &str) -> Option<Vec<u8>> {
-        WorkTree::new(&self.workspace.root)
-            .read(path)
-            .ok()
-            .flatten()
+        self.work_tree.read(path).ok().flatten()
     }
 
     /// The bytes of the file at `path` (relative to the workspace root) in `commit`, if it has one.

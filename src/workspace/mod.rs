@@ -240,7 +240,16 @@ impl Workspace {
 
     /// [`Workspace::current_snapshot`], sharing `cache` with the other revisions a run reads.
     fn extract_current(&self, cache: &SourceCache) -> Result<Snapshot, WorkspaceError> {
-        self.extract(&WorkTree::new(&self.root), cache, None)
+        self.extract_work_tree(&WorkTree::new(&self.root), cache)
+    }
+
+    /// The model of the working tree read through `work_tree`.
+    fn extract_work_tree(
+        &self,
+        work_tree: &WorkTree,
+        cache: &SourceCache,
+    ) -> Result<Snapshot, WorkspaceError> {
+        self.extract(work_tree, cache, None)
             .map_err(WorkspaceError::Current)
     }
 
