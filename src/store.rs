@@ -87,6 +87,17 @@ impl Part {
 /// Which parts a caller has not compared yet, by protocol name and [shape](Part::shape).
 pub(crate) type Unseen<'a> = &'a dyn Fn(&str, &str) -> bool;
 
+/// Whether what an extraction depended on outside its key (recorded by the caller as JSON, `null` for
+/// nothing) still holds: a stored model whose inputs do not is extracted again.
+pub(crate) type Holds<'a> = &'a dyn Fn(&serde_json::Value) -> bool;
+
+/// The working tree's file in the store: its model and what its extraction depended on.
+#[derive(Debug, Serialize, Deserialize)]
+struct WorkingEntry {
+    inputs: serde_json::Value,
+    snapshot: Snapshot,
+}
+
 /// A release's file in the store.
 #[derive(Debug, Serialize, Deserialize)]
 struct Entry {
@@ -95,6 +106,9 @@ struct Entry {
     filtered: bool,
     protocols: Vec<EntryProtocol>,
     notes: Vec<ExtractNote>,
+    /// What the extraction depended on outside the commit (see [`Holds`]).
+    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
+    inputs: serde_json::Value,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -268,22 +282,65 @@ impl Store {
 
     /// The whole model of the release at `commit`: from the store when it holds it, else from
     /// `extract` (a full extraction), and then stored.
+    #[cfg(test)]
     pub fn whole<E>(
         &self,
         commit: &str,
         extract: impl FnOnce() -> Result<Snapshot, E>,
     ) -> Result<Snapshot, E> {
-        if let Some((parts, notes)) = self.lookup(commit, None, None) {
+        self.whole_with(commit, &|_| true, || {
+            extract().map(|s| (s, serde_json::Value::Null))
+        })
+    }
+
+    /// [`Store::whole`], where the extraction also gives what it depended on outside the commit, and a
+    /// stored model is only used when `holds` accepts what was recorded with it.
+    pub fn whole_with<E>(
+        &self,
+        commit: &str,
+        holds: Holds<'_>,
+        extract: impl FnOnce() -> Result<(Snapshot, serde_json::Value), E>,
+    ) -> Result<Snapshot, E> {
+        if let Some((parts, notes)) = self.lookup(commit, None, None, holds) {
             return Ok(Snapshot::join(parts.iter().map(|p| &p.model), notes));
         }
-        let snapshot = extract()?;
-        self.keep(commit, None, &snapshot, None);
+        let (snapshot, inputs) = extract()?;
+        self.keep(commit, None, &snapshot, None, inputs);
+        Ok(snapshot)
+    }
+
+    /// The working tree's model: from the store when what its last extraction depended on `holds`
+    /// (its files, dependencies, ...), else from `extract`, and then stored (one per crates and
+    /// options: the last one).
+    pub fn working<E>(
+        &self,
+        holds: Holds<'_>,
+        extract: impl FnOnce() -> Result<(Snapshot, serde_json::Value), E>,
+    ) -> Result<Snapshot, E> {
+        let path = self.dir.as_ref().map(|dir| {
+            dir.join("worktree")
+                .join(format!("{}.json", self.crates_key))
+        });
+        if let Some(path) = &path
+            && let Ok(bytes) = std::fs::read(path)
+            && let Ok(entry) = serde_json::from_slice::<WorkingEntry>(&bytes)
+            && holds(&entry.inputs)
+        {
+            return Ok(entry.snapshot);
+        }
+        let (snapshot, inputs) = extract()?;
+        if let Some(path) = &path {
+            let entry = WorkingEntry { inputs, snapshot };
+            write_atomically(path, &serde_json::to_vec(&entry).unwrap_or_default());
+            return Ok(entry.snapshot);
+        }
         Ok(snapshot)
     }
 
     /// The parts of the release at `commit` that `unseen(name, shape)` accepts (the others are not even
     /// read), each keeping the messages `keep` asks for: from the store when it holds them, else from
     /// `extract` (which must extract with the same `keep`), and then stored.
+    #[cfg(test)]
     pub fn parts<E>(
         &self,
         commit: &str,
@@ -291,12 +348,27 @@ impl Store {
         unseen: Unseen<'_>,
         extract: impl FnOnce() -> Result<Snapshot, E>,
     ) -> Result<Vec<Rc<Part>>, E> {
-        if let Some((parts, _)) = self.lookup(commit, Some(keep), Some(unseen)) {
+        self.parts_with(commit, keep, unseen, &|_| true, || {
+            extract().map(|s| (s, serde_json::Value::Null))
+        })
+    }
+
+    /// [`Store::parts`], with what the extraction depended on outside the commit (see
+    /// [`Store::whole_with`]).
+    pub fn parts_with<E>(
+        &self,
+        commit: &str,
+        keep: &dyn Fn(&ProtocolDecl) -> Keep,
+        unseen: Unseen<'_>,
+        holds: Holds<'_>,
+        extract: impl FnOnce() -> Result<(Snapshot, serde_json::Value), E>,
+    ) -> Result<Vec<Rc<Part>>, E> {
+        if let Some((parts, _)) = self.lookup(commit, Some(keep), Some(unseen), holds) {
             return Ok(parts);
         }
-        let snapshot = extract()?;
+        let (snapshot, inputs) = extract()?;
         let mut parts = Vec::new();
-        self.keep(commit, Some(keep), &snapshot, Some(&mut parts));
+        self.keep(commit, Some(keep), &snapshot, Some(&mut parts), inputs);
         parts.retain(|p| unseen(&p.name, p.shape()));
         Ok(parts)
     }
@@ -308,11 +380,13 @@ impl Store {
         keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
         snapshot: &Snapshot,
         mut parts: Option<&mut Vec<Rc<Part>>>,
+        inputs: serde_json::Value,
     ) {
         let mut entry = Entry {
             filtered: keep.is_some(),
             protocols: Vec::with_capacity(snapshot.protocols.len()),
             notes: snapshot.notes.clone(),
+            inputs,
         };
         for decl in &snapshot.protocols {
             let kept = keep.map_or(Keep::All, |k| k(decl));
@@ -345,7 +419,7 @@ impl Store {
         }
         if cfg!(debug_assertions)
             && keep.is_none()
-            && let Some((stored, notes)) = self.lookup(commit, None, None)
+            && let Some((stored, notes)) = self.lookup(commit, None, None, &|_| true)
         {
             debug_assert_eq!(
                 &Snapshot::join(stored.iter().map(|p| &p.model), notes),
@@ -370,10 +444,11 @@ impl Store {
         commit: &str,
         keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
         unseen: Option<Unseen<'_>>,
+        holds: Holds<'_>,
     ) -> Option<(Vec<Rc<Part>>, Vec<ExtractNote>)> {
         let path = self.entry_path(commit)?;
         let mut entry: Entry = serde_json::from_slice(&std::fs::read(&path).ok()?).ok()?;
-        if entry.filtered && keep.is_none() {
+        if (entry.filtered && keep.is_none()) || !holds(&entry.inputs) {
             return None;
         }
         let wants: Vec<Keep> = entry

@@ -16,7 +16,7 @@ mod index;
 mod registry;
 
 use index::{Dir, WorkIndex};
-pub(crate) use registry::CargoLocator;
+pub(crate) use registry::{CargoLocator, DiskFiles};
 
 /// Why the source of a revision could not be read.
 #[derive(Debug, thiserror::Error)]

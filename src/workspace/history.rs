@@ -4,6 +4,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use super::recorded::{Inputs, Recorder};
 use super::{Progress, Workspace, WorkspaceError, revision_error};
 use crate::extract::{FileReader as _, Keep, SourceCache};
 use crate::model::{ProtocolDecl, Snapshot};
@@ -48,24 +49,46 @@ impl<'w> History<'w> {
         }
     }
 
+    /// What the source cache did so far.
+    #[cfg(test)]
+    pub(crate) fn cache_stats(&self) -> crate::extract::CacheStats {
+        self.cache.stats()
+    }
+
     /// The workspace read.
     pub(crate) fn workspace(&self) -> &'w Workspace {
         self.workspace
     }
 
-    /// The working tree's model.
+    /// The working tree's model: from the store when nothing it depended on changed (see
+    /// [`Inputs`]), else extracted, recording what it depends on.
     pub(crate) fn current(&self) -> Result<Snapshot, WorkspaceError> {
-        self.workspace
-            .extract_work_tree(&self.work_tree, &self.cache)
+        self.store.working(&|recorded| self.holds(recorded), || {
+            let recorder = Recorder::default();
+            let reader = recorder.work_tree(&self.work_tree);
+            let snapshot = (self.workspace)
+                .extract(&reader, &self.cache, None, Some(&recorder))
+                .map_err(WorkspaceError::Current)?;
+            Ok((snapshot, inputs_json(&recorder)))
+        })
+    }
+
+    /// Whether the inputs recorded with a stored model (JSON) still hold.
+    fn holds(&self, recorded: &serde_json::Value) -> bool {
+        serde_json::from_value::<Inputs>(recorded.clone())
+            .is_ok_and(|inputs| inputs.hold(&self.work_tree, &*self.workspace.locator))
     }
 
     /// The whole model of the release at `commit` (named `rev`): from the store, else extracted.
     pub(crate) fn release(&self, commit: &str, rev: &str) -> Result<Snapshot, WorkspaceError> {
-        self.store.whole(commit, || {
+        let holds = |recorded: &serde_json::Value| self.holds(recorded);
+        self.store.whole_with(commit, &holds, || {
             let tree = self.tree(commit)?;
-            (self.workspace)
-                .extract(&*tree, &self.cache, None)
-                .map_err(|error| revision_error(rev, error))
+            let recorder = Recorder::default();
+            let snapshot = (self.workspace)
+                .extract(&*tree, &self.cache, None, Some(&recorder))
+                .map_err(|error| revision_error(rev, error))?;
+            Ok((snapshot, inputs_json(&recorder)))
         })
     }
 
@@ -78,11 +101,14 @@ impl<'w> History<'w> {
         keep: &dyn Fn(&ProtocolDecl) -> Keep,
         unseen: Unseen<'_>,
     ) -> Result<Vec<Rc<Part>>, WorkspaceError> {
-        self.store.parts(commit, keep, unseen, || {
+        let holds = |recorded: &serde_json::Value| self.holds(recorded);
+        self.store.parts_with(commit, keep, unseen, &holds, || {
             let tree = self.tree(commit)?;
-            (self.workspace)
-                .extract(&*tree, &self.cache, Some(keep))
-                .map_err(|error| revision_error(rev, error))
+            let recorder = Recorder::default();
+            let snapshot = (self.workspace)
+                .extract(&*tree, &self.cache, Some(keep), Some(&recorder))
+                .map_err(|error| revision_error(rev, error))?;
+            Ok((snapshot, inputs_json(&recorder)))
         })
     }
 
@@ -107,6 +133,11 @@ impl<'w> History<'w> {
             .insert(commit.to_owned(), Rc::clone(&tree));
         Ok(tree)
     }
+}
+
+/// What `recorder` recorded, as the store keeps it.
+fn inputs_json(recorder: &Recorder) -> serde_json::Value {
+    serde_json::to_value(recorder.inputs()).unwrap_or_default()
 }
 
 /// Reads each of `releases` (in order) with `read`, telling `progress`. A release that `read` fails on is
