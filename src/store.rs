@@ -1,5 +1,5 @@
-//! The store: what the checker extracted at release commits, kept on disk so that each release is read
-//! once, not on every check.
+//! The store: what the checker extracted at release commits (and in the working tree), kept on disk so
+//! that each release is read once, not on every check, and an unchanged working tree not even once more.
 //!
 //! A release commit never changes, and the model extracted there depends only on the commit, on the crates
 //! read and on the extractor's code. The store keeps it under `<target-dir>/wirecheck/store/<build>/`,
@@ -11,6 +11,17 @@
 //!   the id of its part; and the extraction's notes.
 //! - `parts/<id>.json`: one protocol's [part](Snapshot::protocol_part) without its declaration, named by
 //!   the hash of its content, shared by every release where it is the same.
+//!
+//! - `worktree/<crates>.json`: the working tree's model from the last check, with what its extraction
+//!   depended on besides the key (recorded by the caller, `workspace::recorded`): every working-tree file
+//!   and probe it looked at by blob id or as absent, the directories whose tree id let it reuse module
+//!   trees, the dependencies it located (found, or missing with the "cargo fetch brings it" note) and the
+//!   files read of path dependencies outside the workspace. A check uses it only when all of these still
+//!   hold: files the git index knows unchanged are checked by their stat data, without a read; the few
+//!   others are read and hashed. An unchanged working tree is then not extracted at all.
+//!
+//! A release's file also holds the dependencies its extraction located: a release read while a
+//! dependency's source was missing is extracted again once the source is there.
 //!
 //! Every part also has a *shape*: the hash of what a comparison reads of it (locations and versions left
 //! out), kept in the release's file. A caller that compares a protocol once per distinct shape (equal
