@@ -342,7 +342,16 @@ impl Store {
         let (snapshot, inputs) = extract()?;
         if let Some(path) = &path {
             let entry = WorkingEntry { inputs, snapshot };
-            write_atomically(path, &serde_json::to_vec(&entry).unwrap_or_default());
+            let bytes = serde_json::to_vec(&entry).unwrap_or_default();
+            debug_assert_eq!(
+                serde_json::from_slice::<WorkingEntry>(&bytes)
+                    .ok()
+                    .map(|read| read.snapshot)
+                    .as_ref(),
+                Some(&entry.snapshot),
+                "the working tree's model must read back as it was written"
+            );
+            write_atomically(path, &bytes);
             return Ok(entry.snapshot);
         }
         Ok(snapshot)

@@ -163,30 +163,13 @@ fn a_release_read_while_a_dependency_was_missing_is_read_again_once_it_is_fetche
 #[test]
 fn a_dependency_fetched_since_is_read() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path();
-    let workspace = workspace(dir);
-    let note = |snapshot: &Snapshot| {
-        snapshot
-            .notes
-            .iter()
-            .any(|n| n.message.contains("cargo fetch"))
-    };
+    let workspace = workspace(tmp.path());
     let (missing, _) = current(&workspace);
-    assert!(note(&missing), "{:?}", missing.notes);
+    assert!(fetch_note(&missing), "{:?}", missing.notes);
     assert!(!extracted(current(&workspace).1));
-    let package = dir.join("home/registry/src/index.crates.io-0000/pointy-1.0.0");
-    write(
-        &package,
-        "Cargo.toml",
-        "[package]\nname = \"pointy\"\nversion = \"1.0.0\"\n",
-    );
-    write(
-        &package,
-        "src/lib.rs",
-        "#[derive(serde::Serialize, serde::Deserialize)]\npub struct Point { pub x: i64 }\n",
-    );
+    fetch(tmp.path());
     let (fetched, stats) = current(&workspace);
     assert!(extracted(stats));
-    assert!(!note(&fetched), "{:?}", fetched.notes);
+    assert!(!fetch_note(&fetched), "{:?}", fetched.notes);
     assert!(!extracted(current(&workspace).1));
 }
