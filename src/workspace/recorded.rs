@@ -86,15 +86,19 @@ fn outcome(located: &Located) -> String {
     }
 }
 
-/// The id of a file's bytes as `reader` gives it: from the reader when it knows it, else hashed.
-fn file_id(reader: &dyn FileReader, path: &str) -> Option<String> {
-    if let Ok(Some(id)) = reader.blob_id(path) {
-        return Some(id.to_string());
+/// The id of a file's bytes as `reader` gives it: from the reader when it knows it, else hashed; `None`
+/// when there is no such file. An error (a file that cannot be read, a link cycle) is not an answer: an
+/// extraction would fail on it, so nothing recorded can stand for it.
+fn file_id(reader: &dyn FileReader, path: &str) -> Result<Option<String>, ()> {
+    if let Some(id) = reader.blob_id(path).map_err(drop)? {
+        return Ok(Some(id.to_string()));
     }
-    let bytes = reader.read(path).ok()??;
+    let Some(bytes) = reader.read(path).map_err(drop)? else {
+        return Ok(None);
+    };
     Oid::hash_object(ObjectType::Blob, &bytes)
-        .ok()
-        .map(|id| id.to_string())
+        .map(|id| Some(id.to_string()))
+        .map_err(drop)
 }
 
 impl Inputs {
@@ -112,7 +116,7 @@ impl Inputs {
         }) && self
             .files
             .iter()
-            .all(|(path, id)| file_id(work_tree, path) == *id)
+            .all(|(path, id)| file_id(work_tree, path).as_ref() == Ok(id))
             && self
                 .located
                 .iter()
@@ -120,7 +124,7 @@ impl Inputs {
             && self
                 .disk
                 .iter()
-                .all(|(path, id)| file_id(&disk, path) == *id)
+                .all(|(path, id)| file_id(&disk, path).as_ref() == Ok(id))
     }
 }
 
@@ -138,7 +142,8 @@ impl Recorder {
 
     /// Records the working-tree file at `path` as `reader` (the working tree) has it now.
     pub(crate) fn record_file(&self, reader: &dyn FileReader, path: &str) {
-        let id = file_id(reader, path);
+        // A file that cannot be read is recorded as one no later state matches.
+        let id = file_id(reader, path).unwrap_or_else(|()| Some(String::new()));
         self.inputs.borrow_mut().files.insert(path.to_owned(), id);
     }
 
