@@ -1,5 +1,5 @@
-//! The store: what the checker extracted at release commits, kept on disk so that each release is read
-//! once, not on every check.
+//! The store: what the checker extracted at release commits (and in the working tree), kept on disk so
+//! that each release is read once, not on every check, and an unchanged working tree not even once more.
 //!
 //! A release commit never changes, and the model extracted there depends only on the commit, on the crates
 //! read and on the extractor's code. The store keeps it under `<target-dir>/wirecheck/store/<build>/`,
@@ -11,6 +11,17 @@
 //!   the id of its part; and the extraction's notes.
 //! - `parts/<id>.json`: one protocol's [part](Snapshot::protocol_part) without its declaration, named by
 //!   the hash of its content, shared by every release where it is the same.
+//!
+//! - `worktree/<crates>.json`: the working tree's model from the last check, with what its extraction
+//!   depended on besides the key (recorded by the caller, `workspace::recorded`): every working-tree file
+//!   and probe it looked at by blob id or as absent, the directories whose tree id let it reuse module
+//!   trees, the dependencies it located (found, or missing with the "cargo fetch brings it" note) and the
+//!   files read of path dependencies outside the workspace. A check uses it only when all of these still
+//!   hold: files the git index knows unchanged are checked by their stat data, without a read; the few
+//!   others are read and hashed. An unchanged working tree is then not extracted at all.
+//!
+//! A release's file also holds the dependencies its extraction located: a release read while a
+//! dependency's source was missing is extracted again once the source is there.
 //!
 //! Every part also has a *shape*: the hash of what a comparison reads of it (locations and versions left
 //! out), kept in the release's file. A caller that compares a protocol once per distinct shape (equal
@@ -87,6 +98,17 @@ impl Part {
 /// Which parts a caller has not compared yet, by protocol name and [shape](Part::shape).
 pub(crate) type Unseen<'a> = &'a dyn Fn(&str, &str) -> bool;
 
+/// Whether what an extraction depended on outside its key (recorded by the caller as JSON, `null` for
+/// nothing) still holds: a stored model whose inputs do not is extracted again.
+pub(crate) type Holds<'a> = &'a dyn Fn(&serde_json::Value) -> bool;
+
+/// The working tree's file in the store: its model and what its extraction depended on.
+#[derive(Debug, Serialize, Deserialize)]
+struct WorkingEntry {
+    inputs: serde_json::Value,
+    snapshot: Snapshot,
+}
+
 /// A release's file in the store.
 #[derive(Debug, Serialize, Deserialize)]
 struct Entry {
@@ -95,6 +117,9 @@ struct Entry {
     filtered: bool,
     protocols: Vec<EntryProtocol>,
     notes: Vec<ExtractNote>,
+    /// What the extraction depended on outside the commit (see [`Holds`]).
+    #[serde(default, skip_serializing_if = "serde_json::Value::is_null")]
+    inputs: serde_json::Value,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -268,22 +293,74 @@ impl Store {
 
     /// The whole model of the release at `commit`: from the store when it holds it, else from
     /// `extract` (a full extraction), and then stored.
+    #[cfg(test)]
     pub fn whole<E>(
         &self,
         commit: &str,
         extract: impl FnOnce() -> Result<Snapshot, E>,
     ) -> Result<Snapshot, E> {
-        if let Some((parts, notes)) = self.lookup(commit, None, None) {
+        self.whole_with(commit, &|_| true, || {
+            extract().map(|s| (s, serde_json::Value::Null))
+        })
+    }
+
+    /// [`Store::whole`], where the extraction also gives what it depended on outside the commit, and a
+    /// stored model is only used when `holds` accepts what was recorded with it.
+    pub fn whole_with<E>(
+        &self,
+        commit: &str,
+        holds: Holds<'_>,
+        extract: impl FnOnce() -> Result<(Snapshot, serde_json::Value), E>,
+    ) -> Result<Snapshot, E> {
+        if let Some((parts, notes)) = self.lookup(commit, None, None, holds) {
             return Ok(Snapshot::join(parts.iter().map(|p| &p.model), notes));
         }
-        let snapshot = extract()?;
-        self.keep(commit, None, &snapshot, None);
+        let (snapshot, inputs) = extract()?;
+        self.keep(commit, None, &snapshot, None, inputs);
+        Ok(snapshot)
+    }
+
+    /// The working tree's model: from the store when what its last extraction depended on `holds`
+    /// (its files, dependencies, ...), else from `extract`, and then stored (one per crates and
+    /// options: the last one).
+    pub fn working<E>(
+        &self,
+        holds: Holds<'_>,
+        extract: impl FnOnce() -> Result<(Snapshot, serde_json::Value), E>,
+    ) -> Result<Snapshot, E> {
+        let path = self.dir.as_ref().map(|dir| {
+            dir.join("worktree")
+                .join(format!("{}.json", self.crates_key))
+        });
+        if let Some(path) = &path
+            && let Ok(bytes) = std::fs::read(path)
+            && let Ok(entry) = serde_json::from_slice::<WorkingEntry>(&bytes)
+            && holds(&entry.inputs)
+        {
+            return Ok(entry.snapshot);
+        }
+        let (snapshot, inputs) = extract()?;
+        if let Some(path) = &path {
+            let entry = WorkingEntry { inputs, snapshot };
+            let bytes = serde_json::to_vec(&entry).unwrap_or_default();
+            debug_assert_eq!(
+                serde_json::from_slice::<WorkingEntry>(&bytes)
+                    .ok()
+                    .map(|read| read.snapshot)
+                    .as_ref(),
+                Some(&entry.snapshot),
+                "the working tree's model must read back as it was written"
+            );
+            write_atomically(path, &bytes);
+            return Ok(entry.snapshot);
+        }
         Ok(snapshot)
     }
 
     /// The parts of the release at `commit` that `unseen(name, shape)` accepts (the others are not even
     /// read), each keeping the messages `keep` asks for: from the store when it holds them, else from
     /// `extract` (which must extract with the same `keep`), and then stored.
+    #[cfg(test)]
     pub fn parts<E>(
         &self,
         commit: &str,
@@ -291,12 +368,27 @@ impl Store {
         unseen: Unseen<'_>,
         extract: impl FnOnce() -> Result<Snapshot, E>,
     ) -> Result<Vec<Rc<Part>>, E> {
-        if let Some((parts, _)) = self.lookup(commit, Some(keep), Some(unseen)) {
+        self.parts_with(commit, keep, unseen, &|_| true, || {
+            extract().map(|s| (s, serde_json::Value::Null))
+        })
+    }
+
+    /// [`Store::parts`], with what the extraction depended on outside the commit (see
+    /// [`Store::whole_with`]).
+    pub fn parts_with<E>(
+        &self,
+        commit: &str,
+        keep: &dyn Fn(&ProtocolDecl) -> Keep,
+        unseen: Unseen<'_>,
+        holds: Holds<'_>,
+        extract: impl FnOnce() -> Result<(Snapshot, serde_json::Value), E>,
+    ) -> Result<Vec<Rc<Part>>, E> {
+        if let Some((parts, _)) = self.lookup(commit, Some(keep), Some(unseen), holds) {
             return Ok(parts);
         }
-        let snapshot = extract()?;
+        let (snapshot, inputs) = extract()?;
         let mut parts = Vec::new();
-        self.keep(commit, Some(keep), &snapshot, Some(&mut parts));
+        self.keep(commit, Some(keep), &snapshot, Some(&mut parts), inputs);
         parts.retain(|p| unseen(&p.name, p.shape()));
         Ok(parts)
     }
@@ -308,11 +400,13 @@ impl Store {
         keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
         snapshot: &Snapshot,
         mut parts: Option<&mut Vec<Rc<Part>>>,
+        inputs: serde_json::Value,
     ) {
         let mut entry = Entry {
             filtered: keep.is_some(),
             protocols: Vec::with_capacity(snapshot.protocols.len()),
             notes: snapshot.notes.clone(),
+            inputs,
         };
         for decl in &snapshot.protocols {
             let kept = keep.map_or(Keep::All, |k| k(decl));
@@ -345,7 +439,7 @@ impl Store {
         }
         if cfg!(debug_assertions)
             && keep.is_none()
-            && let Some((stored, notes)) = self.lookup(commit, None, None)
+            && let Some((stored, notes)) = self.lookup(commit, None, None, &|_| true)
         {
             debug_assert_eq!(
                 &Snapshot::join(stored.iter().map(|p| &p.model), notes),
@@ -370,10 +464,11 @@ impl Store {
         commit: &str,
         keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
         unseen: Option<Unseen<'_>>,
+        holds: Holds<'_>,
     ) -> Option<(Vec<Rc<Part>>, Vec<ExtractNote>)> {
         let path = self.entry_path(commit)?;
         let mut entry: Entry = serde_json::from_slice(&std::fs::read(&path).ok()?).ok()?;
-        if entry.filtered && keep.is_none() {
+        if (entry.filtered && keep.is_none()) || !holds(&entry.inputs) {
             return None;
         }
         let wants: Vec<Keep> = entry

@@ -442,6 +442,40 @@ fn the_release_store_gives_the_same_report_as_extracting() {
     assert!(rules.contains(&"required_field_added"), "{json:#}");
 }
 
+/// The working tree's model kept in the store is reused only while its files are the same: after each
+/// edit (one keeping the file's size), a warm check reports what a check without the store does.
+#[test]
+fn the_working_tree_store_follows_every_edit() {
+    let record = |ty: &str| {
+        format!(
+            "\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = Sched, topic = \"sched.event\", kind = \"record\")]\npub struct Event {{ pub a: {ty} }}\n"
+        )
+    };
+    let repo = Repo::new();
+    repo.write(&lib("0.9.0", "", &record("u32")));
+    repo.commit("0.9");
+    git(&repo.dir, &["tag", "v0.9.0"]);
+    let same = |repo: &Repo| {
+        let plain = repo.run(&["check", "--format", "json", "--no-cache"]);
+        for _ in 0..2 {
+            let warm = repo.run(&["check", "--format", "json"]);
+            assert_eq!(warm.status.code(), plain.status.code());
+            assert_eq!(
+                String::from_utf8_lossy(&warm.stdout),
+                String::from_utf8_lossy(&plain.stdout)
+            );
+        }
+        String::from_utf8_lossy(&plain.stdout).into_owned()
+    };
+    let unchanged = same(&repo);
+    // `u32` to `i32`: the same size.
+    repo.write(&lib("0.9.0", "", &record("i32")));
+    let edited = same(&repo);
+    assert_ne!(edited, unchanged);
+    repo.write(&lib("0.9.0", "", &record("u32")));
+    assert_eq!(same(&repo), unchanged);
+}
+
 /// A workspace member that is a git submodule is read at the commit each release records for it: a
 /// field removed there is a break, not a protocol that looks new.
 #[test]

@@ -2,7 +2,7 @@
 //! Also which release tags exist and which one is the baseline, and where Cargo keeps the sources of
 //! dependencies (`registry`).
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -12,9 +12,11 @@ use semver::Version;
 
 use crate::extract::{DirId, ExtractError, FileReader};
 
+mod index;
 mod registry;
 
-pub(crate) use registry::CargoLocator;
+use index::{Dir, WorkIndex};
+pub(crate) use registry::{CargoLocator, DiskFiles};
 
 /// Why the source of a revision could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -138,16 +140,62 @@ pub(crate) fn tag_version(tag: &str) -> Option<Version> {
 #[derive(Debug, Clone)]
 pub(crate) struct WorkTree {
     root: PathBuf,
+    /// The repository's index, and the workspace's place below the top of its working tree.
+    index: Option<(Rc<WorkIndex>, String)>,
 }
 
 impl WorkTree {
-    /// Reads files under `root` (the workspace root).
+    /// Reads files under `root` (the workspace root); every file is read to learn its blob id.
     pub(crate) fn new(root: impl Into<PathBuf>) -> Self {
-        WorkTree { root: root.into() }
+        WorkTree {
+            root: root.into(),
+            index: None,
+        }
+    }
+
+    /// Reads files under `root` (the workspace root, in `repo`'s working tree): the blob ids of files
+    /// unchanged since the index recorded them, and the tree ids of directories holding only such files,
+    /// come from the index without reading them (see `index`).
+    pub(crate) fn with_index(root: impl Into<PathBuf>, repo: &Repo) -> Self {
+        WorkTree {
+            root: root.into(),
+            index: repo.work_index().map(|index| (index, repo.prefix.clone())),
+        }
+    }
+
+    /// The path from the top of the working tree of `path` (from the workspace root), with the index.
+    fn indexed(&self, path: &str) -> Option<(&WorkIndex, String)> {
+        let (index, prefix) = self.index.as_ref()?;
+        let full = match (prefix.is_empty(), path.is_empty()) {
+            (true, _) => path.to_owned(),
+            (false, true) => prefix.clone(),
+            (false, false) => format!("{prefix}/{path}"),
+        };
+        Some((index, full))
     }
 }
 
 impl FileReader for WorkTree {
+    /// The index entry's id, when the file's stat data match it.
+    fn blob_id(&self, path: &str) -> Result<Option<Oid>, ExtractError> {
+        Ok(self
+            .indexed(path)
+            .and_then(|(index, full)| index.blob_id(&full)))
+    }
+
+    /// The tree id git would give the directory, when every file below it matches its index entry:
+    /// the module trees under it are then shared with a revision where it is the same.
+    fn dir_id(&self, path: &str) -> Result<DirId, ExtractError> {
+        let Some((index, full)) = self.indexed(path) else {
+            return Ok(DirId::Unknown);
+        };
+        Ok(match index.dir(&full) {
+            Dir::Unknown => DirId::Unknown,
+            Dir::Empty => DirId::Missing,
+            Dir::Tree(id) => DirId::Tree(id),
+        })
+    }
+
     fn read(&self, path: &str) -> Result<Option<Vec<u8>>, ExtractError> {
         let full = self.root.join(path);
         match std::fs::read(&full) {
@@ -174,6 +222,8 @@ pub struct Repo {
     symlink_trees: RefCell<HashMap<Oid, bool>>,
     /// The repositories of the submodules read so far, by path from the top of the working tree.
     submodules: RefCell<HashMap<String, Rc<Repository>>>,
+    /// The index, read on first use (`None` inside: no index to use).
+    index: OnceCell<Option<Rc<WorkIndex>>>,
 }
 
 impl std::fmt::Debug for Repo {
@@ -213,7 +263,15 @@ impl Repo {
             prefix,
             symlink_trees: Default::default(),
             submodules: Default::default(),
+            index: OnceCell::new(),
         })
+    }
+
+    /// The repository's index, read once.
+    fn work_index(&self) -> Option<Rc<WorkIndex>> {
+        self.index
+            .get_or_init(|| WorkIndex::open(&self.repo).map(Rc::new))
+            .clone()
     }
 
     /// The repository of the submodule at `path` (from the top of the working tree): the one git
@@ -666,3 +724,6 @@ mod tests {
         assert_eq!(tag_version("latest"), None);
     }
 }
+
+#[cfg(all(test, unix))]
+mod index_tests;

@@ -4,6 +4,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
+use super::recorded::{Inputs, Recorder};
 use super::{Progress, Workspace, WorkspaceError, revision_error};
 use crate::extract::{FileReader as _, Keep, SourceCache};
 use crate::model::{ProtocolDecl, Snapshot};
@@ -19,6 +20,8 @@ pub(crate) struct History<'w> {
     repo: &'w Repo,
     store: Store,
     cache: SourceCache,
+    /// The working tree, through the repository's index.
+    work_tree: WorkTree,
     trees: RefCell<HashMap<String, Rc<GitRevision<'w>>>>,
 }
 
@@ -41,8 +44,15 @@ impl<'w> History<'w> {
             repo,
             store,
             cache: SourceCache::new(),
+            work_tree: WorkTree::with_index(&workspace.root, repo),
             trees: RefCell::default(),
         }
+    }
+
+    /// What the source cache did so far.
+    #[cfg(test)]
+    pub(crate) fn cache_stats(&self) -> crate::extract::CacheStats {
+        self.cache.stats()
     }
 
     /// The workspace read.
@@ -50,18 +60,35 @@ impl<'w> History<'w> {
         self.workspace
     }
 
-    /// The working tree's model.
+    /// The working tree's model: from the store when nothing it depended on changed (see
+    /// [`Inputs`]), else extracted, recording what it depends on.
     pub(crate) fn current(&self) -> Result<Snapshot, WorkspaceError> {
-        self.workspace.extract_current(&self.cache)
+        self.store.working(&|recorded| self.holds(recorded), || {
+            let recorder = Recorder::default();
+            let reader = recorder.work_tree(&self.work_tree);
+            let snapshot = (self.workspace)
+                .extract(&reader, &self.cache, None, Some(&recorder))
+                .map_err(WorkspaceError::Current)?;
+            Ok((snapshot, inputs_json(&recorder)))
+        })
+    }
+
+    /// Whether the inputs recorded with a stored model (JSON) still hold.
+    fn holds(&self, recorded: &serde_json::Value) -> bool {
+        serde_json::from_value::<Inputs>(recorded.clone())
+            .is_ok_and(|inputs| inputs.hold(&self.work_tree, &*self.workspace.locator))
     }
 
     /// The whole model of the release at `commit` (named `rev`): from the store, else extracted.
     pub(crate) fn release(&self, commit: &str, rev: &str) -> Result<Snapshot, WorkspaceError> {
-        self.store.whole(commit, || {
+        let holds = |recorded: &serde_json::Value| self.holds(recorded);
+        self.store.whole_with(commit, &holds, || {
             let tree = self.tree(commit)?;
-            (self.workspace)
-                .extract(&*tree, &self.cache, None)
-                .map_err(|error| revision_error(rev, error))
+            let recorder = Recorder::default();
+            let snapshot = (self.workspace)
+                .extract(&*tree, &self.cache, None, Some(&recorder))
+                .map_err(|error| revision_error(rev, error))?;
+            Ok((snapshot, inputs_json(&recorder)))
         })
     }
 
@@ -74,20 +101,20 @@ impl<'w> History<'w> {
         keep: &dyn Fn(&ProtocolDecl) -> Keep,
         unseen: Unseen<'_>,
     ) -> Result<Vec<Rc<Part>>, WorkspaceError> {
-        self.store.parts(commit, keep, unseen, || {
+        let holds = |recorded: &serde_json::Value| self.holds(recorded);
+        self.store.parts_with(commit, keep, unseen, &holds, || {
             let tree = self.tree(commit)?;
-            (self.workspace)
-                .extract(&*tree, &self.cache, Some(keep))
-                .map_err(|error| revision_error(rev, error))
+            let recorder = Recorder::default();
+            let snapshot = (self.workspace)
+                .extract(&*tree, &self.cache, Some(keep), Some(&recorder))
+                .map_err(|error| revision_error(rev, error))?;
+            Ok((snapshot, inputs_json(&recorder)))
         })
     }
 
     /// The bytes of the working tree's file at `path` (relative to the workspace root), if it can be read.
     pub(crate) fn working_file(&self, path: &str) -> Option<Vec<u8>> {
-        WorkTree::new(&self.workspace.root)
-            .read(path)
-            .ok()
-            .flatten()
+        self.work_tree.read(path).ok().flatten()
     }
 
     /// The bytes of the file at `path` (relative to the workspace root) in `commit`, if it has one.
@@ -106,6 +133,11 @@ impl<'w> History<'w> {
             .insert(commit.to_owned(), Rc::clone(&tree));
         Ok(tree)
     }
+}
+
+/// What `recorder` recorded, as the store keeps it.
+fn inputs_json(recorder: &Recorder) -> serde_json::Value {
+    serde_json::to_value(recorder.inputs()).unwrap_or_default()
 }
 
 /// Reads each of `releases` (in order) with `read`, telling `progress`. A release that `read` fails on is

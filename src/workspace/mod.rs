@@ -13,6 +13,7 @@
 mod dependencies;
 mod history;
 mod progress;
+mod recorded;
 mod releases;
 
 use std::cell::RefCell;
@@ -24,6 +25,7 @@ use crate::extract::{
 };
 use crate::model::{ProtocolDecl, Snapshot};
 use crate::source::{CargoLocator, Repo, SourceError, WorkTree};
+use recorded::Recorder;
 
 pub(crate) use history::{History, read_releases};
 pub use progress::{NoProgress, Progress};
@@ -234,32 +236,53 @@ impl Workspace {
         rev: &str,
     ) -> Result<Snapshot, WorkspaceError> {
         let tree = repo.at(commit)?;
-        self.extract(&tree, &SourceCache::new(), None)
+        self.extract(&tree, &SourceCache::new(), None, None)
             .map_err(|error| revision_error(rev, error))
     }
 
     /// [`Workspace::current_snapshot`], sharing `cache` with the other revisions a run reads.
     fn extract_current(&self, cache: &SourceCache) -> Result<Snapshot, WorkspaceError> {
-        self.extract(&WorkTree::new(&self.root), cache, None)
+        self.extract_work_tree(&WorkTree::new(&self.root), cache)
+    }
+
+    /// The model of the working tree read through `work_tree`.
+    fn extract_work_tree(
+        &self,
+        work_tree: &WorkTree,
+        cache: &SourceCache,
+    ) -> Result<Snapshot, WorkspaceError> {
+        self.extract(work_tree, cache, None, None)
             .map_err(WorkspaceError::Current)
     }
 
     /// The model of the revision `reader` reads (the messages `keep` asks for), following types into
-    /// the dependencies its `Cargo.lock` pins; notes say what of them could not be read.
+    /// the dependencies its `Cargo.lock` pins; notes say what of them could not be read. With
+    /// `recorder`, what the extraction depends on outside the revision's files is recorded there (the
+    /// dependencies located, and the working tree's `Cargo.lock` when the revision has none).
     fn extract(
         &self,
         reader: &dyn FileReader,
         cache: &SourceCache,
         keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
+        recorder: Option<&Recorder>,
     ) -> Result<Snapshot, ExtractError> {
         let notes = RefCell::new(Vec::new());
         let describe = || {
             let working_lock = std::fs::read_to_string(self.root.join("Cargo.lock")).ok();
+            let mut locator = Rc::clone(&self.locator) as Rc<dyn extract::Locate>;
+            if let Some(recorder) = recorder {
+                if reader.blob_id("Cargo.lock").ok().flatten().is_none()
+                    && reader.read("Cargo.lock").ok().flatten().is_none()
+                {
+                    recorder.record_file(&WorkTree::new(&self.root), "Cargo.lock");
+                }
+                locator = recorder.locator(locator);
+            }
             let found = dependencies::dependencies(
                 &self.crates,
                 reader,
                 working_lock.as_deref(),
-                Rc::clone(&self.locator) as Rc<dyn extract::Locate>,
+                locator,
                 &self.locks,
             );
             notes.borrow_mut().extend(found.notes);
@@ -291,3 +314,6 @@ fn slash_path(path: &Path) -> String {
         .collect::<Vec<_>>()
         .join("/")
 }
+
+#[cfg(test)]
+mod recorded_tests;
