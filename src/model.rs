@@ -426,6 +426,11 @@ pub enum Ty {
         /// A value of `base` outside the domain, as JSON text: what this reader rejects.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         outside: Option<String>,
+        /// For an integer base whose domain is a range of it: the least and the greatest value of the
+        /// domain, as decimal text. A writer writes only these; the domain holds every integer between
+        /// them. Absent: the domain's extent is unknown (any value of `base` may be written).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        extent: Option<(String, String)>,
     },
     /// A type whose serde impls ask `is_human_readable()`: one shape in human-readable formats (JSON),
     /// another in compact ones (bincode, postcard and the others that say so).

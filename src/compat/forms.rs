@@ -3,10 +3,11 @@
 //! choices (the first of several types that decodes) and types of other crates at two package versions.
 //! Readable forms never get here: resolution already picked their shape for the format.
 
-use super::decode::Decoder;
+use super::decode::{Decoder, range};
 use super::issue::Issue;
-use super::shape::{RefinedDef, Shape, bytes_as_seq};
+use super::shape::{RefinedDef, Role, Shape, bytes_as_seq, resolve};
 use super::walk::Walk;
+use super::witness::int_value;
 use crate::model::Ty;
 use crate::rules::RuleId;
 
@@ -30,7 +31,7 @@ impl Walk<'_> {
             (S::External(..), _) | (_, S::External(..)) => None,
             (S::Option(_), S::Refined(_) | S::Bytes | S::Choice(_)) => None,
             (S::Refined(w), S::Refined(r)) => Some(self.refined_to_refined(w, r)),
-            (S::Refined(w), _) => Some(self.compare(&w.base, reader_ty)),
+            (S::Refined(w), _) => Some(self.refined_base(w, reader_ty)),
             (_, S::Refined(r)) => Some(self.plain_to_refined(writer_ty, r)),
             (_, S::Choice(reads)) => Some(self.compare_choice(writer_ty, reader_ty, writer, reads)),
             (S::Str, S::Bytes) if self.human => Some(Vec::new()),
@@ -69,9 +70,10 @@ impl Walk<'_> {
         )]
     }
 
-    /// Two refined values: the bases as usual; the reader's domain must hold the writer's.
+    /// Two refined values: the bases as a refined writer's are; the reader's domain must hold the
+    /// writer's.
     fn refined_to_refined(&mut self, writer: &RefinedDef, reader: &RefinedDef) -> Vec<Issue> {
-        let mut out = self.compare(&writer.base, &reader.base);
+        let mut out = self.refined_base(writer, &reader.base);
         if writer.read_by(reader) {
             return out;
         }
@@ -101,10 +103,11 @@ impl Walk<'_> {
     }
 
     /// A plain value read as a refined one: every value of the writer's type reaches the reader's
-    /// parser, which rejects those outside its domain.
+    /// parser, which rejects those outside its domain (none when the writer's integers all lie in the
+    /// domain's extent).
     fn plain_to_refined(&mut self, writer_ty: &Ty, reader: &RefinedDef) -> Vec<Issue> {
         let mut out = self.compare(writer_ty, &reader.base);
-        if out.iter().any(|issue| issue.breaks) {
+        if out.iter().any(|issue| issue.breaks) || self.integers_within(writer_ty, reader.extent) {
             return out;
         }
         let witness = reader
@@ -121,6 +124,86 @@ impl Walk<'_> {
             witness,
         ));
         out
+    }
+
+    /// A refined writer's base read as `reader_ty`. The writer writes only values of its domain: an
+    /// integer base with a known extent is compared by that extent, and every break found keeps a
+    /// witness only if the writer writes it ([`Walk::written_witness`]).
+    fn refined_base(&mut self, writer: &RefinedDef, reader_ty: &Ty) -> Vec<Issue> {
+        let found = match self.extent_to_integer(writer, reader_ty) {
+            Some(found) => found.into_iter().collect(),
+            None => self.compare(&writer.base, reader_ty),
+        };
+        found
+            .into_iter()
+            .map(|issue| self.written_witness(writer, reader_ty, issue))
+            .collect()
+    }
+
+    /// An integer base with a known extent read as an integer: the extent against the reader's range
+    /// (`None` when the pair is not of that kind, `Some(None)` when every written value reads).
+    fn extent_to_integer(&self, writer: &RefinedDef, reader_ty: &Ty) -> Option<Option<Issue>> {
+        let extent = writer.extent?;
+        let Shape::Int { signed, bits } = resolve(self.writer, &writer.base, Role::Writer).shape
+        else {
+            return None;
+        };
+        let Shape::Int {
+            signed: reader_signed,
+            bits: reader_bits,
+        } = resolve(self.reader, reader_ty, Role::Reader).shape
+        else {
+            return None;
+        };
+        let written = writer
+            .sample_value()
+            .filter(|sample| writer.writes(sample))
+            .or_else(|| int_value(extent.0))
+            .or_else(|| int_value(extent.1));
+        Some(self.compare_written_integers(
+            (signed, bits),
+            extent,
+            (reader_signed, reader_bits),
+            false,
+            written,
+        ))
+    }
+
+    /// A break found for a refined writer's base, with a witness the writer writes: the base's own if
+    /// the domain holds it; else the domain's sample, if the reader rejects it (in a positional format
+    /// the change of type is one of encoding, which the sample shows too); else none, and the finding
+    /// says why.
+    fn written_witness(&self, writer: &RefinedDef, reader_ty: &Ty, mut issue: Issue) -> Issue {
+        match &issue.witness {
+            Some(witness) if issue.breaks && !writer.writes(witness) => {}
+            _ => return issue,
+        }
+        let sample = writer.sample_value().filter(|sample| {
+            self.positional || Decoder::new(self.reader).decode(reader_ty, sample).is_err()
+        });
+        if sample.is_none() {
+            issue.detail.push_str(&format!(
+                " (no witness: the writer writes only `{}` values, and wirecheck knows none that the \
+                 reader rejects)",
+                writer.domain
+            ));
+        }
+        issue.witness = sample;
+        issue
+    }
+
+    /// Whether every integer `writer_ty` writes lies in `extent` (false when either is not known).
+    fn integers_within(&self, writer_ty: &Ty, extent: Option<(i128, i128)>) -> bool {
+        let Some((least, most)) = extent else {
+            return false;
+        };
+        match resolve(self.writer, writer_ty, Role::Writer).shape {
+            Shape::Int { signed, bits } => {
+                let (min, max) = range(signed, bits);
+                least <= min && max <= most
+            }
+            _ => false,
+        }
     }
 
     /// A reader that tries `reads` in order: the writer is fine if one of them takes everything it

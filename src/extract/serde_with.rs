@@ -228,6 +228,7 @@ fn display_from_str(ty: &Ty) -> Ty {
                 domain: name,
                 sample: serde_json::Value::String(sample.to_owned()).to_string(),
                 outside: outside.map(|o| serde_json::Value::String(o.to_owned()).to_string()),
+                extent: None,
             },
             None => Ty::external(format!("serde_with::DisplayFromStr over {ty}")),
         },
@@ -242,6 +243,7 @@ fn string_of(domain: String, sample: &str, outside: Option<&str>) -> Ty {
         within: Vec::new(),
         sample: serde_json::Value::String(sample.to_owned()).to_string(),
         outside: outside.map(|o| serde_json::Value::String(o.to_owned()).to_string()),
+        extent: None,
     }
 }
 
@@ -614,6 +616,7 @@ fn none_as_empty_string(field: &Ty) -> Result<Ty, String> {
             within: within.iter().map(|w| format!("{w} or empty")).collect(),
             sample,
             outside: None,
+            extent: None,
         },
         other => other,
     };
@@ -667,6 +670,7 @@ fn bool_from_int(flexible: bool) -> Ty {
         within: Vec::new(),
         sample: "1".to_owned(),
         outside: Some("2".to_owned()),
+        extent: None,
     }
 }
 
@@ -736,6 +740,7 @@ fn timing(name: &str, args: &[&Type]) -> Result<Ty, String> {
         base: Box::new(base),
         domain,
         within: Vec::new(),
+        extent: None,
     };
     let flexible = args
         .get(1)

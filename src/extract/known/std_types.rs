@@ -208,6 +208,7 @@ fn nonzero(base: Ty) -> Option<Ty> {
         within: Vec::new(),
         sample: "1".to_owned(),
         outside: Some("0".to_owned()),
+        extent: None,
     })
 }
 
@@ -448,6 +449,7 @@ fn address_string(name: &str) -> Ty {
         within: within.iter().map(|w| (*w).to_owned()).collect(),
         sample: format!("\"{sample}\""),
         outside: Some(format!("\"{outside}\"")),
+        extent: None,
     }
 }
 

@@ -9,8 +9,11 @@
 //! shares one domain name across crates (`rfc3339` for chrono's `DateTime`, `time::serde::rfc3339` and
 //! humantime's `SystemTime`; `unix-seconds` for chrono's `ts_seconds` and `time::serde::timestamp`), and
 //! `within` lists every larger domain (the closure, not only the parent). The date and time domains
-//! describe years 0 to 9999: chrono writes years past 9999 (`+10000-01-01T00:00:00Z`) that time and
-//! humantime reject (time without its `large-dates` feature); that edge is not modelled.
+//! describe years 0 to 9999 (the Unix counts -9999 to 9999, which their `extent` states, in whatever
+//! integer type each crate writes them): chrono writes years past 9999 (`+10000-01-01T00:00:00Z`) that
+//! time and humantime reject (time without its `large-dates` feature); that edge is not modelled. An
+//! integer domain with an `extent` is compared by it: time's `i128` milliseconds and chrono's `i64`
+//! ones are one domain, and only the width on the wire differs.
 //!
 //! **Versions.** `version` is the package version from `Cargo.lock` when the caller knows it: an entry
 //! applies when its range matches. Without a version the newest range of the crate is used (each
@@ -150,6 +153,29 @@ pub(super) fn refined(
         within: within.iter().map(|d| (*d).to_owned()).collect(),
         sample: sample.to_owned(),
         outside: outside.map(str::to_owned),
+        extent: None,
+    }
+}
+
+/// `ty`, a [`refined`] integer, whose domain is every integer from `least` to `most`.
+pub(super) fn with_extent(ty: Ty, least: i128, most: i128) -> Ty {
+    match ty {
+        Ty::Refined {
+            base,
+            domain,
+            within,
+            sample,
+            outside,
+            ..
+        } => Ty::Refined {
+            base,
+            domain,
+            within,
+            sample,
+            outside,
+            extent: Some((least.to_string(), most.to_string())),
+        },
+        other => other,
     }
 }
 

@@ -45,6 +45,7 @@ fn nonzero(base: Ty) -> Ty {
         within: vec![],
         sample: "1".into(),
         outside: Some("0".into()),
+        extent: None,
     }
 }
 
@@ -269,6 +270,7 @@ fn addresses_are_strings_to_humans_and_bytes_otherwise() {
             within: w,
             sample,
             outside,
+            ..
         } = &**human
         else {
             panic!("{human:?} is not refined");
