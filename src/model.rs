@@ -426,9 +426,9 @@ pub enum Ty {
         /// A value of `base` outside the domain, as JSON text: what this reader rejects.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         outside: Option<String>,
-        /// For an integer base whose domain is a range of it: the least and the greatest value of the
-        /// domain, as decimal text. A writer writes only these; the domain holds every integer between
-        /// them. Absent: the domain's extent is unknown (any value of `base` may be written).
+        /// For an integer base: the least and the greatest value of the domain, as decimal text. The
+        /// domain is every integer between them except `outside` (`nonzero` over `i32`: `i32::MIN` to
+        /// `i32::MAX`, less 0); a writer writes only these. Absent: the domain's extent is unknown.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         extent: Option<(String, String)>,
     },

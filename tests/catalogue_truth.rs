@@ -1192,6 +1192,108 @@ fn ts_milliseconds_to_time_milliseconds_is_no_break_in_json() {
     assert!(found.is_empty(), "{found:#?}");
 }
 
+/// chrono's `ts_milliseconds` and time's `timestamp::milliseconds` (one domain, an `i64` and an `i128`)
+/// in bincode: the width on the wire differs (legacy's fixed 8 and 16 bytes), so each side misreads the
+/// other, and the witness is a time both write (the sample), not a value neither writes.
+#[test]
+fn ts_milliseconds_to_time_milliseconds_differs_in_width_in_bincode() {
+    #[derive(Serialize, serde::Deserialize, Debug)]
+    struct C(#[serde(with = "chrono::serde::ts_milliseconds")] chrono::DateTime<chrono::Utc>);
+    #[derive(Serialize, serde::Deserialize, Debug)]
+    struct T(#[serde(with = "time::serde::timestamp::milliseconds")] time::OffsetDateTime);
+    let legacy = bincode::config::legacy();
+    let found = verdict(
+        "bincode",
+        (
+            "#[serde(with = \"chrono::serde::ts_milliseconds\")]",
+            "chrono::DateTime<chrono::Utc>",
+        ),
+        (
+            "#[serde(with = \"time::serde::timestamp::milliseconds\")]",
+            "time::OffsetDateTime",
+        ),
+    );
+    for d in [Direction::OldReadsNew, Direction::NewReadsOld] {
+        let found = in_direction(&found, d);
+        assert_eq!(found.len(), 1, "{d:?}: {found:#?}");
+        let millis: i64 = witness_field(found[0]).parse().expect("a number");
+        // Both write it: the same instant, read back from its JSON by each writer.
+        let c: C = serde_json::from_str(&format!("{millis}")).unwrap();
+        let t: T = serde_json::from_str(&format!("{millis}")).unwrap();
+        let (c_bytes, t_bytes) = (
+            bincode::serde::encode_to_vec(&c, legacy).unwrap(),
+            bincode::serde::encode_to_vec(&t, legacy).unwrap(),
+        );
+        assert_eq!((c_bytes.len(), t_bytes.len()), (8, 16));
+        // time reads past chrono's 8 bytes; chrono leaves 8 of time's unread (the next field's bytes).
+        assert!(bincode::serde::decode_from_slice::<T, _>(&c_bytes, legacy).is_err());
+        let (_, read) = bincode::serde::decode_from_slice::<C, _>(&t_bytes, legacy).unwrap();
+        assert_eq!(read, 8);
+    }
+}
+
+/// A real range difference: time's `timestamp::milliseconds` read as an `i32` loses the times past
+/// 2^31 ms; the witness is one time writes (1970-01-25), not a value past its year 9999. The other way
+/// every `i32` is a time time reads.
+#[test]
+fn time_milliseconds_to_an_i32_breaks_with_a_time_it_writes() {
+    #[derive(Serialize, serde::Deserialize, Debug)]
+    struct T(#[serde(with = "time::serde::timestamp::milliseconds")] time::OffsetDateTime);
+    let found = verdict(
+        "json",
+        (
+            "#[serde(with = \"time::serde::timestamp::milliseconds\")]",
+            "time::OffsetDateTime",
+        ),
+        ("", "i32"),
+    );
+    assert!(
+        in_direction(&found, Direction::OldReadsNew).is_empty(),
+        "{found:#?}"
+    );
+    for millis in [i32::MIN, -1, 0, i32::MAX] {
+        serde_json::from_str::<T>(&millis.to_string()).unwrap();
+    }
+    let nro = in_direction(&found, Direction::NewReadsOld);
+    assert_eq!(nro.len(), 1, "{found:#?}");
+    let witness = witness_field(nro[0]);
+    let written: T = serde_json::from_str(&witness).expect("time reads its own value");
+    assert_eq!(serde_json::to_string(&written).unwrap(), witness);
+    assert!(serde_json::from_str::<i32>(&witness).is_err(), "{witness}");
+}
+
+/// A plain `i64` read by time's `timestamp::milliseconds`: time rejects the milliseconds past its year
+/// 9999; the witness is an `i64` the old release writes.
+#[test]
+fn an_i64_to_time_milliseconds_narrows_for_new_readers() {
+    #[derive(Serialize, serde::Deserialize, Debug)]
+    struct T(#[serde(with = "time::serde::timestamp::milliseconds")] time::OffsetDateTime);
+    let found = verdict(
+        "json",
+        ("", "i64"),
+        (
+            "#[serde(with = \"time::serde::timestamp::milliseconds\")]",
+            "time::OffsetDateTime",
+        ),
+    );
+    let nro = in_direction(&found, Direction::NewReadsOld);
+    assert_eq!(nro.len(), 1, "{found:#?}");
+    let witness = witness_field(nro[0]);
+    serde_json::from_str::<i64>(&witness).expect("an i64");
+    assert!(serde_json::from_str::<T>(&witness).is_err(), "{witness}");
+    // time writes no value an i64 does not hold.
+    assert!(
+        in_direction(&found, Direction::OldReadsNew).is_empty(),
+        "{found:#?}"
+    );
+    for t in [
+        time::macros::datetime!(-9999-01-01 00:00 UTC),
+        time::macros::datetime!(9999-12-31 23:59:59.999 UTC),
+    ] {
+        serde_json::from_str::<i64>(&serde_json::to_string(&T(t)).unwrap()).unwrap();
+    }
+}
+
 #[test]
 fn uuid_string_to_uuid_is_a_break_in_compact_formats_only() {
     // A uuid in JSON is its string; in postcard 16 bytes, not a string of 36.

@@ -81,7 +81,7 @@ fn model(format: &str, version: &str, items: &str) -> Snapshot {
         Err(e) => panic!("{e}\n{text}"),
     };
     assert!(snap.notes.is_empty(), "{:#?}\n{text}", snap.notes);
-    assert_eq!(snap.messages.len(), 1, "{text}");
+    assert!(!snap.messages.is_empty(), "{text}");
     snap
 }
 
@@ -854,6 +854,141 @@ fn integer_to_display_from_str_breaks_both_ways() {
         ],
         (&[], &[]),
     );
+}
+
+// A refined writer nested in another type: its witness is its own sample wherever it sits.
+
+types!(nest_plain {
+    #[derive(Serialize, Deserialize, Debug)]
+    pub struct Inner {
+        pub n: u32,
+    }
+
+    #[derive(Serialize, Deserialize, Debug)]
+    pub enum Event {
+        Count(u32),
+    }
+
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub struct Opt {
+        pub v: Option<u32>,
+    }
+
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.list", kind = "event")]
+    pub struct List {
+        pub v: Vec<u32>,
+    }
+
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.map", kind = "event")]
+    pub struct Dict {
+        pub v: BTreeMap<String, u32>,
+    }
+
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.field", kind = "event")]
+    pub struct Field {
+        pub v: Inner,
+    }
+
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.payload", kind = "event")]
+    pub struct Payload {
+        pub v: Event,
+    }
+});
+
+types!(nest_display {
+    #[serde_as]
+    #[derive(Serialize, Deserialize, Debug)]
+    pub struct Inner {
+        #[serde_as(as = "DisplayFromStr")]
+        pub n: u32,
+    }
+
+    #[serde_as]
+    #[derive(Serialize, Deserialize, Debug)]
+    pub enum Event {
+        Count(#[serde_as(as = "DisplayFromStr")] u32),
+    }
+
+    #[serde_as]
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub struct Opt {
+        #[serde_as(as = "Option<DisplayFromStr>")]
+        pub v: Option<u32>,
+    }
+
+    #[serde_as]
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.list", kind = "event")]
+    pub struct List {
+        #[serde_as(as = "Vec<DisplayFromStr>")]
+        pub v: Vec<u32>,
+    }
+
+    #[serde_as]
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.map", kind = "event")]
+    pub struct Dict {
+        #[serde_as(as = "BTreeMap<_, DisplayFromStr>")]
+        pub v: BTreeMap<String, u32>,
+    }
+
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.field", kind = "event")]
+    pub struct Field {
+        pub v: Inner,
+    }
+
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.payload", kind = "event")]
+    pub struct Payload {
+        pub v: Event,
+    }
+});
+
+/// The first major finding's witness in direction `dir` for the message on `topic` (every message of
+/// the two models is compared; the topic picks one).
+fn topic_witness(old: &Snapshot, new: &Snapshot, dir: Direction, topic: &str) -> (String, Value) {
+    let all = findings(old, new);
+    let found = all
+        .iter()
+        .find(|f| f.level == Level::Major && f.direction == Some(dir) && f.topic == topic)
+        .unwrap_or_else(|| panic!("{dir}: no break on {topic}: {all:#?}"));
+    match &found.witness {
+        Some(w) => (found.rule.as_str().to_owned(), w.clone()),
+        None => panic!("a major finding without a witness: {found:#?}"),
+    }
+}
+
+/// `u32` to `DisplayFromStr` inside an `Option`, a `Vec`, a map's values, a struct's field and an
+/// enum's payload: in both directions the break's witness is written by the real writer (the new one
+/// writes its sample `"1"`, never the `""` of its base) and rejected by the real reader.
+#[test]
+fn a_nested_display_from_str_witness_is_written_by_the_real_writer() {
+    let (old, new) = (
+        json_model(nest_plain::SOURCE),
+        model("json", "0.2.0", nest_display::SOURCE),
+    );
+    macro_rules! both_ways {
+        ($ty:ident, $topic:literal) => {{
+            let (rule, w) = topic_witness(&old, &new, ONR, $topic);
+            assert_eq!(rule, "field_type_changed", "{w}");
+            rejected::<nest_display::$ty, nest_plain::$ty>(&w);
+            let (rule, w) = topic_witness(&old, &new, NRO, $topic);
+            assert_eq!(rule, "field_type_changed", "{w}");
+            rejected::<nest_plain::$ty, nest_display::$ty>(&w);
+        }};
+    }
+    both_ways!(Opt, "t.msg");
+    both_ways!(List, "t.list");
+    both_ways!(Dict, "t.map");
+    both_ways!(Field, "t.field");
+    both_ways!(Payload, "t.payload");
 }
 
 /// `String` to `DisplayFromStr` over `u32`: old readers take the new strings; new readers reject old

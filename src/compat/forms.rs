@@ -107,7 +107,7 @@ impl Walk<'_> {
     /// domain's extent).
     fn plain_to_refined(&mut self, writer_ty: &Ty, reader: &RefinedDef) -> Vec<Issue> {
         let mut out = self.compare(writer_ty, &reader.base);
-        if out.iter().any(|issue| issue.breaks) || self.integers_within(writer_ty, reader.extent) {
+        if out.iter().any(|issue| issue.breaks) || self.integers_within(writer_ty, reader) {
             return out;
         }
         let witness = reader
@@ -192,18 +192,21 @@ impl Walk<'_> {
         issue
     }
 
-    /// Whether every integer `writer_ty` writes lies in `extent` (false when either is not known).
-    fn integers_within(&self, writer_ty: &Ty, extent: Option<(i128, i128)>) -> bool {
-        let Some((least, most)) = extent else {
+    /// Whether every integer `writer_ty` writes is in the `reader`'s domain: in its extent, and none of
+    /// them its `outside` value (false when either is not known).
+    fn integers_within(&self, writer_ty: &Ty, reader: &RefinedDef) -> bool {
+        let Some((least, most)) = reader.extent else {
             return false;
         };
-        match resolve(self.writer, writer_ty, Role::Writer).shape {
-            Shape::Int { signed, bits } => {
-                let (min, max) = range(signed, bits);
-                least <= min && max <= most
-            }
-            _ => false,
-        }
+        let Shape::Int { signed, bits } = resolve(self.writer, writer_ty, Role::Writer).shape
+        else {
+            return false;
+        };
+        let (min, max) = range(signed, bits);
+        let outside = reader
+            .outside_value()
+            .and_then(|v| v.as_i64().map(i128::from).or(v.as_u64().map(i128::from)));
+        least <= min && max <= most && outside.is_none_or(|o| o < min || max < o)
     }
 
     /// A reader that tries `reads` in order: the writer is fine if one of them takes everything it

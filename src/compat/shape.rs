@@ -102,7 +102,7 @@ pub(crate) struct RefinedDef {
     /// A value of the base outside the domain, as JSON text.
     pub outside: Option<String>,
     /// For an integer base, the least and the greatest value of the domain (every integer between is
-    /// in it): what the writer writes. `None` when unknown or unreadable.
+    /// in it, except `outside`): what the writer writes. `None` when unknown or unreadable.
     pub extent: Option<(i128, i128)>,
 }
 
@@ -119,11 +119,14 @@ impl RefinedDef {
             .and_then(|text| serde_json::from_str(text).ok())
     }
 
-    /// Whether the writer of this domain may write `value`: its sample, or an integer of its extent.
-    /// Without an extent, only the sample is known to be written.
+    /// Whether the writer of this domain may write `value`: its sample, or an integer of its extent
+    /// other than `outside`. Without an extent, only the sample is known to be written.
     pub fn writes(&self, value: &serde_json::Value) -> bool {
         if self.sample_value().as_ref() == Some(value) {
             return true;
+        }
+        if self.outside_value().as_ref() == Some(value) {
+            return false;
         }
         let integer = value
             .as_i64()
