@@ -902,14 +902,14 @@ fn a_uri_is_a_uri_reference_and_an_iri() {
 }
 
 #[test]
-fn rfc3339_is_one_domain_across_chrono_time_and_humantime() {
-    // What each writes, each of the others reads (years 0 to 9999).
+fn rfc3339_is_one_domain_across_chrono_and_time_and_humantime_reads_a_part() {
+    // What chrono and time write, each reads (years 0 to 9999); humantime writes a part of it.
     let chrono_text =
         serde_json::to_string(&chrono::DateTime::from_timestamp(1_704_164_645, 5).unwrap())
             .unwrap();
-    #[derive(Serialize, serde::Deserialize)]
+    #[derive(Serialize, serde::Deserialize, Debug)]
     struct T(#[serde(with = "time::serde::rfc3339")] time::OffsetDateTime);
-    #[derive(Serialize, serde::Deserialize)]
+    #[derive(Serialize, serde::Deserialize, Debug)]
     struct H(#[serde(with = "humantime_serde")] std::time::SystemTime);
     let time_text =
         serde_json::to_string(&T(time::macros::datetime!(2024-01-02 03:04:05.5 +01:00))).unwrap();
@@ -921,8 +921,19 @@ fn rfc3339_is_one_domain_across_chrono_time_and_humantime() {
         serde_json::from_str::<chrono::DateTime<chrono::Utc>>(text)
             .unwrap_or_else(|e| panic!("{text}: {e}"));
         serde_json::from_str::<T>(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-        serde_json::from_str::<H>(text).unwrap_or_else(|e| panic!("{text}: {e}"));
     }
+    serde_json::from_str::<H>(&chrono_text).unwrap();
+    // humantime reads UTC from 1970 on: a time before, or an offset without a fraction, is rejected (an
+    // offset after a fraction is ignored: time's `+01:00` reads an hour late).
+    for text in ["\"1969-12-31T23:59:59Z\"", "\"2024-01-02T03:04:05+01:00\""] {
+        serde_json::from_str::<chrono::DateTime<chrono::Utc>>(text).unwrap();
+        assert!(serde_json::from_str::<H>(text).is_err(), "{text}");
+    }
+    let misread = serde_json::from_str::<H>(&time_text).unwrap();
+    assert_eq!(
+        misread.0,
+        std::time::UNIX_EPOCH + std::time::Duration::from_millis(1_704_164_645_500)
+    );
     // The edge the domain leaves out: chrono writes years past 9999, which time rejects.
     let far = chrono::NaiveDate::from_ymd_opt(10_000, 1, 1)
         .unwrap()
@@ -931,29 +942,88 @@ fn rfc3339_is_one_domain_across_chrono_time_and_humantime() {
         .and_utc();
     let far_text = serde_json::to_string(&far).unwrap();
     assert!(serde_json::from_str::<T>(&far_text).is_err(), "{far_text}");
-    {
-        let (shape, _) = field_shape("", "chrono::DateTime<chrono::Utc>");
-        assert!(
-            matches!(shape, Ty::Refined { ref domain, .. } if domain == "rfc3339"),
-            "{shape}"
-        );
-    }
-    let (shape, _) = field_shape(
-        "#[serde(with = \"time::serde::rfc3339\")]",
-        "time::OffsetDateTime",
+    let domain_of = |attrs: &str, ty: &str| match field_shape(attrs, ty).0 {
+        Ty::Refined { domain, within, .. } => (domain, within),
+        other => panic!("{other}"),
+    };
+    let rfc3339 = ("rfc3339".to_owned(), Vec::new());
+    assert_eq!(domain_of("", "chrono::DateTime<chrono::Utc>"), rfc3339);
+    assert_eq!(
+        domain_of(
+            "#[serde(with = \"time::serde::rfc3339\")]",
+            "time::OffsetDateTime"
+        ),
+        rfc3339
     );
-    assert!(
-        matches!(shape, Ty::Refined { ref domain, .. } if domain == "rfc3339"),
-        "{shape}"
+    assert_eq!(
+        domain_of(
+            "#[serde(with = \"humantime_serde\")]",
+            "std::time::SystemTime"
+        ),
+        (
+            "rfc3339-utc-since-1970".to_owned(),
+            vec!["rfc3339".to_owned()]
+        )
     );
-    let (shape, _) = field_shape(
+}
+
+/// chrono's `DateTime<Utc>` and time's `rfc3339` read by humantime: it rejects the times before 1970
+/// that they write (the witness); humantime's own times they read.
+#[test]
+fn rfc3339_to_humantime_narrows_for_new_readers_with_a_time_before_1970() {
+    #[derive(Serialize, serde::Deserialize, Debug)]
+    struct T(#[serde(with = "time::serde::rfc3339")] time::OffsetDateTime);
+    #[derive(Serialize, serde::Deserialize, Debug)]
+    struct H(#[serde(with = "humantime_serde")] std::time::SystemTime);
+    let human = (
         "#[serde(with = \"humantime_serde\")]",
         "std::time::SystemTime",
     );
+    for old in [
+        ("", "chrono::DateTime<chrono::Utc>"),
+        (
+            "#[serde(with = \"time::serde::rfc3339\")]",
+            "time::OffsetDateTime",
+        ),
+    ] {
+        let found = verdict("json", old, human);
+        assert!(
+            in_direction(&found, Direction::OldReadsNew).is_empty(),
+            "{found:#?}"
+        );
+        let nro = in_direction(&found, Direction::NewReadsOld);
+        assert_eq!(nro.len(), 1, "{found:#?}");
+        assert_eq!(nro[0].rule.as_str(), "value_domain_narrowed");
+        let witness = witness_field(nro[0]);
+        // Both old writers write it (read back and written again unchanged); humantime rejects it.
+        let c: chrono::DateTime<chrono::Utc> = serde_json::from_str(&witness).unwrap();
+        assert_eq!(serde_json::to_string(&c).unwrap(), witness);
+        let t: T = serde_json::from_str(&witness).unwrap();
+        assert_eq!(serde_json::to_string(&t).unwrap(), witness);
+        assert!(serde_json::from_str::<H>(&witness).is_err(), "{witness}");
+    }
+}
+
+/// `IpNet` to `Ipv4Net`: new readers reject the IPv6 networks old writers write; old readers read
+/// every IPv4 network.
+#[test]
+fn ip_net_to_ipv4_net_narrows_for_new_readers_with_an_ipv6_network() {
+    let found = verdict("json", ("", "ipnet::IpNet"), ("", "ipnet::Ipv4Net"));
     assert!(
-        matches!(shape, Ty::Refined { ref domain, .. } if domain == "rfc3339"),
-        "{shape}"
+        in_direction(&found, Direction::OldReadsNew).is_empty(),
+        "{found:#?}"
     );
+    let nro = in_direction(&found, Direction::NewReadsOld);
+    assert_eq!(nro.len(), 1, "{found:#?}");
+    let witness = witness_field(nro[0]);
+    let written: ipnet::IpNet = serde_json::from_str(&witness).unwrap();
+    assert_eq!(serde_json::to_string(&written).unwrap(), witness);
+    assert!(
+        serde_json::from_str::<ipnet::Ipv4Net>(&witness).is_err(),
+        "{witness}"
+    );
+    let v4: ipnet::Ipv4Net = "10.0.0.0/8".parse().unwrap();
+    serde_json::from_str::<ipnet::IpNet>(&serde_json::to_string(&v4).unwrap()).unwrap();
 }
 
 #[test]

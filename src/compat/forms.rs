@@ -10,6 +10,7 @@ use super::walk::Walk;
 use super::witness::int_value;
 use crate::model::Ty;
 use crate::rules::RuleId;
+use serde_json::Value;
 
 impl Walk<'_> {
     /// Compares a pair of wire shapes when one of them is a refined value, bytes, a reader choice, or
@@ -85,9 +86,11 @@ impl Walk<'_> {
                 writer.domain, reader.domain
             )
         };
-        let witness = writer
-            .sample_value()
-            .filter(|sample| Some(sample) != reader.sample_value().as_ref());
+        let witness = self.part_witness(writer, reader).or_else(|| {
+            writer
+                .sample_value()
+                .filter(|sample| Some(sample) != reader.sample_value().as_ref())
+        });
         out.push(Issue::breaking(
             RuleId::ValueDomainNarrowed,
             format!(
@@ -100,6 +103,21 @@ impl Walk<'_> {
             witness,
         ));
         out
+    }
+
+    /// When the reader's domain is a part of the writer's: the reader's `outside` value, which the
+    /// catalogue picks in the whole (an IPv6 network for an IPv4 reader), unless it is no value of the
+    /// writer's base or one the writer's own domain leaves out (its `outside`).
+    fn part_witness(&self, writer: &RefinedDef, reader: &RefinedDef) -> Option<Value> {
+        if !reader.within.contains(&writer.domain) {
+            return None;
+        }
+        let outside = reader.outside_value()?;
+        let in_whole = writer.outside_value().as_ref() != Some(&outside)
+            && Decoder::new(self.writer)
+                .decode(&writer.base, &outside)
+                .is_ok();
+        in_whole.then_some(outside)
     }
 
     /// A plain value read as a refined one: every value of the writer's type reaches the reader's

@@ -8,7 +8,10 @@
 //! **Domains.** A [`Ty::Refined`] names the set of values its reader accepts. The same wire format
 //! shares one domain name across crates (`rfc3339` for chrono's `DateTime`, `time::serde::rfc3339` and
 //! humantime's `SystemTime`; `unix-seconds` for chrono's `ts_seconds` and `time::serde::timestamp`), and
-//! `within` lists every larger domain (the closure, not only the parent). The date and time domains
+//! `within` lists every larger domain (the closure, not only the parent); the `outside` value of a domain
+//! that is a part of another is one of that other (an IPv6 network for `ipv4-cidr`, a time before 1970
+//! for humantime's `rfc3339-utc-since-1970`): the value a writer of the whole writes and a reader of the
+//! part rejects, which the comparison takes as the witness. The date and time domains
 //! describe years 0 to 9999 (the Unix counts -9999 to 9999, which their `extent` states, in whatever
 //! integer type each crate writes them): chrono writes years past 9999 (`+10000-01-01T00:00:00Z`) that
 //! time and humantime reject (time without its `large-dates` feature); that edge is not modelled. An
