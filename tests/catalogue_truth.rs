@@ -30,7 +30,8 @@ use wirecheck::model::{Body, Snapshot, Ty};
 mod shape;
 
 use shape::{
-    Defs, compact_reads_nothing, json_fits, postcard_decode, postcard_encode, refined_of, sample,
+    Defs, compact_reads_nothing, extent_of, json_fits, postcard_decode, postcard_encode,
+    refined_of, sample,
 };
 
 /// The protocol the compiled helper types name (the real codecs do not read it).
@@ -151,6 +152,21 @@ where
                 serde_json::from_str::<T>(outside).is_err(),
                 "{}",
                 at(&format!("outside {outside} is read"))
+            );
+        }
+    }
+    if let Some((least, most)) = extent_of(shape, true) {
+        // The extent's ends are values the type writes: read, and written back unchanged.
+        for end in [least, most] {
+            let text = end.to_string();
+            let read: T = serde_json::from_str(&text)
+                .unwrap_or_else(|e| panic!("{}: {e}", at(&format!("extent end {text}"))));
+            let written = serde_json::to_string(&read).expect("writes");
+            assert_eq!(
+                written,
+                text,
+                "{}",
+                at("an extent end is what the type writes")
             );
         }
     }
@@ -566,6 +582,25 @@ with_case!(
     "time::serde::timestamp::milliseconds",
     Both,
     [time::macros::datetime!(2024-01-02 03:04:05 UTC),]
+);
+
+with_case!(
+    time_timestamp_microseconds,
+    time::OffsetDateTime,
+    "time::serde::timestamp::microseconds",
+    Both,
+    [
+        time::macros::datetime!(2024-01-02 03:04:05.000_006 UTC),
+        time::macros::datetime!(1900-01-01 00:00 UTC),
+    ]
+);
+
+with_case!(
+    time_timestamp_microseconds_option,
+    Option<time::OffsetDateTime>,
+    "time::serde::timestamp::microseconds::option",
+    Both,
+    [Some(time::macros::datetime!(2024-01-02 03:04:05 UTC)), None,]
 );
 
 with_case!(
@@ -1259,6 +1294,36 @@ fn ts_milliseconds_to_time_milliseconds_is_no_break_in_json() {
         "time::OffsetDateTime",
     );
     let found = verdict("json", old, new);
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+/// chrono's `ts_microseconds` (an `i64`) and time's `timestamp::microseconds` (an `i128`): one domain,
+/// one JSON number; each reads the other's edges of years -9999 and 9999.
+#[test]
+fn ts_microseconds_to_time_microseconds_is_no_break_in_json() {
+    #[derive(Serialize, serde::Deserialize, Debug)]
+    struct C(#[serde(with = "chrono::serde::ts_microseconds")] chrono::DateTime<chrono::Utc>);
+    #[derive(Serialize, serde::Deserialize, Debug)]
+    struct T(#[serde(with = "time::serde::timestamp::microseconds")] time::OffsetDateTime);
+    for t in [
+        time::macros::datetime!(-9999-01-01 00:00 UTC),
+        time::macros::datetime!(9999-12-31 23:59:59.999_999 UTC),
+    ] {
+        let text = serde_json::to_string(&T(t)).unwrap();
+        let c: C = serde_json::from_str(&text).unwrap();
+        assert_eq!(serde_json::to_string(&c).unwrap(), text);
+    }
+    let found = verdict(
+        "json",
+        (
+            "#[serde(with = \"chrono::serde::ts_microseconds\")]",
+            "chrono::DateTime<chrono::Utc>",
+        ),
+        (
+            "#[serde(with = \"time::serde::timestamp::microseconds\")]",
+            "time::OffsetDateTime",
+        ),
+    );
     assert!(found.is_empty(), "{found:#?}");
 }
 

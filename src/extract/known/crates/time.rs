@@ -153,6 +153,12 @@ fn unix_millis_i128() -> Ty {
     unix_count(128, "unix-milliseconds", 1_000, "1704164645000")
 }
 
+/// Microseconds since the Unix epoch as `timestamp::microseconds` writes them: an `i128`, of the same
+/// domain as chrono's `ts_microseconds` (every value time writes fits an `i64`).
+fn unix_micros_i128() -> Ty {
+    unix_count(128, "unix-microseconds", 1_000_000, "1704164645000000")
+}
+
 /// RFC 2822 (`Tue, 02 Jan 2024 03:04:05 +0000`).
 fn rfc2822() -> Ty {
     refined_str(
@@ -212,6 +218,18 @@ pub(super) const WITH: &[WithEntry] = &[
         versions: ">=0.3.0, <0.4.0",
         modules: &["serde::timestamp::milliseconds::option"],
         shape: |field| optional(field, unix_millis_i128()),
+    },
+    WithEntry {
+        krate: "time",
+        versions: ">=0.3.0, <0.4.0",
+        modules: &["serde::timestamp::microseconds"],
+        shape: |field| plain(field, unix_micros_i128()),
+    },
+    WithEntry {
+        krate: "time",
+        versions: ">=0.3.0, <0.4.0",
+        modules: &["serde::timestamp::microseconds::option"],
+        shape: |field| optional(field, unix_micros_i128()),
     },
     WithEntry {
         krate: "time",
