@@ -608,7 +608,7 @@ fn each_adapter_is_modelled_as_what_it_writes_and_reads() {
     );
     assert_eq!(ty("pairs").to_string(), "Vec<(String, u32)>");
     assert_eq!(ty("entries").to_string(), "Map<String, u32>");
-    assert_eq!(ty("at").to_string(), "i64 (unix timestamp in seconds)");
+    assert_eq!(ty("at").to_string(), "i64 (unix-seconds)");
     assert_eq!(
         ty("at_ms").to_string(),
         "String (unix timestamp in milliseconds)"
@@ -854,6 +854,66 @@ fn integer_to_display_from_str_breaks_both_ways() {
         ],
         (&[], &[]),
     );
+}
+
+// serde_with's whole-unit timestamps in an `i64` are the numbers chrono's and time's modules write.
+
+types!(ts_modules {
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub struct Msg {
+        #[serde(with = "time::serde::timestamp")]
+        pub at: time::OffsetDateTime,
+        #[serde(with = "chrono::serde::ts_milliseconds")]
+        pub at_ms: chrono::DateTime<chrono::Utc>,
+    }
+});
+
+types!(ts_serde_with {
+    #[serde_as]
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub struct Msg {
+        #[serde_as(as = "TimestampSeconds<i64>")]
+        pub at: SystemTime,
+        #[serde_as(as = "TimestampMilliSeconds<i64>")]
+        pub at_ms: SystemTime,
+    }
+});
+
+/// time's `timestamp` and chrono's `ts_milliseconds` to serde_with's `TimestampSeconds<i64>` and
+/// `TimestampMilliSeconds<i64>` on `SystemTime`: one domain each, so no finding, and each side reads
+/// the other's times (before 1970 too).
+#[test]
+fn serde_with_timestamps_share_the_catalogue_domains() {
+    use std::time::{Duration, UNIX_EPOCH};
+    use ts_modules::Msg as Old;
+    use ts_serde_with::Msg as New;
+    let (old, new) = (
+        json_model(ts_modules::SOURCE),
+        model("json", "0.2.0", ts_serde_with::SOURCE),
+    );
+    let olds = [
+        Old {
+            at: time::macros::datetime!(2024-01-02 03:04:05 UTC),
+            at_ms: chrono::DateTime::from_timestamp_millis(1_704_164_645_123).unwrap(),
+        },
+        Old {
+            at: time::macros::datetime!(1900-01-01 00:00 UTC),
+            at_ms: chrono::DateTime::from_timestamp_millis(-2_208_988_800_000).unwrap(),
+        },
+    ];
+    let news = [
+        New {
+            at: UNIX_EPOCH + Duration::from_secs(1_704_164_645),
+            at_ms: UNIX_EPOCH + Duration::from_millis(1_704_164_645_123),
+        },
+        New {
+            at: UNIX_EPOCH - Duration::from_secs(2_208_988_800),
+            at_ms: UNIX_EPOCH - Duration::from_millis(2_208_988_800_000),
+        },
+    ];
+    verdicts::<Old, New>((&old, &new), [(ONR, None), (NRO, None)], (&olds, &news));
 }
 
 // A refined writer nested in another type: its witness is its own sample wherever it sits.

@@ -173,6 +173,9 @@ impl Walk<'_> {
         else {
             return None;
         };
+        // The base's own range bounds what is written too (an `i64` of nanoseconds stops in 2262).
+        let (min, max) = range(signed, bits);
+        let extent = (extent.0.max(min), extent.1.min(max));
         let written = writer
             .sample_value()
             .filter(|sample| writer.writes(sample))

@@ -728,7 +728,15 @@ fn timing(name: &str, args: &[&Type]) -> Result<Ty, String> {
         Some(other) => return Err(format!("`{name}<{other}>` is not modelled")),
     };
     let domain = format!("{kind} in {unit}");
-    let written = Ty::Refined {
+    let i64_ty = Ty::Int {
+        signed: true,
+        bits: 64,
+    };
+    // Whole units of a timestamp in an `i64`: the same numbers as chrono's and time's modules write.
+    let shared = (kind == "unix timestamp" && !frac && base == i64_ty)
+        .then(|| super::known::unix_timestamp_i64(unit, "1700000000"))
+        .flatten();
+    let written = shared.unwrap_or_else(|| Ty::Refined {
         sample: match &base {
             Ty::String => "\"1700000000\"".to_owned(),
             // Whole units unless `WithFrac`: the others round to the unit when writing.
@@ -741,7 +749,7 @@ fn timing(name: &str, args: &[&Type]) -> Result<Ty, String> {
         domain,
         within: Vec::new(),
         extent: None,
-    };
+    });
     let flexible = args
         .get(1)
         .is_some_and(|s| tokens_text(*s).ends_with("Flexible"));

@@ -142,6 +142,19 @@ fn in_range(req: &str, version: &Version) -> bool {
     VersionReq::parse(req).is_ok_and(|req| req.matches(version))
 }
 
+/// Whole `unit`s (`seconds`, `milliseconds`, `microseconds`) since the Unix epoch as an `i64`, in the
+/// catalogue's domain of that unit (chrono's `ts_*`, time's `timestamp*`), with `sample`; `None` for
+/// another unit (nanoseconds are no domain: chrono's `i64` holds only 1677 to 2262).
+pub(super) fn unix_timestamp_i64(unit: &str, sample: &str) -> Option<Ty> {
+    let (domain, per_second) = match unit {
+        "seconds" => ("unix-seconds", 1),
+        "milliseconds" => ("unix-milliseconds", 1_000),
+        "microseconds" => ("unix-microseconds", 1_000_000),
+        _ => return None,
+    };
+    Some(chrono::unix_count(64, domain, per_second, sample))
+}
+
 /// A string (or number) the reader parses: `base` on the wire, only values of `domain` accepted.
 pub(super) fn refined(
     base: Ty,
