@@ -49,7 +49,8 @@ macro_rules! types {
                 BoolFromInt, BytesOrString, DefaultOnError, DefaultOnNull,
                 DisplayFromStr, DurationMilliSeconds, DurationSeconds, FromInto, IfIsHumanReadable,
                 Map, NoneAsEmptyString, OneOrMany, PickFirst, Same, Seq, StringWithSeparator,
-                TimestampMilliSeconds, TimestampSeconds, serde_as, skip_serializing_none,
+                TimestampMilliSeconds, TimestampNanoSeconds, TimestampSeconds, serde_as,
+                skip_serializing_none,
             };
             use std::collections::{BTreeMap, HashMap};
             use std::time::{Duration, SystemTime};
@@ -70,7 +71,7 @@ fn model(format: &str, version: &str, items: &str) -> Snapshot {
          use serde_with::{{BoolFromInt, BytesOrString, DefaultOnError, DefaultOnNull, \
          DisplayFromStr, DurationMilliSeconds, DurationSeconds, FromInto, IfIsHumanReadable, Map, \
          NoneAsEmptyString, OneOrMany, PickFirst, Same, Seq, StringWithSeparator, TimestampMilliSeconds, \
-         TimestampSeconds, serde_as, skip_serializing_none}};\n\
+         TimestampNanoSeconds, TimestampSeconds, serde_as, skip_serializing_none}};\n\
          use std::collections::{{BTreeMap, HashMap}};\nuse std::time::{{Duration, SystemTime}};\n\
          use wirecheck::{{Message, Protocol}};\n\n\
          #[derive(Protocol)]\n#[wire(name = \"p\", version = \"{version}\", format = \"{format}\")]\n\
@@ -866,6 +867,8 @@ types!(ts_modules {
         pub at: time::OffsetDateTime,
         #[serde(with = "chrono::serde::ts_milliseconds")]
         pub at_ms: chrono::DateTime<chrono::Utc>,
+        #[serde(with = "chrono::serde::ts_nanoseconds")]
+        pub at_ns: chrono::DateTime<chrono::Utc>,
     }
 });
 
@@ -878,12 +881,15 @@ types!(ts_serde_with {
         pub at: SystemTime,
         #[serde_as(as = "TimestampMilliSeconds<i64>")]
         pub at_ms: SystemTime,
+        #[serde_as(as = "TimestampNanoSeconds<i64>")]
+        pub at_ns: SystemTime,
     }
 });
 
-/// time's `timestamp` and chrono's `ts_milliseconds` to serde_with's `TimestampSeconds<i64>` and
-/// `TimestampMilliSeconds<i64>` on `SystemTime`: one domain each, so no finding, and each side reads
-/// the other's times (before 1970 too).
+/// time's `timestamp` and chrono's `ts_milliseconds` and `ts_nanoseconds` to serde_with's
+/// `TimestampSeconds<i64>`, `TimestampMilliSeconds<i64>` and `TimestampNanoSeconds<i64>` on `SystemTime`:
+/// the same numbers each, so no finding, and each side reads the other's times (before 1970 too, and
+/// the first nanosecond an `i64` holds).
 #[test]
 fn serde_with_timestamps_share_the_catalogue_domains() {
     use std::time::{Duration, UNIX_EPOCH};
@@ -897,20 +903,24 @@ fn serde_with_timestamps_share_the_catalogue_domains() {
         Old {
             at: time::macros::datetime!(2024-01-02 03:04:05 UTC),
             at_ms: chrono::DateTime::from_timestamp_millis(1_704_164_645_123).unwrap(),
+            at_ns: chrono::DateTime::from_timestamp_nanos(1_704_164_645_123_456_789),
         },
         Old {
             at: time::macros::datetime!(1900-01-01 00:00 UTC),
             at_ms: chrono::DateTime::from_timestamp_millis(-2_208_988_800_000).unwrap(),
+            at_ns: chrono::DateTime::from_timestamp_nanos(i64::MIN),
         },
     ];
     let news = [
         New {
             at: UNIX_EPOCH + Duration::from_secs(1_704_164_645),
             at_ms: UNIX_EPOCH + Duration::from_millis(1_704_164_645_123),
+            at_ns: UNIX_EPOCH + Duration::from_nanos(1_704_164_645_123_456_789),
         },
         New {
             at: UNIX_EPOCH - Duration::from_secs(2_208_988_800),
             at_ms: UNIX_EPOCH - Duration::from_millis(2_208_988_800_000),
+            at_ns: UNIX_EPOCH - Duration::from_nanos(2_208_988_800_000_000_000),
         },
     ];
     verdicts::<Old, New>((&old, &new), [(ONR, None), (NRO, None)], (&olds, &news));

@@ -142,14 +142,16 @@ fn in_range(req: &str, version: &Version) -> bool {
     VersionReq::parse(req).is_ok_and(|req| req.matches(version))
 }
 
-/// Whole `unit`s (`seconds`, `milliseconds`, `microseconds`) since the Unix epoch as an `i64`, in the
-/// catalogue's domain of that unit (chrono's `ts_*`, time's `timestamp*`), with `sample`; `None` for
-/// another unit (nanoseconds are no domain: chrono's `i64` holds only 1677 to 2262).
+/// Whole `unit`s (`seconds`, `milliseconds`, `microseconds`, `nanoseconds`) since the Unix epoch as an
+/// `i64`, as the catalogue has them (chrono's `ts_*`, time's `timestamp*`): the domain of that unit,
+/// with `sample`, or for nanoseconds the plain `i64` chrono's `ts_nanoseconds` is (every `i64` is a
+/// time); `None` for another unit.
 pub(super) fn unix_timestamp_i64(unit: &str, sample: &str) -> Option<Ty> {
     let (domain, per_second) = match unit {
         "seconds" => ("unix-seconds", 1),
         "milliseconds" => ("unix-milliseconds", 1_000),
         "microseconds" => ("unix-microseconds", 1_000_000),
+        "nanoseconds" => return Some(chrono::unix_nanos()),
         _ => return None,
     };
     Some(chrono::unix_count(64, domain, per_second, sample))
