@@ -926,6 +926,91 @@ fn serde_with_timestamps_share_the_catalogue_domains() {
     verdicts::<Old, New>((&old, &new), [(ONR, None), (NRO, None)], (&olds, &news));
 }
 
+types!(keys_plain {
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub struct Msg {
+        pub by_id: BTreeMap<u8, String>,
+    }
+});
+
+types!(keys_display {
+    #[serde_as]
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub struct Msg {
+        #[serde_as(as = "BTreeMap<DisplayFromStr, _>")]
+        pub by_id: BTreeMap<u8, String>,
+    }
+});
+
+/// Integer map keys to `DisplayFromStr` keys: JSON writes both as the number's text and reads both
+/// from it, so neither direction breaks.
+#[test]
+fn integer_keys_to_display_from_str_keys_are_the_same_json() {
+    use keys_display::Msg as New;
+    use keys_plain::Msg as Old;
+    let (old, new) = (
+        json_model(keys_plain::SOURCE),
+        model("json", "0.2.0", keys_display::SOURCE),
+    );
+    let entries = |k: u8| std::collections::BTreeMap::from([(k, "x".to_owned())]);
+    verdicts::<Old, New>(
+        (&old, &new),
+        [(ONR, None), (NRO, None)],
+        (
+            &[
+                Old { by_id: entries(0) },
+                Old {
+                    by_id: entries(255),
+                },
+            ],
+            &[
+                New { by_id: entries(0) },
+                New {
+                    by_id: entries(255),
+                },
+            ],
+        ),
+    );
+}
+
+types!(keys_display_u16 {
+    #[serde_as]
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub struct Msg {
+        #[serde_as(as = "BTreeMap<DisplayFromStr, _>")]
+        pub by_id: BTreeMap<u16, String>,
+    }
+});
+
+/// `u8` keys to `DisplayFromStr` keys over `u16`: old readers reject the keys past 255 (the witness,
+/// written by the new release); new readers read every old key.
+#[test]
+fn integer_keys_to_wider_display_from_str_keys_narrow_for_old_readers() {
+    use keys_display_u16::Msg as New;
+    use keys_plain::Msg as Old;
+    let (old, new) = (
+        json_model(keys_plain::SOURCE),
+        model("json", "0.2.0", keys_display_u16::SOURCE),
+    );
+    let entries = |k: u8| std::collections::BTreeMap::from([(k, "x".to_owned())]);
+    verdicts::<Old, New>(
+        (&old, &new),
+        [(ONR, Some("map_key_changed")), (NRO, None)],
+        (
+            &[
+                Old { by_id: entries(0) },
+                Old {
+                    by_id: entries(255),
+                },
+            ],
+            &[],
+        ),
+    );
+}
+
 // A refined writer nested in another type: its witness is its own sample wherever it sits.
 
 types!(nest_plain {
