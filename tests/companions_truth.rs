@@ -1011,6 +1011,43 @@ fn integer_keys_to_wider_display_from_str_keys_narrow_for_old_readers() {
     );
 }
 
+types!(display_u8 {
+    #[serde_as]
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub struct Msg {
+        #[serde_as(as = "DisplayFromStr")]
+        pub id: u8,
+    }
+});
+
+types!(display_u16 {
+    #[serde_as]
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub struct Msg {
+        #[serde_as(as = "DisplayFromStr")]
+        pub id: u16,
+    }
+});
+
+/// `DisplayFromStr` over `u8` to over `u16`: old readers reject the text of 256 (the witness, which
+/// the new release writes); new readers read every old text.
+#[test]
+fn display_from_str_widened_narrows_for_old_readers_with_a_number_past_the_old_range() {
+    use display_u8::Msg as Old;
+    use display_u16::Msg as New;
+    let (old, new) = (
+        json_model(display_u8::SOURCE),
+        model("json", "0.2.0", display_u16::SOURCE),
+    );
+    verdicts::<Old, New>(
+        (&old, &new),
+        [(ONR, Some("value_domain_narrowed")), (NRO, None)],
+        (&[Old { id: 0 }, Old { id: u8::MAX }], &[]),
+    );
+}
+
 // A refined writer nested in another type: its witness is its own sample wherever it sits.
 
 types!(nest_plain {

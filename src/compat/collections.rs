@@ -267,7 +267,13 @@ impl Walk<'_> {
         let writer_shape = resolve(self.writer, writer, Role::Writer).shape;
         let reader_shape = resolve(self.reader, reader, Role::Reader).shape;
         if self.human {
-            let (as_writer, as_reader) = (scalar_key(&writer_shape), scalar_key(&reader_shape));
+            let printed = |shape: &Shape| match shape {
+                // serde_json writes an integer, `bool` or `char` key as the text `Display` prints and
+                // parses it back: such a key is the scalar it prints.
+                Shape::Refined(refined) => refined.printed_scalar(),
+                _ => None,
+            };
+            let (as_writer, as_reader) = (printed(&writer_shape), printed(&reader_shape));
             if as_writer.is_some() || as_reader.is_some() {
                 let writer = as_writer.unwrap_or_else(|| writer.clone());
                 let reader = as_reader.unwrap_or_else(|| reader.clone());
@@ -342,31 +348,4 @@ impl Walk<'_> {
                 .collect(),
         }
     }
-}
-
-/// A refined string whose domain is a scalar type's name (serde_with's `DisplayFromStr` over an integer,
-/// a `bool` or a `char`: `Display` when writing, `FromStr` when reading) is, as a JSON map key, that
-/// scalar: serde_json writes an integer, `bool` or `char` key as the same text and parses it back.
-fn scalar_key(shape: &Shape) -> Option<Ty> {
-    let Shape::Refined(refined) = shape else {
-        return None;
-    };
-    if refined.base != Ty::String {
-        return None;
-    }
-    let domain = refined.domain.as_str();
-    match domain {
-        "bool" => return Some(Ty::Bool),
-        "char" => return Some(Ty::Char),
-        _ => {}
-    }
-    let signed = match domain.get(..1)? {
-        "i" => true,
-        "u" => false,
-        _ => return None,
-    };
-    let bits: u8 = domain.get(1..)?.parse().ok()?;
-    [8, 16, 32, 64, 128]
-        .contains(&bits)
-        .then_some(Ty::Int { signed, bits })
 }

@@ -86,11 +86,14 @@ impl Walk<'_> {
                 writer.domain, reader.domain
             )
         };
-        let witness = self.part_witness(writer, reader).or_else(|| {
-            writer
-                .sample_value()
-                .filter(|sample| Some(sample) != reader.sample_value().as_ref())
-        });
+        let witness = self
+            .part_witness(writer, reader)
+            .or_else(|| self.printed_witness(writer, reader))
+            .or_else(|| {
+                writer
+                    .sample_value()
+                    .filter(|sample| Some(sample) != reader.sample_value().as_ref())
+            });
         out.push(Issue::breaking(
             RuleId::ValueDomainNarrowed,
             format!(
@@ -118,6 +121,19 @@ impl Walk<'_> {
                 .decode(&writer.base, &outside)
                 .is_ok();
         in_whole.then_some(outside)
+    }
+
+    /// Two texts of integers (`DisplayFromStr` over `u16` read as over `u8`): the text of the writer's
+    /// integer the reader's rejects.
+    fn printed_witness(&self, writer: &RefinedDef, reader: &RefinedDef) -> Option<Value> {
+        let (Some(Ty::Int { signed, bits }), Some(Ty::Int { signed: s, bits: b })) =
+            (writer.printed_scalar(), reader.printed_scalar())
+        else {
+            return None;
+        };
+        let issue = self.compare_integers((signed, bits), (s, b), false)?;
+        let number = issue.witness?;
+        Some(Value::String(number.to_string()))
     }
 
     /// A plain value read as a refined one: every value of the writer's type reaches the reader's

@@ -135,6 +135,29 @@ impl RefinedDef {
         matches!((self.extent, integer), (Some((least, most)), Some(i)) if least <= i && i <= most)
     }
 
+    /// The scalar this is the text of, when its base is a string and its domain a scalar type's name
+    /// (serde_with's `DisplayFromStr` over an integer, a `bool` or a `char`: `Display` when writing,
+    /// `FromStr` when reading).
+    pub fn printed_scalar(&self) -> Option<Ty> {
+        if self.base != Ty::String {
+            return None;
+        }
+        match self.domain.as_str() {
+            "bool" => return Some(Ty::Bool),
+            "char" => return Some(Ty::Char),
+            _ => {}
+        }
+        let signed = match self.domain.get(..1)? {
+            "i" => true,
+            "u" => false,
+            _ => return None,
+        };
+        let bits: u8 = self.domain.get(1..)?.parse().ok()?;
+        [8, 16, 32, 64, 128]
+            .contains(&bits)
+            .then_some(Ty::Int { signed, bits })
+    }
+
     /// Whether a reader of `reader`'s domain accepts every value of this one.
     pub fn read_by(&self, reader: &RefinedDef) -> bool {
         self.domain == reader.domain || self.within.contains(&reader.domain)
