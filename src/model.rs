@@ -426,6 +426,11 @@ pub enum Ty {
         /// A value of `base` outside the domain, as JSON text: what this reader rejects.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         outside: Option<String>,
+        /// For an integer base: the least and the greatest value of the domain, as decimal text. The
+        /// domain is every integer between them except `outside` (`nonzero` over `i32`: `i32::MIN` to
+        /// `i32::MAX`, less 0); a writer writes only these. Absent: the domain's extent is unknown.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        extent: Option<(String, String)>,
     },
     /// A type whose serde impls ask `is_human_readable()`: one shape in human-readable formats (JSON),
     /// another in compact ones (bincode, postcard and the others that say so).

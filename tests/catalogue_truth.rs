@@ -30,7 +30,8 @@ use wirecheck::model::{Body, Snapshot, Ty};
 mod shape;
 
 use shape::{
-    Defs, compact_reads_nothing, json_fits, postcard_decode, postcard_encode, refined_of, sample,
+    Defs, compact_reads_nothing, extent_of, json_fits, postcard_decode, postcard_encode,
+    refined_of, sample,
 };
 
 /// The protocol the compiled helper types name (the real codecs do not read it).
@@ -151,6 +152,21 @@ where
                 serde_json::from_str::<T>(outside).is_err(),
                 "{}",
                 at(&format!("outside {outside} is read"))
+            );
+        }
+    }
+    if let Some((least, most)) = extent_of(shape, true) {
+        // The extent's ends are values the type writes: read, and written back unchanged.
+        for end in [least, most] {
+            let text = end.to_string();
+            let read: T = serde_json::from_str(&text)
+                .unwrap_or_else(|e| panic!("{}: {e}", at(&format!("extent end {text}"))));
+            let written = serde_json::to_string(&read).expect("writes");
+            assert_eq!(
+                written,
+                text,
+                "{}",
+                at("an extent end is what the type writes")
             );
         }
     }
@@ -569,6 +585,25 @@ with_case!(
 );
 
 with_case!(
+    time_timestamp_microseconds,
+    time::OffsetDateTime,
+    "time::serde::timestamp::microseconds",
+    Both,
+    [
+        time::macros::datetime!(2024-01-02 03:04:05.000_006 UTC),
+        time::macros::datetime!(1900-01-01 00:00 UTC),
+    ]
+);
+
+with_case!(
+    time_timestamp_microseconds_option,
+    Option<time::OffsetDateTime>,
+    "time::serde::timestamp::microseconds::option",
+    Both,
+    [Some(time::macros::datetime!(2024-01-02 03:04:05 UTC)), None,]
+);
+
+with_case!(
     time_timestamp_milliseconds_i64,
     time::OffsetDateTime,
     "time::serde::timestamp::milliseconds_i64",
@@ -902,14 +937,14 @@ fn a_uri_is_a_uri_reference_and_an_iri() {
 }
 
 #[test]
-fn rfc3339_is_one_domain_across_chrono_time_and_humantime() {
-    // What each writes, each of the others reads (years 0 to 9999).
+fn rfc3339_is_one_domain_across_chrono_and_time_and_humantime_reads_a_part() {
+    // What chrono and time write, each reads (years 0 to 9999); humantime writes a part of it.
     let chrono_text =
         serde_json::to_string(&chrono::DateTime::from_timestamp(1_704_164_645, 5).unwrap())
             .unwrap();
-    #[derive(Serialize, serde::Deserialize)]
+    #[derive(Serialize, serde::Deserialize, Debug)]
     struct T(#[serde(with = "time::serde::rfc3339")] time::OffsetDateTime);
-    #[derive(Serialize, serde::Deserialize)]
+    #[derive(Serialize, serde::Deserialize, Debug)]
     struct H(#[serde(with = "humantime_serde")] std::time::SystemTime);
     let time_text =
         serde_json::to_string(&T(time::macros::datetime!(2024-01-02 03:04:05.5 +01:00))).unwrap();
@@ -921,8 +956,19 @@ fn rfc3339_is_one_domain_across_chrono_time_and_humantime() {
         serde_json::from_str::<chrono::DateTime<chrono::Utc>>(text)
             .unwrap_or_else(|e| panic!("{text}: {e}"));
         serde_json::from_str::<T>(text).unwrap_or_else(|e| panic!("{text}: {e}"));
-        serde_json::from_str::<H>(text).unwrap_or_else(|e| panic!("{text}: {e}"));
     }
+    serde_json::from_str::<H>(&chrono_text).unwrap();
+    // humantime reads UTC from 1970 on: a time before, or an offset without a fraction, is rejected (an
+    // offset after a fraction is ignored: time's `+01:00` reads an hour late).
+    for text in ["\"1969-12-31T23:59:59Z\"", "\"2024-01-02T03:04:05+01:00\""] {
+        serde_json::from_str::<chrono::DateTime<chrono::Utc>>(text).unwrap();
+        assert!(serde_json::from_str::<H>(text).is_err(), "{text}");
+    }
+    let misread = serde_json::from_str::<H>(&time_text).unwrap();
+    assert_eq!(
+        misread.0,
+        std::time::UNIX_EPOCH + std::time::Duration::from_millis(1_704_164_645_500)
+    );
     // The edge the domain leaves out: chrono writes years past 9999, which time rejects.
     let far = chrono::NaiveDate::from_ymd_opt(10_000, 1, 1)
         .unwrap()
@@ -931,29 +977,88 @@ fn rfc3339_is_one_domain_across_chrono_time_and_humantime() {
         .and_utc();
     let far_text = serde_json::to_string(&far).unwrap();
     assert!(serde_json::from_str::<T>(&far_text).is_err(), "{far_text}");
-    {
-        let (shape, _) = field_shape("", "chrono::DateTime<chrono::Utc>");
-        assert!(
-            matches!(shape, Ty::Refined { ref domain, .. } if domain == "rfc3339"),
-            "{shape}"
-        );
-    }
-    let (shape, _) = field_shape(
-        "#[serde(with = \"time::serde::rfc3339\")]",
-        "time::OffsetDateTime",
+    let domain_of = |attrs: &str, ty: &str| match field_shape(attrs, ty).0 {
+        Ty::Refined { domain, within, .. } => (domain, within),
+        other => panic!("{other}"),
+    };
+    let rfc3339 = ("rfc3339".to_owned(), Vec::new());
+    assert_eq!(domain_of("", "chrono::DateTime<chrono::Utc>"), rfc3339);
+    assert_eq!(
+        domain_of(
+            "#[serde(with = \"time::serde::rfc3339\")]",
+            "time::OffsetDateTime"
+        ),
+        rfc3339
     );
-    assert!(
-        matches!(shape, Ty::Refined { ref domain, .. } if domain == "rfc3339"),
-        "{shape}"
+    assert_eq!(
+        domain_of(
+            "#[serde(with = \"humantime_serde\")]",
+            "std::time::SystemTime"
+        ),
+        (
+            "rfc3339-utc-since-1970".to_owned(),
+            vec!["rfc3339".to_owned()]
+        )
     );
-    let (shape, _) = field_shape(
+}
+
+/// chrono's `DateTime<Utc>` and time's `rfc3339` read by humantime: it rejects the times before 1970
+/// that they write (the witness); humantime's own times they read.
+#[test]
+fn rfc3339_to_humantime_narrows_for_new_readers_with_a_time_before_1970() {
+    #[derive(Serialize, serde::Deserialize, Debug)]
+    struct T(#[serde(with = "time::serde::rfc3339")] time::OffsetDateTime);
+    #[derive(Serialize, serde::Deserialize, Debug)]
+    struct H(#[serde(with = "humantime_serde")] std::time::SystemTime);
+    let human = (
         "#[serde(with = \"humantime_serde\")]",
         "std::time::SystemTime",
     );
+    for old in [
+        ("", "chrono::DateTime<chrono::Utc>"),
+        (
+            "#[serde(with = \"time::serde::rfc3339\")]",
+            "time::OffsetDateTime",
+        ),
+    ] {
+        let found = verdict("json", old, human);
+        assert!(
+            in_direction(&found, Direction::OldReadsNew).is_empty(),
+            "{found:#?}"
+        );
+        let nro = in_direction(&found, Direction::NewReadsOld);
+        assert_eq!(nro.len(), 1, "{found:#?}");
+        assert_eq!(nro[0].rule.as_str(), "value_domain_narrowed");
+        let witness = witness_field(nro[0]);
+        // Both old writers write it (read back and written again unchanged); humantime rejects it.
+        let c: chrono::DateTime<chrono::Utc> = serde_json::from_str(&witness).unwrap();
+        assert_eq!(serde_json::to_string(&c).unwrap(), witness);
+        let t: T = serde_json::from_str(&witness).unwrap();
+        assert_eq!(serde_json::to_string(&t).unwrap(), witness);
+        assert!(serde_json::from_str::<H>(&witness).is_err(), "{witness}");
+    }
+}
+
+/// `IpNet` to `Ipv4Net`: new readers reject the IPv6 networks old writers write; old readers read
+/// every IPv4 network.
+#[test]
+fn ip_net_to_ipv4_net_narrows_for_new_readers_with_an_ipv6_network() {
+    let found = verdict("json", ("", "ipnet::IpNet"), ("", "ipnet::Ipv4Net"));
     assert!(
-        matches!(shape, Ty::Refined { ref domain, .. } if domain == "rfc3339"),
-        "{shape}"
+        in_direction(&found, Direction::OldReadsNew).is_empty(),
+        "{found:#?}"
     );
+    let nro = in_direction(&found, Direction::NewReadsOld);
+    assert_eq!(nro.len(), 1, "{found:#?}");
+    let witness = witness_field(nro[0]);
+    let written: ipnet::IpNet = serde_json::from_str(&witness).unwrap();
+    assert_eq!(serde_json::to_string(&written).unwrap(), witness);
+    assert!(
+        serde_json::from_str::<ipnet::Ipv4Net>(&witness).is_err(),
+        "{witness}"
+    );
+    let v4: ipnet::Ipv4Net = "10.0.0.0/8".parse().unwrap();
+    serde_json::from_str::<ipnet::IpNet>(&serde_json::to_string(&v4).unwrap()).unwrap();
 }
 
 #[test]
@@ -1168,7 +1273,6 @@ fn chrono_date_time_to_time_rfc3339_is_no_break() {
 }
 
 #[test]
-#[ignore = "the engine compares the i128 and i64 bases of one domain and reports a value time never writes"]
 fn ts_milliseconds_to_time_milliseconds_is_no_break_in_json() {
     // chrono writes an i64, time's `timestamp::milliseconds` an i128: one JSON number, other bytes.
     #[derive(Serialize, serde::Deserialize)]
@@ -1191,6 +1295,138 @@ fn ts_milliseconds_to_time_milliseconds_is_no_break_in_json() {
     );
     let found = verdict("json", old, new);
     assert!(found.is_empty(), "{found:#?}");
+}
+
+/// chrono's `ts_microseconds` (an `i64`) and time's `timestamp::microseconds` (an `i128`): one domain,
+/// one JSON number; each reads the other's edges of years -9999 and 9999.
+#[test]
+fn ts_microseconds_to_time_microseconds_is_no_break_in_json() {
+    #[derive(Serialize, serde::Deserialize, Debug)]
+    struct C(#[serde(with = "chrono::serde::ts_microseconds")] chrono::DateTime<chrono::Utc>);
+    #[derive(Serialize, serde::Deserialize, Debug)]
+    struct T(#[serde(with = "time::serde::timestamp::microseconds")] time::OffsetDateTime);
+    for t in [
+        time::macros::datetime!(-9999-01-01 00:00 UTC),
+        time::macros::datetime!(9999-12-31 23:59:59.999_999 UTC),
+    ] {
+        let text = serde_json::to_string(&T(t)).unwrap();
+        let c: C = serde_json::from_str(&text).unwrap();
+        assert_eq!(serde_json::to_string(&c).unwrap(), text);
+    }
+    let found = verdict(
+        "json",
+        (
+            "#[serde(with = \"chrono::serde::ts_microseconds\")]",
+            "chrono::DateTime<chrono::Utc>",
+        ),
+        (
+            "#[serde(with = \"time::serde::timestamp::microseconds\")]",
+            "time::OffsetDateTime",
+        ),
+    );
+    assert!(found.is_empty(), "{found:#?}");
+}
+
+/// chrono's `ts_milliseconds` and time's `timestamp::milliseconds` (one domain, an `i64` and an `i128`)
+/// in bincode: the width on the wire differs (legacy's fixed 8 and 16 bytes), so each side misreads the
+/// other, and the witness is a time both write (the sample), not a value neither writes.
+#[test]
+fn ts_milliseconds_to_time_milliseconds_differs_in_width_in_bincode() {
+    #[derive(Serialize, serde::Deserialize, Debug)]
+    struct C(#[serde(with = "chrono::serde::ts_milliseconds")] chrono::DateTime<chrono::Utc>);
+    #[derive(Serialize, serde::Deserialize, Debug)]
+    struct T(#[serde(with = "time::serde::timestamp::milliseconds")] time::OffsetDateTime);
+    let legacy = bincode::config::legacy();
+    let found = verdict(
+        "bincode",
+        (
+            "#[serde(with = \"chrono::serde::ts_milliseconds\")]",
+            "chrono::DateTime<chrono::Utc>",
+        ),
+        (
+            "#[serde(with = \"time::serde::timestamp::milliseconds\")]",
+            "time::OffsetDateTime",
+        ),
+    );
+    for d in [Direction::OldReadsNew, Direction::NewReadsOld] {
+        let found = in_direction(&found, d);
+        assert_eq!(found.len(), 1, "{d:?}: {found:#?}");
+        let millis: i64 = witness_field(found[0]).parse().expect("a number");
+        // Both write it: the same instant, read back from its JSON by each writer.
+        let c: C = serde_json::from_str(&format!("{millis}")).unwrap();
+        let t: T = serde_json::from_str(&format!("{millis}")).unwrap();
+        let (c_bytes, t_bytes) = (
+            bincode::serde::encode_to_vec(&c, legacy).unwrap(),
+            bincode::serde::encode_to_vec(&t, legacy).unwrap(),
+        );
+        assert_eq!((c_bytes.len(), t_bytes.len()), (8, 16));
+        // time reads past chrono's 8 bytes; chrono leaves 8 of time's unread (the next field's bytes).
+        assert!(bincode::serde::decode_from_slice::<T, _>(&c_bytes, legacy).is_err());
+        let (_, read) = bincode::serde::decode_from_slice::<C, _>(&t_bytes, legacy).unwrap();
+        assert_eq!(read, 8);
+    }
+}
+
+/// A real range difference: time's `timestamp::milliseconds` read as an `i32` loses the times past
+/// 2^31 ms; the witness is one time writes (1970-01-25), not a value past its year 9999. The other way
+/// every `i32` is a time time reads.
+#[test]
+fn time_milliseconds_to_an_i32_breaks_with_a_time_it_writes() {
+    #[derive(Serialize, serde::Deserialize, Debug)]
+    struct T(#[serde(with = "time::serde::timestamp::milliseconds")] time::OffsetDateTime);
+    let found = verdict(
+        "json",
+        (
+            "#[serde(with = \"time::serde::timestamp::milliseconds\")]",
+            "time::OffsetDateTime",
+        ),
+        ("", "i32"),
+    );
+    assert!(
+        in_direction(&found, Direction::OldReadsNew).is_empty(),
+        "{found:#?}"
+    );
+    for millis in [i32::MIN, -1, 0, i32::MAX] {
+        serde_json::from_str::<T>(&millis.to_string()).unwrap();
+    }
+    let nro = in_direction(&found, Direction::NewReadsOld);
+    assert_eq!(nro.len(), 1, "{found:#?}");
+    let witness = witness_field(nro[0]);
+    let written: T = serde_json::from_str(&witness).expect("time reads its own value");
+    assert_eq!(serde_json::to_string(&written).unwrap(), witness);
+    assert!(serde_json::from_str::<i32>(&witness).is_err(), "{witness}");
+}
+
+/// A plain `i64` read by time's `timestamp::milliseconds`: time rejects the milliseconds past its year
+/// 9999; the witness is an `i64` the old release writes.
+#[test]
+fn an_i64_to_time_milliseconds_narrows_for_new_readers() {
+    #[derive(Serialize, serde::Deserialize, Debug)]
+    struct T(#[serde(with = "time::serde::timestamp::milliseconds")] time::OffsetDateTime);
+    let found = verdict(
+        "json",
+        ("", "i64"),
+        (
+            "#[serde(with = \"time::serde::timestamp::milliseconds\")]",
+            "time::OffsetDateTime",
+        ),
+    );
+    let nro = in_direction(&found, Direction::NewReadsOld);
+    assert_eq!(nro.len(), 1, "{found:#?}");
+    let witness = witness_field(nro[0]);
+    serde_json::from_str::<i64>(&witness).expect("an i64");
+    assert!(serde_json::from_str::<T>(&witness).is_err(), "{witness}");
+    // time writes no value an i64 does not hold.
+    assert!(
+        in_direction(&found, Direction::OldReadsNew).is_empty(),
+        "{found:#?}"
+    );
+    for t in [
+        time::macros::datetime!(-9999-01-01 00:00 UTC),
+        time::macros::datetime!(9999-12-31 23:59:59.999 UTC),
+    ] {
+        serde_json::from_str::<i64>(&serde_json::to_string(&T(t)).unwrap()).unwrap();
+    }
 }
 
 #[test]

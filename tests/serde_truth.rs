@@ -1762,6 +1762,7 @@ fn refined(base: Ty, domain: &str, within: &[&str], sample: &str, outside: &str)
         within: within.iter().map(|d| (*d).to_owned()).collect(),
         sample: sample.into(),
         outside: Some(outside.into()),
+        extent: None,
     }
 }
 

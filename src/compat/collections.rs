@@ -266,6 +266,20 @@ impl Walk<'_> {
     fn compare_map_keys(&mut self, writer: &Ty, reader: &Ty, value: Option<&Value>) -> Vec<Issue> {
         let writer_shape = resolve(self.writer, writer, Role::Writer).shape;
         let reader_shape = resolve(self.reader, reader, Role::Reader).shape;
+        if self.human {
+            let printed = |shape: &Shape| match shape {
+                // serde_json writes an integer, `bool` or `char` key as the text `Display` prints and
+                // parses it back: such a key is the scalar it prints.
+                Shape::Refined(refined) => refined.printed_scalar(),
+                _ => None,
+            };
+            let (as_writer, as_reader) = (printed(&writer_shape), printed(&reader_shape));
+            if as_writer.is_some() || as_reader.is_some() {
+                let writer = as_writer.unwrap_or_else(|| writer.clone());
+                let reader = as_reader.unwrap_or_else(|| reader.clone());
+                return self.compare_map_keys(&writer, &reader, value);
+            }
+        }
         let with_key = |k: String| Some(single_entry(k, value?.clone()));
         match (&writer_shape, &reader_shape) {
             (_, Shape::Value) => Vec::new(),

@@ -3,12 +3,14 @@
 //! choices (the first of several types that decodes) and types of other crates at two package versions.
 //! Readable forms never get here: resolution already picked their shape for the format.
 
-use super::decode::Decoder;
+use super::decode::{Decoder, range};
 use super::issue::Issue;
-use super::shape::{RefinedDef, Shape, bytes_as_seq};
+use super::shape::{RefinedDef, Role, Shape, bytes_as_seq, resolve};
 use super::walk::Walk;
+use super::witness::int_value;
 use crate::model::Ty;
 use crate::rules::RuleId;
+use serde_json::Value;
 
 impl Walk<'_> {
     /// Compares a pair of wire shapes when one of them is a refined value, bytes, a reader choice, or
@@ -30,7 +32,7 @@ impl Walk<'_> {
             (S::External(..), _) | (_, S::External(..)) => None,
             (S::Option(_), S::Refined(_) | S::Bytes | S::Choice(_)) => None,
             (S::Refined(w), S::Refined(r)) => Some(self.refined_to_refined(w, r)),
-            (S::Refined(w), _) => Some(self.compare(&w.base, reader_ty)),
+            (S::Refined(w), _) => Some(self.refined_base(w, reader_ty)),
             (_, S::Refined(r)) => Some(self.plain_to_refined(writer_ty, r)),
             (_, S::Choice(reads)) => Some(self.compare_choice(writer_ty, reader_ty, writer, reads)),
             (S::Str, S::Bytes) if self.human => Some(Vec::new()),
@@ -69,9 +71,10 @@ impl Walk<'_> {
         )]
     }
 
-    /// Two refined values: the bases as usual; the reader's domain must hold the writer's.
+    /// Two refined values: the bases as a refined writer's are; the reader's domain must hold the
+    /// writer's.
     fn refined_to_refined(&mut self, writer: &RefinedDef, reader: &RefinedDef) -> Vec<Issue> {
-        let mut out = self.compare(&writer.base, &reader.base);
+        let mut out = self.refined_base(writer, &reader.base);
         if writer.read_by(reader) {
             return out;
         }
@@ -83,9 +86,14 @@ impl Walk<'_> {
                 writer.domain, reader.domain
             )
         };
-        let witness = writer
-            .sample_value()
-            .filter(|sample| Some(sample) != reader.sample_value().as_ref());
+        let witness = self
+            .part_witness(writer, reader)
+            .or_else(|| self.printed_witness(writer, reader))
+            .or_else(|| {
+                writer
+                    .sample_value()
+                    .filter(|sample| Some(sample) != reader.sample_value().as_ref())
+            });
         out.push(Issue::breaking(
             RuleId::ValueDomainNarrowed,
             format!(
@@ -100,11 +108,40 @@ impl Walk<'_> {
         out
     }
 
+    /// When the reader's domain is a part of the writer's: the reader's `outside` value, which the
+    /// catalogue picks in the whole (an IPv6 network for an IPv4 reader), unless it is no value of the
+    /// writer's base or one the writer's own domain leaves out (its `outside`).
+    fn part_witness(&self, writer: &RefinedDef, reader: &RefinedDef) -> Option<Value> {
+        if !reader.within.contains(&writer.domain) {
+            return None;
+        }
+        let outside = reader.outside_value()?;
+        let in_whole = writer.outside_value().as_ref() != Some(&outside)
+            && Decoder::new(self.writer)
+                .decode(&writer.base, &outside)
+                .is_ok();
+        in_whole.then_some(outside)
+    }
+
+    /// Two texts of integers (`DisplayFromStr` over `u16` read as over `u8`): the text of the writer's
+    /// integer the reader's rejects.
+    fn printed_witness(&self, writer: &RefinedDef, reader: &RefinedDef) -> Option<Value> {
+        let (Some(Ty::Int { signed, bits }), Some(Ty::Int { signed: s, bits: b })) =
+            (writer.printed_scalar(), reader.printed_scalar())
+        else {
+            return None;
+        };
+        let issue = self.compare_integers((signed, bits), (s, b), false)?;
+        let number = issue.witness?;
+        Some(Value::String(number.to_string()))
+    }
+
     /// A plain value read as a refined one: every value of the writer's type reaches the reader's
-    /// parser, which rejects those outside its domain.
+    /// parser, which rejects those outside its domain (none when the writer's integers all lie in the
+    /// domain's extent).
     fn plain_to_refined(&mut self, writer_ty: &Ty, reader: &RefinedDef) -> Vec<Issue> {
         let mut out = self.compare(writer_ty, &reader.base);
-        if out.iter().any(|issue| issue.breaks) {
+        if out.iter().any(|issue| issue.breaks) || self.integers_within(writer_ty, reader) {
             return out;
         }
         let witness = reader
@@ -121,6 +158,92 @@ impl Walk<'_> {
             witness,
         ));
         out
+    }
+
+    /// A refined writer's base read as `reader_ty`. The writer writes only values of its domain: an
+    /// integer base with a known extent is compared by that extent, and every break found keeps a
+    /// witness only if the writer writes it ([`Walk::written_witness`]).
+    fn refined_base(&mut self, writer: &RefinedDef, reader_ty: &Ty) -> Vec<Issue> {
+        let found = match self.extent_to_integer(writer, reader_ty) {
+            Some(found) => found.into_iter().collect(),
+            None => self.compare(&writer.base, reader_ty),
+        };
+        found
+            .into_iter()
+            .map(|issue| self.written_witness(writer, reader_ty, issue))
+            .collect()
+    }
+
+    /// An integer base with a known extent read as an integer: the extent against the reader's range
+    /// (`None` when the pair is not of that kind, `Some(None)` when every written value reads).
+    fn extent_to_integer(&self, writer: &RefinedDef, reader_ty: &Ty) -> Option<Option<Issue>> {
+        let extent = writer.extent?;
+        let Shape::Int { signed, bits } = resolve(self.writer, &writer.base, Role::Writer).shape
+        else {
+            return None;
+        };
+        let Shape::Int {
+            signed: reader_signed,
+            bits: reader_bits,
+        } = resolve(self.reader, reader_ty, Role::Reader).shape
+        else {
+            return None;
+        };
+        // The base's own range bounds what is written too (an `i64` of nanoseconds stops in 2262).
+        let (min, max) = range(signed, bits);
+        let extent = (extent.0.max(min), extent.1.min(max));
+        let written = writer
+            .sample_value()
+            .filter(|sample| writer.writes(sample))
+            .or_else(|| int_value(extent.0))
+            .or_else(|| int_value(extent.1));
+        Some(self.compare_written_integers(
+            (signed, bits),
+            extent,
+            (reader_signed, reader_bits),
+            false,
+            written,
+        ))
+    }
+
+    /// A break found for a refined writer's base, with a witness the writer writes: the base's own if
+    /// the domain holds it; else the domain's sample, if the reader rejects it (in a positional format
+    /// the change of type is one of encoding, which the sample shows too); else none, and the finding
+    /// says why.
+    fn written_witness(&self, writer: &RefinedDef, reader_ty: &Ty, mut issue: Issue) -> Issue {
+        match &issue.witness {
+            Some(witness) if issue.breaks && !writer.writes(witness) => {}
+            _ => return issue,
+        }
+        let sample = writer.sample_value().filter(|sample| {
+            self.positional || Decoder::new(self.reader).decode(reader_ty, sample).is_err()
+        });
+        if sample.is_none() {
+            issue.detail.push_str(&format!(
+                " (no witness: the writer writes only `{}` values, and wirecheck knows none that the \
+                 reader rejects)",
+                writer.domain
+            ));
+        }
+        issue.witness = sample;
+        issue
+    }
+
+    /// Whether every integer `writer_ty` writes is in the `reader`'s domain: in its extent, and none of
+    /// them its `outside` value (false when either is not known).
+    fn integers_within(&self, writer_ty: &Ty, reader: &RefinedDef) -> bool {
+        let Some((least, most)) = reader.extent else {
+            return false;
+        };
+        let Shape::Int { signed, bits } = resolve(self.writer, writer_ty, Role::Writer).shape
+        else {
+            return false;
+        };
+        let (min, max) = range(signed, bits);
+        let outside = reader
+            .outside_value()
+            .and_then(|v| v.as_i64().map(i128::from).or(v.as_u64().map(i128::from)));
+        least <= min && max <= most && outside.is_none_or(|o| o < min || max < o)
     }
 
     /// A reader that tries `reads` in order: the writer is fine if one of them takes everything it

@@ -45,7 +45,21 @@ impl Walk<'_> {
         reader: IntType,
         map_key: bool,
     ) -> Option<Issue> {
-        let (writer_min, writer_max) = range(writer.0, writer.1);
+        let any = Some(json!(if writer.0 { -1 } else { 200 }));
+        self.compare_written_integers(writer, range(writer.0, writer.1), reader, map_key, any)
+    }
+
+    /// [`Walk::compare_integers`] for a writer of `writer`'s type that writes only the values from
+    /// `written.0` to `written.1` (a refined domain's extent); `any_written` is one of them, the witness
+    /// of an encoding that differs.
+    pub(super) fn compare_written_integers(
+        &self,
+        writer: IntType,
+        (writer_min, writer_max): (i128, i128),
+        reader: IntType,
+        map_key: bool,
+        any_written: Option<Value>,
+    ) -> Option<Issue> {
         let (reader_min, reader_max) = range(reader.0, reader.1);
         let fits = writer_min >= reader_min && writer_max <= reader_max;
         if fits && self.same_integer_encoding(writer, reader) {
@@ -78,7 +92,7 @@ impl Walk<'_> {
                 format!("{value} is out of the reader's range"),
             ),
             None => (
-                Some(json!(if writer.0 { -1 } else { 200 })),
+                any_written,
                 "the encoding differs in this positional format".to_owned(),
             ),
         };

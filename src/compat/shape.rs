@@ -101,6 +101,9 @@ pub(crate) struct RefinedDef {
     pub sample: String,
     /// A value of the base outside the domain, as JSON text.
     pub outside: Option<String>,
+    /// For an integer base, the least and the greatest value of the domain (every integer between is
+    /// in it, except `outside`): what the writer writes. `None` when unknown or unreadable.
+    pub extent: Option<(i128, i128)>,
 }
 
 impl RefinedDef {
@@ -114,6 +117,45 @@ impl RefinedDef {
         self.outside
             .as_deref()
             .and_then(|text| serde_json::from_str(text).ok())
+    }
+
+    /// Whether the writer of this domain may write `value`: its sample, or an integer of its extent
+    /// other than `outside`. Without an extent, only the sample is known to be written.
+    pub fn writes(&self, value: &serde_json::Value) -> bool {
+        if self.sample_value().as_ref() == Some(value) {
+            return true;
+        }
+        if self.outside_value().as_ref() == Some(value) {
+            return false;
+        }
+        let integer = value
+            .as_i64()
+            .map(i128::from)
+            .or_else(|| value.as_u64().map(i128::from));
+        matches!((self.extent, integer), (Some((least, most)), Some(i)) if least <= i && i <= most)
+    }
+
+    /// The scalar this is the text of, when its base is a string and its domain a scalar type's name
+    /// (serde_with's `DisplayFromStr` over an integer, a `bool` or a `char`: `Display` when writing,
+    /// `FromStr` when reading).
+    pub fn printed_scalar(&self) -> Option<Ty> {
+        if self.base != Ty::String {
+            return None;
+        }
+        match self.domain.as_str() {
+            "bool" => return Some(Ty::Bool),
+            "char" => return Some(Ty::Char),
+            _ => {}
+        }
+        let signed = match self.domain.get(..1)? {
+            "i" => true,
+            "u" => false,
+            _ => return None,
+        };
+        let bits: u8 = self.domain.get(1..)?.parse().ok()?;
+        [8, 16, 32, 64, 128]
+            .contains(&bits)
+            .then_some(Ty::Int { signed, bits })
     }
 
     /// Whether a reader of `reader`'s domain accepts every value of this one.
@@ -167,12 +209,14 @@ pub(crate) fn subst(ty: &Ty, params: &[String], args: &[Ty]) -> Ty {
             within,
             sample,
             outside,
+            extent,
         } => Ty::Refined {
             base: boxed(base),
             domain: domain.clone(),
             within: within.clone(),
             sample: sample.clone(),
             outside: outside.clone(),
+            extent: extent.clone(),
         },
         Ty::Readable { human, compact } => Ty::Readable {
             human: boxed(human),
@@ -327,12 +371,16 @@ fn structural_shape(ty: &Ty) -> Shape {
             within,
             sample,
             outside,
+            extent,
         } => Shape::Refined(Box::new(RefinedDef {
             base: (**base).clone(),
             domain: domain.clone(),
             within: within.clone(),
             sample: sample.clone(),
             outside: outside.clone(),
+            extent: extent.as_ref().and_then(|(least, most)| {
+                Some((least.trim().parse().ok()?, most.trim().parse().ok()?))
+            }),
         })),
         Ty::Bytes => Shape::Bytes,
         Ty::Readable { human, .. } => structural_shape(human),

@@ -82,15 +82,17 @@ impl<'a> WireEq<'a> {
                     base: a,
                     domain: d,
                     within: w,
+                    extent: x,
                     ..
                 },
                 Ty::Refined {
                     base: b,
                     domain: e,
                     within: v,
+                    extent: y,
                     ..
                 },
-            ) => d == e && w == v && self.same_ty(a, b, next),
+            ) => d == e && w == v && x == y && self.same_ty(a, b, next),
             (
                 Ty::Readable {
                     human: a,

@@ -228,6 +228,7 @@ fn display_from_str(ty: &Ty) -> Ty {
                 domain: name,
                 sample: serde_json::Value::String(sample.to_owned()).to_string(),
                 outside: outside.map(|o| serde_json::Value::String(o.to_owned()).to_string()),
+                extent: None,
             },
             None => Ty::external(format!("serde_with::DisplayFromStr over {ty}")),
         },
@@ -242,6 +243,7 @@ fn string_of(domain: String, sample: &str, outside: Option<&str>) -> Ty {
         within: Vec::new(),
         sample: serde_json::Value::String(sample.to_owned()).to_string(),
         outside: outside.map(|o| serde_json::Value::String(o.to_owned()).to_string()),
+        extent: None,
     }
 }
 
@@ -614,6 +616,7 @@ fn none_as_empty_string(field: &Ty) -> Result<Ty, String> {
             within: within.iter().map(|w| format!("{w} or empty")).collect(),
             sample,
             outside: None,
+            extent: None,
         },
         other => other,
     };
@@ -667,6 +670,7 @@ fn bool_from_int(flexible: bool) -> Ty {
         within: Vec::new(),
         sample: "1".to_owned(),
         outside: Some("2".to_owned()),
+        extent: None,
     }
 }
 
@@ -724,7 +728,15 @@ fn timing(name: &str, args: &[&Type]) -> Result<Ty, String> {
         Some(other) => return Err(format!("`{name}<{other}>` is not modelled")),
     };
     let domain = format!("{kind} in {unit}");
-    let written = Ty::Refined {
+    let i64_ty = Ty::Int {
+        signed: true,
+        bits: 64,
+    };
+    // Whole units of a timestamp in an `i64`: the same numbers as chrono's and time's modules write.
+    let shared = (kind == "unix timestamp" && !frac && base == i64_ty)
+        .then(|| super::known::unix_timestamp_i64(unit, "1700000000"))
+        .flatten();
+    let written = shared.unwrap_or_else(|| Ty::Refined {
         sample: match &base {
             Ty::String => "\"1700000000\"".to_owned(),
             // Whole units unless `WithFrac`: the others round to the unit when writing.
@@ -736,7 +748,8 @@ fn timing(name: &str, args: &[&Type]) -> Result<Ty, String> {
         base: Box::new(base),
         domain,
         within: Vec::new(),
-    };
+        extent: None,
+    });
     let flexible = args
         .get(1)
         .is_some_and(|s| tokens_text(*s).ends_with("Flexible"));

@@ -329,6 +329,22 @@ pub fn refined_of(ty: &Ty, human: bool) -> Option<(&str, Option<&str>)> {
     }
 }
 
+/// The extent of the first refined integer the shape writes in `human` (or compact) formats, as
+/// [`refined_of`] finds it: its least and greatest value.
+pub fn extent_of(ty: &Ty, human: bool) -> Option<(i128, i128)> {
+    match ty {
+        Ty::Refined {
+            extent: Some((least, most)),
+            ..
+        } => Some((least.parse().ok()?, most.parse().ok()?)),
+        Ty::Refined { .. } => None,
+        Ty::Option { inner } => extent_of(inner, human),
+        Ty::Choice { writes, .. } => extent_of(writes, human),
+        Ty::Readable { human: h, compact } => extent_of(if human { h } else { compact }, human),
+        _ => None,
+    }
+}
+
 /// Whether the compact shape, along the values [`sample`] builds, reads nothing: a choice with no
 /// reader (a `deserialize_any` in a format without it).
 pub fn compact_reads_nothing(ty: &Ty) -> bool {

@@ -89,12 +89,14 @@ fn instantiate(ty: &Ty, generics: &[String], args: &[Ty]) -> Ty {
             within,
             sample,
             outside,
+            extent,
         } => Ty::Refined {
             base: go(base),
             domain: domain.clone(),
             within: within.clone(),
             sample: sample.clone(),
             outside: outside.clone(),
+            extent: extent.clone(),
         },
         Ty::Readable { human, compact } => Ty::Readable {
             human: go(human),

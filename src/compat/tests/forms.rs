@@ -29,6 +29,7 @@ fn refined(base: Ty, domain: &str, within: &[&str], sample: &str, outside: Optio
         within: within.iter().map(|d| (*d).to_owned()).collect(),
         sample: sample.into(),
         outside: outside.map(str::to_owned),
+        extent: None,
     }
 }
 

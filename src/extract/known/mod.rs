@@ -48,6 +48,13 @@ pub(crate) fn catalogued(path: &[String]) -> bool {
     crates::knows_crate(path)
 }
 
+/// Whole `unit`s since the Unix epoch written as an `i64` (serde_with's `TimestampSeconds<i64>` and the
+/// like): the catalogue's domain of that unit, the one chrono's and time's modules write, with `sample`;
+/// `None` for a unit that is no such domain.
+pub(crate) fn unix_timestamp_i64(unit: &str, sample: &str) -> Option<Ty> {
+    crates::unix_timestamp_i64(unit, sample)
+}
+
 /// The shape a `#[serde(with = "module")]` of a catalogued crate writes and reads for a field of type
 /// `field` (`chrono::serde::ts_seconds` on a `DateTime<Utc>`: an `i64` of seconds), at the crate's
 /// `version` when known; `module` is resolved, its first segment the crate.

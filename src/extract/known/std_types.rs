@@ -200,15 +200,32 @@ fn nonzero_base(name: &str) -> Option<Ty> {
 }
 
 /// An integer its reader rejects as 0 (serde's `NonZero*` visitors: "invalid value: integer `0`,
-/// expected a nonzero u32").
+/// expected a nonzero u32"): every other value of the integer type, which is its extent less 0.
 fn nonzero(base: Ty) -> Option<Ty> {
-    matches!(base, Ty::Int { .. }).then(|| Ty::Refined {
+    let Ty::Int { signed, bits } = base else {
+        return None;
+    };
+    Some(Ty::Refined {
         base: Box::new(base),
         domain: "nonzero".to_owned(),
         within: Vec::new(),
         sample: "1".to_owned(),
         outside: Some("0".to_owned()),
+        extent: Some(nonzero_extent(signed, bits)),
     })
+}
+
+/// The least and greatest value of an integer type other than 0, as decimal text (`u128`'s greatest is written as
+/// `i128::MAX`, the greatest the comparison counts with).
+fn nonzero_extent(signed: bool, bits: u8) -> (String, String) {
+    let bits = u32::from(bits.clamp(8, 128));
+    let (least, most) = match (signed, bits) {
+        (true, 128) => (i128::MIN, i128::MAX),
+        (true, _) => (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1),
+        (false, 128) => (1, i128::MAX),
+        (false, _) => (1, (1i128 << bits) - 1),
+    };
+    (least.to_string(), most.to_string())
 }
 
 fn seq(kind: SeqKind, elem: Ty) -> Ty {
@@ -448,6 +465,7 @@ fn address_string(name: &str) -> Ty {
         within: within.iter().map(|w| (*w).to_owned()).collect(),
         sample: format!("\"{sample}\""),
         outside: Some(format!("\"{outside}\"")),
+        extent: None,
     }
 }
 

@@ -3,7 +3,7 @@
 //! modules integers since the Unix epoch. Checked at chrono 0.4.45.
 
 use super::with::{WithEntry, option, option_inner};
-use super::{Entry, Known, int, refined, refined_str};
+use super::{Entry, Known, int, refined, refined_str, with_extent};
 use crate::model::Ty;
 
 /// RFC 3339 date and time with an offset: what `DateTime<Tz>` writes (`2024-01-02T03:04:05Z`, fractional
@@ -126,38 +126,35 @@ pub(super) const ENTRIES: &[Entry] = &[
     },
 ];
 
+/// The first and the last second of the date and time domains (`-9999-01-01T00:00:00Z` and
+/// `9999-12-31T23:59:59Z`, what time holds without its `large-dates` feature), in Unix seconds.
+const UNIX_SECONDS: (i128, i128) = (-377_705_116_800, 253_402_300_799);
+
+/// A count of `1 / per_second` seconds since the Unix epoch, an integer of `bits`, in the domain
+/// `domain`: every count from the first to the last instant of the date and time domains.
+pub(super) fn unix_count(bits: u8, domain: &str, per_second: i128, sample: &str) -> Ty {
+    let (first, last) = UNIX_SECONDS;
+    with_extent(
+        refined(int(bits), domain, &[], sample, Some("9223372036854775807")),
+        first * per_second,
+        last * per_second + per_second - 1,
+    )
+}
+
 /// Seconds since the Unix epoch, an `i64`: chrono's `ts_seconds`, time's `timestamp`. chrono rejects
 /// values past its ±262143 years.
 pub(super) fn unix_seconds() -> Ty {
-    refined(
-        int(64),
-        "unix-seconds",
-        &[],
-        "1704164645",
-        Some("9223372036854775807"),
-    )
+    unix_count(64, "unix-seconds", 1, "1704164645")
 }
 
 /// Milliseconds since the Unix epoch, an `i64`.
 pub(super) fn unix_millis() -> Ty {
-    refined(
-        int(64),
-        "unix-milliseconds",
-        &[],
-        "1704164645000",
-        Some("9223372036854775807"),
-    )
+    unix_count(64, "unix-milliseconds", 1_000, "1704164645000")
 }
 
 /// Microseconds since the Unix epoch, an `i64`.
 pub(super) fn unix_micros() -> Ty {
-    refined(
-        int(64),
-        "unix-microseconds",
-        &[],
-        "1704164645000000",
-        Some("9223372036854775807"),
-    )
+    unix_count(64, "unix-microseconds", 1_000_000, "1704164645000000")
 }
 
 /// Nanoseconds since the Unix epoch, an `i64`: every `i64` is a time chrono holds.

@@ -1,8 +1,8 @@
 //! humantime-serde 1.x: `with = "humantime_serde"` (and `humantime_serde::option`, and the
 //! `humantime_serde::Serde<T>` wrapper) writes a `std::time::Duration` as humantime's text (`1h 30m`) and
-//! a `SystemTime` as RFC 3339 (`2024-01-02T03:04:05Z`, the same text as chrono's `DateTime<Utc>`).
+//! a `SystemTime` as RFC 3339 in UTC (`2024-01-02T03:04:05Z`, the same text as chrono's `DateTime<Utc>`).
+//! Checked at humantime 2.4.0 and humantime-serde 1.1.1.
 
-use super::chrono::rfc3339;
 use super::with::{WithEntry, option, option_inner};
 use super::{Entry, Known, refined_str};
 use crate::model::Ty;
@@ -25,10 +25,22 @@ fn names(ty: &Ty, name: &str) -> bool {
         .is_some_and(|base| base == name)
 }
 
+/// A `SystemTime` as humantime writes it (`format_rfc3339`: UTC, `Z`, years 1970 to 9999, the fraction
+/// when not zero) and reads it (`parse_rfc3339_weak`: years before 1970 are out of range, and an offset
+/// other than `Z` or `+00:00` is rejected, or after a fraction ignored): a part of `rfc3339`.
+fn utc_since_1970() -> Ty {
+    refined_str(
+        "rfc3339-utc-since-1970",
+        &["rfc3339"],
+        "\"2024-01-02T03:04:05Z\"",
+        "\"1969-12-31T23:59:59Z\"",
+    )
+}
+
 /// The text a `Duration` or a `SystemTime` field is written as.
 fn text_for(field: &Ty) -> Option<Ty> {
     if names(field, "SystemTime") {
-        Some(rfc3339())
+        Some(utc_since_1970())
     } else if names(field, "Duration") {
         Some(duration_text())
     } else {

@@ -8,9 +8,15 @@
 //! **Domains.** A [`Ty::Refined`] names the set of values its reader accepts. The same wire format
 //! shares one domain name across crates (`rfc3339` for chrono's `DateTime`, `time::serde::rfc3339` and
 //! humantime's `SystemTime`; `unix-seconds` for chrono's `ts_seconds` and `time::serde::timestamp`), and
-//! `within` lists every larger domain (the closure, not only the parent). The date and time domains
-//! describe years 0 to 9999: chrono writes years past 9999 (`+10000-01-01T00:00:00Z`) that time and
-//! humantime reject (time without its `large-dates` feature); that edge is not modelled.
+//! `within` lists every larger domain (the closure, not only the parent); the `outside` value of a domain
+//! that is a part of another is one of that other (an IPv6 network for `ipv4-cidr`, a time before 1970
+//! for humantime's `rfc3339-utc-since-1970`): the value a writer of the whole writes and a reader of the
+//! part rejects, which the comparison takes as the witness. The date and time domains
+//! describe years 0 to 9999 (the Unix counts -9999 to 9999, which their `extent` states, in whatever
+//! integer type each crate writes them): chrono writes years past 9999 (`+10000-01-01T00:00:00Z`) that
+//! time and humantime reject (time without its `large-dates` feature); that edge is not modelled. An
+//! integer domain with an `extent` is compared by it: time's `i128` milliseconds and chrono's `i64`
+//! ones are one domain, and only the width on the wire differs.
 //!
 //! **Versions.** `version` is the package version from `Cargo.lock` when the caller knows it: an entry
 //! applies when its range matches. Without a version the newest range of the crate is used (each
@@ -136,6 +142,21 @@ fn in_range(req: &str, version: &Version) -> bool {
     VersionReq::parse(req).is_ok_and(|req| req.matches(version))
 }
 
+/// Whole `unit`s (`seconds`, `milliseconds`, `microseconds`, `nanoseconds`) since the Unix epoch as an
+/// `i64`, as the catalogue has them (chrono's `ts_*`, time's `timestamp*`): the domain of that unit,
+/// with `sample`, or for nanoseconds the plain `i64` chrono's `ts_nanoseconds` is (every `i64` is a
+/// time); `None` for another unit.
+pub(super) fn unix_timestamp_i64(unit: &str, sample: &str) -> Option<Ty> {
+    let (domain, per_second) = match unit {
+        "seconds" => ("unix-seconds", 1),
+        "milliseconds" => ("unix-milliseconds", 1_000),
+        "microseconds" => ("unix-microseconds", 1_000_000),
+        "nanoseconds" => return Some(chrono::unix_nanos()),
+        _ => return None,
+    };
+    Some(chrono::unix_count(64, domain, per_second, sample))
+}
+
 /// A string (or number) the reader parses: `base` on the wire, only values of `domain` accepted.
 pub(super) fn refined(
     base: Ty,
@@ -150,6 +171,29 @@ pub(super) fn refined(
         within: within.iter().map(|d| (*d).to_owned()).collect(),
         sample: sample.to_owned(),
         outside: outside.map(str::to_owned),
+        extent: None,
+    }
+}
+
+/// `ty`, a [`refined`] integer, whose domain is every integer from `least` to `most`.
+pub(super) fn with_extent(ty: Ty, least: i128, most: i128) -> Ty {
+    match ty {
+        Ty::Refined {
+            base,
+            domain,
+            within,
+            sample,
+            outside,
+            ..
+        } => Ty::Refined {
+            base,
+            domain,
+            within,
+            sample,
+            outside,
+            extent: Some((least.to_string(), most.to_string())),
+        },
+        other => other,
     }
 }
 

@@ -8,12 +8,7 @@ use crate::model::Ty;
 /// An IPv4 network: `10.0.0.0/8`, or `(a, b, c, d, prefix)` with a prefix of at most 32.
 fn ipv4_net() -> Ty {
     readable(
-        refined_str(
-            "ipv4-cidr",
-            &["ip-cidr"],
-            "\"10.0.0.0/8\"",
-            "\"10.0.0.0/33\"",
-        ),
+        refined_str("ipv4-cidr", &["ip-cidr"], "\"10.0.0.0/8\"", "\"fd00::/8\""),
         refined(
             tuple_of(&uint(8), 5),
             "ipv4-net-parts",
@@ -27,7 +22,7 @@ fn ipv4_net() -> Ty {
 /// An IPv6 network: `fd00::/8`, or the 16 octets and the prefix (at most 128).
 fn ipv6_net() -> Ty {
     readable(
-        refined_str("ipv6-cidr", &["ip-cidr"], "\"fd00::/8\"", "\"fd00::/129\""),
+        refined_str("ipv6-cidr", &["ip-cidr"], "\"fd00::/8\"", "\"10.0.0.0/8\""),
         refined(
             tuple_of(&uint(8), 17),
             "ipv6-net-parts",

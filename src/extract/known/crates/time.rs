@@ -4,7 +4,7 @@
 //! their components. Without `serde-human-readable` the tuple is written in every format: the catalogue
 //! assumes the feature (the caller does not know features yet). Checked at time 0.3.55.
 
-use super::chrono::{iso_date, rfc3339, unix_seconds};
+use super::chrono::{iso_date, rfc3339, unix_count, unix_seconds};
 use super::with::{WithEntry, option, option_inner};
 use super::{Entry, Known, int, readable, refined, refined_str, uint};
 use crate::model::Ty;
@@ -147,15 +147,16 @@ fn optional_text(field: &Ty, text: Ty) -> Option<Known> {
 }
 
 /// Milliseconds since the Unix epoch as `timestamp::milliseconds` writes them: an `i128` (a JSON
-/// number like chrono's `ts_milliseconds`, but 16 bytes in compact formats).
+/// number like chrono's `ts_milliseconds`, but 16 bytes in bincode), of the same domain: every value
+/// time writes fits an `i64`.
 fn unix_millis_i128() -> Ty {
-    refined(
-        int(128),
-        "unix-milliseconds",
-        &[],
-        "1704164645000",
-        Some("9223372036854775807"),
-    )
+    unix_count(128, "unix-milliseconds", 1_000, "1704164645000")
+}
+
+/// Microseconds since the Unix epoch as `timestamp::microseconds` writes them: an `i128`, of the same
+/// domain as chrono's `ts_microseconds` (every value time writes fits an `i64`).
+fn unix_micros_i128() -> Ty {
+    unix_count(128, "unix-microseconds", 1_000_000, "1704164645000000")
 }
 
 /// RFC 2822 (`Tue, 02 Jan 2024 03:04:05 +0000`).
@@ -217,6 +218,18 @@ pub(super) const WITH: &[WithEntry] = &[
         versions: ">=0.3.0, <0.4.0",
         modules: &["serde::timestamp::milliseconds::option"],
         shape: |field| optional(field, unix_millis_i128()),
+    },
+    WithEntry {
+        krate: "time",
+        versions: ">=0.3.0, <0.4.0",
+        modules: &["serde::timestamp::microseconds"],
+        shape: |field| plain(field, unix_micros_i128()),
+    },
+    WithEntry {
+        krate: "time",
+        versions: ">=0.3.0, <0.4.0",
+        modules: &["serde::timestamp::microseconds::option"],
+        shape: |field| optional(field, unix_micros_i128()),
     },
     WithEntry {
         krate: "time",

@@ -39,12 +39,36 @@ fn named(path: &str, args: Vec<Ty>) -> Ty {
 }
 
 fn nonzero(base: Ty) -> Ty {
+    let extent = Some(match &base {
+        Ty::Int {
+            signed: false,
+            bits: 8,
+        } => ("1".into(), "255".into()),
+        Ty::Int {
+            signed: false,
+            bits: 32,
+        } => ("1".into(), "4294967295".into()),
+        Ty::Int {
+            signed: false,
+            bits: 64,
+        } => ("1".into(), "18446744073709551615".into()),
+        Ty::Int {
+            signed: true,
+            bits: 64,
+        } => (i64::MIN.to_string(), i64::MAX.to_string()),
+        Ty::Int {
+            signed: true,
+            bits: 128,
+        } => (i128::MIN.to_string(), i128::MAX.to_string()),
+        other => panic!("no extent written down for {other}"),
+    });
     Ty::Refined {
         base: Box::new(base),
         domain: "nonzero".into(),
         within: vec![],
         sample: "1".into(),
         outside: Some("0".into()),
+        extent,
     }
 }
 
@@ -269,6 +293,7 @@ fn addresses_are_strings_to_humans_and_bytes_otherwise() {
             within: w,
             sample,
             outside,
+            ..
         } = &**human
         else {
             panic!("{human:?} is not refined");
