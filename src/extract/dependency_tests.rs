@@ -204,7 +204,12 @@ fn a_dependency_not_on_disk_is_noted_and_compared_by_path_and_version() {
         .filter(|m| m.contains("ghost 0.3.0"))
         .collect();
     assert_eq!(notes.len(), 1, "{:?}", s.notes);
-    assert!(notes[0].contains("`cargo fetch` brings it"), "{}", notes[0]);
+    // The locator's account of where it looked (and what brings the package) ends the note.
+    assert!(
+        notes[0].contains("is compared by path and version only (looked nowhere)"),
+        "{}",
+        notes[0]
+    );
 }
 
 #[test]

@@ -88,18 +88,22 @@ impl CargoLocator {
         registry_source(&self.cargo_home, krate)
     }
 
-    /// Where a package was looked for, for the note when it is not there.
+    /// Where a package was looked for, and the command that puts it there, for the note when it is not
+    /// there: a vendor directory is filled by `cargo vendor`, Cargo's own caches by `cargo fetch`.
     fn looked_in(&self, krate: &ExternalCrate) -> String {
         if krate.source.starts_with("git+") {
             format!(
-                "looked in {}",
+                "looked in {}; `cargo fetch` brings it",
                 self.cargo_home.join("git/checkouts").display()
             )
         } else if let Some(vendor) = &self.vendor {
-            format!("looked in the vendor directory {}", vendor.display())
+            format!(
+                "looked in the vendor directory {}; `cargo vendor` brings it",
+                vendor.display()
+            )
         } else {
             format!(
-                "looked in {}",
+                "looked in {}; `cargo fetch` brings it",
                 self.cargo_home.join("registry/src/*").display()
             )
         }
@@ -425,6 +429,7 @@ mod tests {
             panic!("2.4.0 is not on disk")
         };
         assert!(why.contains("registry/src"), "{why}");
+        assert!(why.ends_with("`cargo fetch` brings it"), "{why}");
     }
 
     #[test]
@@ -475,6 +480,13 @@ mod tests {
             root_file(&locator, &krate("uuid", "1.0.0", CRATES_IO)),
             None
         );
+        // What fills a vendor directory is `cargo vendor`, not `cargo fetch`.
+        let CrateSource::Missing { why } =
+            locator.locate(&krate("uuid", "1.0.0", CRATES_IO)).source
+        else {
+            panic!("uuid 1.0.0 is not vendored")
+        };
+        assert!(why.ends_with("`cargo vendor` brings it"), "{why}");
     }
 
     #[test]

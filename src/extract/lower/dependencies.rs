@@ -92,7 +92,7 @@ impl Lowering<'_> {
         };
         if let Some(why) = &mount.missing {
             let message = format!(
-                "package `{label}` is not on disk ({why}): `{}` is compared by path and version only; `cargo fetch` brings it",
+                "package `{label}` is not on disk: `{}` is compared by path and version only ({why})",
                 public.join("::")
             );
             self.note_once(scope.file, written.span(), message);
