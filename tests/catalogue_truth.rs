@@ -262,6 +262,22 @@ type_case!(
 );
 
 type_case!(
+    cargo_platform_platform,
+    cargo_platform::Platform,
+    Both,
+    [
+        "cfg(unix)".parse::<cargo_platform::Platform>().unwrap(),
+        "cfg(r#true)".parse::<cargo_platform::Platform>().unwrap(),
+        "cfg(all(target_os = \"linux\", not(test)))"
+            .parse::<cargo_platform::Platform>()
+            .unwrap(),
+        "x86_64-unknown-linux-gnu"
+            .parse::<cargo_platform::Platform>()
+            .unwrap(),
+    ]
+);
+
+type_case!(
     uuid_uuid,
     uuid::Uuid,
     Both,
