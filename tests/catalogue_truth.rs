@@ -267,13 +267,33 @@ type_case!(
     Both,
     [
         "cfg(unix)".parse::<cargo_platform::Platform>().unwrap(),
-        "cfg(r#true)".parse::<cargo_platform::Platform>().unwrap(),
+        "cfg(r#async)".parse::<cargo_platform::Platform>().unwrap(),
         "cfg(all(target_os = \"linux\", not(test)))"
             .parse::<cargo_platform::Platform>()
             .unwrap(),
         "x86_64-unknown-linux-gnu"
             .parse::<cargo_platform::Platform>()
             .unwrap(),
+    ]
+);
+
+type_case!(
+    cargo_util_schemas_package_name,
+    cargo_util_schemas::manifest::PackageName,
+    Both,
+    [
+        cargo_util_schemas::manifest::PackageName::new("serde".to_owned()).unwrap(),
+        cargo_util_schemas::manifest::PackageName::new("serde::derive".to_owned()).unwrap(),
+    ]
+);
+
+type_case!(
+    cargo_util_schemas_feature_name,
+    cargo_util_schemas::manifest::FeatureName,
+    Both,
+    [
+        cargo_util_schemas::manifest::FeatureName::new("default".to_owned()).unwrap(),
+        cargo_util_schemas::manifest::FeatureName::new("1.x+y".to_owned()).unwrap(),
     ]
 );
 

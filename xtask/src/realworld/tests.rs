@@ -101,7 +101,10 @@ fn a_spec_without_shapes_writes_no_wirecheck_toml() {
     assert!(spec().wirecheck_toml().is_none());
     let with = format!("{SPEC}\n[shapes]\n\"demo_proto::Id\" = \"u64\"\n");
     let text = Spec::parse(&with).unwrap().wirecheck_toml().unwrap();
-    assert!(text.contains("[shapes]\n\"demo_proto::Id\" = \"u64\"\n"), "{text}");
+    assert!(
+        text.contains("[shapes]\n\"demo_proto::Id\" = \"u64\"\n"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -1,14 +1,16 @@
 //! Cargo's schema types that tools reading cargo's JSON hold: `cargo_platform::Platform`, the target of
-//! a platform-specific dependency (`cargo metadata`'s `dependencies[].target`).
+//! a platform-specific dependency (`cargo metadata`'s `dependencies[].target`), and cargo-util-schemas'
+//! validated names (`manifest::PackageName`, `manifest::FeatureName`).
 //!
 //! `Platform`'s serde impls (the same in every release from 0.1 to 0.3) write `to_string()` and read a
 //! `String` through `FromStr`: `cfg(...)` is parsed as a cfg expression, anything else must be a target
 //! name of letters, digits, `_`, `-` and `.` (the empty string included). The same string in every
-//! format. What the cfg parser accepts grew: 0.2 reads raw identifiers (`cfg(r#true)`, which 0.1 rejects
-//! at `#`); 0.3 reads `cfg(true)`/`cfg(false)` as the literals, which 0.2 already accepted as names, and
-//! writes them back the same. So 0.1's domain is a part of the one 0.2 and 0.3 share.
+//! format. What the cfg parser accepts grew: 0.2 reads raw identifiers (`cfg(r#async)`, which 0.1 rejects
+//! at `#`); 0.3 reads `cfg(true)`/`cfg(false)` as the literals, which 0.2 already accepted as names (0.3
+//! also reads `cfg(r#true)` as the literal and writes it `cfg(true)`, so the sample avoids it). So 0.1's
+//! domain is a part of the one 0.2 and 0.3 share.
 
-use super::{Entry, Known, refined_str};
+use super::{Entry, Known, refined, refined_str};
 use crate::model::Ty;
 
 /// A platform string that every release rejects: a `cfg(` without its `)` is read as a target name,
@@ -21,7 +23,7 @@ fn platform(_: &[Ty]) -> Option<Known> {
     Some(Known::plain(refined_str(
         "cargo-platform",
         &[],
-        "\"cfg(r#true)\"",
+        "\"cfg(r#async)\"",
         OUTSIDE,
     )))
 }
@@ -36,8 +38,77 @@ fn platform_0_1(_: &[Ty]) -> Option<Known> {
     )))
 }
 
-/// The table.
+/// The generic argument of a string newtype (`PackageName<T: AsRef<str> = String>`), `String` when left
+/// out.
+fn string_arg(args: &[Ty]) -> Ty {
+    args.first().cloned().unwrap_or(Ty::String)
+}
+
+/// cargo-util-schemas' `manifest::PackageName<T>` from 0.8.2: a derived transparent `Serialize` (the
+/// string) and a `Deserialize` written by hand that reads `T` and validates it
+/// (`restricted_names::validate_package_name`): not empty, each `::`-separated part an identifier-like
+/// name (XID start or `_` first, then XID continue or `-`). 0.8.2 reads `::`-separated names (RFC
+/// 3243's namespaced packages); 0.2 does not, so the sample is one.
+fn package_name(args: &[Ty]) -> Option<Known> {
+    Some(Known::plain(refined(
+        string_arg(args),
+        "cargo-package-name",
+        &[],
+        "\"serde::derive\"",
+        Some("\"\""),
+    )))
+}
+
+/// cargo-util-schemas 0.2's `manifest::PackageName<T>`: as 0.8.2's without `::` parts.
+fn package_name_0_2(args: &[Ty]) -> Option<Known> {
+    Some(Known::plain(refined(
+        string_arg(args),
+        "cargo-package-name-0.2",
+        &["cargo-package-name"],
+        "\"serde\"",
+        Some("\"\""),
+    )))
+}
+
+/// cargo-util-schemas' `manifest::FeatureName<T>` (the same validation in 0.2 and 0.8.2): not empty,
+/// not `dep:...`, no `/`, XID start, `_` or a digit first, then XID continue, `-`, `+` or `.`.
+fn feature_name(args: &[Ty]) -> Option<Known> {
+    Some(Known::plain(refined(
+        string_arg(args),
+        "cargo-feature-name",
+        &[],
+        "\"default\"",
+        Some("\"\""),
+    )))
+}
+
+/// The table (cargo-util-schemas between 0.2 and 0.8.2 is not catalogued: only 0.2.0 and 0.8.2 were
+/// read, and the two differ).
 pub(super) const ENTRIES: &[Entry] = &[
+    Entry {
+        krate: "cargo_util_schemas",
+        versions: ">=0.8.2, <0.9.0",
+        items: &["manifest::PackageName"],
+        shape: package_name,
+    },
+    Entry {
+        krate: "cargo_util_schemas",
+        versions: ">=0.2.0, <0.3.0",
+        items: &["manifest::PackageName"],
+        shape: package_name_0_2,
+    },
+    Entry {
+        krate: "cargo_util_schemas",
+        versions: ">=0.8.2, <0.9.0",
+        items: &["manifest::FeatureName"],
+        shape: feature_name,
+    },
+    Entry {
+        krate: "cargo_util_schemas",
+        versions: ">=0.2.0, <0.3.0",
+        items: &["manifest::FeatureName"],
+        shape: feature_name,
+    },
     Entry {
         krate: "cargo_platform",
         versions: ">=0.2.0, <0.4.0",
@@ -65,7 +136,12 @@ mod tests {
     use crate::model::Ty;
 
     fn strings(version: Version) -> (String, String) {
-        let path = ["cargo_platform".to_owned(), "Platform".to_owned()];
+        refined_strings(&["cargo_platform", "Platform"], version)
+    }
+
+    /// The sample and the outside value of the catalogued type at `path` at `version`.
+    fn refined_strings(path: &[&str], version: Version) -> (String, String) {
+        let path: Vec<String> = path.iter().map(|s| (*s).to_owned()).collect();
         let known = lookup(&path, &[], Some(&version)).expect("catalogued");
         let Ty::Refined {
             sample, outside, ..
@@ -89,16 +165,85 @@ mod tests {
             "0.1 must reject {newer}: the ranges' domains differ by it"
         );
         for newer in [Version::new(0, 2, 0), Version::new(0, 3, 3)] {
-            assert_eq!(strings(newer).0, "cfg(r#true)");
+            assert_eq!(strings(newer).0, "cfg(r#async)");
         }
     }
 
     #[test]
     fn the_current_release_reads_what_0_1_writes() {
-        for text in ["cfg(unix)", "cfg(target_os = \"linux\")", "x86_64-unknown-linux-gnu", ""] {
+        for text in [
+            "cfg(unix)",
+            "cfg(target_os = \"linux\")",
+            "x86_64-unknown-linux-gnu",
+            "",
+        ] {
             let old = cargo_platform_01::Platform::from_str(text).expect("0.1 reads it");
             let new = cargo_platform::Platform::from_str(&old.to_string()).expect("0.3 reads it");
             assert_eq!(new.to_string(), old.to_string());
+        }
+    }
+
+    #[test]
+    fn cargo_util_schemas_0_2_names() {
+        let v0_2 = Version::new(0, 2, 0);
+        let (sample, outside) = refined_strings(
+            &["cargo_util_schemas", "manifest", "PackageName"],
+            v0_2.clone(),
+        );
+        let read: cargo_util_schemas_02::manifest::PackageName =
+            serde_json::from_value(serde_json::Value::String(sample.clone()))
+                .expect("0.2 reads its sample");
+        assert_eq!(
+            serde_json::to_value(&read).unwrap(),
+            serde_json::Value::String(sample)
+        );
+        assert!(cargo_util_schemas_02::manifest::PackageName::new(outside).is_err());
+        let (newer, _) = refined_strings(
+            &["cargo_util_schemas", "manifest", "PackageName"],
+            Version::new(0, 8, 2),
+        );
+        assert!(
+            cargo_util_schemas_02::manifest::PackageName::new(newer.clone()).is_err(),
+            "0.2 must reject {newer}: the ranges' domains differ by it"
+        );
+        assert!(cargo_util_schemas::manifest::PackageName::new(newer).is_ok());
+        let (sample, outside) =
+            refined_strings(&["cargo_util_schemas", "manifest", "FeatureName"], v0_2);
+        assert!(cargo_util_schemas_02::manifest::FeatureName::new(sample).is_ok());
+        assert!(cargo_util_schemas_02::manifest::FeatureName::new(outside).is_err());
+    }
+
+    #[test]
+    fn what_cargo_util_schemas_0_2_reads_0_8_2_reads() {
+        for name in ["serde", "serde_json", "a-b", "_x", "caf\u{e9}"] {
+            assert!(
+                cargo_util_schemas_02::manifest::PackageName::new(name).is_ok(),
+                "{name}"
+            );
+            assert!(
+                cargo_util_schemas::manifest::PackageName::new(name).is_ok(),
+                "{name}"
+            );
+        }
+        for name in ["default", "std", "1x", "a+b", "a.b", "serde-1"] {
+            assert!(
+                cargo_util_schemas_02::manifest::FeatureName::new(name).is_ok(),
+                "{name}"
+            );
+            assert!(
+                cargo_util_schemas::manifest::FeatureName::new(name).is_ok(),
+                "{name}"
+            );
+        }
+        for name in ["", "dep:x", "a/b", "-a", " "] {
+            assert!(
+                cargo_util_schemas_02::manifest::FeatureName::new(name).is_err(),
+                "{name}"
+            );
+            assert!(
+                cargo_util_schemas::manifest::FeatureName::new(name).is_err(),
+                "{name}"
+            );
         }
     }
 }
