@@ -48,6 +48,9 @@ impl Walk<'_> {
             (S::Unresolved(name), _) | (_, S::Unresolved(name)) => {
                 vec![self.unresolved_type(&name, writer_ty, reader_ty)]
             }
+            // A reader's option reads the content an external writer writes (a writer skipping its
+            // `None` writes the content only): compare the content, not the option against it.
+            (S::External(..), S::Option(inner)) => self.compare(writer_ty, &inner),
             (S::External(..), _) | (_, S::External(..)) => {
                 vec![self.external_type_changed(writer_ty, reader_ty)]
             }

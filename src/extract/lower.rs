@@ -953,6 +953,15 @@ impl<'a> Lowering<'a> {
         if let Some(ty) = self.dependency_ty(scope, path, &target, lowered, &args, reached) {
             return ty;
         }
+        // rustc's rule: a one-segment path naming a primitive type that resolves to a module is the
+        // primitive type (after `use std::str;`, `str` names std's module `str` too).
+        if let (NameTarget::External(full) | NameTarget::Module(full), [name]) =
+            (&target, segments.as_slice())
+            && is_std_module_of_primitive(full, name)
+            && let Some(ty) = known::primitive(name)
+        {
+            return ty;
+        }
         match target {
             NameTarget::Type(id) => {
                 reached.push(id);
@@ -1081,4 +1090,9 @@ fn allow_decl(allow: &wirecheck_grammar::Allow) -> Option<AllowDecl> {
         rules: allow.rules.iter().map(|r| r.value.clone()).collect(),
         reason: reason.value.clone(),
     })
+}
+
+/// Whether `full` is std's module named like the primitive type `name` (`std::str`, `core::u8`).
+fn is_std_module_of_primitive(full: &[String], name: &str) -> bool {
+    matches!(full, [root, module] if STD_ROOTS.contains(&root.as_str()) && module == name)
 }

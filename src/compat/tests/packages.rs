@@ -77,3 +77,34 @@ fn an_external_type_is_compared_by_path_and_version() {
         );
     }
 }
+
+#[test]
+fn an_optional_external_type_skipped_when_none_is_no_change_against_itself() {
+    // sentry-types' `#[serde(default, skip_serializing_if = "Option::is_none")] pub x: Option<T>` with an
+    // opaque `T` at the same version on both sides, in a message that changed elsewhere.
+    let id = |package: &str| {
+        opt(Ty::External {
+            path: "ghost::Id".to_owned(),
+            package: Some(package.to_owned()),
+        })
+    };
+    let s = |package: &str, more: bool| {
+        let mut fields = vec![f("id", id(package)).dflt().skip_if("Option::is_none")];
+        if more {
+            fields.push(f("extra", opt(u(32))).dflt());
+        }
+        snap(vec![msg_struct(fields)])
+    };
+    let out = check(&s("ghost 0.3.1", false), &s("ghost 0.3.1", true));
+    assert!(
+        out.iter()
+            .all(|finding| finding.rule != RuleId::ExternalTypeChanged),
+        "{out:#?}"
+    );
+    let out = check(&s("ghost 0.3.1", false), &s("ghost 0.4.0", true));
+    assert!(
+        out.iter()
+            .any(|finding| finding.rule == RuleId::ExternalTypeChanged),
+        "{out:#?}"
+    );
+}

@@ -43,6 +43,11 @@ pub(crate) fn lookup(path: &[String], args: &[Ty], version: Option<&Version>) ->
     }
 }
 
+/// The primitive type named `name` (`str`, `u8`, `bool`, ...), as serde implements it.
+pub(crate) fn primitive(name: &str) -> Option<Ty> {
+    std_types::primitive(name)
+}
+
 /// Whether the catalogue has entries (types or `with` modules) for the crate `path` starts with.
 pub(crate) fn catalogued(path: &[String]) -> bool {
     crates::knows_crate(path)

@@ -155,7 +155,7 @@ fn std_type(name: &str, args: &[Ty]) -> Option<Known> {
 }
 
 /// The primitive types.
-fn primitive(name: &str) -> Option<Ty> {
+pub(super) fn primitive(name: &str) -> Option<Ty> {
     let int = |signed, bits| Some(Ty::Int { signed, bits });
     match name {
         "bool" => Some(Ty::Bool),

@@ -311,6 +311,24 @@ mod tests {
     }
 
     #[test]
+    fn a_primitive_named_like_an_imported_std_module_is_the_primitive() {
+        // sentry-types imports `use std::str;` and holds `Option<Cow<'a, str>>`: `str` is the type.
+        let s = snap(
+            "use std::str;\n#[derive(Serialize, Deserialize)]\npub struct Level { pub a: Option<Box<str>>, pub b: Box<str> }\n",
+        );
+        let Body::Struct { fields, .. } = level(&s) else {
+            panic!("{:?}", level(&s))
+        };
+        assert_eq!(
+            fields[0].ty,
+            Ty::Option {
+                inner: Box::new(Ty::String)
+            }
+        );
+        assert_eq!(fields[1].ty, Ty::String);
+    }
+
+    #[test]
     fn a_declared_shape_is_the_type_it_names() {
         let s = snap("#[derive(Wire)]\n#[wire(as = String)]\npub enum Level { Debug, Info }\n");
         assert_eq!(level(&s), &Body::Alias { target: Ty::String });

@@ -278,6 +278,9 @@ impl Repo {
             cargo_toml.push_str("\n[workspace]\n");
         }
         fs::write(self.dir.join("Cargo.toml"), cargo_toml)?;
+        if let Some(config) = spec.wirecheck_toml() {
+            fs::write(self.dir.join("wirecheck.toml"), config)?;
+        }
         self.write_lock(version, locks);
         self.git(&["add", "--all", "--force", "--", ".", ":!target"])?;
         let message = format!(

@@ -37,6 +37,11 @@ pub struct Spec {
     /// The messages.
     #[serde(rename = "message")]
     pub messages: Vec<MessageSpec>,
+    /// Wire shapes declared the way a user declares them, written to the repository's `wirecheck.toml`
+    /// as its `[shapes]` (a type's full path → the Rust type it is on the wire). Only for types whose
+    /// hand-written impls are exactly that shape; docs/realworld.md says which and why.
+    #[serde(default)]
+    pub shapes: BTreeMap<String, String>,
 }
 
 /// A message: a type of the crate that goes over the wire.
@@ -131,6 +136,21 @@ impl Spec {
         Ok(())
     }
 
+    /// The text of the `wirecheck.toml` the repository holds: the spec's `[shapes]`, or `None` when it
+    /// declares none.
+    pub fn wirecheck_toml(&self) -> Option<String> {
+        if self.shapes.is_empty() {
+            return None;
+        }
+        let mut text = String::from(
+            "# Written by `cargo xtask realworld` from the spec's [shapes] (docs/realworld.md).\n[shapes]\n",
+        );
+        for (path, shape) in &self.shapes {
+            let _ = writeln!(text, "{} = {}", toml_string(path), toml_string(shape));
+        }
+        Some(text)
+    }
+
     /// The message whose type is `name`.
     pub fn message(&self, name: &str) -> Option<&MessageSpec> {
         self.messages.iter().find(|m| m.name == name)
@@ -154,6 +174,11 @@ fn version_slug(version: &Version) -> String {
         .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
         .collect()
+}
+
+/// `text` as a TOML basic string.
+fn toml_string(text: &str) -> String {
+    toml::Value::String(text.to_owned()).to_string()
 }
 
 fn is_ident(s: &str) -> bool {

@@ -83,6 +83,31 @@ fn the_shipped_specs_are_valid_and_long_enough() {
 }
 
 #[test]
+fn the_shipped_specs_shapes_are_a_valid_wirecheck_toml() {
+    for s in super::load_specs(&super::specs_dir()).expect("the shipped specs parse") {
+        let Some(text) = s.wirecheck_toml() else {
+            continue;
+        };
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("wirecheck.toml"), &text).unwrap();
+        let config = wirecheck::config::load(dir.path())
+            .unwrap_or_else(|e| panic!("{}: {e}\n{text}", s.krate));
+        assert_eq!(config.shapes, s.shapes, "{}", s.krate);
+    }
+}
+
+#[test]
+fn a_spec_without_shapes_writes_no_wirecheck_toml() {
+    assert!(spec().wirecheck_toml().is_none());
+    let with = format!("{SPEC}\n[shapes]\n\"demo_proto::Id\" = \"u64\"\n");
+    let text = Spec::parse(&with).unwrap().wirecheck_toml().unwrap();
+    assert!(
+        text.contains("[shapes]\n\"demo_proto::Id\" = \"u64\"\n"),
+        "{text}"
+    );
+}
+
+#[test]
 fn bad_specs_are_refused_with_the_reason() {
     let unsorted = SPEC.replace(r#"["0.1.0", "0.2.0"]"#, r#"["0.2.0", "0.1.0"]"#);
     let err = format!("{:#}", Spec::parse(&unsorted).unwrap_err());

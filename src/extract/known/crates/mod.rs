@@ -28,6 +28,7 @@
 //! features named in each table's documentation; the caller does not know the features yet.
 
 mod bytes;
+mod cargo;
 mod chrono;
 mod collections;
 mod humantime;
@@ -61,6 +62,7 @@ pub(super) struct Entry {
 /// Every table, in no particular order (entries of one crate are in one table, newest range first).
 const TABLES: &[&[Entry]] = &[
     bytes::ENTRIES,
+    cargo::ENTRIES,
     chrono::ENTRIES,
     collections::ENTRIES,
     humantime::ENTRIES,
