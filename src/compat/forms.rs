@@ -3,10 +3,13 @@
 //! choices (the first of several types that decodes) and types of other crates at two package versions.
 //! Readable forms never get here: resolution already picked their shape for the format.
 
+use serde_json::Value;
+
 use super::decode::Decoder;
 use super::issue::Issue;
-use super::shape::{RefinedDef, Shape, bytes_as_seq};
+use super::shape::{RefinedDef, Role, Shape, bytes_as_seq, resolve};
 use super::walk::Walk;
+
 use crate::model::Ty;
 use crate::rules::RuleId;
 
@@ -28,11 +31,14 @@ impl Walk<'_> {
                 Some(self.external_versions(a, old.as_deref(), new.as_deref()))
             }
             (S::External(..), _) | (_, S::External(..)) => None,
-            (S::Option(_), S::Refined(_) | S::Bytes | S::Choice(_)) => None,
+            // An option reader reads the writer's value as its content: the caller unwraps it, so that a
+            // refined writer meets the reader's own form inside (its base alone would lose the domain).
+            (S::Option(_), S::Refined(_) | S::Bytes | S::Choice(_)) | (_, S::Option(_)) => None,
             (S::Refined(w), S::Refined(r)) => Some(self.refined_to_refined(w, r)),
+            // Before a refined writer's base: one of the reads may hold the writer's domain.
+            (_, S::Choice(reads)) => Some(self.compare_choice(writer_ty, reader_ty, writer, reads)),
             (S::Refined(w), _) => Some(self.compare(&w.base, reader_ty)),
             (_, S::Refined(r)) => Some(self.plain_to_refined(writer_ty, r)),
-            (_, S::Choice(reads)) => Some(self.compare_choice(writer_ty, reader_ty, writer, reads)),
             (S::Str, S::Bytes) if self.human => Some(Vec::new()),
             (S::Bytes, _) => Some(self.compare(&bytes_as_seq(), reader_ty)),
             (_, S::Bytes) => Some(self.compare(writer_ty, &bytes_as_seq())),
@@ -124,7 +130,10 @@ impl Walk<'_> {
     }
 
     /// A reader that tries `reads` in order: the writer is fine if one of them takes everything it
-    /// writes; otherwise the writer's samples decide, as for an untagged enum.
+    /// writes; otherwise the writer's samples decide, as for an untagged enum (a refined writer whose
+    /// domain one read holds only in part breaks as it would against that read). A plain writer writes
+    /// every value of its type, its samples and the values the choice's refined reads reject alike, so
+    /// those are tried too (a `String` read as a `Decimal`, which also takes numbers: `"twelve"`).
     fn compare_choice(
         &mut self,
         writer_ty: &Ty,
@@ -132,12 +141,44 @@ impl Walk<'_> {
         writer: &Shape,
         reads: &[Ty],
     ) -> Vec<Issue> {
+        let mut narrowed = None;
         for read in reads {
             let found = self.compare(writer_ty, read);
             if !found.iter().any(|issue| issue.breaks) {
                 return found;
             }
+            let domain_only = found
+                .iter()
+                .filter(|issue| issue.breaks)
+                .all(|issue| issue.rule == RuleId::ValueDomainNarrowed);
+            if domain_only && narrowed.is_none() {
+                narrowed = Some(found);
+            }
         }
-        self.compare_by_samples(writer_ty, reader_ty, writer)
+        match (writer, narrowed) {
+            // A refined writer's samples are of its own domain, which the decoder cannot tell from
+            // another's: the read that takes its base but not its domain says it, as between two refined
+            // values.
+            (Shape::Refined(_), Some(found)) => found,
+            (Shape::Refined(_), None) => self.compare_by_samples(writer_ty, reader_ty, writer),
+            _ => {
+                let rejected = self.rejected_by_refined_reads(writer_ty, reads);
+                self.compare_by_candidates(writer_ty, reader_ty, writer, rejected)
+            }
+        }
+    }
+
+    /// The values `reads`' refined reads reject (their `outside` values) that `writer_ty` writes.
+    fn rejected_by_refined_reads(&self, writer_ty: &Ty, reads: &[Ty]) -> Vec<Value> {
+        reads
+            .iter()
+            .filter_map(
+                |read| match resolve(self.reader, read, Role::Reader).shape {
+                    Shape::Refined(refined) => refined.outside_value(),
+                    _ => None,
+                },
+            )
+            .filter(|outside| Decoder::new(self.writer).decode(writer_ty, outside).is_ok())
+            .collect()
     }
 }

@@ -217,6 +217,13 @@ fn display_from_str(ty: &Ty) -> Ty {
         Ty::String => Ty::String,
         // Already a string that parses (a catalogued `Url`, `Uuid`): the same string.
         Ty::Refined { base, .. } if **base == Ty::String => ty.clone(),
+        // A type with a human-readable form (`Uuid`, `Ipv4Addr`) whose `Display` is that form: the
+        // adapter writes it in every format.
+        Ty::Readable { human, .. } => display_from_str(human),
+        // A type that writes a string that parses and reads more (`Decimal`): the string it writes.
+        Ty::Choice { writes, .. } if matches!(&**writes, Ty::Refined { base, .. } if **base == Ty::String) => {
+            (**writes).clone()
+        }
         _ => match scalar_text(ty) {
             Some((name, sample, outside)) => Ty::Refined {
                 base: Box::new(Ty::String),
