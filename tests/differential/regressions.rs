@@ -118,8 +118,21 @@ struct PlainId {
     f: uuid::Uuid,
 }
 
-/// `DisplayFromStr` over a type with a human-readable string form (`Uuid`, `Ipv4Addr`) writes that form:
-/// in JSON nothing changes (the engine compared the adapter as an opaque type).
+#[serde_with::serde_as]
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+struct DisplayedChar {
+    #[serde_as(as = "serde_with::DisplayFromStr")]
+    f: char,
+}
+
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+struct PlainChar {
+    f: char,
+}
+
+/// `DisplayFromStr` over a type with a human-readable string form (`Uuid`, `Ipv4Addr`) writes that form,
+/// and over a `char` the one-character string a `char` is: in JSON nothing changes (the engine compared
+/// the adapter over the first as an opaque type, and over a `char` as a string only some `char`s write).
 #[test]
 fn display_from_str_over_a_readable_type_is_its_string() {
     let id = uuid::Uuid::from_u128(0x67e5_5044_10b1_426f_9247_bb68_0e5f_e0c8);
@@ -127,7 +140,19 @@ fn display_from_str_over_a_readable_type_is_its_string() {
         serde_json::to_value(DisplayedId { f: id }).unwrap(),
         serde_json::to_value(PlainId { f: id }).unwrap()
     );
-    for ty in ["uuid::Uuid", "std::net::Ipv4Addr"] {
+    for c in ['a', '\u{e9}'] {
+        let text = serde_json::to_string(&PlainChar { f: c }).unwrap();
+        assert_eq!(
+            serde_json::to_string(&DisplayedChar { f: c }).unwrap(),
+            text
+        );
+        assert_eq!(serde_json::from_str::<DisplayedChar>(&text).unwrap().f, c);
+    }
+    for text in [r#"{"f":""}"#, r#"{"f":"ab"}"#] {
+        assert!(serde_json::from_str::<PlainChar>(text).is_err());
+        assert!(serde_json::from_str::<DisplayedChar>(text).is_err());
+    }
+    for ty in ["uuid::Uuid", "std::net::Ipv4Addr", "char"] {
         let plain = message("", "", ty);
         let displayed = message(
             "#[serde_with::serde_as]\n",
