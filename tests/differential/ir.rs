@@ -195,6 +195,15 @@ impl Ty {
         }
     }
 
+    /// The type as Rust source, with the adapter or `with` module it is written through.
+    pub fn describe(&self) -> String {
+        match (self, self.serde_as()) {
+            (Ty::With(w), _) => format!("{} with {}", self.render(), w.module()),
+            (_, Some(adapter)) => format!("{} as {adapter}", self.render()),
+            _ => self.render(),
+        }
+    }
+
     /// The `#[serde_as(as = "...")]` text of the type, when an adapter is inside it (`_` stands for a
     /// part written as itself).
     pub fn serde_as(&self) -> Option<String> {

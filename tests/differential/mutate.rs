@@ -362,8 +362,8 @@ pub(super) fn retype(
             let text = format!(
                 "field `{}` type {} -> {}",
                 field.name,
-                field.ty.render(),
-                t.render()
+                field.ty.describe(),
+                t.describe()
             );
             field.ty = t;
             if let Some(p) = field.skip_if
@@ -1136,8 +1136,8 @@ pub(super) fn swap_field_type(
     let text = format!(
         "field `{}` type {} -> {}",
         f.name,
-        f.ty.render(),
-        new.render()
+        f.ty.describe(),
+        new.describe()
     );
     f.ty = new;
     Some(text)
