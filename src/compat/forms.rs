@@ -3,11 +3,9 @@
 //! choices (the first of several types that decodes) and types of other crates at two package versions.
 //! Readable forms never get here: resolution already picked their shape for the format.
 
-use serde_json::Value;
-
 use super::decode::Decoder;
 use super::issue::Issue;
-use super::shape::{RefinedDef, Role, Shape, bytes_as_seq, resolve};
+use super::shape::{RefinedDef, Shape, bytes_as_seq};
 use super::walk::Walk;
 
 use crate::model::Ty;
@@ -130,10 +128,12 @@ impl Walk<'_> {
     }
 
     /// A reader that tries `reads` in order: the writer is fine if one of them takes everything it
-    /// writes; otherwise the writer's samples decide, as for an untagged enum (a refined writer whose
-    /// domain one read holds only in part breaks as it would against that read). A plain writer writes
-    /// every value of its type, its samples and the values the choice's refined reads reject alike, so
-    /// those are tried too (a `String` read as a `Decimal`, which also takes numbers: `"twelve"`).
+    /// writes; otherwise the writer's samples decide, as for an untagged enum. A read that takes the
+    /// writer's values but not all of their domain (a refined value inside) names values the writer
+    /// writes and that read rejects: those are tried first (a `String` read as a `Decimal`, which also
+    /// takes numbers: `"twelve"`). A refined writer whose domain such a read holds only in part breaks as
+    /// it would against that read (its samples are of its own domain, which the decoder cannot tell
+    /// from another's).
     fn compare_choice(
         &mut self,
         writer_ty: &Ty,
@@ -142,6 +142,7 @@ impl Walk<'_> {
         reads: &[Ty],
     ) -> Vec<Issue> {
         let mut narrowed = None;
+        let mut rejected = Vec::new();
         for read in reads {
             let found = self.compare(writer_ty, read);
             if !found.iter().any(|issue| issue.breaks) {
@@ -151,34 +152,15 @@ impl Walk<'_> {
                 .iter()
                 .filter(|issue| issue.breaks)
                 .all(|issue| issue.rule == RuleId::ValueDomainNarrowed);
-            if domain_only && narrowed.is_none() {
-                narrowed = Some(found);
+            if domain_only {
+                rejected.extend(found.iter().filter_map(|issue| issue.witness.clone()));
+                narrowed.get_or_insert(found);
             }
         }
         match (writer, narrowed) {
-            // A refined writer's samples are of its own domain, which the decoder cannot tell from
-            // another's: the read that takes its base but not its domain says it, as between two refined
-            // values.
             (Shape::Refined(_), Some(found)) => found,
             (Shape::Refined(_), None) => self.compare_by_samples(writer_ty, reader_ty, writer),
-            _ => {
-                let rejected = self.rejected_by_refined_reads(writer_ty, reads);
-                self.compare_by_candidates(writer_ty, reader_ty, writer, rejected)
-            }
+            _ => self.compare_by_candidates(writer_ty, reader_ty, writer, rejected),
         }
-    }
-
-    /// The values `reads`' refined reads reject (their `outside` values) that `writer_ty` writes.
-    fn rejected_by_refined_reads(&self, writer_ty: &Ty, reads: &[Ty]) -> Vec<Value> {
-        reads
-            .iter()
-            .filter_map(
-                |read| match resolve(self.reader, read, Role::Reader).shape {
-                    Shape::Refined(refined) => refined.outside_value(),
-                    _ => None,
-                },
-            )
-            .filter(|outside| Decoder::new(self.writer).decode(writer_ty, outside).is_ok())
-            .collect()
     }
 }

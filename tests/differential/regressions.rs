@@ -165,3 +165,56 @@ fn display_from_str_over_a_readable_type_is_its_string() {
         }
     }
 }
+
+#[serde_with::serde_as]
+#[derive(Serialize, Deserialize, PartialEq, Debug)]
+struct Ids {
+    #[serde_as(as = "serde_with::DefaultOnNull<_>")]
+    f: Vec<uuid::Uuid>,
+}
+
+/// A `Vec<String>` read as `Vec<Uuid>` through `DefaultOnNull` (a reader of several forms with a refined
+/// value inside) breaks new-reads-old: the engine tried only the writer's samples, not the values the
+/// read's domain leaves out.
+#[test]
+fn strings_read_as_uuids_through_default_on_null_break() {
+    let found = major(
+        &message("", "", "Vec<String>"),
+        &message(
+            "#[serde_with::serde_as]\n",
+            "#[serde_as(as = \"serde_with::DefaultOnNull<_>\")]",
+            "Vec<uuid::Uuid>",
+        ),
+        Direction::NewReadsOld,
+    );
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let witness = found[0].witness.clone().expect("a witness");
+    let strings: Vec<String> = serde_json::from_value(witness["f"].clone()).unwrap();
+    assert_eq!(serde_json::to_value(&strings).unwrap(), witness["f"]);
+    assert!(serde_json::from_value::<Ids>(witness).is_err());
+    assert_eq!(
+        serde_json::from_str::<Ids>(r#"{"f":null}"#).unwrap(),
+        Ids { f: Vec::new() }
+    );
+}
+
+/// A field whose new type is read through `deserialize_with` is still written by the derive: `u32` ->
+/// `Option<u32>` with a `deserialize_with` breaks old-reads-new (`None` is `null`); the engine compared
+/// no types at a field with any custom function.
+#[test]
+fn a_deserialize_with_leaves_the_written_type_compared() {
+    let found = major(
+        &message("", "", "u32"),
+        &message(
+            "",
+            "#[serde(deserialize_with = \"crate::helpers::de_opt\")]",
+            "Option<u32>",
+        ),
+        Direction::OldReadsNew,
+    );
+    assert_eq!(found.len(), 1, "{found:#?}");
+    let witness = witness_f(&found[0]);
+    assert_eq!(witness, serde_json::Value::Null);
+    assert_eq!(serde_json::to_value(None::<u32>).unwrap(), witness);
+    assert!(serde_json::from_value::<u32>(witness).is_err());
+}
