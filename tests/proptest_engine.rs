@@ -23,6 +23,12 @@ mod mutate;
 #[allow(dead_code)]
 #[path = "differential/rng.rs"]
 mod rng;
+#[allow(dead_code)]
+#[path = "differential/swaps.rs"]
+mod swaps;
+#[allow(dead_code)]
+#[path = "differential/vocab.rs"]
+mod vocab;
 
 use std::collections::BTreeSet;
 use std::path::Path;

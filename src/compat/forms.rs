@@ -30,11 +30,14 @@ impl Walk<'_> {
                 Some(self.external_versions(a, old.as_deref(), new.as_deref()))
             }
             (S::External(..), _) | (_, S::External(..)) => None,
-            (S::Option(_), S::Refined(_) | S::Bytes | S::Choice(_)) => None,
+            // An option reader reads the writer's value as its content: the caller unwraps it, so that a
+            // refined writer meets the reader's own form inside (its base alone would lose the domain).
+            (S::Option(_), S::Refined(_) | S::Bytes | S::Choice(_)) | (_, S::Option(_)) => None,
             (S::Refined(w), S::Refined(r)) => Some(self.refined_to_refined(w, r)),
+            // Before a refined writer's base: one of the reads may hold the writer's domain.
+            (_, S::Choice(reads)) => Some(self.compare_choice(writer_ty, reader_ty, writer, reads)),
             (S::Refined(w), _) => Some(self.refined_base(w, reader_ty)),
             (_, S::Refined(r)) => Some(self.plain_to_refined(writer_ty, r)),
-            (_, S::Choice(reads)) => Some(self.compare_choice(writer_ty, reader_ty, writer, reads)),
             (S::Str, S::Bytes) if self.human => Some(Vec::new()),
             (S::Bytes, _) => Some(self.compare(&bytes_as_seq(), reader_ty)),
             (_, S::Bytes) => Some(self.compare(writer_ty, &bytes_as_seq())),
@@ -247,7 +250,12 @@ impl Walk<'_> {
     }
 
     /// A reader that tries `reads` in order: the writer is fine if one of them takes everything it
-    /// writes; otherwise the writer's samples decide, as for an untagged enum.
+    /// writes; otherwise the writer's samples decide, as for an untagged enum. A read that takes the
+    /// writer's values but not all of their domain (a refined value inside) names values the writer
+    /// writes and that read rejects: those are tried first (a `String` read as a `Decimal`, which also
+    /// takes numbers: `"twelve"`). A refined writer whose domain such a read holds only in part breaks as
+    /// it would against that read (its samples are of its own domain, which the decoder cannot tell
+    /// from another's).
     fn compare_choice(
         &mut self,
         writer_ty: &Ty,
@@ -255,12 +263,26 @@ impl Walk<'_> {
         writer: &Shape,
         reads: &[Ty],
     ) -> Vec<Issue> {
+        let mut narrowed = None;
+        let mut rejected = Vec::new();
         for read in reads {
             let found = self.compare(writer_ty, read);
             if !found.iter().any(|issue| issue.breaks) {
                 return found;
             }
+            let domain_only = found
+                .iter()
+                .filter(|issue| issue.breaks)
+                .all(|issue| issue.rule == RuleId::ValueDomainNarrowed);
+            if domain_only {
+                rejected.extend(found.iter().filter_map(|issue| issue.witness.clone()));
+                narrowed.get_or_insert(found);
+            }
         }
-        self.compare_by_samples(writer_ty, reader_ty, writer)
+        match (writer, narrowed) {
+            (Shape::Refined(_), Some(found)) => found,
+            (Shape::Refined(_), None) => self.compare_by_samples(writer_ty, reader_ty, writer),
+            _ => self.compare_by_candidates(writer_ty, reader_ty, writer, rejected),
+        }
     }
 }

@@ -283,7 +283,7 @@ impl Walk<'_> {
             out.extend(self.custom_field_changed(writer, reader));
         }
         out.extend(self.field_left_out(writer, reader, own, base));
-        if !custom {
+        if !custom_on_path(writer, reader) {
             // A field skipped when `None` is never written as null: only its inner type is.
             let written_ty = match (&writer.field.ty, is_none_predicate(&writer.field.skip_ser)) {
                 (Ty::Option { inner }, true) => (**inner).clone(),
@@ -484,6 +484,22 @@ impl Walk<'_> {
         };
         placed(vec![issue], &self.field_place(None, Some(field)))
     }
+}
+
+/// Whether custom code is on this walk's path for the field: the writer's serializer or the reader's
+/// deserializer. A `deserialize_with` on the writer's side (or a `serialize_with` on the reader's) is
+/// not: the types then meet through derived code, as any others.
+fn custom_on_path(writer: &FlatField, reader: &FlatField) -> bool {
+    writer
+        .field
+        .custom
+        .as_ref()
+        .is_some_and(|custom| custom.ser.is_some())
+        || reader
+            .field
+            .custom
+            .as_ref()
+            .is_some_and(|custom| custom.de.is_some())
 }
 
 /// Whether a `skip_serializing_if` predicate is `Option::is_none` (or another `is_none`).

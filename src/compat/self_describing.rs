@@ -171,7 +171,18 @@ impl Walk<'_> {
         reader_ty: &Ty,
         writer: &Shape,
     ) -> Vec<Issue> {
-        let mut candidates = Vec::new();
+        self.compare_by_candidates(writer_ty, reader_ty, writer, Vec::new())
+    }
+
+    /// [`Self::compare_by_samples`], trying the values `extra` (which the writer writes) first.
+    pub(super) fn compare_by_candidates(
+        &mut self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        writer: &Shape,
+        extra: Vec<Value>,
+    ) -> Vec<Issue> {
+        let mut candidates = extra;
         if matches!(writer, Shape::Value) {
             candidates.extend([
                 Value::Null,

@@ -216,22 +216,44 @@ fn display_from_str(ty: &Ty) -> Ty {
     match ty {
         Ty::String => Ty::String,
         // Already a string that parses (a catalogued `Url`, `Uuid`): the same string.
-        Ty::Refined { base, .. } if **base == Ty::String => ty.clone(),
-        _ => match scalar_text(ty) {
-            Some((name, sample, outside)) => Ty::Refined {
-                base: Box::new(Ty::String),
-                within: match ty {
-                    Ty::Int { signed, bits } => wider_ints(*signed, *bits),
-                    Ty::Float { bits: 32 } => vec!["f64".to_owned()],
-                    _ => Vec::new(),
-                },
-                domain: name,
-                sample: serde_json::Value::String(sample.to_owned()).to_string(),
-                outside: outside.map(|o| serde_json::Value::String(o.to_owned()).to_string()),
-                extent: None,
-            },
-            None => Ty::external(format!("serde_with::DisplayFromStr over {ty}")),
+        ty if parsed_string(ty) => ty.clone(),
+        // A type with a human-readable form (`Uuid`, `Ipv4Addr`) whose `Display` is that form: the
+        // adapter writes it in every format.
+        Ty::Readable { human, .. } => display_from_str(human),
+        // A type that writes a string that parses and reads more (`Decimal`): the string it writes.
+        Ty::Choice { writes, .. } if parsed_string(writes) => (**writes).clone(),
+        // A `char`'s `Display` is the one-character string its `Serialize` writes in human-readable
+        // formats, and its `FromStr` reads exactly one character, as its `Deserialize` does there;
+        // compact formats write a `char` otherwise.
+        Ty::Char => Ty::Readable {
+            human: Box::new(Ty::Char),
+            compact: Box::new(scalar_string(ty)),
         },
+        _ => scalar_string(ty),
+    }
+}
+
+/// Whether `ty` is a string that its reader parses.
+fn parsed_string(ty: &Ty) -> bool {
+    matches!(ty, Ty::Refined { base, .. } if **base == Ty::String)
+}
+
+/// A string that parses as the scalar `ty` (opaque for another type).
+fn scalar_string(ty: &Ty) -> Ty {
+    match scalar_text(ty) {
+        Some((name, sample, outside)) => Ty::Refined {
+            base: Box::new(Ty::String),
+            within: match ty {
+                Ty::Int { signed, bits } => wider_ints(*signed, *bits),
+                Ty::Float { bits: 32 } => vec!["f64".to_owned()],
+                _ => Vec::new(),
+            },
+            domain: name,
+            sample: serde_json::Value::String(sample.to_owned()).to_string(),
+            outside: outside.map(|o| serde_json::Value::String(o.to_owned()).to_string()),
+            extent: None,
+        },
+        None => Ty::external(format!("serde_with::DisplayFromStr over {ty}")),
     }
 }
 

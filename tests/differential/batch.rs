@@ -1,6 +1,8 @@
-//! The batch crate: every pair's old and new definitions as modules of one binary crate that depends only
-//! on serde and serde_json, compiled once with cargo (`--offline`, versions pinned by a copy of the
-//! workspace's `Cargo.lock`) into `target/differential`, so the dependencies are built once and cached.
+//! The batch crate: every pair's old and new definitions as modules of one binary crate that depends on
+//! serde, serde_json and the crates whose types the generator uses ([`DEPENDENCIES`]: all of them
+//! dev-dependencies of the workspace, for its truth tests), compiled once with cargo (`--offline`,
+//! versions pinned by a copy of the workspace's `Cargo.lock`) into `target/differential`, so the
+//! dependencies are built once and cached.
 //!
 //! The binary prints one JSON line per (pair, direction, payload): the payloads are the writer's values
 //! (constructor expressions the generator wrote) serialized with serde_json; each is decoded with the
@@ -197,9 +199,38 @@ fn side_source(side: &Side) -> String {
     out
 }
 
-/// The versions of `names` in a `Cargo.lock`.
+/// The batch crate's dependencies (package names) and the features it uses of each: those of the
+/// workspace's dev-dependencies (Cargo.toml), so everything is in its `Cargo.lock` and builds offline.
+/// serde's `rc` (for `Arc<T>`) adds no package.
+const DEPENDENCIES: &[(&str, &str)] = &[
+    ("serde", "features = [\"derive\", \"rc\"]"),
+    ("serde_json", ""),
+    ("serde_bytes", ""),
+    ("serde_repr", ""),
+    (
+        "serde_with",
+        "default-features = false, features = [\"std\", \"macros\", \"base64\", \"hex\"]",
+    ),
+    ("uuid", "features = [\"serde\"]"),
+    ("url", "features = [\"serde\"]"),
+    (
+        "chrono",
+        "default-features = false, features = [\"serde\", \"std\", \"clock\"]",
+    ),
+    (
+        "time",
+        "features = [\"serde-human-readable\", \"serde-well-known\"]",
+    ),
+    ("semver", "features = [\"serde\"]"),
+    ("camino", "features = [\"serde1\"]"),
+    ("indexmap", "features = [\"serde\"]"),
+    ("ordered-float", "features = [\"serde\"]"),
+    ("rust_decimal", ""),
+];
+
+/// The newest version of each of `names` in a `Cargo.lock` (a lock may hold several: indexmap 1 and 2).
 fn locked_versions(lock: &str, names: &[&str]) -> BTreeMap<String, String> {
-    let mut out = BTreeMap::new();
+    let mut out: BTreeMap<String, semver::Version> = BTreeMap::new();
     let mut current: Option<String> = None;
     for line in lock.lines() {
         if let Some(n) = line.strip_prefix("name = ") {
@@ -207,11 +238,37 @@ fn locked_versions(lock: &str, names: &[&str]) -> BTreeMap<String, String> {
         } else if let Some(v) = line.strip_prefix("version = ")
             && let Some(n) = current.take()
             && names.contains(&n.as_str())
+            && let Ok(v) = semver::Version::parse(v.trim_matches('"'))
+            && out.get(&n).is_none_or(|old| *old < v)
         {
-            out.insert(n, v.trim_matches('"').to_owned());
+            out.insert(n, v);
         }
     }
+    out.into_iter().map(|(n, v)| (n, v.to_string())).collect()
+}
+
+/// The `[dependencies]` table of the batch crate: each of [`DEPENDENCIES`] pinned to its locked version.
+fn dependencies_table(lock: &str) -> String {
+    let names: Vec<&str> = DEPENDENCIES.iter().map(|(n, _)| *n).collect();
+    let versions = locked_versions(lock, &names);
+    let mut out = String::new();
+    for (name, extra) in DEPENDENCIES {
+        let version = versions.get(*name).unwrap_or_else(|| {
+            panic!("{name} is not in the workspace's Cargo.lock (a dev-dependency the batch crate needs)")
+        });
+        let extra = if extra.is_empty() {
+            String::new()
+        } else {
+            format!(", {extra}")
+        };
+        let _ = writeln!(out, "{name} = {{ version = \"={version}\"{extra} }}");
+    }
     out
+}
+
+/// Whether a `Cargo.lock` holds the package `name` at `version`.
+fn locked_holds(lock: &str, name: &str, version: &str) -> bool {
+    lock.contains(&format!("name = \"{name}\"\nversion = \"{version}\""))
 }
 
 /// Writes `text` to `path` unless it already holds exactly that (so cargo sees no change and does not
@@ -247,22 +304,21 @@ pub fn build(name: &str, sides: &[Side], pairs: &[PairSpec]) -> PathBuf {
     std::fs::create_dir_all(dir.join("src")).expect("create the batch crate's directory");
     let lock = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.lock"))
         .expect("the workspace's Cargo.lock");
-    let versions = locked_versions(&lock, &["serde", "serde_json", "serde_bytes"]);
-    let (Some(serde), Some(json), Some(bytes)) = (
-        versions.get("serde"),
-        versions.get("serde_json"),
-        versions.get("serde_bytes"),
-    ) else {
-        panic!("serde, serde_json and serde_bytes are not in the workspace's Cargo.lock");
-    };
     let manifest = format!(
-        "# Generated by tests/differential (wirecheck): do not edit.\n[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\nserde = {{ version = \"={serde}\", features = [\"derive\"] }}\nserde_json = \"={json}\"\nserde_bytes = \"={bytes}\"\n\n[profile.dev]\ndebug = false\nincremental = false\n\n[profile.dev.package.\"*\"]\ndebug = false\n\n[workspace]\n"
+        "# Generated by tests/differential (wirecheck): do not edit.\n[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\n{}\n[profile.dev]\ndebug = false\nincremental = false\n\n[profile.dev.package.\"*\"]\ndebug = false\n\n[workspace]\n",
+        dependencies_table(&lock)
     );
     write_if_changed(&dir.join("Cargo.toml"), &manifest);
     // Start from the workspace's lock file (every version the workspace builds with); cargo prunes it to
-    // the batch crate's dependencies. Replace it when the workspace moved to another serde.
-    let pinned = format!("name = \"serde\"\nversion = \"{serde}\"");
-    if !std::fs::read_to_string(dir.join("Cargo.lock")).is_ok_and(|l| l.contains(&pinned)) {
+    // the batch crate's dependencies. Replace it when it lacks a version the manifest pins (the workspace
+    // moved to another version, or the batch crate gained a dependency).
+    let names: Vec<&str> = DEPENDENCIES.iter().map(|(n, _)| *n).collect();
+    let wanted = locked_versions(&lock, &names);
+    let current = std::fs::read_to_string(dir.join("Cargo.lock")).unwrap_or_default();
+    if names
+        .iter()
+        .any(|n| !locked_holds(&current, n, &wanted[*n]))
+    {
         write_if_changed(&dir.join("Cargo.lock"), &lock);
     }
     let mut main = String::from(MAIN_HEAD);

@@ -1,7 +1,7 @@
 //! Realistic message types to mutate: shaped after the Flux protocols in `examples/flux-protocols`
 //! (scheduler, exec, job eventlog) and covering every serde feature the engine models.
 
-use super::ir::{Body, Def, Ext, Field, Int, Repr, Schema, Shape, Ty, Variant};
+use super::ir::{Adapter, Body, Def, Ext, Field, Int, Repr, Schema, Shape, Ty, Variant, With};
 
 fn s(defs: Vec<Def>) -> Schema {
     Schema { defs }
@@ -426,7 +426,121 @@ pub fn corpus() -> Vec<(&'static str, Schema)> {
                 .case("lowercase"),
             ]),
         ),
+        (
+            "job_record",
+            s(vec![
+                Def::st(
+                    "JobRecord",
+                    vec![
+                        f("id", ext(Ext::Uuid)),
+                        f("submitted", ext(Ext::DateTime)),
+                        f("started", Ty::With(With::ChronoSeconds)),
+                        f("finished", Ty::With(With::TimeMillis)),
+                        f("source", ext(Ext::Url)),
+                        f("version", ext(Ext::Semver)),
+                        f("cwd", ext(Ext::Utf8Path)),
+                        f("labels", Ty::IndexMap(Box::new(Ty::Str), Box::new(U32))),
+                        f("cost", ext(Ext::Decimal)),
+                        f("score", ext(Ext::OrderedF64)),
+                        f("level", named("Level")),
+                    ],
+                ),
+                Def::en(
+                    "Level",
+                    Repr::Integer(Int::U8),
+                    vec![
+                        Variant::unit("Debug"),
+                        Variant::unit("Info"),
+                        Variant::unit("Warn"),
+                        Variant::unit("Error"),
+                    ],
+                ),
+            ]),
+        ),
+        (
+            "sample_batch",
+            s(vec![{
+                let mut d = Def::st(
+                    "SampleBatch",
+                    vec![
+                        f("count", adapt(U32, Adapter::Display)),
+                        f("limit", adapt(U64, Adapter::Display).opt()),
+                        f("hosts", adapt(Ty::Str.vec(), Adapter::OneOrMany)),
+                        f("active", adapt(Ty::Bool, Adapter::BoolFromInt)),
+                        f("blob", adapt(U8.vec(), Adapter::Base64)),
+                        f("digest", adapt(U8.vec(), Adapter::Hex)),
+                        f("retries", adapt(U32, Adapter::DefaultOnNull)),
+                        f(
+                            "expires",
+                            adapt(ext(Ext::SystemTime), Adapter::TimestampSeconds),
+                        ),
+                        f("note", Ty::Str.opt()),
+                        f("ratio", Ty::F64),
+                    ],
+                );
+                d.skip_none = true;
+                d
+            }]),
+        ),
+        (
+            "std_bag",
+            s(vec![Def::st(
+                "StdBag",
+                vec![
+                    f("timeout", ext(Ext::Duration)),
+                    f("started", ext(Ext::SystemTime)),
+                    f("path", ext(Ext::PathBuf)),
+                    f("counter", ext(Ext::Wrapping)),
+                    f("shared", Ty::Arc(Box::new(Ty::Str))),
+                    f("name", ext(Ext::Cow)),
+                    f("span", ext(Ext::Range)),
+                    f("marker", ext(Ext::Phantom)),
+                    f("initial", Ty::Char),
+                    f("digest", Ty::Arr(Box::new(U8), 4)),
+                    f("small", ext(Ext::NonZeroU8)),
+                    f("pair", Ty::Tup(vec![U32, U32])),
+                    f("unit", Ty::Unit),
+                ],
+            )]),
+        ),
+        (
+            "log_line",
+            s(vec![
+                Def::st(
+                    "LogLine",
+                    vec![
+                        f("ts", Ty::Int(Int::I64)),
+                        f("severity", named("Severity")),
+                        f("sampled", Ty::Bool),
+                        f("payload", U8.vec()),
+                        f("ids", U32.vec()),
+                        f("ratio", Ty::F64),
+                        f("attempts", U8),
+                        f("message", Ty::Str),
+                        f("fields", Ty::Map(Box::new(Ty::Str), Box::new(Ty::Str))),
+                        f("timeout", Ty::Ext(Ext::SystemTime).opt()),
+                    ],
+                ),
+                Def::en(
+                    "Severity",
+                    Repr::External,
+                    vec![
+                        Variant::unit("Trace"),
+                        Variant::unit("Debug"),
+                        Variant::unit("Info"),
+                    ],
+                ),
+            ]),
+        ),
     ]
+}
+
+fn ext(e: Ext) -> Ty {
+    Ty::Ext(e)
+}
+
+fn adapt(t: Ty, a: Adapter) -> Ty {
+    Ty::As(Box::new(t), a)
 }
 
 impl Field {

@@ -8,6 +8,7 @@
 use std::fmt::Write as _;
 
 use super::rng::Rng;
+pub use super::vocab::{Adapter, Ext, With};
 
 /// The marker line that stands where the message type's `#[derive(Message)] #[wire(...)]` goes.
 pub const MESSAGE_MARK: &str = "//@message";
@@ -101,21 +102,6 @@ impl Int {
     }
 }
 
-/// A type from outside the crate (compared by path by the engine).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ext {
-    /// `std::time::Duration`: `{"secs": .., "nanos": ..}`.
-    Duration,
-    /// `std::net::Ipv4Addr`: `"10.0.0.1"`.
-    Ipv4,
-    /// `std::num::NonZeroU32`: a `u32` whose reader rejects 0.
-    NonZeroU32,
-    /// `std::net::IpAddr`: `"10.0.0.1"` or `"::1"` (a v4 address is one).
-    IpAddr,
-    /// `serde_bytes::ByteBuf`: `serialize_bytes` (an array of numbers in JSON; reads strings too).
-    Bytes,
-}
-
 /// A field's type.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Ty {
@@ -151,8 +137,17 @@ pub enum Ty {
     Named(String),
     /// `Box<T>`
     Boxed(Box<Ty>),
-    /// A std type the engine compares by path.
+    /// A type of std or of a catalogued crate (see [`Ext`]).
     Ext(Ext),
+    /// `indexmap::IndexMap<K, V>`
+    IndexMap(Box<Ty>, Box<Ty>),
+    /// `std::sync::Arc<T>`
+    Arc(Box<Ty>),
+    /// A field written through a catalogued `with` module (only a field's own type).
+    With(With),
+    /// The Rust type `T` written through a serde_with adapter (`#[serde_as(as = "...")]`); only in a
+    /// named field's type, outside other adapters' sets, map keys and definitions.
+    As(Box<Ty>, Adapter),
 }
 
 impl Ty {
@@ -192,11 +187,46 @@ impl Ty {
             Ty::Value => "serde_json::Value".into(),
             Ty::Named(n) => n.clone(),
             Ty::Boxed(t) => format!("Box<{}>", t.render()),
-            Ty::Ext(Ext::Duration) => "std::time::Duration".into(),
-            Ty::Ext(Ext::Ipv4) => "std::net::Ipv4Addr".into(),
-            Ty::Ext(Ext::NonZeroU32) => "std::num::NonZeroU32".into(),
-            Ty::Ext(Ext::IpAddr) => "std::net::IpAddr".into(),
-            Ty::Ext(Ext::Bytes) => "serde_bytes::ByteBuf".into(),
+            Ty::Ext(e) => e.render().into(),
+            Ty::IndexMap(k, v) => format!("indexmap::IndexMap<{}, {}>", k.render(), v.render()),
+            Ty::Arc(t) => format!("std::sync::Arc<{}>", t.render()),
+            Ty::With(w) => w.field_ty().render().into(),
+            Ty::As(t, _) => t.render(),
+        }
+    }
+
+    /// The type as Rust source, with the adapter or `with` module it is written through.
+    pub fn describe(&self) -> String {
+        match (self, self.serde_as()) {
+            (Ty::With(w), _) => format!("{} with {}", self.render(), w.module()),
+            (_, Some(adapter)) => format!("{} as {adapter}", self.render()),
+            _ => self.render(),
+        }
+    }
+
+    /// The `#[serde_as(as = "...")]` text of the type, when an adapter is inside it (`_` stands for a
+    /// part written as itself).
+    pub fn serde_as(&self) -> Option<String> {
+        let inner = |t: &Ty| t.serde_as().unwrap_or_else(|| "_".into());
+        match self {
+            Ty::As(t, a) => Some(match (a, &**t) {
+                (Adapter::OneOrMany, Ty::Vec(e)) => a.render(&inner(e)),
+                _ => a.render(&inner(t)),
+            }),
+            Ty::Opt(t) => t.serde_as().map(|a| format!("Option<{a}>")),
+            Ty::Vec(t) => t.serde_as().map(|a| format!("Vec<{a}>")),
+            Ty::Boxed(t) => t.serde_as().map(|a| format!("Box<{a}>")),
+            Ty::Arr(t, n) => t.serde_as().map(|a| format!("[{a}; {n}]")),
+            Ty::Map(k, v) => v.serde_as().map(|a| format!("BTreeMap<{}, {a}>", inner(k))),
+            Ty::Tup(ts) => ts.iter().any(|t| t.serde_as().is_some()).then(|| {
+                let parts: Vec<String> = ts.iter().map(inner).collect();
+                if ts.len() == 1 {
+                    format!("({},)", parts[0])
+                } else {
+                    format!("({})", parts.join(", "))
+                }
+            }),
+            _ => None,
         }
     }
 
@@ -339,7 +369,15 @@ impl Field {
         if self.with {
             a.push("with = \"crate::helpers::same\"".into());
         }
+        if let Ty::With(w) = &self.ty {
+            a.push(format!("with = {:?}", w.module()));
+        }
         a
+    }
+
+    /// Whether the field is written through an adapter or a `with` module of another crate.
+    pub fn adapted(&self) -> bool {
+        matches!(self.ty, Ty::With(_)) || self.ty.serde_as().is_some()
     }
 }
 
@@ -387,6 +425,8 @@ pub struct Variant {
     pub other: bool,
     /// Per-variant `untagged`.
     pub untagged: bool,
+    /// An explicit discriminant (`= 3`; only in a serde_repr enum).
+    pub disc: Option<i64>,
 }
 
 impl Variant {
@@ -399,6 +439,7 @@ impl Variant {
             alias: Vec::new(),
             other: false,
             untagged: false,
+            disc: None,
         }
     }
 
@@ -446,6 +487,9 @@ pub enum Repr {
     Adjacent(String, String),
     /// `untagged`
     Untagged,
+    /// serde_repr's `Serialize_repr`/`Deserialize_repr` with `#[repr(int)]`: each (unit) variant is its
+    /// discriminant.
+    Integer(Int),
 }
 
 /// A definition's body.
@@ -478,6 +522,8 @@ pub struct Def {
     pub rename_all: Option<&'static str>,
     /// Container `rename = ".."`.
     pub rename: Option<String>,
+    /// serde_with's `#[skip_serializing_none]`.
+    pub skip_none: bool,
 }
 
 impl Def {
@@ -512,6 +558,7 @@ impl Def {
             tag: None,
             rename_all: None,
             rename: None,
+            skip_none: false,
         }
     }
 
@@ -541,6 +588,7 @@ impl Def {
                     a.push(format!("content = {c:?}"));
                 }
                 Repr::Untagged => a.push("untagged".into()),
+                Repr::Integer(_) => {}
             }
         }
         if self.deny_unknown {
@@ -575,6 +623,9 @@ fn render_fields(out: &mut String, shape: &Shape, indent: &str, public: bool) {
         Shape::Named(fields) => {
             out.push_str(" {\n");
             for f in fields {
+                if let Some(adapter) = f.ty.serde_as() {
+                    let _ = writeln!(out, "{indent}#[serde_as(as = {adapter:?})]");
+                }
                 serde_attr(out, indent, &f.attrs());
                 let _ = writeln!(out, "{indent}{vis}{}: {},", f.name, f.ty.render());
             }
@@ -599,6 +650,16 @@ fn render_fields(out: &mut String, shape: &Shape, indent: &str, public: bool) {
     }
 }
 
+/// The fields of a definition (a struct's, or every variant's).
+pub fn def_fields(def: &Def) -> impl Iterator<Item = &Field> {
+    let shapes: Vec<&Shape> = match &def.body {
+        Body::Struct(shape) => vec![shape],
+        Body::Enum(vs, _) => vs.iter().map(|v| &v.shape).collect(),
+        Body::MacroNewtype(_) => Vec::new(),
+    };
+    shapes.into_iter().flat_map(Shape::fields)
+}
+
 impl Schema {
     /// The message definition.
     pub fn message(&self) -> &Def {
@@ -617,10 +678,11 @@ impl Schema {
 
     fn defaultable_in(&self, ty: &Ty, visiting: &mut Vec<String>) -> bool {
         match ty {
-            Ty::Ext(Ext::Ipv4 | Ext::NonZeroU32 | Ext::IpAddr) => false,
+            Ty::Ext(e) => e.defaultable(),
+            Ty::With(w) => w.field_ty().defaultable(),
             Ty::Arr(t, n) => *n <= 32 && self.defaultable_in(t, visiting),
             Ty::Tup(ts) => ts.iter().all(|t| self.defaultable_in(t, visiting)),
-            Ty::Boxed(t) => self.defaultable_in(t, visiting),
+            Ty::Boxed(t) | Ty::Arc(t) | Ty::As(t, _) => self.defaultable_in(t, visiting),
             Ty::Named(n) => self.def_defaultable(n, visiting),
             _ => true,
         }
@@ -665,11 +727,26 @@ impl Schema {
                 continue;
             }
             let default = self.def_defaultable(&def.name, &mut Vec::new());
-            out.push_str(if default {
-                "#[derive(Serialize, Deserialize, Default)]\n"
-            } else {
-                "#[derive(Serialize, Deserialize)]\n"
-            });
+            if def_fields(def).any(Field::adapted) {
+                out.push_str("#[serde_with::serde_as]\n");
+            }
+            if def.skip_none {
+                out.push_str("#[serde_with::skip_serializing_none]\n");
+            }
+            let derive = match &def.body {
+                Body::Enum(_, Repr::Integer(_)) => {
+                    "serde_repr::Serialize_repr, serde_repr::Deserialize_repr"
+                }
+                _ => "Serialize, Deserialize",
+            };
+            let _ = writeln!(
+                out,
+                "#[derive({derive}{})]",
+                if default { ", Default" } else { "" }
+            );
+            if let Body::Enum(_, Repr::Integer(int)) = &def.body {
+                let _ = writeln!(out, "#[repr({})]", int.name());
+            }
             if i == 0 {
                 out.push_str(MESSAGE_MARK);
                 out.push('\n');
@@ -694,6 +771,9 @@ impl Schema {
                         }
                         let _ = write!(out, "    {}", v.name);
                         render_fields(&mut out, &v.shape, "        ", false);
+                        if let Some(d) = v.disc {
+                            let _ = write!(out, " = {d}");
+                        }
                         out.push_str(",\n");
                     }
                     out.push_str("}\n\n");
@@ -874,33 +954,23 @@ impl<'s> Values<'s> {
                 ),
             },
             Ty::Boxed(t) => format!("Box::new({})", self.value(t, pick, rng, d)),
-            Ty::Ext(Ext::Duration) => match pick {
-                Pick::Min(_) => "std::time::Duration::ZERO".into(),
-                Pick::Max(_) => "std::time::Duration::MAX".into(),
-                Pick::Rand => "std::time::Duration::from_millis(1500)".into(),
-            },
-            Ty::Ext(Ext::Ipv4) => match pick {
-                Pick::Min(_) => "std::net::Ipv4Addr::UNSPECIFIED".into(),
-                _ => "std::net::Ipv4Addr::new(10, 0, 0, 1)".into(),
-            },
-            Ty::Ext(Ext::NonZeroU32) => match pick {
-                Pick::Min(_) => "std::num::NonZeroU32::MIN".into(),
-                Pick::Max(_) => "std::num::NonZeroU32::MAX".into(),
-                Pick::Rand => format!(
-                    "std::num::NonZeroU32::new({}).unwrap()",
-                    1 + rng.below(1000)
-                ),
-            },
-            Ty::Ext(Ext::IpAddr) => match pick {
-                Pick::Min(_) => "std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED)".into(),
-                Pick::Max(_) => "std::net::IpAddr::V6(std::net::Ipv6Addr::LOCALHOST)".into(),
-                Pick::Rand => "std::net::IpAddr::V4(std::net::Ipv4Addr::new(10, 0, 0, 1))".into(),
-            },
-            Ty::Ext(Ext::Bytes) => match pick {
-                Pick::Min(_) => "serde_bytes::ByteBuf::new()".into(),
-                Pick::Max(_) => "serde_bytes::ByteBuf::from(vec![0u8, 255])".into(),
-                Pick::Rand => format!("serde_bytes::ByteBuf::from(vec![{}u8])", rng.below(256)),
-            },
+            Ty::Ext(e) => e.value(pick, rng),
+            Ty::With(w) => w.field_ty().value(pick, rng),
+            Ty::As(t, _) => self.value(t, pick, rng, depth),
+            Ty::Arc(t) => format!("std::sync::Arc::new({})", self.value(t, pick, rng, d)),
+            Ty::IndexMap(k, v) => {
+                let keys = self.items(k, pick, rng, d);
+                let entries: Vec<String> = keys
+                    .iter()
+                    .map(|key| format!("({key}, {})", self.value(v, pick, rng, d)))
+                    .collect();
+                format!(
+                    "indexmap::IndexMap::<{}, {}>::from([{}])",
+                    k.render(),
+                    v.render(),
+                    entries.join(", ")
+                )
+            }
             Ty::Named(n) => self.named(n, pick, rng, d),
         }
     }

@@ -5,10 +5,11 @@ use std::collections::BTreeSet;
 
 use super::corpus::corpus;
 use super::ir::{
-    Body, CASES, Def, Ext, Field, Int, Repr, Schema, Shape, SkipIf, Ty, Variant, case_field,
+    Body, CASES, Def, Ext, Field, Int, Repr, Schema, Shape, SkipIf, Ty, Variant, With, case_field,
     field_wire, variant_wire,
 };
 use super::rng::Rng;
+use super::swaps;
 
 /// One generated (old, new) pair.
 #[derive(Clone, Debug)]
@@ -105,13 +106,13 @@ fn site_rule(s: &Schema, site: Site) -> Option<&'static str> {
     }
 }
 
-fn enums(s: &Schema) -> Vec<usize> {
+pub(super) fn enums(s: &Schema) -> Vec<usize> {
     (0..s.defs.len())
         .filter(|&i| matches!(s.defs[i].body, Body::Enum(..)))
         .collect()
 }
 
-fn structs(s: &Schema, named: bool) -> Vec<usize> {
+pub(super) fn structs(s: &Schema, named: bool) -> Vec<usize> {
     (0..s.defs.len())
         .filter(|&i| match &s.defs[i].body {
             Body::Struct(Shape::Named(_)) => true,
@@ -121,7 +122,7 @@ fn structs(s: &Schema, named: bool) -> Vec<usize> {
         .collect()
 }
 
-fn variants_mut(s: &mut Schema, d: usize) -> (&mut Vec<Variant>, &mut Repr) {
+pub(super) fn variants_mut(s: &mut Schema, d: usize) -> (&mut Vec<Variant>, &mut Repr) {
     match &mut s.defs[d].body {
         Body::Enum(vs, r) => (vs, r),
         _ => unreachable!(),
@@ -176,6 +177,16 @@ fn used_field_names(fields: &[Field], rule: Option<&str>) -> BTreeSet<String> {
 
 /// A random plain type for a new field.
 fn simple_ty(rng: &mut Rng) -> Ty {
+    if rng.chance(4) {
+        return match rng.below(6) {
+            0 => Ty::Ext(Ext::Uuid),
+            1 => Ty::Ext(Ext::DateTime),
+            2 => Ty::Ext(Ext::Url),
+            3 => Ty::With(With::ChronoSeconds),
+            4 => Ty::Ext(Ext::PathBuf),
+            _ => Ty::Ext(Ext::Decimal),
+        };
+    }
     match rng.below(10) {
         0 => Ty::Bool,
         9 => Ty::Unit,
@@ -292,6 +303,15 @@ fn mutate_ty(ty: &Ty, rng: &mut Rng) -> Option<Ty> {
         Ty::Ext(Ext::NonZeroU32) => Ty::Int(Int::U32),
         Ty::Ext(Ext::IpAddr) => Ty::Ext(Ext::Ipv4),
         Ty::Ext(Ext::Bytes) => Ty::Str,
+        Ty::Ext(Ext::NonZeroU8 | Ext::Wrapping) => Ty::Int(Int::U16),
+        Ty::Ext(Ext::OrderedF64 | Ext::Decimal) => Ty::F32,
+        Ty::Ext(Ext::SystemTime | Ext::Range) => Ty::Ext(Ext::Duration),
+        Ty::Ext(Ext::Phantom) => Ty::Str,
+        Ty::Ext(_) => Ty::Int(Int::U64),
+        Ty::With(_) => Ty::Str,
+        Ty::IndexMap(k, v) => Ty::IndexMap(k.clone(), Box::new(mutate_ty(v, rng)?)),
+        Ty::Arc(t) => Ty::Arc(Box::new(mutate_ty(t, rng)?)),
+        Ty::As(t, _) => (**t).clone(),
         Ty::Unit => return None,
     })
 }
@@ -306,6 +326,9 @@ fn rewrite(ty: &Ty, f: &mut dyn FnMut(&Ty) -> Option<Ty>) -> Option<Ty> {
         Ty::Opt(t) => rewrite(t, f).map(|t| Ty::Opt(Box::new(t))),
         Ty::Vec(t) => rewrite(t, f).map(|t| Ty::Vec(Box::new(t))),
         Ty::Boxed(t) => rewrite(t, f).map(|t| Ty::Boxed(Box::new(t))),
+        Ty::Arc(t) => rewrite(t, f).map(|t| Ty::Arc(Box::new(t))),
+        Ty::IndexMap(k, v) => rewrite(v, f).map(|v| Ty::IndexMap(k.clone(), Box::new(v))),
+        Ty::As(t, a) => rewrite(t, f).map(|t| Ty::As(Box::new(t), *a)),
         Ty::Arr(t, n) => rewrite(t, f).map(|t| Ty::Arr(Box::new(t), *n)),
         Ty::Map(k, v) => rewrite(v, f).map(|v| Ty::Map(k.clone(), Box::new(v))),
         Ty::Tup(ts) => {
@@ -323,7 +346,11 @@ fn rewrite(ty: &Ty, f: &mut dyn FnMut(&Ty) -> Option<Ty>) -> Option<Ty> {
 }
 
 /// Applies `f` (through [`rewrite`]) to a random field it fits.
-fn retype(s: &mut Schema, rng: &mut Rng, f: &mut dyn FnMut(&Ty) -> Option<Ty>) -> Option<String> {
+pub(super) fn retype(
+    s: &mut Schema,
+    rng: &mut Rng,
+    f: &mut dyn FnMut(&Ty) -> Option<Ty>,
+) -> Option<String> {
     let mut refs = field_refs(s, false);
     rng.shuffle(&mut refs);
     for r in refs {
@@ -335,8 +362,8 @@ fn retype(s: &mut Schema, rng: &mut Rng, f: &mut dyn FnMut(&Ty) -> Option<Ty>) -
             let text = format!(
                 "field `{}` type {} -> {}",
                 field.name,
-                field.ty.render(),
-                t.render()
+                field.ty.describe(),
+                t.describe()
             );
             field.ty = t;
             if let Some(p) = field.skip_if
@@ -940,6 +967,9 @@ fn m_other_toggle(s: &mut Schema, rng: &mut Rng) -> Option<String> {
 fn m_repr_change(s: &mut Schema, rng: &mut Rng) -> Option<String> {
     let d = pick_enum(s, rng)?;
     let (_, repr) = variants_mut(s, d);
+    if matches!(repr, Repr::Integer(_)) {
+        return None;
+    }
     let new = match rng.below(4) {
         0 => Repr::External,
         1 => Repr::Internal("type".into()),
@@ -1089,7 +1119,7 @@ fn m_bytes(s: &mut Schema, rng: &mut Rng) -> Option<String> {
 }
 
 /// Replaces the type of a random field for which `swap` gives one.
-fn swap_field_type(
+pub(super) fn swap_field_type(
     s: &mut Schema,
     rng: &mut Rng,
     swap: impl Fn(&Ty) -> Option<Ty>,
@@ -1106,8 +1136,8 @@ fn swap_field_type(
     let text = format!(
         "field `{}` type {} -> {}",
         f.name,
-        f.ty.render(),
-        new.render()
+        f.ty.describe(),
+        new.describe()
     );
     f.ty = new;
     Some(text)
@@ -1200,6 +1230,24 @@ pub const MUTATIONS: &[(&str, Mutation)] = &[
     ("toggle_ip_version", m_ip_version),
     ("toggle_bytes", m_bytes),
     ("macro_defined_type", m_macro_type),
+    ("string_to_catalogue_type", swaps::m_string_catalogue),
+    ("chrono_to_time_or_back", swaps::m_chrono_time),
+    ("change_timestamp_unit", swaps::m_timestamp_unit),
+    ("toggle_number_wrapper", swaps::m_number_wrapper),
+    ("toggle_index_map", swaps::m_index_map),
+    ("toggle_arc", swaps::m_arc),
+    ("swap_std_type", swaps::m_std_swap),
+    ("toggle_display_from_str", swaps::m_display_from_str),
+    ("toggle_bool_from_int", swaps::m_bool_from_int),
+    ("change_bytes_encoding", swaps::m_bytes_text),
+    ("toggle_one_or_many", swaps::m_one_or_many),
+    ("toggle_default_on_null", swaps::m_default_on_null),
+    (
+        "toggle_skip_serializing_none",
+        swaps::m_skip_serializing_none,
+    ),
+    ("toggle_serde_repr", swaps::m_serde_repr),
+    ("change_discriminants", swaps::m_discriminants),
 ];
 
 // ---------------------------------------------------------------------------------------------------
@@ -1207,8 +1255,14 @@ pub const MUTATIONS: &[(&str, Mutation)] = &[
 
 fn check_ty(s: &Schema, ty: &Ty, boxed: bool, from: &str) -> Result<(), String> {
     match ty {
-        Ty::Opt(t) => check_ty(s, t, boxed, from),
-        Ty::Vec(t) | Ty::Boxed(t) => check_ty(s, t, true, from),
+        Ty::Opt(t) | Ty::As(t, _) => check_ty(s, t, boxed, from),
+        Ty::Vec(t) | Ty::Boxed(t) | Ty::Arc(t) => check_ty(s, t, true, from),
+        Ty::IndexMap(k, v) => {
+            if !matches!(**k, Ty::Str | Ty::Int(_)) {
+                return Err(format!("map key {}", k.render()));
+            }
+            check_ty(s, v, true, from)
+        }
         Ty::Set(t) => {
             if !t.is_ord() {
                 return Err(format!("set of unordered {}", t.render()));
@@ -1294,6 +1348,7 @@ fn check_fields(
     let mut de = BTreeSet::new();
     for f in shape.fields() {
         check_ty(s, &f.ty, false, &def.name)?;
+        swaps::check_field_adapters(f, tuple)?;
         if !tuple && !rust.insert(f.name.clone()) {
             return Err(format!("duplicate field {}", f.name));
         }
@@ -1336,6 +1391,10 @@ fn check_fields(
                     Some(t) if t.deny_unknown || t.transparent => {
                         return Err("flattened type denies unknown fields".into());
                     }
+                    Some(Def {
+                        body: Body::Enum(_, Repr::Integer(_)),
+                        ..
+                    }) => return Err("flatten of a serde_repr enum".into()),
                     Some(Def {
                         body: Body::Struct(Shape::Named(_)) | Body::Enum(..),
                         ..
@@ -1386,6 +1445,7 @@ pub fn validate(s: &Schema) -> Result<(), String> {
         match &def.body {
             Body::MacroNewtype(t) => {
                 check_ty(s, t, false, &def.name)?;
+                swaps::check_plain(t)?;
                 if !s.defaultable(t) || !is_primitive(t) && !matches!(t, Ty::Vec(_)) {
                     return Err("macro newtype inner".into());
                 }
@@ -1430,6 +1490,7 @@ pub fn validate(s: &Schema) -> Result<(), String> {
                 if vs.is_empty() {
                     return Err("empty enum".into());
                 }
+                swaps::check_enum(def)?;
                 if def.transparent || def.tag.is_some() || def.default || def.deny_unknown {
                     return Err("struct attributes on an enum".into());
                 }
@@ -1540,6 +1601,37 @@ const COVERAGE: &[(&str, &str)] = &[
     ("alloc_request", "toggle_nonzero"),
     ("timeout", "toggle_ip_version"),
     ("alloc_response", "toggle_bytes"),
+    ("job_record", "string_to_catalogue_type"),
+    ("hello_response", "string_to_catalogue_type"),
+    ("job_record", "chrono_to_time_or_back"),
+    ("job_record", "chrono_to_time_or_back"),
+    ("job_record", "change_timestamp_unit"),
+    ("job_record", "change_timestamp_unit"),
+    ("log_line", "change_timestamp_unit"),
+    ("job_record", "toggle_number_wrapper"),
+    ("alloc_request", "toggle_number_wrapper"),
+    ("job_record", "toggle_index_map"),
+    ("exec_start", "toggle_index_map"),
+    ("std_bag", "toggle_arc"),
+    ("std_bag", "swap_std_type"),
+    ("std_bag", "swap_std_type"),
+    ("log_line", "toggle_display_from_str"),
+    ("sample_batch", "toggle_display_from_str"),
+    ("hello_response", "toggle_display_from_str"),
+    ("log_line", "toggle_bool_from_int"),
+    ("sample_batch", "toggle_bool_from_int"),
+    ("log_line", "change_bytes_encoding"),
+    ("sample_batch", "change_bytes_encoding"),
+    ("log_line", "toggle_one_or_many"),
+    ("sample_batch", "toggle_one_or_many"),
+    ("sample_batch", "toggle_default_on_null"),
+    ("log_line", "toggle_default_on_null"),
+    ("sample_batch", "toggle_skip_serializing_none"),
+    ("hello_response", "toggle_skip_serializing_none"),
+    ("log_line", "toggle_serde_repr"),
+    ("job_record", "toggle_serde_repr"),
+    ("exec_output", "toggle_serde_repr"),
+    ("job_record", "change_discriminants"),
 ];
 
 /// `n` pairs from `seed`: first the [`COVERAGE`] pairs and every mutation alone (round-robin over the corpus, each kind several

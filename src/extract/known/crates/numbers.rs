@@ -23,7 +23,8 @@ fn not_nan(args: &[Ty]) -> Option<Known> {
 
 /// `Decimal` with rust_decimal's default features: `serialize_str` of the decimal (`"12.50"`, scale
 /// kept), read by `deserialize_any` (a string, an integer or a float), which compact formats (postcard,
-/// bincode) do not implement: there it reads nothing. `serde-float`, `serde-arbitrary-precision` and
+/// bincode) do not implement: there it reads nothing. A float is read by parsing its `to_string()`,
+/// which fails past the decimal's 96 bits (`1e300`). `serde-float`, `serde-arbitrary-precision` and
 /// `serde-str` change this and are not catalogued.
 fn decimal(_: &[Ty]) -> Option<Known> {
     let text = refined_str("decimal", &[], "\"12.50\"", "\"twelve\"");
@@ -43,7 +44,13 @@ fn decimal(_: &[Ty]) -> Option<Known> {
                 signed: false,
                 bits: 64,
             },
-            Ty::Float { bits: 64 },
+            refined(
+                Ty::Float { bits: 64 },
+                "decimal-range float",
+                &[],
+                "1.5",
+                Some("1e300"),
+            ),
         ],
     };
     Some(Known::plain(readable(human, compact)))
