@@ -65,6 +65,7 @@ struct ModuleScope<'a> {
 }
 
 /// What a path names.
+#[derive(Clone)]
 pub(super) enum NameTarget {
     /// A type item of the workspace, by id.
     Type(usize),
@@ -156,6 +157,10 @@ pub(super) struct Names<'a> {
     /// The features of the workspace crates in the build checked: a type item or module its
     /// `#[cfg(...)]` leaves out is not there.
     features: CrateFeatures,
+    /// What [`Names::resolve`] found for a path in a module, and where it entered a dependency: a
+    /// lookup depends only on the module trees and the features, and a crate asks the same ones many
+    /// times (every `#[derive(Serialize)]` of a module, every `Option<String>` field).
+    resolved: FxHashMap<(ModPath, Vec<String>), (NameTarget, Option<Vec<String>>)>,
 }
 
 impl<'a> Names<'a> {
@@ -169,12 +174,14 @@ impl<'a> Names<'a> {
             entered: None,
             stop_at_border: false,
             features: CrateFeatures::default(),
+            resolved: FxHashMap::default(),
         }
     }
 
     /// Resolves names in the build where the workspace crates have `features` on (default: none).
     pub(super) fn set_features(&mut self, features: CrateFeatures) {
         self.features = features;
+        self.resolved.clear();
     }
 
     /// The features the crate of the module at `path` is built with: a dependency's as its locator
@@ -513,9 +520,17 @@ impl<'a> Names<'a> {
 
     /// Resolves a path as written in `module`.
     pub(super) fn resolve(&mut self, module: &[String], segments: &[String]) -> NameTarget {
+        let key = (module.to_vec(), segments.to_vec());
+        if let Some((target, entered)) = self.resolved.get(&key) {
+            self.entered = entered.clone();
+            return target.clone();
+        }
         self.entered = None;
         self.stop_at_border = false;
-        self.resolve_hops(module, segments, 0)
+        let target = self.resolve_hops(module, segments, 0);
+        self.resolved
+            .insert(key, (target.clone(), self.entered.clone()));
+        target
     }
 
     /// [`Names::resolve`], stopping where the path enters a dependency (without mounting it): the
