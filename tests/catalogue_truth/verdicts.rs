@@ -394,3 +394,27 @@ fn ip_net_to_ipv4_net_narrows_for_new_readers_with_an_ipv6_network() {
     let v4: ipnet::Ipv4Net = "10.0.0.0/8".parse().unwrap();
     serde_json::from_str::<ipnet::IpNet>(&serde_json::to_string(&v4).unwrap()).unwrap();
 }
+
+#[test]
+fn a_version_req_reads_every_version_and_not_the_reverse() {
+    // Real: VersionReq::parse takes every version's text (as a caret requirement; build metadata is
+    // dropped), so a `Version` writer is read; a requirement is not a version.
+    for version in ["1.2.3-alpha.1+build.5", "0.0.0", "1.56.0", "10.20.30+x"] {
+        let written = serde_json::to_string(&semver::Version::parse(version).unwrap()).unwrap();
+        serde_json::from_str::<semver::VersionReq>(&written)
+            .unwrap_or_else(|e| panic!("{written}: {e}"));
+    }
+    let found = verdict("json", ("", "semver::VersionReq"), ("", "semver::Version"));
+    assert!(
+        in_direction(&found, Direction::OldReadsNew).is_empty(),
+        "{found:#?}"
+    );
+    let nro = in_direction(&found, Direction::NewReadsOld);
+    assert_eq!(nro.len(), 1, "{found:#?}");
+    let witness = witness_field(nro[0]);
+    serde_json::from_str::<semver::VersionReq>(&witness).unwrap();
+    assert!(
+        serde_json::from_str::<semver::Version>(&witness).is_err(),
+        "{witness}"
+    );
+}

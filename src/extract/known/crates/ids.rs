@@ -26,11 +26,12 @@ fn uuid(_: &[Ty]) -> Option<Known> {
 }
 
 /// `semver::Version` (semver 1.x, `serde` feature): `collect_str` of the version, read by
-/// `Version::parse` (SemVer 2.0.0, no leading `v`).
+/// `Version::parse` (SemVer 2.0.0, no leading `v`). Every such text is also a `VersionReq` (`1.2.3` is
+/// `^1.2.3`, build metadata ignored), so a `VersionReq` reads what a `Version` writes.
 fn version(_: &[Ty]) -> Option<Known> {
     Some(Known::plain(refined_str(
         "semver",
-        &[],
+        &["semver-req"],
         "\"1.2.3-alpha.1\"",
         "\"1.2\"",
     )))
