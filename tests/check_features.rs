@@ -5,31 +5,13 @@
 //! `--all-features`. `tests/cfg_truth.rs` compiles the same shapes with and without the features.
 #![cfg(feature = "checker")]
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 
 use serde_json::Value;
 
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-        .args(["-c", "init.defaultBranch=main", "-c", "tag.gpgSign=false"])
-        .args(["-c", "commit.gpgSign=false"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-fn write(path: &Path, text: &str) {
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, text).unwrap();
-}
+mod support;
+use support::{git, write};
 
 const MANIFEST: &str = r#"[package]
 name = "demo"

@@ -6,27 +6,8 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@example.com",
-            "-c",
-            "init.defaultBranch=main",
-        ])
-        .args(["-c", "tag.gpgSign=false", "-c", "commit.gpgSign=false"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
+mod support;
+use support::git;
 
 struct Repo {
     _tmp: tempfile::TempDir,

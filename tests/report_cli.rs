@@ -7,6 +7,9 @@ use std::process::{Command, Output};
 
 use clap::Parser;
 
+mod support;
+use support::git;
+
 const MANIFEST: &str = "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\npath = \"src/lib.rs\"\n\n[workspace]\n";
 
 fn lib(version: &str, fields: &str) -> String {
@@ -25,27 +28,6 @@ pub struct AllocRequest {{
 {fields}}}
 "#
     )
-}
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
-        .args([
-            "-c",
-            "init.defaultBranch=main",
-            "-c",
-            "commit.gpgSign=false",
-        ])
-        .args(["-c", "tag.gpgSign=false"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 /// A repository with release v0.1.0 (AllocRequest { id, t_submit }) and a working tree that removed

@@ -75,6 +75,9 @@ pub(super) enum NameTarget {
     External(Vec<String>),
 }
 
+/// What a path resolved to, and the path at which it entered a dependency (see [`Names::take_entered`]).
+type Resolved = (NameTarget, Option<Vec<String>>);
+
 /// The next step of a lookup in one module (computed under a borrow of the index, taken after it).
 enum Step<'a> {
     /// A type item: its slot, with the scope's file and path.
@@ -160,7 +163,7 @@ pub(super) struct Names<'a> {
     /// What [`Names::resolve`] found for a path in a module, and where it entered a dependency: a
     /// lookup depends only on the module trees and the features, and a crate asks the same ones many
     /// times (every `#[derive(Serialize)]` of a module, every `Option<String>` field).
-    resolved: FxHashMap<(ModPath, Vec<String>), (NameTarget, Option<Vec<String>>)>,
+    resolved: FxHashMap<(ModPath, Vec<String>), Resolved>,
 }
 
 impl<'a> Names<'a> {

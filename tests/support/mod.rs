@@ -1,0 +1,32 @@
+//! What the end-to-end tests share: a git that needs no configuration of the machine it runs on, and
+//! files written with their directories.
+//!
+//! Each test binary uses a part of it.
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::process::Command;
+
+/// Runs `git ARGS` in `dir` with a fixed identity, `main` as the first branch and no signing, and
+/// fails the test with git's message if it fails.
+pub fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(["-c", "init.defaultBranch=main", "-c", "tag.gpgSign=false"])
+        .args(["-c", "commit.gpgSign=false"])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Writes `text` to `path`, creating its directories.
+pub fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
