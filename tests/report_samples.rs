@@ -13,9 +13,6 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-mod support;
-use support::git;
-
 const MANIFEST: &str = "[package]\nname = \"flux-history\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n[lib]\npath = \"src/lib.rs\"\n\n[workspace]\n";
 
 const ALLOW: &str = r#"# A new scheduler requires R in sched.free; an old job manager does not send it. Flux ships the
@@ -32,6 +29,29 @@ fn history(tag: &str) -> PathBuf {
         .join("examples/flux-protocols/history")
         .join(tag)
         .join("src")
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args(["-c", "user.name=flux", "-c", "user.email=flux@example.com"])
+        .args([
+            "-c",
+            "init.defaultBranch=main",
+            "-c",
+            "commit.gpgSign=false",
+        ])
+        .args(["-c", "tag.gpgSign=false"])
+        .args(args)
+        .env("GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z")
+        .env("GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z")
+        .current_dir(dir)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// Writes the sources of history release `tag` into `dir/src`, declaring `version`.
