@@ -726,4 +726,4 @@ mod tests {
 }
 
 #[cfg(all(test, unix))]
-mod index_tests;
+pub(crate) mod index_tests;

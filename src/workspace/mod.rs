@@ -315,5 +315,6 @@ fn slash_path(path: &Path) -> String {
         .join("/")
 }
 
-#[cfg(test)]
+// Unix only, like the index it relies on (and the git helper it shares with `source`).
+#[cfg(all(test, unix))]
 mod recorded_tests;

@@ -1,34 +1,14 @@
 //! The working tree's model kept in the store: reused only while everything it depended on holds.
 
 use std::path::Path;
-use std::process::Command;
 use std::rc::Rc;
 
 use super::History;
 use super::Workspace;
 use crate::extract::{CacheStats, FeatureRequest};
 use crate::model::Snapshot;
+use crate::source::index_tests::{git, write};
 use crate::source::{CargoLocator, Repo};
-
-fn git(dir: &Path, args: &[&str]) {
-    let out = Command::new("git")
-        .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-fn write(dir: &Path, path: &str, text: &str) {
-    let full = dir.join(path);
-    std::fs::create_dir_all(full.parent().unwrap()).unwrap();
-    std::fs::write(full, text).unwrap();
-}
 
 const MANIFEST: &str = "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[features]\nextra = []\n\n[dependencies]\npointy = \"1\"\n\n[workspace]\n";
 const LOCK: &str = "version = 4\n\n[[package]]\nname = \"demo\"\nversion = \"0.1.0\"\ndependencies = [\"pointy\"]\n\n[[package]]\nname = \"pointy\"\nversion = \"1.0.0\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\n";
