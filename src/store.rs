@@ -43,6 +43,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::extract::{CrateRoot, Keep};
 use crate::model::{Body, ExtractNote, Location, MessageDecl, ProtocolDecl, Snapshot, TypeDef};
+use crate::outcome::ProtocolChanges;
 
 /// The fingerprint of this build's source (see `build.rs`).
 const BUILD_ID: &str = env!("WIRECHECK_BUILD_ID");
@@ -355,6 +356,40 @@ impl Store {
             return Ok(entry.snapshot);
         }
         Ok(snapshot)
+    }
+
+    /// The comparison of one protocol (named `name`) whose inputs are `reads`: from the store when an
+    /// earlier check kept the comparison of the same inputs, else from `compare`, and then stored under
+    /// the [content id](content_id) of `reads`. `reads` must hold everything the comparison reads (the
+    /// protocol's part in each model compared, the names of the releases): what is kept under its id is
+    /// then right for every check that reads the same. A file that does not read back (damaged, or of
+    /// another protocol) is compared again and rewritten; a comparison that would not read back as it is
+    /// (JSON's numbers) is not kept.
+    pub fn compared(
+        &self,
+        reads: &(impl Hash + ?Sized),
+        name: &str,
+        compare: impl FnOnce() -> ProtocolChanges,
+    ) -> ProtocolChanges {
+        let Some(dir) = &self.dir else {
+            return compare();
+        };
+        let path = dir
+            .join("compared")
+            .join(format!("{}.json", content_id(reads)));
+        if let Ok(bytes) = std::fs::read(&path)
+            && let Ok(kept) = serde_json::from_slice::<ProtocolChanges>(&bytes)
+            && kept.name == name
+        {
+            return kept;
+        }
+        let changes = compare();
+        if let Ok(bytes) = serde_json::to_vec(&changes)
+            && serde_json::from_slice::<ProtocolChanges>(&bytes).is_ok_and(|read| read == changes)
+        {
+            write_atomically(&path, &bytes);
+        }
+        changes
     }
 
     /// The parts of the release at `commit` that `unseen(name, shape)` accepts (the others are not even
