@@ -116,7 +116,8 @@ pub(super) fn protocols(
         .collect()
 }
 
-/// The findings of one protocol, from its parts alone.
+/// The findings of one protocol, from its parts alone (each made a model of its own once, so that the
+/// comparison cannot read anything else).
 fn protocol(reads: &Reads<'_>) -> ProtocolChanges {
     let Reads {
         name,
@@ -125,12 +126,29 @@ fn protocol(reads: &Reads<'_>) -> ProtocolChanges {
         current,
         older,
     } = reads;
-    let mut findings = against_baseline(name, rev, base.as_ref(), current.as_ref());
+    let base_model = base.as_ref().map(model);
+    let current_model = current.as_ref().map(model);
+    let mut findings = match (base, &base_model, &current_model) {
+        (_, Some(base), Some(current)) => {
+            compat::compare_protocol(base, current, name, rev, Scope::Full)
+        }
+        (Some(base), _, None) => vec![protocol_removed(name, base.decl.location.clone(), rev)],
+        _ => Vec::new(),
+    };
     if let (Some(base), Some(current)) = (base, current) {
         anchor(&mut findings, base, current);
     }
-    if let Some(current) = current {
-        add_older_releases(&mut findings, current, base.as_ref(), older);
+    if let (Some(current), Some(current_model)) = (current, &current_model) {
+        let older: Vec<(&str, &PartRef<'_>, Snapshot)> = older
+            .iter()
+            .map(|(tag, part)| (*tag, part, model(part)))
+            .collect();
+        add_older_releases(
+            &mut findings,
+            (current, current_model),
+            base_model.as_ref(),
+            &older,
+        );
     }
     ProtocolChanges {
         name: (*name).to_owned(),
@@ -162,46 +180,24 @@ fn anchor(findings: &mut [Finding], old: &PartRef<'_>, current: &PartRef<'_>) {
             finding.anchor_in_part(&old.types, &current.types, &current.messages, current.decl);
     }
 }
-/// The findings of the protocol `name` between the baseline's part (named `rev`) and the working tree's.
-fn against_baseline(
-    name: &str,
-    rev: &str,
-    base: Option<&PartRef<'_>>,
-    current: Option<&PartRef<'_>>,
-) -> Vec<Finding> {
-    match (base, current) {
-        (Some(base), Some(current)) => {
-            compat::compare_protocol(&model(base), &model(current), name, rev, Scope::Full)
-        }
-        (Some(old), None) => vec![protocol_removed(name, old.decl.location.clone(), rev)],
-        (None, _) => Vec::new(),
-    }
-}
-
-/// Adds to `findings` the major findings between each older release (by tag, its part of the protocol)
-/// and the working tree's part `current`, each once (the first release that has it reports it). A finding
-/// the older release also has against the baseline's part `base` is known history: it shipped before and
-/// does not count again.
+/// Adds to `findings` the major findings between each older release (by tag, its part of the protocol
+/// and that part as a model) and the working tree's part `current`, each once (the first release that
+/// has it reports it). A finding the older release also has against the baseline's part `base` is known
+/// history: it shipped before and does not count again.
 fn add_older_releases(
     findings: &mut Vec<Finding>,
-    current: &PartRef<'_>,
-    base: Option<&PartRef<'_>>,
-    older: &[(&str, PartRef<'_>)],
+    (current, current_model): (&PartRef<'_>, &Snapshot),
+    base: Option<&Snapshot>,
+    older: &[(&str, &PartRef<'_>, Snapshot)],
 ) {
-    if older.is_empty() {
-        return;
-    }
     let new = current.decl;
     let name = new.name.as_str();
-    let current_model = model(current);
-    let base_model = base.map(model);
     let mut seen: BTreeSet<_> = findings.iter().map(Finding::dedup_key).collect();
-    for (tag, part) in older {
+    for (tag, part, old) in older {
         let scope = scope(new, part.decl);
-        let old = model(part);
-        let against_new = compat::compare_protocol(&old, &current_model, name, tag, scope);
-        let against_base: BTreeSet<_> = match &base_model {
-            Some(base) => compat::compare_protocol(&old, base, name, tag, scope)
+        let against_new = compat::compare_protocol(old, current_model, name, tag, scope);
+        let against_base: BTreeSet<_> = match base {
+            Some(base) => compat::compare_protocol(old, base, name, tag, scope)
                 .iter()
                 .map(Finding::dedup_key)
                 .collect(),
