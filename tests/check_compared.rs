@@ -13,7 +13,8 @@ use support::{git, write};
 
 const MANIFEST: &str = "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\npath = \"src/lib.rs\"\n";
 
-/// Two protocols, `sched` and `ctl`, each with one message whose fields are given.
+/// Two protocols, `sched` and `ctl`, each with one message whose fields are given. Locations hold byte
+/// offsets: `ctl`'s message comes first, so that an edit of `sched`'s leaves `ctl` where it is.
 fn lib(alloc_fields: &str, stop_fields: &str) -> String {
     format!(
         r#"use serde::{{Deserialize, Serialize}};
@@ -28,12 +29,12 @@ pub struct Sched;
 pub struct Ctl;
 
 #[derive(Serialize, Deserialize, Message)]
-#[wire(protocol = Sched, topic = "sched.alloc", kind = "event")]
-pub struct Alloc {{ {alloc_fields} }}
-
-#[derive(Serialize, Deserialize, Message)]
 #[wire(protocol = Ctl, topic = "ctl.stop", kind = "event")]
 pub struct Stop {{ {stop_fields} }}
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = Sched, topic = "sched.alloc", kind = "event")]
+pub struct Alloc {{ {alloc_fields} }}
 "#
     )
 }
