@@ -1,5 +1,6 @@
 //! The store: what the checker extracted at release commits (and in the working tree), kept on disk so
-//! that each release is read once, not on every check, and an unchanged working tree not even once more.
+//! that each release is read once, not on every check, and an unchanged working tree not even once more;
+//! and what each protocol's comparison found, so that a protocol is compared once per distinct input.
 //!
 //! A release commit never changes, and the model extracted there depends only on the commit, on the crates
 //! read and on the extractor's code. The store keeps it under `<target-dir>/wirecheck/store/<build>/`,
@@ -28,8 +29,15 @@
 //! shapes give equal findings) asks only for the parts of shapes it has not seen, so a check with many
 //! release tags costs, per tag, one small file read, and a part read per change.
 //!
-//! The store is a cache: anything unreadable, stale or corrupt there is extracted again and rewritten,
-//! and a store that cannot be written is silently not used. `wirecheck check --no-cache` bypasses it.
+//! - `compared/<id>.json`: one protocol's comparison (its findings and versions, before `wirecheck.toml`
+//!   and the fixtures are applied), named by the hash of everything the comparison read: the protocol's
+//!   name, the baseline's name, the protocol's part (declaration included) at the baseline and in the
+//!   working tree, and each older release's tag and part, in order. A check compares again only the
+//!   protocols one of these changed for: an edit of one protocol's messages compares that protocol alone.
+//!
+//! The store is a cache: anything unreadable, stale or corrupt there is extracted (or compared) again and
+//! rewritten, and a store that cannot be written is silently not used. `wirecheck check --no-cache`
+//! bypasses it.
 //! The stores of other builds are removed once unused for 30 days.
 
 use std::cell::{OnceCell, RefCell};
@@ -48,7 +56,7 @@ use crate::outcome::ProtocolChanges;
 /// The fingerprint of this build's source (see `build.rs`).
 const BUILD_ID: &str = env!("WIRECHECK_BUILD_ID");
 
-/// Release models on disk (see the module documentation).
+/// Release models and comparisons on disk (see the module documentation).
 #[derive(Debug)]
 pub(crate) struct Store {
     /// `None`: not kept on disk (every release is extracted).
