@@ -180,6 +180,7 @@ fn anchor(findings: &mut [Finding], old: &PartRef<'_>, current: &PartRef<'_>) {
             finding.anchor_in_part(&old.types, &current.types, &current.messages, current.decl);
     }
 }
+
 /// Adds to `findings` the major findings between each older release (by tag, its part of the protocol
 /// and that part as a model) and the working tree's part `current`, each once (the first release that
 /// has it reports it). A finding the older release also has against the baseline's part `base` is known
