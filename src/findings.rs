@@ -1,8 +1,10 @@
 //! Findings: what the comparison reports, one per incompatible or visible change.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Body, Location, Snapshot, TypeDef};
+use crate::model::{Body, Location, MessageDecl, ProtocolDecl, Snapshot, TypeDef};
 pub use crate::rules::Level;
 use crate::rules::RuleId;
 
@@ -118,23 +120,46 @@ impl Finding {
     /// Where the surviving parent of what this finding says was removed is in `new` (the working tree), given
     /// the snapshot `old` its [`Finding::location`] is in: the struct that lost the field, the enum that lost
     /// the variant (the variant itself when only its field went), else the message, else the protocol's
-    /// declaration. `None` for a finding in the working tree already, or when nothing of it is left.
+    /// declaration. `None` for a finding in the working tree already, or when nothing of it is left. Only
+    /// the finding's protocol's [part](Snapshot::protocol_part) of each snapshot is read: the types its
+    /// messages reach (another protocol's type may have a field at the same place, written by a macro).
     pub fn anchor_in(&self, old: &Snapshot, new: &Snapshot) -> Option<Location> {
+        fn messages<'s>(s: &'s Snapshot, name: &str) -> Vec<&'s MessageDecl> {
+            s.messages.iter().filter(|m| m.protocol == name).collect()
+        }
+        let new_messages = messages(new, &self.protocol);
+        let decl = new.protocol(&self.protocol)?;
+        self.anchor_in_part(
+            &old.reached_from(&messages(old, &self.protocol)),
+            &new.reached_from(&new_messages),
+            &new_messages,
+            decl,
+        )
+    }
+
+    /// [`Finding::anchor_in`], given the finding's protocol's part in the old snapshot (`old_types`, the
+    /// types its messages reach) and in the working tree (the types, messages and declaration).
+    pub(crate) fn anchor_in_part(
+        &self,
+        old_types: &BTreeMap<&str, &TypeDef>,
+        new_types: &BTreeMap<&str, &TypeDef>,
+        new_messages: &[&MessageDecl],
+        new_decl: &ProtocolDecl,
+    ) -> Option<Location> {
         if self.side != Side::Old {
             return None;
         }
-        let in_parent = old
-            .types
+        let in_parent = old_types
             .values()
-            .find_map(|t| parent_in(t, &self.location, new));
+            .find_map(|t| parent_in(t, &self.location, new_types));
         in_parent
             .or_else(|| {
-                new.messages
+                new_messages
                     .iter()
-                    .find(|m| m.protocol == self.protocol && m.name == self.message_type)
+                    .find(|m| m.name == self.message_type)
                     .map(|m| m.location.clone())
             })
-            .or_else(|| new.protocol(&self.protocol).map(|p| p.location.clone()))
+            .or_else(|| Some(new_decl.location.clone()))
     }
 
     /// The key used to deduplicate findings across directions and releases.
@@ -151,8 +176,12 @@ impl Finding {
 
 /// When `old_type` declares the field or variant written at `location`: the location in `new` of what
 /// survives of its parent (the variant that lost a field, else the type), if the type is still there.
-fn parent_in(old_type: &TypeDef, location: &Location, new: &Snapshot) -> Option<Location> {
-    let new_type = || new.types.get(&old_type.path);
+fn parent_in(
+    old_type: &TypeDef,
+    location: &Location,
+    new_types: &BTreeMap<&str, &TypeDef>,
+) -> Option<Location> {
+    let new_type = || new_types.get(old_type.path.as_str()).copied();
     match &old_type.body {
         Body::Struct { fields, .. } if fields.iter().any(|f| f.location == *location) => {
             new_type().map(|t| t.location.clone())

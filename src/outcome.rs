@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use semver::Version;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::config::AllowNote;
 use crate::findings::{Finding, Level, Side};
@@ -158,8 +158,9 @@ impl ProtocolReport {
     }
 }
 
-/// One protocol's findings before its verdict: what the comparison gives and the policy judges.
-#[derive(Debug, Clone, PartialEq)]
+/// One protocol's findings before its verdict: what the comparison gives and the policy judges. The
+/// [store](crate::store) keeps it (as JSON) so that an unchanged protocol is not compared again.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub(crate) struct ProtocolChanges {
     /// The protocol's name.
     pub(crate) name: String,

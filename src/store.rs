@@ -1,5 +1,6 @@
 //! The store: what the checker extracted at release commits (and in the working tree), kept on disk so
-//! that each release is read once, not on every check, and an unchanged working tree not even once more.
+//! that each release is read once, not on every check, and an unchanged working tree not even once more;
+//! and what each protocol's comparison found, so that a protocol is compared once per distinct input.
 //!
 //! A release commit never changes, and the model extracted there depends only on the commit, on the crates
 //! read and on the extractor's code. The store keeps it under `<target-dir>/wirecheck/store/<build>/`,
@@ -28,8 +29,15 @@
 //! shapes give equal findings) asks only for the parts of shapes it has not seen, so a check with many
 //! release tags costs, per tag, one small file read, and a part read per change.
 //!
-//! The store is a cache: anything unreadable, stale or corrupt there is extracted again and rewritten,
-//! and a store that cannot be written is silently not used. `wirecheck check --no-cache` bypasses it.
+//! - `compared/<id>.json`: one protocol's comparison (its findings and versions, before `wirecheck.toml`
+//!   and the fixtures are applied), named by the hash of everything the comparison read: the protocol's
+//!   name, the baseline's name, the protocol's part (declaration included) at the baseline and in the
+//!   working tree, and each older release's tag and part, in order. A check compares again only the
+//!   protocols one of these changed for: an edit of one protocol's messages compares that protocol alone.
+//!
+//! The store is a cache: anything unreadable, stale or corrupt there is extracted (or compared) again and
+//! rewritten, and a store that cannot be written is silently not used. `wirecheck check --no-cache`
+//! bypasses it.
 //! The stores of other builds are removed once unused for 30 days.
 
 use std::cell::{OnceCell, RefCell};
@@ -43,11 +51,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::extract::{CrateRoot, Keep};
 use crate::model::{Body, ExtractNote, Location, MessageDecl, ProtocolDecl, Snapshot, TypeDef};
+use crate::outcome::ProtocolChanges;
 
 /// The fingerprint of this build's source (see `build.rs`).
 const BUILD_ID: &str = env!("WIRECHECK_BUILD_ID");
 
-/// Release models on disk (see the module documentation).
+/// Release models and comparisons on disk (see the module documentation).
 #[derive(Debug)]
 pub(crate) struct Store {
     /// `None`: not kept on disk (every release is extracted).
@@ -147,13 +156,34 @@ fn narrow(part: &Snapshot, name: &str, keep: Keep) -> Snapshot {
 /// A 128-bit id of `value`. The hasher need not be stable across Rust releases: the store is per build,
 /// and the build's fingerprint covers the compiler.
 fn content_id(value: &(impl Hash + ?Sized)) -> String {
+    // What `value` feeds a hasher, once: hashing it twice (two seeds) piecewise cost a fifth of a warm
+    // check, hashing one buffer twice costs a few percent of that.
+    let mut bytes = Bytes(Vec::new());
+    value.hash(&mut bytes);
     let half = |seed: u8| {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         seed.hash(&mut h);
-        value.hash(&mut h);
+        h.write(&bytes.0);
         h.finish()
     };
     format!("{:016x}{:016x}", half(1), half(2))
+}
+
+/// A [`Hasher`] that keeps what it is fed (see [`content_id`]): the bytes a hasher would see, so the id
+/// tells values apart as well as hashing them piecewise does.
+struct Bytes(Vec<u8>);
+
+impl Hasher for Bytes {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+
+    /// Not what [`content_id`] uses: a hash of the bytes kept, for completeness.
+    fn finish(&self) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        h.write(&self.0);
+        h.finish()
+    }
 }
 
 /// A part on disk: the messages and types of one protocol, without its declaration (which the
@@ -355,6 +385,40 @@ impl Store {
             return Ok(entry.snapshot);
         }
         Ok(snapshot)
+    }
+
+    /// The comparison of one protocol (named `name`) whose inputs are `reads`: from the store when an
+    /// earlier check kept the comparison of the same inputs, else from `compare`, and then stored under
+    /// the [content id](content_id) of `reads`. `reads` must hold everything the comparison reads (the
+    /// protocol's part in each model compared, the names of the releases): what is kept under its id is
+    /// then right for every check that reads the same. A file that does not read back (damaged, or of
+    /// another protocol) is compared again and rewritten; a comparison that would not read back as it is
+    /// (JSON's numbers) is not kept.
+    pub fn compared(
+        &self,
+        reads: &(impl Hash + ?Sized),
+        name: &str,
+        compare: impl FnOnce() -> ProtocolChanges,
+    ) -> ProtocolChanges {
+        let Some(dir) = &self.dir else {
+            return compare();
+        };
+        let path = dir
+            .join("compared")
+            .join(format!("{}.json", content_id(reads)));
+        if let Ok(bytes) = std::fs::read(&path)
+            && let Ok(kept) = serde_json::from_slice::<ProtocolChanges>(&bytes)
+            && kept.name == name
+        {
+            return kept;
+        }
+        let changes = compare();
+        if let Ok(bytes) = serde_json::to_vec(&changes)
+            && serde_json::from_slice::<ProtocolChanges>(&bytes).is_ok_and(|read| read == changes)
+        {
+            write_atomically(&path, &bytes);
+        }
+        changes
     }
 
     /// The parts of the release at `commit` that `unseen(name, shape)` accepts (the others are not even

@@ -1,14 +1,16 @@
 //! The comparison step of a check: each protocol of the working tree against the baseline, and against the
-//! older releases that must still interoperate with it. Pure: no git, no files.
+//! older releases that must still interoperate with it. Pure (no git, no files) but for the
+//! [store](crate::store) that keeps each protocol's comparison.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::compat::{self, Scope};
 use crate::extract::Keep;
 use crate::findings::{Direction, Finding, Level, Side};
-use crate::model::{Location, ProtocolDecl, Snapshot};
+use crate::model::{Location, MessageDecl, ProtocolDecl, Snapshot, TypeDef};
 use crate::outcome::{Baseline, ProtocolChanges};
 use crate::rules::RuleId;
+use crate::store::Store;
 
 /// How much of an older release's protocol (`old`) is compared with the working tree's (`new`): every
 /// message for releases from the protocol's `min_compatible` on, else only its records (which are still
@@ -32,13 +34,58 @@ pub(super) fn older_release_keep(current: &Snapshot) -> impl Fn(&ProtocolDecl) -
     }
 }
 
+/// One protocol's part of a model, borrowed: what a comparison of the protocol reads there, its
+/// declaration, its messages and every type they reach (as [`Snapshot::protocol_part`] keeps them).
+#[derive(Hash)]
+struct PartRef<'s> {
+    decl: &'s ProtocolDecl,
+    messages: Vec<&'s MessageDecl>,
+    types: BTreeMap<&'s str, &'s TypeDef>,
+}
+
+impl<'s> PartRef<'s> {
+    /// The part of the protocol `name` in `snapshot`, if it declares the protocol.
+    fn of(snapshot: &'s Snapshot, name: &str) -> Option<PartRef<'s>> {
+        let decl = snapshot.protocol(name)?;
+        let messages: Vec<&MessageDecl> = snapshot
+            .messages
+            .iter()
+            .filter(|m| m.protocol == name)
+            .collect();
+        let types = snapshot.reached_from(&messages);
+        Some(PartRef {
+            decl,
+            messages,
+            types,
+        })
+    }
+}
+
+/// Everything the comparison of one protocol reads: the key the [store](crate::store) keeps its
+/// findings under. An older release is listed only when its model (of the protocols not seen in the same
+/// shape at an older one) has the protocol, and only when the working tree has it: the comparison reads
+/// no other.
+#[derive(Hash)]
+struct Reads<'s> {
+    name: &'s str,
+    /// The baseline's name, which the findings say they are against.
+    rev: &'s str,
+    base: Option<PartRef<'s>>,
+    current: Option<PartRef<'s>>,
+    /// By tag, oldest first.
+    older: Vec<(&'s str, PartRef<'s>)>,
+}
+
 /// Every protocol the baseline or the working tree declares, by name, with its findings: against the
-/// baseline, then the major ones each older release (oldest first) adds.
+/// baseline, then the major ones each older release (oldest first) adds. The comparison of a protocol
+/// reads only its part of each model ([`Reads`]); `store` keeps it, so that a protocol nothing of which
+/// changed since an earlier check is not compared again.
 pub(super) fn protocols(
     baseline: &Baseline,
     base: &Snapshot,
     older: &[(String, Snapshot)],
     current: &Snapshot,
+    store: &Store,
 ) -> Vec<ProtocolChanges> {
     let names: BTreeSet<&str> = base
         .protocols
@@ -49,70 +96,121 @@ pub(super) fn protocols(
     names
         .into_iter()
         .map(|name| {
-            let mut findings = against_baseline(name, &baseline.rev, base, current);
-            anchor(&mut findings, base, current);
-            if let Some(new) = current.protocol(name) {
-                add_older_releases(&mut findings, new, base, older, current);
-            }
-            ProtocolChanges {
-                name: name.to_owned(),
-                old_version: base.protocol(name).map(|p| p.version.clone()),
-                new_version: current.protocol(name).map(|p| p.version.clone()),
-                findings,
-            }
+            let current_part = PartRef::of(current, name);
+            let older = match current_part {
+                Some(_) => older
+                    .iter()
+                    .filter_map(|(tag, s)| Some((tag.as_str(), PartRef::of(s, name)?)))
+                    .collect(),
+                None => Vec::new(),
+            };
+            let reads = Reads {
+                name,
+                rev: &baseline.rev,
+                base: PartRef::of(base, name),
+                current: current_part,
+                older,
+            };
+            store.compared(&reads, name, || protocol(&reads))
         })
         .collect()
 }
 
+/// The findings of one protocol, from its parts alone (each made a model of its own once, so that the
+/// comparison cannot read anything else).
+fn protocol(reads: &Reads<'_>) -> ProtocolChanges {
+    let Reads {
+        name,
+        rev,
+        base,
+        current,
+        older,
+    } = reads;
+    let base_model = base.as_ref().map(model);
+    let current_model = current.as_ref().map(model);
+    let mut findings = match (base, &base_model, &current_model) {
+        (_, Some(base), Some(current)) => {
+            compat::compare_protocol(base, current, name, rev, Scope::Full)
+        }
+        (Some(base), _, None) => vec![protocol_removed(name, base.decl.location.clone(), rev)],
+        _ => Vec::new(),
+    };
+    if let (Some(base), Some(current)) = (base, current) {
+        anchor(&mut findings, base, current);
+    }
+    if let (Some(current), Some(current_model)) = (current, &current_model) {
+        let older: Vec<(&str, &PartRef<'_>, Snapshot)> = older
+            .iter()
+            .map(|(tag, part)| (*tag, part, model(part)))
+            .collect();
+        add_older_releases(
+            &mut findings,
+            (current, current_model),
+            base_model.as_ref(),
+            &older,
+        );
+    }
+    ProtocolChanges {
+        name: (*name).to_owned(),
+        old_version: base.as_ref().map(|p| p.decl.version.clone()),
+        new_version: current.as_ref().map(|p| p.decl.version.clone()),
+        findings,
+    }
+}
+
+/// The part of a protocol as a model of its own.
+fn model(part: &PartRef<'_>) -> Snapshot {
+    Snapshot {
+        protocols: vec![part.decl.clone()],
+        messages: part.messages.iter().map(|&m| m.clone()).collect(),
+        types: part
+            .types
+            .iter()
+            .map(|(&path, &def)| (path.to_owned(), def.clone()))
+            .collect(),
+        notes: Vec::new(),
+    }
+}
+
 /// Points each finding about something removed (its location is in `old`) at its surviving parent in the
-/// working tree `current` ([`Finding::anchor_in`]).
-fn anchor(findings: &mut [Finding], old: &Snapshot, current: &Snapshot) {
+/// working tree's part `current` ([`Finding::anchor_in`]).
+fn anchor(findings: &mut [Finding], old: &PartRef<'_>, current: &PartRef<'_>) {
     for finding in findings {
-        finding.anchor = finding.anchor_in(old, current);
+        finding.anchor =
+            finding.anchor_in_part(&old.types, &current.types, &current.messages, current.decl);
     }
 }
 
-/// The findings of the protocol `name` between the baseline (named `rev`) and the working tree.
-fn against_baseline(name: &str, rev: &str, base: &Snapshot, current: &Snapshot) -> Vec<Finding> {
-    match (base.protocol(name), current.protocol(name)) {
-        (Some(_), Some(_)) => compat::compare_protocol(base, current, name, rev, Scope::Full),
-        (Some(old), None) => vec![protocol_removed(name, old.location.clone(), rev)],
-        (None, _) => Vec::new(),
-    }
-}
-
-/// Adds to `findings` the major findings between each older release that declares the protocol `new` and
-/// the working tree, each once (the first release that has it reports it). A finding the older release
-/// also has against the baseline is known history: it shipped before and does not count again.
+/// Adds to `findings` the major findings between each older release (by tag, its part of the protocol
+/// and that part as a model) and the working tree's part `current`, each once (the first release that
+/// has it reports it). A finding the older release also has against the baseline's part `base` is known
+/// history: it shipped before and does not count again.
 fn add_older_releases(
     findings: &mut Vec<Finding>,
-    new: &ProtocolDecl,
-    base: &Snapshot,
-    older: &[(String, Snapshot)],
-    current: &Snapshot,
+    (current, current_model): (&PartRef<'_>, &Snapshot),
+    base: Option<&Snapshot>,
+    older: &[(&str, &PartRef<'_>, Snapshot)],
 ) {
+    let new = current.decl;
     let name = new.name.as_str();
     let mut seen: BTreeSet<_> = findings.iter().map(Finding::dedup_key).collect();
-    for (tag, snapshot) in older {
-        let Some(old) = snapshot.protocol(name) else {
-            continue;
-        };
-        let scope = scope(new, old);
-        let against_new = compat::compare_protocol(snapshot, current, name, tag, scope);
-        let against_base: BTreeSet<_> = if base.protocol(name).is_some() {
-            compat::compare_protocol(snapshot, base, name, tag, scope)
+    for (tag, part, old) in older {
+        let scope = scope(new, part.decl);
+        let against_new = compat::compare_protocol(old, current_model, name, tag, scope);
+        let against_base: BTreeSet<_> = match base {
+            Some(base) => compat::compare_protocol(old, base, name, tag, scope)
                 .iter()
                 .map(Finding::dedup_key)
-                .collect()
-        } else {
-            BTreeSet::new()
+                .collect(),
+            None => BTreeSet::new(),
         };
         for mut finding in against_new {
             if finding.level != Level::Major || !seen.insert(finding.dedup_key()) {
                 continue;
             }
             finding.known = against_base.contains(&finding.dedup_key());
-            finding.anchor = finding.anchor_in(snapshot, current);
+            finding.anchor =
+                finding.anchor_in_part(&part.types, &current.types, &current.messages, new);
             findings.push(finding);
         }
     }
@@ -161,3 +259,6 @@ fn protocol_removed(name: &str, location: Location, against: &str) -> Finding {
         known: false,
     }
 }
+
+#[cfg(test)]
+mod tests;

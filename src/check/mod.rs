@@ -24,6 +24,7 @@ use crate::model::Snapshot;
 use crate::outcome::ProtocolChanges;
 use crate::policy::Allows;
 use crate::source::Release;
+use crate::store::Store;
 use crate::workspace::{
     BaselineRequest, CheckedReleases, History, Progress, Workspace, WorkspaceError, read_releases,
 };
@@ -93,6 +94,7 @@ pub fn check(options: &CheckOptions, progress: &mut dyn Progress) -> Result<Repo
         &snapshots.base,
         &snapshots.older,
         &snapshots.current,
+        history.store(),
     );
     add_missing_fixtures(&mut protocols, &history, &releases, &snapshots);
     let allow_notes = allow(&mut protocols, &config);
@@ -220,7 +222,7 @@ pub fn compare_snapshots(
     older: &[(String, Snapshot)],
     current: &Snapshot,
 ) -> Report {
-    let protocols = compare::protocols(baseline, base, older, current);
+    let protocols = compare::protocols(baseline, base, older, current, &Store::disabled());
     let notes = compare::notes(baseline, base, current);
     judge(baseline, protocols, notes, Vec::new())
 }

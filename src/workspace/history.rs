@@ -55,6 +55,11 @@ impl<'w> History<'w> {
         self.cache.stats()
     }
 
+    /// The store this run reads and writes (disabled with `--no-cache`).
+    pub(crate) fn store(&self) -> &Store {
+        &self.store
+    }
+
     /// The workspace read.
     pub(crate) fn workspace(&self) -> &'w Workspace {
         self.workspace
