@@ -37,6 +37,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
@@ -56,6 +57,25 @@ pub(crate) struct Store {
     crates_key: String,
     /// Parts already read or derived in this process, by id and what they keep.
     parts: RefCell<HashMap<(String, Keep), Rc<Part>>>,
+}
+
+/// A [`Store`] without what it keeps in memory (`Send`): another thread opens the same files with
+/// [`DetachedStore::attach`], without pruning again.
+#[derive(Debug, Clone)]
+pub(crate) struct DetachedStore {
+    dir: Option<PathBuf>,
+    crates_key: String,
+}
+
+impl DetachedStore {
+    /// The store, for the thread that calls this.
+    pub fn attach(self) -> Store {
+        Store {
+            dir: self.dir,
+            crates_key: self.crates_key,
+            parts: RefCell::default(),
+        }
+    }
 }
 
 /// One protocol of a release, as a comparison reads it.
@@ -283,6 +303,26 @@ impl Store {
             crates_key: String::new(),
             parts: RefCell::default(),
         }
+    }
+
+    /// This store for another thread: the same files, its own parts read so far.
+    pub fn detach(&self) -> DetachedStore {
+        DetachedStore {
+            dir: self.dir.clone(),
+            crates_key: self.crates_key.clone(),
+        }
+    }
+
+    /// Whether this store keeps files: it is enabled and its directory can be written now (a probe file
+    /// is written and removed). A store that cannot is still correct, only never hit.
+    pub fn writable(&self) -> bool {
+        let Some(dir) = &self.dir else {
+            return false;
+        };
+        let probe = dir.join("probe");
+        let written = write_atomically(&probe, b"");
+        let _ = std::fs::remove_file(&probe);
+        written
     }
 
     /// Where this store keeps its files (`None` when disabled).
@@ -601,22 +641,32 @@ fn prune(stores: &Path, build: &str, now: SystemTime) {
 }
 
 /// Writes `bytes` to `path` through a temporary file and a rename, so that a reader (another check
-/// running at the same time) sees the whole file or none. Failures leave the store without the file.
-fn write_atomically(path: &Path, bytes: &[u8]) {
+/// running at the same time) sees the whole file or none; whether it was written. Failures leave the
+/// store without the file. The temporary file's name is this process's and this write's own (a
+/// counter): two threads, or two processes, writing the same file never write one temporary file.
+fn write_atomically(path: &Path, bytes: &[u8]) -> bool {
+    static WRITES: AtomicU64 = AtomicU64::new(0);
     let Some(dir) = path.parent() else {
-        return;
+        return false;
     };
     if std::fs::create_dir_all(dir).is_err() {
-        return;
+        return false;
     }
     let temp = dir.join(format!(
-        ".{}.{}.tmp",
+        ".{}.{}.{}.tmp",
         path.file_name().and_then(|n| n.to_str()).unwrap_or("part"),
-        std::process::id()
+        std::process::id(),
+        WRITES.fetch_add(1, Ordering::Relaxed)
     ));
-    if std::fs::write(&temp, bytes).is_ok() && std::fs::rename(&temp, path).is_err() {
+    if std::fs::write(&temp, bytes).is_err() {
         let _ = std::fs::remove_file(&temp);
+        return false;
     }
+    if std::fs::rename(&temp, path).is_err() {
+        let _ = std::fs::remove_file(&temp);
+        return false;
+    }
+    true
 }
 
 #[cfg(test)]
