@@ -867,3 +867,106 @@ fn first_release_flag_reports_every_protocol_as_new() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("v0.1.0"), "{err}");
 }
+
+/// A library with protocol `sched` at `version` (compatible from `min`), a request with `request` and a
+/// record with `record` as their fields.
+fn lib_from(version: &str, min: &str, request: &str, record: &str) -> String {
+    format!(
+        r#"use serde::{{Deserialize, Serialize}};
+use wirecheck::{{Message, Protocol}};
+
+#[derive(Protocol)]
+#[wire(name = "sched", version = "{version}", min_compatible = "{min}")]
+pub struct Sched;
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = Sched, topic = "sched.alloc", kind = "request")]
+pub struct AllocRequest {{ {request} }}
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = Sched, topic = "sched.event", kind = "record")]
+pub struct Event {{ {record} }}
+"#
+    )
+}
+
+/// Issue 16: a cold check reads the releases on a second thread while it reads the working tree, and
+/// must report exactly what a check reading them one after the other does (`--no-cache` reads them so),
+/// warm or cold. Here the working tree's `min_compatible` (0.1.0) is not the baseline's (0.3.0), so what
+/// the second thread predicts it must keep of v0.1.0 (its records) is too little: v0.1.0's request must
+/// still be compared in full. v0.2.0 does not parse: it is left out, and said so once.
+#[test]
+fn reading_releases_on_a_second_thread_reports_what_reading_them_in_turn_does() {
+    let repo = Repo::new();
+    let releases = [
+        ("0.1.0", "0.1.0", "pub id: u64,", "pub a: u32,"),
+        ("0.2.0", "0.1.0", "pub id: u64,", "pub a: u32 pub b: u32"),
+        (
+            "0.3.0",
+            "0.3.0",
+            "pub id: u64, pub priority: u32,",
+            "pub a: u32,",
+        ),
+        (
+            "0.4.0",
+            "0.3.0",
+            "pub id: u64, pub priority: u32,",
+            "pub a: u32, #[serde(default)] pub b: u32,",
+        ),
+        (
+            "0.5.0",
+            "0.3.0",
+            "pub id: u64, pub priority: u32,",
+            "pub a: u32, #[serde(default)] pub b: u32,",
+        ),
+    ];
+    for (version, min, request, record) in releases {
+        repo.write(&lib_from(version, min, request, record));
+        repo.commit(version);
+        git(&repo.dir, &["tag", &format!("v{version}")]);
+    }
+    repo.write(&lib_from(
+        "0.6.0",
+        "0.1.0",
+        "pub id: u64, pub priority: u32,",
+        "pub a: u32, pub b: u32,",
+    ));
+    let store = repo.dir.join("target/wirecheck");
+    let run = |args: &[&str]| {
+        let out = repo.run(args);
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    for command in [
+        &["check", "--format", "json"][..],
+        &["matrix", "--releases", "5", "--format", "json"][..],
+    ] {
+        let in_turn = run(&[command, &["--no-cache"]].concat());
+        let _ = std::fs::remove_dir_all(&store);
+        let cold = run(command);
+        let warm = run(command);
+        assert_eq!(cold, in_turn, "{command:?} cold");
+        assert_eq!(warm, in_turn, "{command:?} warm");
+        let skipped = in_turn.2.matches("release v0.2.0").count();
+        assert_eq!(skipped, 1, "{command:?}: {}", in_turn.2);
+    }
+    let (code, stdout, stderr) = run(&["check", "--format", "json"]);
+    // 0.6.0 is a major bump of 0.5.0: the breaks are reported, and allowed.
+    assert_eq!(code, Some(0), "{stderr}");
+    let json: Value = serde_json::from_slice(stdout.as_bytes()).unwrap();
+    let findings = json["protocols"][0]["findings"].as_array().unwrap();
+    // v0.1.0's request, kept only by a full comparison, lacks `priority`.
+    assert!(
+        findings
+            .iter()
+            .any(|f| f["against"] == "v0.1.0" && f["message_type"] == "AllocRequest"),
+        "{json:#}"
+    );
+    // A store that cannot be written: no second thread, the same report.
+    std::fs::remove_dir_all(&store).unwrap();
+    std::fs::write(&store, "not a directory").unwrap();
+    assert_eq!(run(&["check", "--format", "json"]), (code, stdout, stderr));
+}
