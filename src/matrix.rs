@@ -13,12 +13,11 @@ use serde::Serialize;
 
 use crate::compat::{self, Scope};
 use crate::config::{self, Config, ConfigError};
-use crate::extract::Keep;
 use crate::findings::{Finding, Level};
 use crate::model::Snapshot;
 use crate::policy::Allows;
 use crate::workspace::{
-    History, Job, Prefetch, Progress, Workspace, WorkspaceError, last_releases, read_releases,
+    History, Progress, Workspace, WorkspaceError, last_releases, read_releases,
 };
 
 /// A revision of the matrix: a release tag, or the working tree.
@@ -209,22 +208,8 @@ pub(crate) fn matrix(
     let releases = last_releases(&repo, &options.tag_pattern, options.releases, progress)?;
     // Files unchanged between releases are parsed once; releases read before come from the store.
     let history = History::new(&workspace, &repo, options.no_cache);
-    // The releases are read on a second thread (oldest first) while this one reads the working tree,
-    // then takes what is left from the newest back; an error of the working tree is told after the
-    // releases', as when they were read first.
-    let jobs = releases
-        .iter()
-        .map(|release| Job {
-            commit: release.commit.clone(),
-            rev: release.tag.clone(),
-            whole: true,
-        })
-        .collect();
-    let mut prefetch = Prefetch::start(&history, jobs, |_, _| Keep::All);
-    let current = history.current();
-    prefetch.share(|job| history.release(&job.commit, &job.rev).ok());
     let read = read_releases(&releases, progress, |release| {
-        prefetch.release(&release.commit, &release.tag)
+        history.release(&release.commit, &release.tag)
     });
     let mut snapshots: Vec<(Revision, Snapshot)> = read
         .into_iter()
@@ -240,6 +225,6 @@ pub(crate) fn matrix(
         label: "working tree".to_owned(),
         commit: None,
     };
-    snapshots.push((working_tree, current?));
+    snapshots.push((working_tree, history.current()?));
     Ok(compute_with_allows(&snapshots, &config))
 }

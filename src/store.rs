@@ -59,25 +59,6 @@ pub(crate) struct Store {
     parts: RefCell<HashMap<(String, Keep), Rc<Part>>>,
 }
 
-/// A [`Store`] without what it keeps in memory (`Send`): another thread opens the same files with
-/// [`DetachedStore::attach`], without pruning again.
-#[derive(Debug, Clone)]
-pub(crate) struct DetachedStore {
-    dir: Option<PathBuf>,
-    crates_key: String,
-}
-
-impl DetachedStore {
-    /// The store, for the thread that calls this.
-    pub fn attach(self) -> Store {
-        Store {
-            dir: self.dir,
-            crates_key: self.crates_key,
-            parts: RefCell::default(),
-        }
-    }
-}
-
 /// One protocol of a release, as a comparison reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Part {
@@ -303,26 +284,6 @@ impl Store {
             crates_key: String::new(),
             parts: RefCell::default(),
         }
-    }
-
-    /// This store for another thread: the same files, its own parts read so far.
-    pub fn detach(&self) -> DetachedStore {
-        DetachedStore {
-            dir: self.dir.clone(),
-            crates_key: self.crates_key.clone(),
-        }
-    }
-
-    /// Whether this store keeps files: it is enabled and its directory can be written now (a probe file
-    /// is written and removed). A store that cannot is still correct, only never hit.
-    pub fn writable(&self) -> bool {
-        let Some(dir) = &self.dir else {
-            return false;
-        };
-        let probe = dir.join("probe");
-        let written = write_atomically(&probe, b"");
-        let _ = std::fs::remove_file(&probe);
-        written
     }
 
     /// Where this store keeps its files (`None` when disabled).

@@ -23,13 +23,7 @@ fn scope(new: &ProtocolDecl, old: &ProtocolDecl) -> Scope {
 /// What a check reads of an older release's protocol, given the working tree's model: what [`scope`]
 /// compares of it, and nothing of a protocol the working tree no longer declares.
 pub(super) fn older_release_keep(current: &Snapshot) -> impl Fn(&ProtocolDecl) -> Keep {
-    move |old| keep_of(current, old)
-}
-
-/// What a check reads of the older release's protocol `old`, given the working tree's model `current`
-/// (see [`older_release_keep`]).
-pub(super) fn keep_of(current: &Snapshot, old: &ProtocolDecl) -> Keep {
-    match current.protocol(&old.name) {
+    move |old| match current.protocol(&old.name) {
         None => Keep::Nothing,
         Some(new) => match scope(new, old) {
             Scope::Full => Keep::All,

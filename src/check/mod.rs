@@ -25,8 +25,7 @@ use crate::outcome::ProtocolChanges;
 use crate::policy::Allows;
 use crate::source::Release;
 use crate::workspace::{
-    BaselineRequest, CheckedReleases, History, Job, Prefetch, Progress, Workspace, WorkspaceError,
-    read_releases,
+    BaselineRequest, CheckedReleases, History, Progress, Workspace, WorkspaceError, read_releases,
 };
 
 /// The check's result types, defined in [`crate::outcome`] so that the renderers read them without
@@ -116,36 +115,17 @@ struct Snapshots {
 
 /// Reads the working tree, the baseline (nothing for a first release) and the older releases (see
 /// [`Snapshots`]). The packages named with `-p` must each declare a protocol in one of the first two.
-/// The older releases are read on a second thread meanwhile ([`Prefetch`]), with what the newest of
-/// them predicts the working tree will ask of them ([`compare::keep_of`]).
 fn read_snapshots(
     history: &History<'_>,
     releases: &CheckedReleases,
     progress: &mut dyn Progress,
 ) -> Result<Snapshots, WorkspaceError> {
-    // The worker goes from the newest older release back; this thread, once it has the working tree
-    // and the baseline (which share most of their files' parse), takes what is left from the oldest on.
-    let jobs = (releases.older.iter().rev())
-        .map(|release| Job {
-            commit: release.commit.clone(),
-            rev: release.tag.clone(),
-            whole: false,
-        })
-        .collect();
-    let mut prefetch = Prefetch::start(history, jobs, compare::keep_of);
     let current = history.current()?;
     let base = match releases.baseline.chosen {
         BaselineChoice::FirstRelease => Snapshot::default(),
         _ => history.release(&releases.baseline.commit, &releases.baseline.rev)?,
     };
     history.workspace().require_protocols(&[&current, &base])?;
-    let keep = compare::older_release_keep(&current);
-    prefetch.share(|job| {
-        // Stored for `read_older_releases`; an error is met (and reported) there again.
-        let _ = history.release_parts(&job.commit, &job.rev, &keep, &|_, _| false);
-        None
-    });
-    drop(keep);
     let older = read_older_releases(history, &releases.older, &current, progress);
     Ok(Snapshots {
         current,

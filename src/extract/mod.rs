@@ -31,9 +31,7 @@
 //!
 //! Parsing is not spread over threads: syn's trees are `!Send` (proc-macro2 keeps span data in a
 //! thread-local map), so a parallel parse would have to rebuild a span-free copy of every tree it hands
-//! back, and only a fifth of a typical workspace's files is parsed at all. Two revisions may be
-//! extracted on two threads, each through its own [`SourceCache`] (`workspace::prefetch`): files they
-//! share are then parsed once per thread.
+//! back, and only a fifth of a typical workspace's files is parsed at all.
 //!
 //! # Modules
 //!

@@ -39,11 +39,6 @@ impl CargoLocator {
         Self::with_cargo_home(workspace_root, cargo_home)
     }
 
-    /// The Cargo home this locator looks in (for a locator of another thread: [`Self::with_cargo_home`]).
-    pub(crate) fn cargo_home(&self) -> &Path {
-        &self.cargo_home
-    }
-
     /// A locator with an explicit Cargo home.
     pub(crate) fn with_cargo_home(workspace_root: &Path, cargo_home: PathBuf) -> Self {
         let vendor = [

@@ -5,11 +5,11 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use super::recorded::{Inputs, Recorder};
-use super::{DetachedWorkspace, Progress, Workspace, WorkspaceError, revision_error};
+use super::{Progress, Workspace, WorkspaceError, revision_error};
 use crate::extract::{FileReader as _, Keep, SourceCache};
 use crate::model::{ProtocolDecl, Snapshot};
 use crate::source::{GitRevision, Release, Repo, SourceError, WorkTree};
-use crate::store::{DetachedStore, Part, Store, Unseen};
+use crate::store::{Part, Store, Unseen};
 
 /// The revisions of a workspace that one run reads: the working tree and release commits. Files unchanged
 /// between them are read and parsed once (one [`SourceCache`]); what is extracted at a release is kept
@@ -47,28 +47,6 @@ impl<'w> History<'w> {
             work_tree: WorkTree::with_index(&workspace.root, repo),
             trees: RefCell::default(),
         }
-    }
-
-    /// The history of `workspace` in `repo` that another thread reads through `store` (see
-    /// [`History::detach`]): the working tree is read without the index, which only the few files a
-    /// stored release depended on outside its commit need.
-    pub(crate) fn on_thread(workspace: &'w Workspace, repo: &'w Repo, store: Store) -> Self {
-        History {
-            workspace,
-            repo,
-            store,
-            cache: SourceCache::new(),
-            work_tree: WorkTree::new(&workspace.root),
-            trees: RefCell::default(),
-        }
-    }
-
-    /// What another thread needs to read releases of this history into the same store, when the store
-    /// can be written now (`None`: disabled or not writable, so another thread could hand nothing over).
-    pub(crate) fn detach(&self) -> Option<(DetachedWorkspace, DetachedStore)> {
-        self.store
-            .writable()
-            .then(|| (self.workspace.detach(), self.store.detach()))
     }
 
     /// What the source cache did so far.

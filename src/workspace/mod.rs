@@ -12,7 +12,6 @@
 
 mod dependencies;
 mod history;
-mod prefetch;
 mod progress;
 mod recorded;
 mod releases;
@@ -29,7 +28,6 @@ use crate::source::{CargoLocator, Repo, SourceError, WorkTree};
 use recorded::Recorder;
 
 pub(crate) use history::{History, read_releases};
-pub(crate) use prefetch::{Job, Prefetch};
 pub use progress::{NoProgress, Progress};
 pub(crate) use releases::{BaselineRequest, CheckedReleases, last_releases, tag_pattern};
 
@@ -132,46 +130,7 @@ pub(crate) struct Workspace {
     pub(crate) options: ExtractOptions,
 }
 
-/// A [`Workspace`] without what it shares within one thread (`Send`): another thread makes its own
-/// workspace from it, with its own dependency locator and lock cache.
-#[derive(Debug, Clone)]
-pub(crate) struct DetachedWorkspace {
-    root: PathBuf,
-    crates: Vec<CrateRoot>,
-    target_dir: PathBuf,
-    named_packages: Vec<NamedPackage>,
-    options: ExtractOptions,
-    cargo_home: PathBuf,
-}
-
-impl DetachedWorkspace {
-    /// The workspace, for the thread that calls this.
-    pub(crate) fn attach(self) -> Workspace {
-        Workspace {
-            locator: Rc::new(CargoLocator::with_cargo_home(&self.root, self.cargo_home)),
-            locks: Rc::default(),
-            root: self.root,
-            crates: self.crates,
-            target_dir: self.target_dir,
-            named_packages: self.named_packages,
-            options: self.options,
-        }
-    }
-}
-
 impl Workspace {
-    /// This workspace for another thread (see [`DetachedWorkspace`]).
-    pub(crate) fn detach(&self) -> DetachedWorkspace {
-        DetachedWorkspace {
-            root: self.root.clone(),
-            crates: self.crates.clone(),
-            target_dir: self.target_dir.clone(),
-            named_packages: self.named_packages.clone(),
-            options: self.options.clone(),
-            cargo_home: self.locator.cargo_home().to_path_buf(),
-        }
-    }
-
     /// Reads the workspace members and their crate roots with `cargo metadata` (the workspace of
     /// `manifest_path`, else the one around the current directory); only the `packages` named, when some
     /// are.
