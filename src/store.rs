@@ -45,6 +45,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
@@ -665,22 +666,32 @@ fn prune(stores: &Path, build: &str, now: SystemTime) {
 }
 
 /// Writes `bytes` to `path` through a temporary file and a rename, so that a reader (another check
-/// running at the same time) sees the whole file or none. Failures leave the store without the file.
-fn write_atomically(path: &Path, bytes: &[u8]) {
+/// running at the same time) sees the whole file or none; whether it was written. Failures leave the
+/// store without the file. The temporary file's name is this process's and this write's own (a
+/// counter): two threads, or two processes, writing the same file never write one temporary file.
+fn write_atomically(path: &Path, bytes: &[u8]) -> bool {
+    static WRITES: AtomicU64 = AtomicU64::new(0);
     let Some(dir) = path.parent() else {
-        return;
+        return false;
     };
     if std::fs::create_dir_all(dir).is_err() {
-        return;
+        return false;
     }
     let temp = dir.join(format!(
-        ".{}.{}.tmp",
+        ".{}.{}.{}.tmp",
         path.file_name().and_then(|n| n.to_str()).unwrap_or("part"),
-        std::process::id()
+        std::process::id(),
+        WRITES.fetch_add(1, Ordering::Relaxed)
     ));
-    if std::fs::write(&temp, bytes).is_ok() && std::fs::rename(&temp, path).is_err() {
+    if std::fs::write(&temp, bytes).is_err() {
         let _ = std::fs::remove_file(&temp);
+        return false;
     }
+    if std::fs::rename(&temp, path).is_err() {
+        let _ = std::fs::remove_file(&temp);
+        return false;
+    }
+    true
 }
 
 #[cfg(test)]

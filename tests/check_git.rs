@@ -867,3 +867,108 @@ fn first_release_flag_reports_every_protocol_as_new() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("v0.1.0"), "{err}");
 }
+
+/// A library with protocol `sched` at `version` (compatible from `min`), a request with `request` and a
+/// record with `record` as their fields.
+fn lib_from(version: &str, min: &str, request: &str, record: &str) -> String {
+    format!(
+        r#"use serde::{{Deserialize, Serialize}};
+use wirecheck::{{Message, Protocol}};
+
+#[derive(Protocol)]
+#[wire(name = "sched", version = "{version}", min_compatible = "{min}")]
+pub struct Sched;
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = Sched, topic = "sched.alloc", kind = "request")]
+pub struct AllocRequest {{ {request} }}
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = Sched, topic = "sched.event", kind = "record")]
+pub struct Event {{ {record} }}
+"#
+    )
+}
+
+/// Issue 16: with several release tags, a check through the store (cold, then warm) reports exactly
+/// what a check extracting every release in turn (`--no-cache`) does, also once the working tree's
+/// `min_compatible` moves back from 0.3.0 to 0.1.0: the records-only part of v0.1.0 the store then
+/// holds does not answer the full comparison v0.1.0's request now needs. v0.2.0 does not parse: it is
+/// left out, and said so once. A store that cannot be written changes nothing.
+#[test]
+fn several_releases_through_the_store_report_what_extracting_them_in_turn_does() {
+    let repo = Repo::new();
+    let releases = [
+        ("0.1.0", "0.1.0", "pub id: u64,", "pub a: u32,"),
+        ("0.2.0", "0.1.0", "pub id: u64,", "pub a: u32 pub b: u32"),
+        (
+            "0.3.0",
+            "0.3.0",
+            "pub id: u64, pub priority: u32,",
+            "pub a: u32,",
+        ),
+        (
+            "0.4.0",
+            "0.3.0",
+            "pub id: u64, pub priority: u32,",
+            "pub a: u32, #[serde(default)] pub b: u32,",
+        ),
+        (
+            "0.5.0",
+            "0.3.0",
+            "pub id: u64, pub priority: u32,",
+            "pub a: u32, #[serde(default)] pub b: u32,",
+        ),
+    ];
+    for (version, min, request, record) in releases {
+        repo.write(&lib_from(version, min, request, record));
+        repo.commit(version);
+        git(&repo.dir, &["tag", &format!("v{version}")]);
+    }
+    let store = repo.dir.join("target/wirecheck");
+    let run = |args: &[&str]| {
+        let out = repo.run(args);
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let full_request_break = |stdout: &str| {
+        let json: Value = serde_json::from_str(stdout).unwrap();
+        json["protocols"][0]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["against"] == "v0.1.0" && f["message_type"] == "AllocRequest")
+    };
+    for min in ["0.3.0", "0.1.0"] {
+        let (request, record) = ("pub id: u64, pub priority: u32,", "pub a: u32, pub b: u32,");
+        repo.write(&lib_from("0.6.0", min, request, record));
+        for command in [
+            &["check", "--format", "json"][..],
+            &["matrix", "--releases", "5", "--format", "json"][..],
+        ] {
+            let in_turn = run(&[command, &["--no-cache"]].concat());
+            // The store as the check before left it (with min_compatible 0.1.0: v0.1.0 stored
+            // records-only), then none.
+            let warm = run(command);
+            let _ = std::fs::remove_dir_all(&store);
+            let cold = run(command);
+            assert_eq!(warm, in_turn, "{command:?} warm, min_compatible {min}");
+            assert_eq!(cold, in_turn, "{command:?} cold, min_compatible {min}");
+            let skipped = in_turn.2.matches("release v0.2.0").count();
+            assert_eq!(skipped, 1, "{command:?}: {}", in_turn.2);
+        }
+        let (code, stdout, stderr) = run(&["check", "--format", "json"]);
+        // 0.6.0 is a major bump of 0.5.0: the breaks are reported, and allowed.
+        assert_eq!(code, Some(0), "{stderr}");
+        // v0.1.0's request lacks `priority`: compared only from min_compatible 0.1.0 on.
+        assert_eq!(full_request_break(&stdout), min == "0.1.0", "{stdout}");
+    }
+    // A store that cannot be written: the same report.
+    std::fs::remove_dir_all(&store).unwrap();
+    std::fs::write(&store, "not a directory").unwrap();
+    let in_turn = run(&["check", "--format", "json", "--no-cache"]);
+    assert_eq!(run(&["check", "--format", "json"]), in_turn);
+}

@@ -494,3 +494,30 @@ fn a_disabled_store_compares_every_time() {
     }
     assert_eq!(count.get(), 2);
 }
+
+/// Two threads writing one file at once (a part two releases share, read on two threads) each write
+/// their own temporary file: the file is always one of the two contents, whole, and no temporary file is
+/// left behind.
+#[test]
+fn concurrent_writes_of_one_file_never_mix() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("parts").join("same.json");
+    let contents: Vec<Vec<u8>> = (0..2u8).map(|b| vec![b'a' + b; 256 * 1024]).collect();
+    let (path, contents) = (&path, &contents);
+    std::thread::scope(|scope| {
+        for bytes in contents {
+            scope.spawn(move || {
+                for _ in 0..20 {
+                    assert!(write_atomically(path, bytes));
+                    let read = std::fs::read(path).unwrap();
+                    assert!(contents.contains(&read), "a mixed or partial file");
+                }
+            });
+        }
+    });
+    let left: Vec<_> = std::fs::read_dir(path.parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left, ["same.json"]);
+}
