@@ -12,6 +12,9 @@ use crate::{Format, Kind, ResponseMode, Upgrade};
 
 mod de;
 
+#[cfg(test)]
+pub(crate) use de::reads_as_the_derive;
+
 /// Where something was written: a file relative to the workspace root, 1-based line and column, and the
 /// byte range of the span in that file.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]

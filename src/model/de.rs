@@ -16,6 +16,9 @@ mod tagged;
 #[cfg(test)]
 mod tests;
 
+#[cfg(test)]
+pub(crate) use tests::reads_as_the_derive;
+
 use tagged::Tagged;
 
 impl<'de> Deserialize<'de> for Ty {
