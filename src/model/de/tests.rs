@@ -531,8 +531,11 @@ fn walk(json: &str, out: &mut Vec<String>) {
     });
 }
 
+/// An object's entries in their order.
+type Entries<'a> = [(String, &'a RawValue)];
+
 /// Calls `found` with `json` and every value in it, and an object's entries.
-fn visit(json: &str, found: &mut dyn FnMut(&str, Option<&[(String, &RawValue)]>)) {
+fn visit(json: &str, found: &mut dyn FnMut(&str, Option<&Entries<'_>>)) {
     if let Some(entries) = entries(json) {
         found(json, Some(&entries));
         for (_, value) in &entries {
@@ -606,28 +609,28 @@ fn object(entries: &[(String, &RawValue)]) -> String {
 
 /// The entries of a JSON object in their order (serde_json's `Map` sorts them), `None` for another value.
 fn entries(json: &str) -> Option<Vec<(String, &RawValue)>> {
-    struct Entries<'a>(Vec<(String, &'a RawValue)>);
-    impl<'de> Deserialize<'de> for Entries<'de> {
+    struct Ordered<'a>(Vec<(String, &'a RawValue)>);
+    impl<'de> Deserialize<'de> for Ordered<'de> {
         fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
             struct V;
             impl<'de> Visitor<'de> for V {
-                type Value = Entries<'de>;
+                type Value = Ordered<'de>;
                 fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                     f.write_str("an object")
                 }
                 fn visit_map<A: MapAccess<'de>>(
                     self,
                     mut map: A,
-                ) -> Result<Entries<'de>, A::Error> {
+                ) -> Result<Ordered<'de>, A::Error> {
                     let mut entries = Vec::new();
                     while let Some(entry) = map.next_entry()? {
                         entries.push(entry);
                     }
-                    Ok(Entries(entries))
+                    Ok(Ordered(entries))
                 }
             }
             d.deserialize_map(V)
         }
     }
-    serde_json::from_str::<Entries<'_>>(json).ok().map(|e| e.0)
+    serde_json::from_str::<Ordered<'_>>(json).ok().map(|e| e.0)
 }
