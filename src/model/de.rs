@@ -4,9 +4,10 @@
 //!
 //! Each enum has two private twins deriving `Deserialize` for it (`#[serde(remote = ...)]`), with the
 //! same variants, fields and field attributes: the internally tagged one is the derive's reading (used when
-//! the tag is not first), the externally tagged one reads a variant once its tag is known. Keep them equal
-//! to the enum: a missing field or variant fails to compile (tests derive `Serialize` on the twins too,
-//! which matches every variant), and `tests.rs` checks that both readings agree.
+//! the tag is not first), the externally tagged one reads a variant once its tag is known. Both are
+//! written from one list (`twins!`); keep it equal to the enum. A field missing there fails to
+//! compile, and so does a variant in test builds (the twins derive `Serialize` there, which matches every
+//! variant); `tests.rs` checks that the twins write what the enum writes and that the readings agree.
 
 use serde::{Deserialize, Deserializer};
 
@@ -89,14 +90,14 @@ macro_rules! twins {
         #[derive(Deserialize)]
         #[cfg_attr(test, derive(serde::Serialize))]
         #[serde(remote = $remote, tag = $tag, rename_all = "snake_case")]
-        #[allow(dead_code)]
+        #[allow(dead_code, reason = "never built: only its derived `deserialize` is used")]
         enum $buffered { $($variants)* }
 
         /// A variant's reading once its tag is known (externally tagged).
         #[derive(Deserialize)]
         #[cfg_attr(test, derive(serde::Serialize))]
         #[serde(remote = $remote, rename_all = "snake_case")]
-        #[allow(dead_code)]
+        #[allow(dead_code, reason = "never built: only its derived `deserialize` is used")]
         enum $after_tag { $($variants)* }
     };
 }

@@ -11,11 +11,11 @@
 //! - anything else (or an empty map, a sequence): the derive's own reading ([`Tagged::buffered`]), given
 //!   the map with its first key put back.
 //!
-//! The two readings agree on every input a self-describing format gives for the model (JSON's keys are
-//! strings): same value or both an error (messages may differ for inputs with several faults). They
-//! differ only on what serde's buffer cannot hold, where the derive fails: a first key that is a sequence,
-//! map or option (this reading fails too), and 128-bit integers or enums among the keys and values of
-//! fields the variant does not have (this reading skips them).
+//! The two readings agree on every input JSON can give: the same value, or both an error (whose
+//! messages may differ when the input has several faults). Other self-describing formats can give what
+//! JSON cannot, where they may differ: keys that are sequences, maps, options or newtypes (the derive
+//! buffers them; this reading fails on a first one), and 128-bit integers or enums anywhere in the map
+//! (serde's buffer refuses them; this reading gives them to the field's type, or skips them).
 
 use std::fmt;
 use std::marker::PhantomData;
