@@ -1,6 +1,7 @@
 //! The hot parts of `wirecheck check`, per unit of work (divan; `cargo bench --features checker --bench
-//! hot`): extraction per message file, the skip of files without declarations, and the comparison per
-//! message. `cargo test --features checker --benches` runs each once, as a smoke test.
+//! hot`): extraction per message file, the skip of files without declarations, the comparison per
+//! message and the read of a stored model per message. `cargo test --features checker --benches` runs
+//! each once, as a smoke test.
 //!
 //! `cargo xtask bench` measures the whole check on a generated workspace; these say where its time goes
 //! and that each part grows linearly (the `*_per_*` benchmarks report a throughput per item: it should
@@ -131,4 +132,15 @@ fn compare_per_message(bencher: Bencher, n: usize) {
     bencher
         .counter(ItemsCount::new(n))
         .bench(|| compat::compare_protocol(&old, &new, "p", "v1", Scope::Full));
+}
+
+/// Reading back a stored model of `n` messages (JSON, as the store writes it): the time per message
+/// should stay flat as `n` grows.
+#[divan::bench(args = [50, 200, 800])]
+fn read_stored_model_per_message(bencher: Bencher, n: usize) {
+    let model = extract_all(&workspace(n / 5, 5, 0, false));
+    let json = serde_json::to_string(&model).expect("serializes");
+    bencher
+        .counter(ItemsCount::new(n))
+        .bench(|| serde_json::from_str::<Snapshot>(&json).expect("reads back"));
 }

@@ -10,6 +10,11 @@ use serde::{Deserialize, Serialize};
 
 use crate::{Format, Kind, ResponseMode, Upgrade};
 
+mod de;
+
+#[cfg(test)]
+pub(crate) use de::reads_as_the_derive;
+
 /// Where something was written: a file relative to the workspace root, 1-based line and column, and the
 /// byte range of the span in that file.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, Default)]
@@ -113,7 +118,9 @@ pub struct TypeDef {
 }
 
 /// A type's body.
-#[derive(Debug, Clone, PartialEq, Hash, Serialize, Deserialize)]
+///
+/// `Deserialize` is written by hand (`model/de.rs`): the derive's reading without its buffering.
+#[derive(Debug, Clone, PartialEq, Hash, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Body {
     /// A struct.
@@ -148,7 +155,9 @@ pub enum Style {
 }
 
 /// How an enum is represented (serde's four representations).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+///
+/// `Deserialize` is written by hand (`model/de.rs`): the derive's reading without its buffering.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Default)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum EnumRepr {
     /// `{"Variant": payload}` / `"Variant"` (serde's default).
@@ -333,7 +342,9 @@ pub enum SeqKind {
 }
 
 /// A type as used in a field: resolved as far as the crate allows.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+///
+/// `Deserialize` is written by hand (`model/de.rs`): the derive's reading without its buffering.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "t", rename_all = "snake_case")]
 pub enum Ty {
     /// `bool`

@@ -154,6 +154,13 @@ fn narrow(part: &Snapshot, name: &str, keep: Keep) -> Snapshot {
     part.protocol_part(name, |m| keep.keeps(m.kind))
 }
 
+/// A file of the store, read back: `None` when it is not what this build writes. The bytes are checked
+/// as UTF-8 at once, then parsed as text: serde_json's byte-slice reader checks each string on its own,
+/// which cost more than the parse of a stored model's structure.
+fn read_json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Option<T> {
+    serde_json::from_str(std::str::from_utf8(bytes).ok()?).ok()
+}
+
 /// A 128-bit id of `value`. The hasher need not be stable across Rust releases: the store is per build,
 /// and the build's fingerprint covers the compiler.
 fn content_id(value: &(impl Hash + ?Sized)) -> String {
@@ -365,7 +372,7 @@ impl Store {
         });
         if let Some(path) = &path
             && let Ok(bytes) = std::fs::read(path)
-            && let Ok(entry) = serde_json::from_slice::<WorkingEntry>(&bytes)
+            && let Some(entry) = read_json::<WorkingEntry>(&bytes)
             && holds(&entry.inputs)
         {
             return Ok(entry.snapshot);
@@ -532,7 +539,7 @@ impl Store {
         holds: Holds<'_>,
     ) -> Option<(Vec<Rc<Part>>, Vec<ExtractNote>)> {
         let path = self.entry_path(commit)?;
-        let mut entry: Entry = serde_json::from_slice(&std::fs::read(&path).ok()?).ok()?;
+        let mut entry: Entry = read_json(&std::fs::read(&path).ok()?)?;
         if (entry.filtered && keep.is_none()) || !holds(&entry.inputs) {
             return None;
         }
@@ -605,7 +612,7 @@ impl Store {
                 let dir = self.dir.as_ref()?;
                 let file = dir.join("parts").join(format!("{id}.json"));
                 let bytes = std::fs::read(&file).ok()?;
-                let read: Option<PartIn> = serde_json::from_slice(&bytes).ok();
+                let read: Option<PartIn> = read_json(&bytes);
                 // A damaged or foreign part: removed, so that extracting the release again rewrites it.
                 let Some(PartIn { messages, types }) =
                     read.filter(|p| p.messages.iter().all(|m| m.protocol == name))

@@ -350,3 +350,6 @@ mod tests;
 
 #[cfg(test)]
 mod dependency_tests;
+
+#[cfg(test)]
+mod read_back_tests;
