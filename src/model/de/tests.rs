@@ -454,35 +454,6 @@ fn the_fuzz_corpus_reads_as_the_derive_reads_it() {
     assert!(models >= 2, "{models} models in {}", dir.display());
 }
 
-/// Every object with a `t` or `kind` key in every JSON file under `$WIRECHECK_MODEL_CORPUS` (a store:
-/// `<target-dir>/wirecheck/store`), as written. Run by hand: `WIRECHECK_MODEL_CORPUS=... cargo test --features checker --lib
-/// model::de -- --ignored`.
-#[test]
-#[ignore = "needs WIRECHECK_MODEL_CORPUS, a directory of stored models"]
-fn stored_models_read_as_the_derive_reads_them() {
-    let dir = std::env::var_os("WIRECHECK_MODEL_CORPUS").expect("WIRECHECK_MODEL_CORPUS is set");
-    let mut files = 0;
-    let mut stack = vec![std::path::PathBuf::from(dir)];
-    while let Some(path) = stack.pop() {
-        if path.is_dir() {
-            for entry in std::fs::read_dir(&path).expect("a directory") {
-                stack.push(entry.expect("an entry").path());
-            }
-        } else if path.extension().is_some_and(|e| e == "json") {
-            let json = std::fs::read_to_string(&path).expect("readable");
-            visit(&json, &mut |json, entries| {
-                let tagged = |(key, _): &(String, &RawValue)| key == "t" || key == "kind";
-                if entries.is_some_and(|e| e.iter().any(tagged)) {
-                    agree_on(json);
-                }
-            });
-            files += 1;
-        }
-    }
-    assert!(files > 0, "no JSON file");
-    eprintln!("{files} files agree");
-}
-
 /// The derive's reading of `json` (the buffered twin), as `serde_json::from_str` would call it.
 fn derived<T: Tagged>(json: &str) -> Result<T, serde_json::Error> {
     let mut de = serde_json::Deserializer::from_str(json);
