@@ -1,7 +1,7 @@
 //! The hand-written readings against serde's derive: every variant round-trips, keys in any order read
-//! the same, and on a corpus (every variant's JSON and its mutations, the fuzz corpus's models; every
-//! fixture's extracted model is read back in `extract::read_back_tests`) the fast reading and the derive's give the same
-//! value or both an error.
+//! the same, and on a corpus (every variant's JSON and its mutations, the fuzz corpus's models) the fast
+//! reading and the derive's give the same value or both an error. Every fixture's extracted model is
+//! read back in `extract::read_back_tests`.
 
 use std::fmt::Debug;
 use std::path::Path;
