@@ -302,7 +302,7 @@ mod tests {
         assert_eq!(off, ["derive(Debug)"]);
         let derives: Vec<String> = derive_paths(&attrs(source))
             .iter()
-            .map(tokens_text)
+            .map(|path| path.segments.join("::"))
             .collect();
         assert_eq!(derives, ["Debug"], "derives are read after expansion only");
     }

@@ -8,7 +8,7 @@ use rustc_hash::FxHashMap;
 use syn::spanned::Spanned;
 use syn::{Attribute, Fields, Item};
 
-use super::cache::ModuleFile;
+use super::cache::{ModPath, ModuleFile};
 use super::declarations::{Declaration, Declared};
 use super::features::CrateFeatures;
 use super::names::{NameTarget, Names};
@@ -55,6 +55,7 @@ pub(super) fn snapshot(
         notes,
         unknown_rule_id: None,
         known_defs: Vec::new(),
+        derived_names: FxHashMap::default(),
         shapes,
     }
     .snapshot(keep)
@@ -87,6 +88,9 @@ struct Lowering<'a> {
     unknown_rule_id: Option<ExtractError>,
     /// Definitions of known types (std, the catalogue) that the lowered types name.
     known_defs: Vec<TypeDef>,
+    /// The serde trait each single-name derive implements, by module then name (see
+    /// `Lowering::derived_by_name`).
+    derived_names: FxHashMap<ModPath, FxHashMap<String, Option<impls::SerdeTrait>>>,
     /// The shapes `wirecheck.toml` declares, by full path.
     shapes: gated::Shapes,
 }
@@ -360,7 +364,10 @@ impl<'a> Lowering<'a> {
         // The item's attributes in the build checked: a derive or `serde(...)` behind a `cfg_attr` that
         // does not hold is not there.
         let built_attrs = self.applied(&scope, item_attrs(item));
-        let impls = self.impls(&module, item, &built_attrs, &path);
+        // What a struct or enum derives decides how it is lowered (a type alias is followed).
+        let derived = matches!(item, Item::Struct(_) | Item::Enum(_))
+            .then(|| self.derived_serde_traits(&module, &built_attrs));
+        let impls = self.impls(item, derived, &path);
         if !matches!(impls, impls::Impls::Derived) {
             return self.not_derived(&scope, item, path, &impls, reached);
         }
@@ -384,7 +391,7 @@ impl<'a> Lowering<'a> {
             Item::Enum(item) => {
                 let mut variants = Vec::new();
                 for variant in &item.variants {
-                    if self.built(&scope, &variant.attrs, variant.ident.span()) {
+                    if self.built(&scope, &variant.attrs, || variant.ident.span()) {
                         variants.push(self.variant(
                             &scope,
                             &serde,
@@ -406,7 +413,10 @@ impl<'a> Lowering<'a> {
         for (span, message) in problems {
             self.notes.push(note(file, span, message));
         }
-        let derived = self.derived_serde_traits(&module, &built_attrs);
+        let derived = match derived {
+            Some(derived) => derived,
+            None => self.derived_serde_traits(&module, &built_attrs),
+        };
         self.hand_written_side(derived, &path, &mut attrs, file, ident_span);
         TypeDef {
             path,
@@ -631,7 +641,7 @@ impl<'a> Lowering<'a> {
         };
         let mut out = Vec::new();
         for (i, field) in fields.iter().enumerate() {
-            if !self.built(scope, &field.attrs, field.span()) {
+            if !self.built(scope, &field.attrs, || field.span()) {
                 continue;
             }
             let attrs = self.applied(scope, &field.attrs);
@@ -721,7 +731,6 @@ impl<'a> Lowering<'a> {
         {
             out.skip_ser = SkipSer::If("Option::is_none".to_owned());
         }
-        let span = field.ty.span();
         let adapted = match serde_with::serde_as(attrs) {
             Some(Ok(serde_as)) => self.serde_as_ty(scope, field, &serde_as, member, out, reached),
             Some(Err(error)) => Err(format!("cannot read #[serde_as(...)]: {error}")),
@@ -747,7 +756,7 @@ impl<'a> Lowering<'a> {
             Err(message) => {
                 self.notes.push(note(
                     scope.file,
-                    span,
+                    field.ty.span(),
                     format!("{message}: the field is compared as custom (de)serialization code"),
                 ));
                 false

@@ -78,6 +78,10 @@ pub(super) enum NameTarget {
 /// What a path resolved to, and the path at which it entered a dependency (see [`Names::take_entered`]).
 type Resolved = (NameTarget, Option<Vec<String>>);
 
+/// Resolutions by the module a path is written in, then the path: looked up by slices, so a hit
+/// allocates nothing.
+type ResolvedIn = FxHashMap<ModPath, FxHashMap<Vec<String>, Resolved>>;
+
 /// The next step of a lookup in one module (computed under a borrow of the index, taken after it).
 enum Step<'a> {
     /// A type item: its slot, with the scope's file and path.
@@ -163,7 +167,9 @@ pub(super) struct Names<'a> {
     /// What [`Names::resolve`] found for a path in a module, and where it entered a dependency: a
     /// lookup depends only on the module trees and the features, and a crate asks the same ones many
     /// times (every `#[derive(Serialize)]` of a module, every `Option<String>` field).
-    resolved: FxHashMap<(ModPath, Vec<String>), Resolved>,
+    resolved: ResolvedIn,
+    /// The same for [`Names::resolve_to_border`] (every field's type is looked up this way first).
+    resolved_to_border: ResolvedIn,
 }
 
 impl<'a> Names<'a> {
@@ -178,6 +184,7 @@ impl<'a> Names<'a> {
             stop_at_border: false,
             features: CrateFeatures::default(),
             resolved: FxHashMap::default(),
+            resolved_to_border: FxHashMap::default(),
         }
     }
 
@@ -185,6 +192,7 @@ impl<'a> Names<'a> {
     pub(super) fn set_features(&mut self, features: CrateFeatures) {
         self.features = features;
         self.resolved.clear();
+        self.resolved_to_border.clear();
     }
 
     /// The features the crate of the module at `path` is built with: a dependency's as its locator
@@ -523,17 +531,7 @@ impl<'a> Names<'a> {
 
     /// Resolves a path as written in `module`.
     pub(super) fn resolve(&mut self, module: &[String], segments: &[String]) -> NameTarget {
-        let key = (module.to_vec(), segments.to_vec());
-        if let Some((target, entered)) = self.resolved.get(&key) {
-            self.entered = entered.clone();
-            return target.clone();
-        }
-        self.entered = None;
-        self.stop_at_border = false;
-        let target = self.resolve_hops(module, segments, 0);
-        self.resolved
-            .insert(key, (target.clone(), self.entered.clone()));
-        target
+        self.resolve_memoized(module, segments, false)
     }
 
     /// [`Names::resolve`], stopping where the path enters a dependency (without mounting it): the
@@ -543,10 +541,46 @@ impl<'a> Names<'a> {
         module: &[String],
         segments: &[String],
     ) -> NameTarget {
+        self.resolve_memoized(module, segments, true)
+    }
+
+    /// [`Names::resolve`] or [`Names::resolve_to_border`], answered from the memo when the same path
+    /// was looked up in the same module before (the lookup depends on nothing else).
+    fn resolve_memoized(
+        &mut self,
+        module: &[String],
+        segments: &[String],
+        to_border: bool,
+    ) -> NameTarget {
+        let memo = if to_border {
+            &self.resolved_to_border
+        } else {
+            &self.resolved
+        };
+        if let Some((target, entered)) = memo.get(module).and_then(|paths| paths.get(segments)) {
+            self.entered = entered.clone();
+            return target.clone();
+        }
         self.entered = None;
-        self.stop_at_border = true;
+        self.stop_at_border = to_border;
         let target = self.resolve_hops(module, segments, 0);
         self.stop_at_border = false;
+        let memo = if to_border {
+            &mut self.resolved_to_border
+        } else {
+            &mut self.resolved
+        };
+        let resolved = (target.clone(), self.entered.clone());
+        match memo.get_mut(module) {
+            Some(paths) => {
+                paths.insert(segments.to_vec(), resolved);
+            }
+            None => {
+                let mut paths = FxHashMap::default();
+                paths.insert(segments.to_vec(), resolved);
+                memo.insert(module.to_vec(), paths);
+            }
+        }
         target
     }
 

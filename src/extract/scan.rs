@@ -134,6 +134,17 @@ struct Lexer<'t> {
     token_line: (u32, usize),
 }
 
+/// The ASCII bytes that continue an identifier (`is_ident_continue` of an ASCII character).
+const ASCII_IDENT_CONTINUE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        table[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+        b += 1;
+    }
+    table
+};
+
 fn is_ident_start(c: char) -> bool {
     c == '_' || c.is_alphabetic()
 }
@@ -190,8 +201,16 @@ impl<'t> Lexer<'t> {
 
     /// The end of the identifier starting at `from`.
     fn ident_end(&self, from: usize) -> usize {
-        let mut end = from;
-        for c in self.text[from..].chars() {
+        // ASCII bytes first (nearly every identifier), then characters from the first other byte on.
+        let ascii = self.bytes[from..]
+            .iter()
+            .position(|&b| !ASCII_IDENT_CONTINUE[usize::from(b)])
+            .map_or(self.bytes.len(), |i| from + i);
+        if self.bytes.get(ascii).is_none_or(u8::is_ascii) {
+            return ascii;
+        }
+        let mut end = ascii;
+        for c in self.text[end..].chars() {
             if !is_ident_continue(c) {
                 break;
             }
@@ -264,7 +283,11 @@ impl<'t> Lexer<'t> {
                     continue;
                 }
                 b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
+                    // A run at once (indentation).
                     self.at += 1;
+                    while let Some(b' ' | b'\t' | b'\r' | 0x0b | 0x0c) = self.bytes.get(self.at) {
+                        self.at += 1;
+                    }
                     continue;
                 }
                 b'/' if self.peek(1) == b'/' => {

@@ -95,28 +95,182 @@ pub(super) fn expand_cfg_attr<'x>(
     Cow::Owned(out)
 }
 
+/// A path of a `#[derive(...)]` list, as written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct DerivePath {
+    /// Written with a leading `::`.
+    pub(super) leading_colon: bool,
+    /// The identifiers of its segments as written (`r#` kept); generic arguments, which no derive
+    /// takes, are not kept.
+    pub(super) segments: Vec<String>,
+}
+
+impl DerivePath {
+    /// Whether its last segment is `name`.
+    pub(super) fn ends_with(&self, name: &str) -> bool {
+        self.segments.last().is_some_and(|last| last == name)
+    }
+}
+
 /// The paths of every `#[derive(...)]` of `attrs`, as written (an unreadable list is skipped: the
 /// compiler rejects it). The one reading of derives: `cfg_attr` is expanded by the caller.
-pub(super) fn derive_paths(attrs: &[Attribute]) -> Vec<syn::Path> {
-    attrs
-        .iter()
-        .filter(|attr| attr.path().is_ident("derive"))
-        .filter_map(|attr| {
-            attr.parse_args_with(
-                syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
-            )
-            .ok()
-        })
-        .flatten()
-        .collect()
+///
+/// A list of plain paths (`Debug, serde::Serialize, ::x::Y`) is read from its tokens, any other is
+/// parsed by syn: both read a list alike (`tests::derive_lists_read_as_syn_reads_them`), and derives
+/// are read for every type of every revision, where syn's parse of a list costs ten times the walk.
+pub(super) fn derive_paths(attrs: &[Attribute]) -> Vec<DerivePath> {
+    let mut paths = Vec::new();
+    for attr in attrs.iter().filter(|attr| attr.path().is_ident("derive")) {
+        let plain = match &attr.meta {
+            syn::Meta::List(list) => plain_derive_list(&list.tokens),
+            // `#[derive]`, `#[derive = ...]`: syn's parse fails.
+            _ => None,
+        };
+        if let Some(found) = plain.or_else(|| syn_derive_paths(attr)) {
+            paths.extend(found);
+        }
+    }
+    paths
+}
+
+/// A derive list as syn parses it; `None` when syn cannot read it.
+fn syn_derive_paths(attr: &Attribute) -> Option<Vec<DerivePath>> {
+    let paths = attr
+        .parse_args_with(syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
+        .ok()?;
+    Some(
+        paths
+            .iter()
+            .map(|path| DerivePath {
+                leading_colon: path.leading_colon.is_some(),
+                segments: path
+                    .segments
+                    .iter()
+                    .map(|segment| segment.ident.to_string())
+                    .collect(),
+            })
+            .collect(),
+    )
+}
+
+/// A derive list of plain paths read from its tokens: identifiers that are not keywords, joined by
+/// `::`, with an optional leading `::`, separated by commas, with an optional trailing comma. `None` for
+/// any other list (generic arguments, keywords, other tokens, errors), which syn then reads.
+fn plain_derive_list(tokens: &proc_macro2::TokenStream) -> Option<Vec<DerivePath>> {
+    use proc_macro2::TokenTree;
+    let tokens: Vec<TokenTree> = tokens.clone().into_iter().collect();
+    let mut paths = Vec::new();
+    let mut at = 0;
+    while at < tokens.len() {
+        let leading_colon = colons_at(&tokens, at);
+        if leading_colon {
+            at += 2;
+        }
+        let mut segments = Vec::new();
+        loop {
+            let TokenTree::Ident(ident) = tokens.get(at)? else {
+                return None;
+            };
+            let text = ident.to_string();
+            if !plain_ident(&text) {
+                return None;
+            }
+            segments.push(text);
+            at += 1;
+            if !colons_at(&tokens, at) {
+                break;
+            }
+            at += 2;
+        }
+        paths.push(DerivePath {
+            leading_colon,
+            segments,
+        });
+        match tokens.get(at) {
+            None => break,
+            Some(TokenTree::Punct(comma)) if comma.as_char() == ',' => at += 1,
+            Some(_) => return None,
+        }
+    }
+    Some(paths)
+}
+
+/// Whether `tokens[at..]` starts with `::` (a joint `:`, then a `:`).
+fn colons_at(tokens: &[proc_macro2::TokenTree], at: usize) -> bool {
+    use proc_macro2::{Spacing, TokenTree};
+    matches!(
+        tokens.get(at),
+        Some(TokenTree::Punct(first)) if first.as_char() == ':' && first.spacing() == Spacing::Joint
+    ) && matches!(
+        tokens.get(at + 1),
+        Some(TokenTree::Punct(second)) if second.as_char() == ':'
+    )
+}
+
+/// Whether syn reads an identifier (as written, `r#` kept) as a path segment without looking further:
+/// any but `_` and the keywords (syn's `Ident` rejects them, or takes `self`, `super`, `crate`, `Self`
+/// and `try` by rules of their own).
+fn plain_ident(text: &str) -> bool {
+    !matches!(
+        text,
+        "_" | "abstract"
+            | "as"
+            | "async"
+            | "await"
+            | "become"
+            | "box"
+            | "break"
+            | "const"
+            | "continue"
+            | "crate"
+            | "do"
+            | "dyn"
+            | "else"
+            | "enum"
+            | "extern"
+            | "false"
+            | "final"
+            | "fn"
+            | "for"
+            | "if"
+            | "impl"
+            | "in"
+            | "let"
+            | "loop"
+            | "macro"
+            | "match"
+            | "mod"
+            | "move"
+            | "mut"
+            | "override"
+            | "priv"
+            | "pub"
+            | "ref"
+            | "return"
+            | "Self"
+            | "self"
+            | "static"
+            | "struct"
+            | "super"
+            | "trait"
+            | "true"
+            | "try"
+            | "type"
+            | "typeof"
+            | "unsafe"
+            | "unsized"
+            | "use"
+            | "virtual"
+            | "where"
+            | "while"
+            | "yield"
+    )
 }
 
 /// Whether a `#[derive(...)]` of `attrs` lists a path whose last segment is `name` (`Message`,
 /// `wirecheck::Message`).
 pub(super) fn derives_named(attrs: &[Attribute], name: &str) -> bool {
-    derive_paths(attrs)
-        .iter()
-        .any(|path| path.segments.last().is_some_and(|last| last.ident == name))
+    derive_paths(attrs).iter().any(|path| path.ends_with(name))
 }
 
 /// A path's segments without `r#`; a leading `::` becomes an empty first segment.
@@ -234,10 +388,40 @@ pub(super) fn clear_item_bases() {
 /// The offset of a span's start in proc-macro2's source map of the thread (its `Debug` form is
 /// `bytes(lo..hi)` outside a procedural macro); `None` for a span without a place (`call_site`).
 fn map_offset(span: Span) -> Option<u32> {
-    let debug = format!("{span:?}");
-    let range = debug.strip_prefix("bytes(")?.strip_suffix(')')?;
-    let (lo, _) = range.split_once("..")?;
-    lo.parse().ok().filter(|&lo| lo > 0)
+    use std::fmt::Write as _;
+    // Formatted on the stack: every located token of the model asks.
+    let mut debug = StackText::default();
+    write!(debug, "{span:?}").ok()?;
+    let range = debug.text()?.strip_prefix("bytes(")?.strip_suffix(')')?;
+    let digits = range.bytes().position(|b| b == b'.')?;
+    if range.as_bytes().get(digits + 1) != Some(&b'.') {
+        return None;
+    }
+    range[..digits].parse().ok().filter(|&lo| lo > 0)
+}
+
+/// A short text written on the stack (a span's `Debug` form, `bytes(4294967295..4294967295)` at most);
+/// writing more than it holds fails.
+#[derive(Default)]
+struct StackText {
+    bytes: [u8; 32],
+    len: usize,
+}
+
+impl StackText {
+    fn text(&self) -> Option<&str> {
+        std::str::from_utf8(&self.bytes[..self.len]).ok()
+    }
+}
+
+impl std::fmt::Write for StackText {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len + s.len();
+        let slot = self.bytes.get_mut(self.len..end).ok_or(std::fmt::Error)?;
+        slot.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
 }
 
 /// Where a span is in its file: for a token of an item parsed alone ([`parse_item`]), offset by where the
@@ -273,5 +457,79 @@ pub(super) fn file_position(span: Span) -> FilePosition {
             },
             bytes: own.bytes.start + base.byte..own.bytes.end + base.byte,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{DerivePath, derive_paths, syn_derive_paths};
+
+    fn attrs(source: &str) -> Vec<syn::Attribute> {
+        syn::parse_str::<syn::ItemStruct>(source)
+            .expect("parses")
+            .attrs
+    }
+
+    #[test]
+    fn derive_lists_read_as_syn_reads_them() {
+        for list in [
+            "",
+            "Debug",
+            "Debug,",
+            "Debug, Clone, serde::Serialize, ::serde::Deserialize, wirecheck::Message",
+            "r#Serialize, r#type",
+            "a::b::c, d,",
+            // Read by syn: generic arguments, keywords and other tokens.
+            "Foo<T>, Bar",
+            "a::b::<T>",
+            "self::Foo, super::Bar, crate::Baz, Self",
+            "type",
+            "_",
+            // Not readable: skipped.
+            "Debug,,Clone",
+            ",",
+            "a::",
+            "a:::b",
+            "::",
+            "a b",
+            "1",
+            "a = b",
+            "(Debug)",
+        ] {
+            let source = format!("#[derive({list})] struct S;");
+            let attrs = attrs(&source);
+            let by_syn: Vec<DerivePath> = syn_derive_paths(&attrs[0]).unwrap_or_default();
+            assert_eq!(derive_paths(&attrs), by_syn, "{list}");
+        }
+        let read = derive_paths(&attrs(
+            "#[derive(::serde::Serialize, Foo<T>)] #[derive] #[derive = \"x\"] #[derive(Clone)] struct S;",
+        ));
+        let texts: Vec<(bool, String)> = read
+            .iter()
+            .map(|path| (path.leading_colon, path.segments.join("::")))
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                (true, "serde::Serialize".to_owned()),
+                (false, "Foo".to_owned()),
+                (false, "Clone".to_owned())
+            ]
+        );
+    }
+
+    #[test]
+    fn a_joint_colon_pair_is_a_path_separator_only_when_joint() {
+        // `a: :b` is not a path: syn rejects the list, and so does the walk.
+        let tokens: proc_macro2::TokenStream = "a: :b".parse().expect("lexes");
+        assert_eq!(super::plain_derive_list(&tokens), None);
+        let tokens: proc_macro2::TokenStream = "a::b".parse().expect("lexes");
+        assert_eq!(
+            super::plain_derive_list(&tokens),
+            Some(vec![DerivePath {
+                leading_colon: false,
+                segments: vec!["a".to_owned(), "b".to_owned()],
+            }])
+        );
     }
 }

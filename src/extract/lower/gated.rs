@@ -65,12 +65,13 @@ impl Shapes {
 
 impl Lowering<'_> {
     /// Whether a field or variant with `attrs`, in the crate of `scope.module`, exists in the build
-    /// checked; one whose `cfg` depends on the target or profile is kept, with a note.
+    /// checked; one whose `cfg` depends on the target or profile is kept, with a note at `span` (asked
+    /// for only then: the span of a field is found from all its tokens).
     pub(super) fn built(
         &mut self,
         scope: &TypeScope<'_>,
         attrs: &[Attribute],
-        span: proc_macro2::Span,
+        span: impl FnOnce() -> proc_macro2::Span,
     ) -> bool {
         match cfg::active(attrs, self.names.features_of(scope.module)) {
             Truth::Yes => true,
@@ -78,7 +79,7 @@ impl Lowering<'_> {
             Truth::Unknown(predicate) => {
                 self.note_undecided(
                     scope,
-                    span,
+                    span(),
                     format!(
                         "`#[cfg({predicate})]` depends on the target or profile, which a check does not choose: the field or variant is kept"
                     ),

@@ -3,6 +3,7 @@
 //! what `T` writes), or neither: the type is opaque, compared by its full path, with a note saying how to
 //! declare its shape.
 
+use rustc_hash::FxHashMap;
 use syn::{Attribute, Item};
 
 use super::super::names::NameTarget;
@@ -37,20 +38,16 @@ pub(super) enum Impls {
 }
 
 impl<'a> Lowering<'a> {
-    /// How the struct or enum `item`, defined in `module` with the full path `path`, gets its serde
-    /// impls; `attrs` are its attributes in the build checked (`cfg_attr` applied). A type alias has none
-    /// of its own (`Derived`: its target is followed).
+    /// How the type item `item`, with the full path `path`, gets its serde impls; `derived` is what a
+    /// struct's or enum's attributes in the build checked (`cfg_attr` applied) derive, `None` for a type
+    /// alias, which has none of its own (`Derived`: its target is followed).
     pub(super) fn impls(
-        &mut self,
-        module: &[String],
+        &self,
         item: &'a Item,
-        attrs: &[Attribute],
+        derived: Option<DerivedTraits>,
         path: &str,
     ) -> Impls {
-        if !matches!(item, Item::Struct(_) | Item::Enum(_)) {
-            return Impls::Derived;
-        }
-        if self.derives_serde(module, attrs) {
+        if derived.is_none_or(DerivedTraits::any) {
             return Impls::Derived;
         }
         // The grammar parses the attribute again where it is (the derive reports its errors); the
@@ -68,8 +65,7 @@ impl<'a> Lowering<'a> {
     /// `Serialize`, `serde::Serialize`, `::serde::Deserialize`, or a name a `use` binds to them
     /// (`use serde::Serialize as Ser;`).
     pub(super) fn derives_serde(&mut self, module: &[String], attrs: &[Attribute]) -> bool {
-        let derived = self.derived_serde_traits(module, attrs);
-        derived.serialize || derived.deserialize
+        self.derived_serde_traits(module, attrs).any()
     }
 
     /// Which of serde's two traits `attrs` derive (serde's or serde_repr's derives, by any path).
@@ -85,16 +81,9 @@ impl<'a> Lowering<'a> {
                 break;
             }
             // `::serde::Serialize` is `serde::Serialize`: no module of the crate is named `serde`.
-            let segments: Vec<String> = path
-                .segments
-                .iter()
-                .map(|segment| segment.ident.to_string())
-                .collect();
+            let segments = path.segments;
             let trait_name = match segments.as_slice() {
-                [single] => match self.names.resolve(module, std::slice::from_ref(single)) {
-                    NameTarget::External(full) => serde_trait(&full),
-                    NameTarget::Type(_) | NameTarget::Module(_) => None,
-                },
+                [single] => self.derived_by_name(module, single),
                 _ => serde_trait(&segments),
             };
             match trait_name {
@@ -104,6 +93,33 @@ impl<'a> Lowering<'a> {
             }
         }
         derived
+    }
+
+    /// The serde trait a derive written as the single name `name` in `module` implements, as that name
+    /// resolves there (memoized: every type of a module derives by the same few names).
+    fn derived_by_name(&mut self, module: &[String], name: &String) -> Option<SerdeTrait> {
+        if let Some(&found) = self
+            .derived_names
+            .get(module)
+            .and_then(|names| names.get(name.as_str()))
+        {
+            return found;
+        }
+        let found = match self.names.resolve(module, std::slice::from_ref(name)) {
+            NameTarget::External(full) => serde_trait(&full),
+            NameTarget::Type(_) | NameTarget::Module(_) => None,
+        };
+        match self.derived_names.get_mut(module) {
+            Some(names) => {
+                names.insert(name.clone(), found);
+            }
+            None => {
+                let mut names = FxHashMap::default();
+                names.insert(name.clone(), found);
+                self.derived_names.insert(module.to_vec(), names);
+            }
+        }
+        found
     }
 
     /// A type deriving one of serde's traits and writing the other by hand (a validating `Deserialize`,
@@ -228,8 +244,16 @@ pub(super) struct DerivedTraits {
     pub deserialize: bool,
 }
 
+impl DerivedTraits {
+    /// Either trait is derived.
+    pub(super) fn any(self) -> bool {
+        self.serialize || self.deserialize
+    }
+}
+
 /// serde's two traits.
-enum SerdeTrait {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum SerdeTrait {
     Serialize,
     Deserialize,
 }
