@@ -125,7 +125,7 @@ impl Finding {
     /// messages reach (another protocol's type may have a field at the same place, written by a macro).
     pub fn anchor_in(&self, old: &Snapshot, new: &Snapshot) -> Option<Location> {
         fn messages<'s>(s: &'s Snapshot, name: &str) -> Vec<&'s MessageDecl> {
-            s.messages.iter().filter(|m| m.protocol == name).collect()
+            s.messages_of(name).collect()
         }
         let new_messages = messages(new, &self.protocol);
         let decl = new.protocol(&self.protocol)?;

@@ -480,7 +480,7 @@ impl Snapshot {
     }
 
     /// The messages of the protocol named `name`.
-    pub fn messages_of<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a MessageDecl> + 'a {
+    pub fn messages_of<'a>(&'a self, name: &str) -> impl Iterator<Item = &'a MessageDecl> {
         self.messages.iter().filter(move |m| m.protocol == name)
     }
 

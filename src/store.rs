@@ -206,11 +206,7 @@ struct PartOut<'a> {
 impl<'a> PartOut<'a> {
     /// The part of the protocol `name` in `snapshot`: all its messages and the types they reach.
     fn of(snapshot: &'a Snapshot, name: &str) -> PartOut<'a> {
-        let messages: Vec<&MessageDecl> = snapshot
-            .messages
-            .iter()
-            .filter(|m| m.protocol == name)
-            .collect();
+        let messages: Vec<&MessageDecl> = snapshot.messages_of(name).collect();
         let types = snapshot.reached_from(&messages);
         PartOut { messages, types }
     }

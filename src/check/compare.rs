@@ -47,11 +47,7 @@ impl<'s> PartRef<'s> {
     /// The part of the protocol `name` in `snapshot`, if it declares the protocol.
     fn of(snapshot: &'s Snapshot, name: &str) -> Option<PartRef<'s>> {
         let decl = snapshot.protocol(name)?;
-        let messages: Vec<&MessageDecl> = snapshot
-            .messages
-            .iter()
-            .filter(|m| m.protocol == name)
-            .collect();
+        let messages: Vec<&MessageDecl> = snapshot.messages_of(name).collect();
         let types = snapshot.reached_from(&messages);
         Some(PartRef {
             decl,
