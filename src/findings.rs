@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Body, Location, MessageDecl, ProtocolDecl, Snapshot, TypeDef};
+use crate::model::{Body, Location, MessageDecl, PartOf, ProtocolDecl, Snapshot, TypeDef};
 pub use crate::rules::Level;
 use crate::rules::RuleId;
 
@@ -124,37 +124,33 @@ impl Finding {
     /// the finding's protocol's [part](Snapshot::protocol_part) of each snapshot is read: the types its
     /// messages reach (another protocol's type may have a field at the same place, written by a macro).
     pub fn anchor_in(&self, old: &Snapshot, new: &Snapshot) -> Option<Location> {
-        fn messages<'s>(s: &'s Snapshot, name: &str) -> Vec<&'s MessageDecl> {
-            s.messages_of(name).collect()
-        }
-        let new_messages = messages(new, &self.protocol);
         let decl = new.protocol(&self.protocol)?;
+        let all = |_: &MessageDecl| true;
         self.anchor_in_part(
-            &old.reached_from(&messages(old, &self.protocol)),
-            &new.reached_from(&new_messages),
-            &new_messages,
+            &old.part_of(&self.protocol, all),
+            &new.part_of(&self.protocol, all),
             decl,
         )
     }
 
-    /// [`Finding::anchor_in`], given the finding's protocol's part in the old snapshot (`old_types`, the
-    /// types its messages reach) and in the working tree (the types, messages and declaration).
+    /// [`Finding::anchor_in`], given the finding's protocol's part in the old snapshot and in the
+    /// working tree, with its declaration there.
     pub(crate) fn anchor_in_part(
         &self,
-        old_types: &BTreeMap<&str, &TypeDef>,
-        new_types: &BTreeMap<&str, &TypeDef>,
-        new_messages: &[&MessageDecl],
+        old: &PartOf<'_>,
+        new: &PartOf<'_>,
         new_decl: &ProtocolDecl,
     ) -> Option<Location> {
         if self.side != Side::Old {
             return None;
         }
-        let in_parent = old_types
+        let in_parent = old
+            .types
             .values()
-            .find_map(|t| parent_in(t, &self.location, new_types));
+            .find_map(|t| parent_in(t, &self.location, &new.types));
         in_parent
             .or_else(|| {
-                new_messages
+                new.messages
                     .iter()
                     .find(|m| m.name == self.message_type)
                     .map(|m| m.location.clone())

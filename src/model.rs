@@ -473,6 +473,32 @@ pub struct ExtractNote {
     pub location: Location,
 }
 
+/// One protocol's messages and the types they reach, borrowed from a [`Snapshot`]
+/// ([`Snapshot::part_of`]): what the store writes of a part and what a comparison's key hashes.
+#[derive(Debug, Serialize, Hash)]
+pub(crate) struct PartOf<'s> {
+    /// The messages, in the model's order.
+    pub(crate) messages: Vec<&'s MessageDecl>,
+    /// Every type they reach, by path.
+    pub(crate) types: BTreeMap<&'s str, &'s TypeDef>,
+}
+
+impl PartOf<'_> {
+    /// The part as a model of its own, declared by `decl` (no notes).
+    pub(crate) fn to_model(&self, decl: &ProtocolDecl) -> Snapshot {
+        Snapshot {
+            protocols: vec![decl.clone()],
+            messages: self.messages.iter().map(|&m| m.clone()).collect(),
+            types: self
+                .types
+                .iter()
+                .map(|(&path, &def)| (path.to_owned(), def.clone()))
+                .collect(),
+            notes: Vec::new(),
+        }
+    }
+}
+
 impl Snapshot {
     /// The protocol declared with `name`, if any.
     pub fn protocol(&self, name: &str) -> Option<&ProtocolDecl> {
@@ -487,20 +513,18 @@ impl Snapshot {
     /// What a comparison of the protocol named `name` reads: its declaration, the messages `keep`
     /// accepts, and every type they reach (no notes). An empty model when the protocol is not declared.
     pub fn protocol_part(&self, name: &str, keep: impl Fn(&MessageDecl) -> bool) -> Snapshot {
-        let Some(decl) = self.protocol(name) else {
-            return Snapshot::default();
-        };
+        match self.protocol(name) {
+            Some(decl) => self.part_of(name, keep).to_model(decl),
+            None => Snapshot::default(),
+        }
+    }
+
+    /// The messages of the protocol named `name` that `keep` accepts and every type they reach, borrowed
+    /// (a [`Snapshot::protocol_part`] without its declaration).
+    pub(crate) fn part_of(&self, name: &str, keep: impl Fn(&MessageDecl) -> bool) -> PartOf<'_> {
         let messages: Vec<&MessageDecl> = self.messages_of(name).filter(|m| keep(m)).collect();
         let types = self.reached_from(&messages);
-        Snapshot {
-            protocols: vec![decl.clone()],
-            messages: messages.into_iter().cloned().collect(),
-            types: types
-                .into_iter()
-                .map(|(path, def)| (path.to_owned(), def.clone()))
-                .collect(),
-            notes: Vec::new(),
-        }
+        PartOf { messages, types }
     }
 
     /// The definitions of every type reached from `messages`, by path.

@@ -51,7 +51,9 @@ use std::time::{Duration, SystemTime};
 use serde::{Deserialize, Serialize};
 
 use crate::extract::{CrateRoot, Keep};
-use crate::model::{Body, ExtractNote, Location, MessageDecl, ProtocolDecl, Snapshot, TypeDef};
+use crate::model::{
+    Body, ExtractNote, Location, MessageDecl, PartOf, ProtocolDecl, Snapshot, TypeDef,
+};
 use crate::outcome::ProtocolChanges;
 
 /// The fingerprint of this build's source (see `build.rs`).
@@ -194,46 +196,14 @@ impl Hasher for Bytes {
     }
 }
 
-/// A part on disk: the messages and types of one protocol, without its declaration (which the
-/// release's file holds), so that releases differing only in version share it. Borrowed from the
-/// release's model: writing a part copies nothing.
-#[derive(Serialize, Hash)]
-struct PartOut<'a> {
-    messages: Vec<&'a MessageDecl>,
-    types: BTreeMap<&'a str, &'a TypeDef>,
+/// A part on disk: the messages and types of one protocol ([`PartOf`]), without its declaration (which
+/// the release's file holds), so that releases differing only in version share it. Borrowed from the
+/// release's model: writing a part copies nothing. Named by its [`content_id`].
+fn part_id(part: &PartOf<'_>) -> String {
+    content_id(part)
 }
 
-impl<'a> PartOut<'a> {
-    /// The part of the protocol `name` in `snapshot`: all its messages and the types they reach.
-    fn of(snapshot: &'a Snapshot, name: &str) -> PartOut<'a> {
-        let messages: Vec<&MessageDecl> = snapshot.messages_of(name).collect();
-        let types = snapshot.reached_from(&messages);
-        PartOut { messages, types }
-    }
-
-    fn id(&self) -> String {
-        content_id(self)
-    }
-
-    fn to_part(&self, decl: &ProtocolDecl, keep: Keep) -> Part {
-        Part::new(
-            Snapshot {
-                protocols: vec![decl.clone()],
-                messages: self.messages.iter().map(|&m| m.clone()).collect(),
-                types: self
-                    .types
-                    .iter()
-                    .map(|(&p, &d)| (p.to_owned(), d.clone()))
-                    .collect(),
-                notes: Vec::new(),
-            },
-            keep,
-            None,
-        )
-    }
-}
-
-/// [`PartOut`], read back.
+/// A part on disk ([`PartOf`]), read back.
 #[derive(Deserialize)]
 struct PartIn {
     messages: Vec<MessageDecl>,
@@ -478,10 +448,12 @@ impl Store {
         };
         for decl in &snapshot.protocols {
             let kept = keep.map_or(Keep::All, |k| k(decl));
-            let out = PartOut::of(snapshot, &decl.name);
-            let part = parts.as_ref().map(|_| Rc::new(out.to_part(decl, kept)));
+            let out = snapshot.part_of(&decl.name, |_| true);
+            let part = parts
+                .as_ref()
+                .map(|_| Rc::new(Part::new(out.to_model(decl), kept, None)));
             if let Some(dir) = &self.dir {
-                let id = out.id();
+                let id = part_id(&out);
                 // A part file that is present is whole (written by a rename) and right (a damaged one is
                 // removed when read).
                 let file = dir.join("parts").join(format!("{id}.json"));

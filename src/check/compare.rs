@@ -2,12 +2,12 @@
 //! older releases that must still interoperate with it. Pure (no git, no files) but for the
 //! [store](crate::store) that keeps each protocol's comparison.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use crate::compat::{self, Scope};
 use crate::extract::Keep;
 use crate::findings::{Direction, Finding, Level, Side};
-use crate::model::{Location, MessageDecl, ProtocolDecl, Snapshot, TypeDef};
+use crate::model::{Location, PartOf, ProtocolDecl, Snapshot};
 use crate::outcome::{Baseline, ProtocolChanges};
 use crate::rules::RuleId;
 use crate::store::Store;
@@ -39,21 +39,21 @@ pub(super) fn older_release_keep(current: &Snapshot) -> impl Fn(&ProtocolDecl) -
 #[derive(Hash)]
 struct PartRef<'s> {
     decl: &'s ProtocolDecl,
-    messages: Vec<&'s MessageDecl>,
-    types: BTreeMap<&'s str, &'s TypeDef>,
+    part: PartOf<'s>,
 }
 
 impl<'s> PartRef<'s> {
     /// The part of the protocol `name` in `snapshot`, if it declares the protocol.
     fn of(snapshot: &'s Snapshot, name: &str) -> Option<PartRef<'s>> {
-        let decl = snapshot.protocol(name)?;
-        let messages: Vec<&MessageDecl> = snapshot.messages_of(name).collect();
-        let types = snapshot.reached_from(&messages);
         Some(PartRef {
-            decl,
-            messages,
-            types,
+            decl: snapshot.protocol(name)?,
+            part: snapshot.part_of(name, |_| true),
         })
+    }
+
+    /// The part as a model of its own.
+    fn model(&self) -> Snapshot {
+        self.part.to_model(self.decl)
     }
 }
 
@@ -122,8 +122,8 @@ fn protocol(reads: &Reads<'_>) -> ProtocolChanges {
         current,
         older,
     } = reads;
-    let base_model = base.as_ref().map(model);
-    let current_model = current.as_ref().map(model);
+    let base_model = base.as_ref().map(PartRef::model);
+    let current_model = current.as_ref().map(PartRef::model);
     let mut findings = match (base, &base_model, &current_model) {
         (_, Some(base), Some(current)) => {
             compat::compare_protocol(base, current, name, rev, Scope::Full)
@@ -137,7 +137,7 @@ fn protocol(reads: &Reads<'_>) -> ProtocolChanges {
     if let (Some(current), Some(current_model)) = (current, &current_model) {
         let older: Vec<(&str, &PartRef<'_>, Snapshot)> = older
             .iter()
-            .map(|(tag, part)| (*tag, part, model(part)))
+            .map(|(tag, part)| (*tag, part, part.model()))
             .collect();
         add_older_releases(
             &mut findings,
@@ -154,26 +154,11 @@ fn protocol(reads: &Reads<'_>) -> ProtocolChanges {
     }
 }
 
-/// The part of a protocol as a model of its own.
-fn model(part: &PartRef<'_>) -> Snapshot {
-    Snapshot {
-        protocols: vec![part.decl.clone()],
-        messages: part.messages.iter().map(|&m| m.clone()).collect(),
-        types: part
-            .types
-            .iter()
-            .map(|(&path, &def)| (path.to_owned(), def.clone()))
-            .collect(),
-        notes: Vec::new(),
-    }
-}
-
 /// Points each finding about something removed (its location is in `old`) at its surviving parent in the
 /// working tree's part `current` ([`Finding::anchor_in`]).
 fn anchor(findings: &mut [Finding], old: &PartRef<'_>, current: &PartRef<'_>) {
     for finding in findings {
-        finding.anchor =
-            finding.anchor_in_part(&old.types, &current.types, &current.messages, current.decl);
+        finding.anchor = finding.anchor_in_part(&old.part, &current.part, current.decl);
     }
 }
 
@@ -205,8 +190,7 @@ fn add_older_releases(
                 continue;
             }
             finding.known = against_base.contains(&finding.dedup_key());
-            finding.anchor =
-                finding.anchor_in_part(&part.types, &current.types, &current.messages, new);
+            finding.anchor = finding.anchor_in_part(&part.part, &current.part, new);
             findings.push(finding);
         }
     }

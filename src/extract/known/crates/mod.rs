@@ -178,25 +178,11 @@ pub(super) fn refined(
 }
 
 /// `ty`, a [`refined`] integer, whose domain is every integer from `least` to `most`.
-pub(super) fn with_extent(ty: Ty, least: i128, most: i128) -> Ty {
-    match ty {
-        Ty::Refined {
-            base,
-            domain,
-            within,
-            sample,
-            outside,
-            ..
-        } => Ty::Refined {
-            base,
-            domain,
-            within,
-            sample,
-            outside,
-            extent: Some((least.to_string(), most.to_string())),
-        },
-        other => other,
+pub(super) fn with_extent(mut ty: Ty, least: i128, most: i128) -> Ty {
+    if let Ty::Refined { extent, .. } = &mut ty {
+        *extent = Some((least.to_string(), most.to_string()));
     }
+    ty
 }
 
 /// A string of `domain` (see [`refined`]).
