@@ -381,14 +381,14 @@ impl Store {
             .join("compared")
             .join(format!("{}.json", content_id(reads)));
         if let Ok(bytes) = std::fs::read(&path)
-            && let Ok(kept) = serde_json::from_slice::<ProtocolChanges>(&bytes)
+            && let Some(kept) = read_json::<ProtocolChanges>(&bytes)
             && kept.name == name
         {
             return kept;
         }
         let changes = compare();
         if let Ok(bytes) = serde_json::to_vec(&changes)
-            && serde_json::from_slice::<ProtocolChanges>(&bytes).is_ok_and(|read| read == changes)
+            && read_json::<ProtocolChanges>(&bytes).is_some_and(|read| read == changes)
         {
             write_atomically(&path, &bytes);
         }
