@@ -647,22 +647,28 @@ fn covered(dir: &Path) -> BTreeSet<(String, String)> {
         .collect()
 }
 
+/// The working tree's folder of wire fixtures of the protocol the working tree declares as `new`
+/// (`wire-fixtures/<protocol>/` of its package), when it exists: the protocol keeps wire fixtures.
+pub(crate) fn fixtures_folder(history: &History<'_>, new: &ProtocolDecl) -> Option<String> {
+    let root = &history.workspace().root;
+    let folder = protocol_dir(&WorkTree::new(root), &new.location.file, &new.name);
+    root.join(&folder).is_dir().then_some(folder)
+}
+
 /// The `fixtures_missing` finding (level `none`: it never changes a bump or the exit code) of the protocol
-/// named `protocol`, when it keeps wire fixtures (its `wire-fixtures/<protocol>/` folder exists in the
-/// working tree) and its version at the baseline lacks the fixture of a message the baseline declares.
-/// The baseline's commit is read only to say whether the files were committed there.
+/// the working tree declares as `new`, when it keeps wire fixtures ([`fixtures_folder`]) and its version
+/// in the baseline's model `base` lacks the fixture of a message the baseline declares. The baseline's
+/// commit is read only to say whether the files were committed there.
 pub(crate) fn missing_fixtures(
     history: &History<'_>,
     baseline: &Baseline,
-    (base, current): (&Snapshot, &Snapshot),
-    protocol: &str,
+    base: &Snapshot,
+    new: &ProtocolDecl,
 ) -> Option<Finding> {
-    let (old, new) = (base.protocol(protocol)?, current.protocol(protocol)?);
+    let protocol = new.name.as_str();
+    let old = base.protocol(protocol)?;
     let root = &history.workspace().root;
-    let protocol_folder = protocol_dir(&WorkTree::new(root), &new.location.file, protocol);
-    if !root.join(&protocol_folder).is_dir() {
-        return None;
-    }
+    let protocol_folder = fixtures_folder(history, new)?;
     let folder = format!("{protocol_folder}/{}", old.version);
     let have = covered(&root.join(&folder));
     let lacks = |topic: &str, kind: crate::Kind| {

@@ -465,7 +465,7 @@ pub enum Ty {
 }
 
 /// Something the extraction could not see through.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct ExtractNote {
     /// What could not be seen through, in a sentence.
     pub message: String,

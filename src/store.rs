@@ -13,11 +13,12 @@
 //! - `parts/<id>.json`: one protocol's [part](Snapshot::protocol_part) without its declaration, named by
 //!   the hash of its content, shared by every release where it is the same.
 //!
-//! - `worktree/<crates>.json`: the working tree's model from the last check, with what its extraction
-//!   depended on besides the key (recorded by the caller, `workspace::recorded`): every working-tree file
-//!   and probe it looked at by blob id or as absent, the directories whose tree id let it reuse module
-//!   trees, the dependencies it located (found, or missing with the "cargo fetch brings it" note) and the
-//!   files read of path dependencies outside the workspace. A check uses it only when all of these still
+//! - `worktree/<crates>.json`: the working tree's model from the last check (second line), with what its
+//!   extraction depended on besides the key (first line, with the model's id and protocols), recorded by
+//!   the caller (`workspace::recorded`): every working-tree file and probe it looked at by blob id or as
+//!   absent, the directories whose tree id let it reuse module trees, the dependencies it located (found,
+//!   or missing with the "cargo fetch brings it" note) and the files read of path dependencies outside
+//!   the workspace. A check uses it only when all of these still
 //!   hold: files the git index knows unchanged are checked by their stat data, without a read; the few
 //!   others are read and hashed. An unchanged working tree is then not extracted at all.
 //!
@@ -34,6 +35,9 @@
 //!   name, the baseline's name, the protocol's part (declaration included) at the baseline and in the
 //!   working tree, and each older release's tag and part, in order. A check compares again only the
 //!   protocols one of these changed for: an edit of one protocol's messages compares that protocol alone.
+//!
+//! - `checked/<crates>.json`: the last check's whole comparison step, keyed by the identity of every model
+//!   it read (see `store/checked.rs`): an unchanged check reads it back and no model at all.
 //!
 //! The store is a cache: anything unreadable, stale or corrupt there is extracted (or compared) again and
 //! rewritten, and a store that cannot be written is silently not used. `wirecheck check --no-cache`
@@ -68,6 +72,9 @@ pub(crate) struct Store {
     crates_key: String,
     /// Parts already read or derived in this process, by id and what they keep.
     parts: RefCell<HashMap<(String, Keep), Rc<Part>>>,
+    /// What this process read or wrote of each release (by commit) and of the working tree: what a
+    /// [kept check](Store::checked)'s key names.
+    used: RefCell<checked::Used>,
 }
 
 /// One protocol of a release, as a comparison reads it.
@@ -113,13 +120,6 @@ pub(crate) type Unseen<'a> = &'a dyn Fn(&str, &str) -> bool;
 /// Whether what an extraction depended on outside its key (recorded by the caller as JSON, `null` for
 /// nothing) still holds: a stored model whose inputs do not is extracted again.
 pub(crate) type Holds<'a> = &'a dyn Fn(&serde_json::Value) -> bool;
-
-/// The working tree's file in the store: its model and what its extraction depended on.
-#[derive(Debug, Serialize, Deserialize)]
-struct WorkingEntry {
-    inputs: serde_json::Value,
-    snapshot: Snapshot,
-}
 
 /// A release's file in the store.
 #[derive(Debug, Serialize, Deserialize)]
@@ -277,6 +277,7 @@ impl Store {
             dir: Some(stores.join(BUILD_ID)),
             crates_key: content_id(list.as_bytes())[..16].to_owned(),
             parts: RefCell::default(),
+            used: RefCell::default(),
         }
     }
 
@@ -286,6 +287,7 @@ impl Store {
             dir: None,
             crates_key: String::new(),
             parts: RefCell::default(),
+            used: RefCell::default(),
         }
     }
 
@@ -326,39 +328,54 @@ impl Store {
 
     /// The working tree's model: from the store when what its last extraction depended on `holds`
     /// (its files, dependencies, ...), else from `extract`, and then stored (one per crates and
-    /// options: the last one).
+    /// options: the last one). The file is two lines (see [`checked::WorkingHead`]): what the model
+    /// depended on, its id and its protocols, then the model, so that a check can tell whether the
+    /// stored model holds, and which one it is, without reading the model.
     pub fn working<E>(
         &self,
         holds: Holds<'_>,
         extract: impl FnOnce() -> Result<(Snapshot, serde_json::Value), E>,
     ) -> Result<Snapshot, E> {
-        let path = self.dir.as_ref().map(|dir| {
-            dir.join("worktree")
-                .join(format!("{}.json", self.crates_key))
-        });
+        let path = self.working_path();
         if let Some(path) = &path
             && let Ok(bytes) = std::fs::read(path)
-            && let Some(entry) = read_json::<WorkingEntry>(&bytes)
-            && holds(&entry.inputs)
+            && let Some((head, model)) = checked::split_working(&bytes)
+            && holds(&head.inputs)
+            && let Some(snapshot) = read_json::<Snapshot>(model)
         {
-            return Ok(entry.snapshot);
+            self.used.borrow_mut().working = Some(head.model);
+            return Ok(snapshot);
         }
         let (snapshot, inputs) = extract()?;
         if let Some(path) = &path {
-            let entry = WorkingEntry { inputs, snapshot };
-            let bytes = serde_json::to_vec(&entry).unwrap_or_default();
+            let model = serde_json::to_vec(&snapshot).unwrap_or_default();
             debug_assert_eq!(
-                serde_json::from_slice::<WorkingEntry>(&bytes)
-                    .ok()
-                    .map(|read| read.snapshot)
-                    .as_ref(),
-                Some(&entry.snapshot),
+                read_json::<Snapshot>(&model).as_ref(),
+                Some(&snapshot),
                 "the working tree's model must read back as it was written"
             );
-            write_atomically(path, &bytes);
-            return Ok(entry.snapshot);
+            let head = checked::WorkingHead {
+                inputs,
+                model: content_id(model.as_slice()),
+                protocols: snapshot.protocols.clone(),
+            };
+            let mut bytes = serde_json::to_vec(&head).unwrap_or_default();
+            bytes.push(b'\n');
+            bytes.extend_from_slice(&model);
+            if write_atomically(path, &bytes) {
+                self.used.borrow_mut().working = Some(head.model);
+            }
         }
         Ok(snapshot)
+    }
+
+    /// The working tree's file (`None` when the store is disabled).
+    fn working_path(&self) -> Option<PathBuf> {
+        let dir = self.dir.as_ref()?;
+        Some(
+            dir.join("worktree")
+                .join(format!("{}.json", self.crates_key)),
+        )
     }
 
     /// The comparison of one protocol (named `name`) whose inputs are `reads`: from the store when an
@@ -474,8 +491,13 @@ impl Store {
                 parts.push(part);
             }
         }
-        if let Some(path) = self.entry_path(commit) {
-            write_atomically(&path, &serde_json::to_vec(&entry).unwrap_or_default());
+        if let Some(path) = self.entry_path(commit)
+            && write_atomically(&path, &serde_json::to_vec(&entry).unwrap_or_default())
+        {
+            self.used
+                .borrow_mut()
+                .releases
+                .insert(commit.to_owned(), checked::ReleaseSummary::of(&entry));
         }
         if cfg!(debug_assertions)
             && keep.is_none()
@@ -551,6 +573,10 @@ impl Store {
             // Shapes computed now are kept for the next check.
             write_atomically(&path, &serde_json::to_vec(&entry).unwrap_or_default());
         }
+        self.used
+            .borrow_mut()
+            .releases
+            .insert(commit.to_owned(), checked::ReleaseSummary::of(&entry));
         Some((found, entry.notes))
     }
 
@@ -669,5 +695,8 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> bool {
     true
 }
 
+mod checked;
 #[cfg(test)]
 mod tests;
+
+pub(crate) use checked::{ReleaseSummary, WorkingSummary};

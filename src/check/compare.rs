@@ -22,10 +22,10 @@ fn scope(new: &ProtocolDecl, old: &ProtocolDecl) -> Scope {
     }
 }
 
-/// What a check reads of an older release's protocol, given the working tree's model: what [`scope`]
+/// What a check reads of an older release's protocol, given the working tree's protocols: what [`scope`]
 /// compares of it, and nothing of a protocol the working tree no longer declares.
-pub(super) fn older_release_keep(current: &Snapshot) -> impl Fn(&ProtocolDecl) -> Keep {
-    move |old| match current.protocol(&old.name) {
+pub(super) fn older_release_keep(current: &[ProtocolDecl]) -> impl Fn(&ProtocolDecl) -> Keep {
+    move |old| match current.iter().find(|p| p.name == old.name) {
         None => Keep::Nothing,
         Some(new) => match scope(new, old) {
             Scope::Full => Keep::All,

@@ -14,13 +14,15 @@
 //!    `report` read nothing but the [`Report`].
 
 mod compare;
+mod kept;
 mod sources;
 
+use std::cell::OnceCell;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use crate::config::{self, AllowNote, Config, ConfigError};
-use crate::model::Snapshot;
+use crate::model::{ProtocolDecl, Snapshot};
 use crate::outcome::ProtocolChanges;
 use crate::policy::Allows;
 use crate::source::Release;
@@ -28,6 +30,7 @@ use crate::store::Store;
 use crate::workspace::{
     BaselineRequest, CheckedReleases, History, Progress, Workspace, WorkspaceError, read_releases,
 };
+use kept::Compared;
 
 /// The check's result types, defined in [`crate::outcome`] so that the renderers read them without
 /// depending on the driver.
@@ -88,17 +91,13 @@ pub fn check(options: &CheckOptions, progress: &mut dyn Progress) -> Result<Repo
     };
     let releases = CheckedReleases::select(&repo, &request, progress)?;
     let history = History::new(&workspace, &repo, options.no_cache);
-    let snapshots = read_snapshots(&history, &releases, progress)?;
-    let mut protocols = compare::protocols(
-        &releases.baseline,
-        &snapshots.base,
-        &snapshots.older,
-        &snapshots.current,
-        history.store(),
-    );
-    add_missing_fixtures(&mut protocols, &history, &releases, &snapshots);
+    let (compared, models) = compare_models(&history, &releases, progress)?;
+    let Compared {
+        mut protocols,
+        notes,
+    } = compared;
+    add_missing_fixtures(&mut protocols, &history, &releases, &models)?;
     let allow_notes = allow(&mut protocols, &config);
-    let notes = compare::notes(&releases.baseline, &snapshots.base, &snapshots.current);
     let mut report = judge(&releases.baseline, protocols, notes, allow_notes);
     report.sources = sources::collect(&report, &config, &history, &releases);
     Ok(report)
@@ -115,6 +114,81 @@ struct Snapshots {
     older: Vec<(String, Snapshot)>,
 }
 
+/// What the steps after the comparison read of the models compared: read (the comparison was made), or
+/// their protocols alone (an earlier check's comparison of the same models was read back: see
+/// [`kept`]), with the baseline's model read when a step needs it.
+enum Models {
+    Read(Snapshots),
+    Declared(kept::Declared, OnceCell<Snapshot>),
+}
+
+impl Models {
+    /// The working tree's declaration of the protocol `name`.
+    fn current_protocol(&self, name: &str) -> Option<&ProtocolDecl> {
+        match self {
+            Models::Read(snapshots) => snapshots.current.protocol(name),
+            Models::Declared(declared, _) => declared.current.iter().find(|p| p.name == name),
+        }
+    }
+
+    /// The baseline's model, read from the store when only its protocols were.
+    fn base(
+        &self,
+        history: &History<'_>,
+        releases: &CheckedReleases,
+    ) -> Result<&Snapshot, WorkspaceError> {
+        let (_, base) = match self {
+            Models::Read(snapshots) => return Ok(&snapshots.base),
+            Models::Declared(declared, base) => (declared, base),
+        };
+        if base.get().is_none() {
+            let _ = base.set(read_base(history, releases)?);
+        }
+        Ok(base.get().expect("set above"))
+    }
+}
+
+/// The comparison step: each protocol's findings and the extraction's notes, read back from the store
+/// when an earlier check compared the same models ([`kept`]), else from the models read and compared
+/// (then kept for the next check).
+fn compare_models(
+    history: &History<'_>,
+    releases: &CheckedReleases,
+    progress: &mut dyn Progress,
+) -> Result<(kept::Compared, Models), WorkspaceError> {
+    if let Some((compared, declared)) = kept::read(history, releases) {
+        let protocols: Vec<&ProtocolDecl> = declared.current.iter().chain(&declared.base).collect();
+        history.workspace().require_protocols(&protocols)?;
+        // The older releases were read, as far as this check needs them: their files in the store.
+        read_releases(&releases.older, progress, |_| Ok(()));
+        return Ok((compared, Models::Declared(declared, OnceCell::new())));
+    }
+    let snapshots = read_snapshots(history, releases, progress)?;
+    let compared = Compared {
+        protocols: compare::protocols(
+            &releases.baseline,
+            &snapshots.base,
+            &snapshots.older,
+            &snapshots.current,
+            history.store(),
+        ),
+        notes: compare::notes(&releases.baseline, &snapshots.base, &snapshots.current),
+    };
+    kept::keep(history, releases, &compared);
+    Ok((compared, Models::Read(snapshots)))
+}
+
+/// The baseline's whole model (nothing for a first release).
+fn read_base(
+    history: &History<'_>,
+    releases: &CheckedReleases,
+) -> Result<Snapshot, WorkspaceError> {
+    match releases.baseline.chosen {
+        BaselineChoice::FirstRelease => Ok(Snapshot::default()),
+        _ => history.release(&releases.baseline.commit, &releases.baseline.rev),
+    }
+}
+
 /// Reads the working tree, the baseline (nothing for a first release) and the older releases (see
 /// [`Snapshots`]). The packages named with `-p` must each declare a protocol in one of the first two.
 fn read_snapshots(
@@ -123,11 +197,9 @@ fn read_snapshots(
     progress: &mut dyn Progress,
 ) -> Result<Snapshots, WorkspaceError> {
     let current = history.current()?;
-    let base = match releases.baseline.chosen {
-        BaselineChoice::FirstRelease => Snapshot::default(),
-        _ => history.release(&releases.baseline.commit, &releases.baseline.rev)?,
-    };
-    history.workspace().require_protocols(&[&current, &base])?;
+    let base = read_base(history, releases)?;
+    let protocols: Vec<&ProtocolDecl> = current.protocols.iter().chain(&base.protocols).collect();
+    history.workspace().require_protocols(&protocols)?;
     let older = read_older_releases(history, &releases.older, &current, progress);
     Ok(Snapshots {
         current,
@@ -147,7 +219,7 @@ fn read_older_releases(
     current: &Snapshot,
     progress: &mut dyn Progress,
 ) -> Vec<(String, Snapshot)> {
-    let keep = compare::older_release_keep(current);
+    let keep = compare::older_release_keep(&current.protocols);
     let mut compared: BTreeSet<(String, String)> = BTreeSet::new();
     let read = read_releases(older, progress, |release| {
         let unseen =
@@ -162,22 +234,25 @@ fn read_older_releases(
 }
 
 /// Adds to each protocol the `fixtures_missing` finding of the golden wire fixtures, when the baseline
-/// release's are not all committed.
+/// release's are not all committed (the baseline's model is read only when a protocol keeps fixtures).
 fn add_missing_fixtures(
     protocols: &mut [ProtocolChanges],
     history: &History<'_>,
     releases: &CheckedReleases,
-    snapshots: &Snapshots,
-) {
+    models: &Models,
+) -> Result<(), WorkspaceError> {
     for protocol in protocols {
-        let missing = crate::fixtures::missing_fixtures(
-            history,
-            &releases.baseline,
-            (&snapshots.base, &snapshots.current),
-            &protocol.name,
-        );
+        let Some(new) = models.current_protocol(&protocol.name) else {
+            continue;
+        };
+        if crate::fixtures::fixtures_folder(history, new).is_none() {
+            continue;
+        }
+        let base = models.base(history, releases)?;
+        let missing = crate::fixtures::missing_fixtures(history, &releases.baseline, base, new);
         protocol.findings.extend(missing);
     }
+    Ok(())
 }
 
 /// Applies the `[[allow]]` entries of `wirecheck.toml` to the findings (see [`Allows`]), giving the notes

@@ -9,7 +9,7 @@ use super::{Progress, Workspace, WorkspaceError, revision_error};
 use crate::extract::{FileReader as _, Keep, SourceCache};
 use crate::model::{ProtocolDecl, Snapshot};
 use crate::source::{GitRevision, Release, Repo, SourceError, WorkTree};
-use crate::store::{Part, Store, Unseen};
+use crate::store::{Part, ReleaseSummary, Store, Unseen, WorkingSummary};
 
 /// The revisions of a workspace that one run reads: the working tree and release commits. Files unchanged
 /// between them are read and parsed once (one [`SourceCache`]); what is extracted at a release is kept
@@ -76,6 +76,23 @@ impl<'w> History<'w> {
                 .map_err(WorkspaceError::Current)?;
             Ok((snapshot, inputs_json(&recorder)))
         })
+    }
+
+    /// The working tree's model as the store holds it, named without reading it, when nothing it
+    /// depended on changed (what [`History::current`] would then read).
+    pub(crate) fn current_summary(&self) -> Option<WorkingSummary> {
+        self.store.working_summary(&|recorded| self.holds(recorded))
+    }
+
+    /// The release at `commit` as the store holds it, without reading its parts, when
+    /// [`History::release`] (`keep`: `None`) or [`History::release_parts`] would read it from there.
+    pub(crate) fn release_summary(
+        &self,
+        commit: &str,
+        keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
+    ) -> Option<ReleaseSummary> {
+        self.store
+            .release_summary(commit, keep, &|recorded| self.holds(recorded))
     }
 
     /// Whether the inputs recorded with a stored model (JSON) still hold.

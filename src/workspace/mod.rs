@@ -200,13 +200,15 @@ impl Workspace {
         })
     }
 
-    /// An error naming the first package named with `-p` that declares no protocol in any of
-    /// `snapshots` (the working tree's and the baseline's): checking it checks nothing.
-    pub(crate) fn require_protocols(&self, snapshots: &[&Snapshot]) -> Result<(), WorkspaceError> {
+    /// An error naming the first package named with `-p` that declares none of `protocols` (the working
+    /// tree's and the baseline's): checking it checks nothing.
+    pub(crate) fn require_protocols(
+        &self,
+        protocols: &[&ProtocolDecl],
+    ) -> Result<(), WorkspaceError> {
         let declares = |package: &NamedPackage| {
-            snapshots
+            protocols
                 .iter()
-                .flat_map(|snapshot| &snapshot.protocols)
                 .filter_map(|protocol| protocol.rust_path.split("::").next())
                 .any(|krate| package.crate_names.iter().any(|name| name == krate))
         };

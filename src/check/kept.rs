@@ -1,0 +1,129 @@
+//! The comparison step of a check, kept in the [store](crate::store) under a key that names every model
+//! it reads by identity: a check whose working tree and releases are as an earlier check left them reads
+//! that check's result back, without reading a model.
+
+use serde::{Deserialize, Serialize};
+
+use super::compare;
+use crate::model::ProtocolDecl;
+use crate::outcome::{BaselineChoice, ProtocolChanges};
+use crate::source::Release;
+use crate::store::ReleaseSummary;
+use crate::workspace::{CheckedReleases, History};
+
+/// What the comparison step gives the steps after it: each protocol's findings (before the fixtures
+/// and `wirecheck.toml` are applied) and the extraction's notes.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+pub(super) struct Compared {
+    pub protocols: Vec<ProtocolChanges>,
+    pub notes: Vec<String>,
+}
+
+/// The protocols of the two models a kept comparison compared, for the steps after it.
+pub(super) struct Declared {
+    /// The working tree's.
+    pub current: Vec<ProtocolDecl>,
+    /// The baseline's.
+    pub base: Vec<ProtocolDecl>,
+}
+
+/// Everything the comparison step reads, by identity: the baseline's name (the findings say it), each
+/// model's identity in the store (the working tree's model id; of each release its protocols'
+/// declarations, kept messages and part ids, and its notes), the older releases by tag and commit, oldest
+/// first. Which messages of an older release are compared follows from the working tree's protocols,
+/// which its model id names.
+#[derive(Hash)]
+struct Key<'a> {
+    rev: &'a str,
+    /// `None`: a first release (nothing to compare with).
+    base: Option<(&'a str, &'a ReleaseSummary)>,
+    current: &'a str,
+    older: Vec<(&'a str, &'a str, &'a ReleaseSummary)>,
+}
+
+impl<'a> Key<'a> {
+    /// The key of comparing the working tree's model `current` with the baseline's `base` and the older
+    /// releases of `releases` (`older`, in the same order).
+    fn new(
+        releases: &'a CheckedReleases,
+        base: Option<&'a ReleaseSummary>,
+        current: &'a str,
+        older: &'a [(&'a Release, ReleaseSummary)],
+    ) -> Key<'a> {
+        Key {
+            rev: &releases.baseline.rev,
+            base: base.map(|summary| (releases.baseline.commit.as_str(), summary)),
+            current,
+            older: older
+                .iter()
+                .map(|(release, summary)| (release.tag.as_str(), release.commit.as_str(), summary))
+                .collect(),
+        }
+    }
+}
+
+/// The comparison an earlier check kept for exactly these models, when the store names each of them as
+/// it holds it now (the working tree's model still holds; every release is there, with the messages
+/// this check reads of it).
+pub(super) fn read(
+    history: &History<'_>,
+    releases: &CheckedReleases,
+) -> Option<(Compared, Declared)> {
+    let current = history.current_summary()?;
+    let base = match releases.baseline.chosen {
+        BaselineChoice::FirstRelease => None,
+        _ => Some(history.release_summary(&releases.baseline.commit, None)?),
+    };
+    let older = {
+        let keep = compare::older_release_keep(&current.protocols);
+        releases
+            .older
+            .iter()
+            .map(|release| {
+                Some((
+                    release,
+                    history.release_summary(&release.commit, Some(&keep))?,
+                ))
+            })
+            .collect::<Option<Vec<_>>>()?
+    };
+    let key = Key::new(releases, base.as_ref(), &current.model, &older);
+    let compared = history.store().checked(&key)?;
+    let declared = Declared {
+        current: current.protocols,
+        base: base
+            .map(|summary| summary.protocols().cloned().collect())
+            .unwrap_or_default(),
+    };
+    Some((compared, declared))
+}
+
+/// Keeps `compared`, the comparison of the models this process read (as the store served or wrote
+/// them: never what it holds afterwards, which another check may have replaced), for the next check.
+/// Not kept when a model was not served by the store (`--no-cache`, an older release that could not be
+/// read).
+pub(super) fn keep(history: &History<'_>, releases: &CheckedReleases, compared: &Compared) {
+    let store = history.store();
+    let Some(current) = store.used_working() else {
+        return;
+    };
+    let base = match releases.baseline.chosen {
+        BaselineChoice::FirstRelease => None,
+        _ => match store.used_release(&releases.baseline.commit) {
+            Some(summary) => Some(summary),
+            None => return,
+        },
+    };
+    let Some(older) = releases
+        .older
+        .iter()
+        .map(|release| Some((release, store.used_release(&release.commit)?)))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return;
+    };
+    store.keep_checked(
+        &Key::new(releases, base.as_ref(), &current, &older),
+        compared,
+    );
+}

@@ -1,0 +1,182 @@
+//! A whole check kept in the store: what a check's comparison step gave (each protocol's findings and the
+//! extraction's notes), under a key that names every model it compared by identity, so that a check
+//! whose inputs did not change reads its result back without reading (or even opening) any model.
+//!
+//! The identities come from files the store keeps anyway, without reading a model:
+//!
+//! - the working tree's: the id of its stored model, on the first line of `worktree/<crates>.json`
+//!   ([`WorkingHead`]), next to what the model depended on (so whether it still holds is told from that
+//!   line alone);
+//! - a release's: its file under `releases/`, without its parts ([`ReleaseSummary`]: per protocol the
+//!   declaration, which messages its part keeps and the part's id, which names its content; and the
+//!   extraction's notes).
+//!
+//! A check that compared the models itself keys its result by what it actually read ([`Used`]: recorded
+//! as the store served or wrote each model), never by what the store holds afterwards, which another
+//! check running at the same time may have replaced. The file is `checked/<crates>.json`: the last
+//! check's result of these crates and options, with its key.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::io::BufRead as _;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use super::{Entry, Holds, Store, content_id, covers, read_json, write_atomically};
+use crate::extract::Keep;
+use crate::model::{ExtractNote, ProtocolDecl};
+
+/// The first line of the working tree's file: what the model on the second line depended on, its id
+/// (the [`content_id`] of the second line) and its protocols.
+#[derive(Debug, Serialize, Deserialize)]
+pub(super) struct WorkingHead {
+    /// What the extraction depended on (see [`Holds`]).
+    pub inputs: serde_json::Value,
+    /// The model's id.
+    pub model: String,
+    /// The model's protocols.
+    pub protocols: Vec<ProtocolDecl>,
+}
+
+/// The working tree's file split into its head, read, and its model's bytes (`None`: not two lines, or
+/// a head this build does not write).
+pub(super) fn split_working(bytes: &[u8]) -> Option<(WorkingHead, &[u8])> {
+    let newline = bytes.iter().position(|&b| b == b'\n')?;
+    let head = read_json(&bytes[..newline])?;
+    Some((head, &bytes[newline + 1..]))
+}
+
+/// The working tree's stored model, named without reading it: what a check's key needs of it.
+#[derive(Debug, Clone)]
+pub(crate) struct WorkingSummary {
+    /// The model's id.
+    pub model: String,
+    /// Its protocols.
+    pub protocols: Vec<ProtocolDecl>,
+}
+
+/// A release as the store holds it, without its parts: per protocol its declaration, which messages its
+/// part keeps and the part's id (which names the part's content), and the extraction's notes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct ReleaseSummary {
+    protocols: Vec<(ProtocolDecl, Keep, String)>,
+    notes: Vec<ExtractNote>,
+}
+
+impl ReleaseSummary {
+    /// The summary of a release's file.
+    pub(super) fn of(entry: &Entry) -> ReleaseSummary {
+        ReleaseSummary {
+            protocols: entry
+                .protocols
+                .iter()
+                .map(|p| (p.decl.clone(), p.keep, p.part.clone()))
+                .collect(),
+            notes: entry.notes.clone(),
+        }
+    }
+
+    /// The release's protocols.
+    pub fn protocols(&self) -> impl Iterator<Item = &ProtocolDecl> {
+        self.protocols.iter().map(|(decl, _, _)| decl)
+    }
+}
+
+/// What this process read or wrote of each model, as the store served it.
+#[derive(Debug, Default)]
+pub(super) struct Used {
+    /// Each release's, by commit.
+    pub releases: HashMap<String, ReleaseSummary>,
+    /// The working tree's model id.
+    pub working: Option<String>,
+}
+
+/// The file of a kept check: its key and its result.
+#[derive(Serialize, Deserialize)]
+struct Kept<T> {
+    key: String,
+    value: T,
+}
+
+impl Store {
+    /// The working tree's stored model, named, when what it depended on `holds`; its model is not read.
+    pub fn working_summary(&self, holds: Holds<'_>) -> Option<WorkingSummary> {
+        let file = std::fs::File::open(self.working_path()?).ok()?;
+        let mut line = Vec::new();
+        std::io::BufReader::new(file)
+            .read_until(b'\n', &mut line)
+            .ok()?;
+        let head: WorkingHead = read_json(line.strip_suffix(b"\n")?)?;
+        holds(&head.inputs).then_some(WorkingSummary {
+            model: head.model,
+            protocols: head.protocols,
+        })
+    }
+
+    /// The release at `commit` as the store holds it, without reading its parts, when what its
+    /// extraction depended on `holds` and its parts keep what `keep` asks of each protocol (`None`: a
+    /// full extraction, every message): exactly when [`Store::whole_with`] or [`Store::parts_with`]
+    /// would serve it from the store.
+    pub fn release_summary(
+        &self,
+        commit: &str,
+        keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
+        holds: Holds<'_>,
+    ) -> Option<ReleaseSummary> {
+        let entry: Entry = read_json(&std::fs::read(self.entry_path(commit)?).ok()?)?;
+        let served = !(entry.filtered && keep.is_none())
+            && holds(&entry.inputs)
+            && entry
+                .protocols
+                .iter()
+                .all(|p| covers(p.keep, keep.map_or(Keep::All, |k| k(&p.decl))));
+        served.then(|| ReleaseSummary::of(&entry))
+    }
+
+    /// What this process read or wrote of the release at `commit` (see [`Store::release_summary`]).
+    pub fn used_release(&self, commit: &str) -> Option<ReleaseSummary> {
+        self.used.borrow().releases.get(commit).cloned()
+    }
+
+    /// The id of the working tree's model this process read or wrote.
+    pub fn used_working(&self) -> Option<String> {
+        self.used.borrow().working.clone()
+    }
+
+    /// The check kept under `key` (see the module documentation), if the last one kept for these crates
+    /// and options had that key.
+    pub fn checked<T: DeserializeOwned>(&self, key: &(impl Hash + ?Sized)) -> Option<T> {
+        let kept: Kept<T> = read_json(&std::fs::read(self.checked_path()?).ok()?)?;
+        (kept.key == content_id(key)).then_some(kept.value)
+    }
+
+    /// Keeps `value` as the check of `key`, replacing the one kept before; not when it would not read
+    /// back as it is (JSON's numbers).
+    pub fn keep_checked<T: Serialize + DeserializeOwned + PartialEq>(
+        &self,
+        key: &(impl Hash + ?Sized),
+        value: &T,
+    ) {
+        let Some(path) = self.checked_path() else {
+            return;
+        };
+        let kept = Kept {
+            key: content_id(key),
+            value,
+        };
+        if let Ok(bytes) = serde_json::to_vec(&kept)
+            && read_json::<Kept<T>>(&bytes).is_some_and(|read| read.value == *value)
+        {
+            write_atomically(&path, &bytes);
+        }
+    }
+
+    fn checked_path(&self) -> Option<std::path::PathBuf> {
+        let dir = self.dir.as_ref()?;
+        Some(
+            dir.join("checked")
+                .join(format!("{}.json", self.crates_key)),
+        )
+    }
+}
