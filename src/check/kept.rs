@@ -64,18 +64,30 @@ impl<'a> Key<'a> {
 
 /// The comparison an earlier check kept for exactly these models, when the store names each of them as
 /// it holds it now (the working tree's model still holds; every release is there, with the messages
-/// this check reads of it).
+/// this check reads of it). No model is read.
 pub(super) fn read(
     history: &History<'_>,
     releases: &CheckedReleases,
 ) -> Option<(Compared, Declared)> {
     let current = history.current_summary()?;
+    read_for(history, releases, &current.model, current.protocols)
+}
+
+/// [`read`], for the working tree's model whose id is `model` and whose protocols are `protocols` (an
+/// extraction of the working tree can give the model an earlier check compared: an edit of code no
+/// message reaches).
+pub(super) fn read_for(
+    history: &History<'_>,
+    releases: &CheckedReleases,
+    model: &str,
+    protocols: Vec<ProtocolDecl>,
+) -> Option<(Compared, Declared)> {
     let base = match releases.baseline.chosen {
         BaselineChoice::FirstRelease => None,
         _ => Some(history.release_summary(&releases.baseline.commit, None)?),
     };
     let older = {
-        let keep = compare::older_release_keep(&current.protocols);
+        let keep = compare::older_release_keep(&protocols);
         releases
             .older
             .iter()
@@ -87,10 +99,10 @@ pub(super) fn read(
             })
             .collect::<Option<Vec<_>>>()?
     };
-    let key = Key::new(releases, base.as_ref(), &current.model, &older);
+    let key = Key::new(releases, base.as_ref(), model, &older);
     let compared = history.store().checked(&key)?;
     let declared = Declared {
-        current: current.protocols,
+        current: protocols,
         base: base
             .map(|summary| summary.protocols().cloned().collect())
             .unwrap_or_default(),

@@ -149,21 +149,24 @@ impl Models {
 }
 
 /// The comparison step: each protocol's findings and the extraction's notes, read back from the store
-/// when an earlier check compared the same models ([`kept`]), else from the models read and compared
-/// (then kept for the next check).
+/// when an earlier check compared the same models ([`kept`]: named by the store, or the working tree
+/// extracted again into the same model), else from the models read and compared (then kept for the
+/// next check).
 fn compare_models(
     history: &History<'_>,
     releases: &CheckedReleases,
     progress: &mut dyn Progress,
 ) -> Result<(kept::Compared, Models), WorkspaceError> {
-    if let Some((compared, declared)) = kept::read(history, releases) {
-        let protocols: Vec<&ProtocolDecl> = declared.current.iter().chain(&declared.base).collect();
-        history.workspace().require_protocols(&protocols)?;
-        // The older releases were read, as far as this check needs them: their files in the store.
-        read_releases(&releases.older, progress, |_| Ok(()));
-        return Ok((compared, Models::Declared(declared, OnceCell::new())));
+    if let Some(found) = kept::read(history, releases) {
+        return read_back(found, history, releases, progress);
     }
-    let snapshots = read_snapshots(history, releases, progress)?;
+    let current = history.current()?;
+    if let Some(model) = history.store().used_working()
+        && let Some(found) = kept::read_for(history, releases, &model, current.protocols.clone())
+    {
+        return read_back(found, history, releases, progress);
+    }
+    let snapshots = read_snapshots(history, releases, current, progress)?;
     let compared = Compared {
         protocols: compare::protocols(
             &releases.baseline,
@@ -178,6 +181,21 @@ fn compare_models(
     Ok((compared, Models::Read(snapshots)))
 }
 
+/// A comparison read back ([`kept`]), once the packages named with `-p` are found to declare a
+/// protocol; `progress` hears of the older releases, read as far as this check needs them (their files
+/// in the store).
+fn read_back(
+    (compared, declared): (Compared, kept::Declared),
+    history: &History<'_>,
+    releases: &CheckedReleases,
+    progress: &mut dyn Progress,
+) -> Result<(kept::Compared, Models), WorkspaceError> {
+    let protocols: Vec<&ProtocolDecl> = declared.current.iter().chain(&declared.base).collect();
+    history.workspace().require_protocols(&protocols)?;
+    read_releases(&releases.older, progress, |_| Ok(()));
+    Ok((compared, Models::Declared(declared, OnceCell::new())))
+}
+
 /// The baseline's whole model (nothing for a first release).
 fn read_base(
     history: &History<'_>,
@@ -189,14 +207,14 @@ fn read_base(
     }
 }
 
-/// Reads the working tree, the baseline (nothing for a first release) and the older releases (see
-/// [`Snapshots`]). The packages named with `-p` must each declare a protocol in one of the first two.
+/// Reads the baseline (nothing for a first release) and the older releases, next to the working tree's
+/// model `current` (see [`Snapshots`]). The packages named with `-p` must each declare a protocol in one of the first two.
 fn read_snapshots(
     history: &History<'_>,
     releases: &CheckedReleases,
+    current: Snapshot,
     progress: &mut dyn Progress,
 ) -> Result<Snapshots, WorkspaceError> {
-    let current = history.current()?;
     let base = read_base(history, releases)?;
     let protocols: Vec<&ProtocolDecl> = current.protocols.iter().chain(&base.protocols).collect();
     history.workspace().require_protocols(&protocols)?;
