@@ -10,6 +10,10 @@
 //!   kept in `target/wirecheck/store`: each release is extracted once, ever) and cold (the store removed
 //!   before each run, as on a CI runner without a cached target directory). Both must print the same
 //!   report.
+//! - `check, pull request`: the same workspace, its store holding what a check of it kept (a CI runner's
+//!   cache of the last check of `main`), with one message file edited since (an optional field added):
+//!   each run starts from a copy of that store and must print what `--no-cache` prints
+//!   (`pull_request.rs`).
 //! - `check, 10x commits`: the same on a workspace of the same scale whose history has ten times more
 //!   commits between the same tags (history length alone: only tags are read, never commits).
 //! - `check, 10x tags`: the same on a workspace whose history has ten times more tags (and commits): every
@@ -45,6 +49,7 @@
 //! Release builds for both `check` and the floor: syn is several times slower in a debug build, and a user
 //! runs an installed (release) `wirecheck`. The xtask itself (a debug build) only generates and times.
 
+mod pull_request;
 pub mod synth;
 
 use std::path::{Path, PathBuf};
@@ -290,8 +295,16 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     let dirs: Vec<&Path> = workspaces.iter().map(|w| w.dir.as_path()).collect();
     let checks = measure_checks(&wirecheck, &dirs, args.runs, memory)?;
     let evidence = DependencyEvidence::read(&workspaces, &checks)?;
-    eprintln!("bench: floor");
     let base = &workspaces[0];
+    eprintln!("bench: a pull-request check");
+    let pull_request = pull_request::measure_pull_request(
+        &wirecheck,
+        &base.dir,
+        &base.summary.crates[0],
+        args.runs,
+        memory,
+    )?;
+    eprintln!("bench: floor");
     let floor_t = measure_floor(&floor, base, args.runs, memory)?;
     let cargo_check = if args.no_cargo_check {
         None
@@ -305,10 +318,18 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         &args,
         &workspaces,
         &checks,
+        &pull_request,
         &floor_t,
         cargo_check.as_ref(),
     ));
-    print_ratios(&args, &workspaces, &checks, &floor_t, cargo_check.as_ref());
+    print_ratios(
+        &args,
+        &workspaces,
+        &checks,
+        &pull_request,
+        &floor_t,
+        cargo_check.as_ref(),
+    );
     drop(temp);
     Ok(ExitCode::SUCCESS)
 }
@@ -462,11 +483,13 @@ fn findings(report: &serde_json::Value) -> impl Iterator<Item = &serde_json::Val
         .flat_map(|p| p["findings"].as_array().into_iter().flatten())
 }
 
-/// The table: each workspace's warm and cold check, the floor and `cargo check`.
+/// The table: each workspace's warm and cold check (and the first one's pull-request check), the floor
+/// and `cargo check`.
 fn rows(
     args: &BenchArgs,
     workspaces: &[Workspace],
     checks: &[Checked],
+    pull_request: &Timing,
     floor: &Timing,
     cargo_check: Option<&Timing>,
 ) -> Vec<(String, Timing)> {
@@ -477,6 +500,12 @@ fn rows(
             check.warm.clone(),
         ));
         rows.push(("  same, store cold".to_owned(), check.cold.clone()));
+        if ws.kind == Kind::Base {
+            rows.push((
+                "  same, a message file edited since the store's check (pull request)".to_owned(),
+                pull_request.clone(),
+            ));
+        }
     }
     rows.push((
         "floor: read + syn::parse_file every .rs of both revisions".to_owned(),
@@ -497,6 +526,7 @@ fn print_ratios(
     args: &BenchArgs,
     workspaces: &[Workspace],
     checks: &[Checked],
+    pull_request: &Timing,
     floor: &Timing,
     cargo_check: Option<&Timing>,
 ) {
@@ -528,6 +558,10 @@ fn print_ratios(
         secs(&deps.cold) / secs(&absent.cold),
         secs(&deps.warm) / secs(&absent.warm)
     );
+    println!(
+        "pull request: a message file edited since the store's check / floor = {:.3} (store warm)",
+        secs(pull_request) / secs(floor)
+    );
     let cargo_ratio = cargo_check.map_or_else(
         || "n/a".to_owned(),
         |t| format!("{:.4}", secs(&base.cold) / secs(t)),
@@ -535,6 +569,7 @@ fn print_ratios(
     let peak = checks
         .iter()
         .flat_map(|c| [c.warm.peak_kib, c.cold.peak_kib])
+        .chain([pull_request.peak_kib])
         .max()
         .flatten()
         .map_or_else(
