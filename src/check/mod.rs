@@ -137,14 +137,15 @@ impl Models {
         history: &History<'_>,
         releases: &CheckedReleases,
     ) -> Result<&Snapshot, WorkspaceError> {
-        let (_, base) = match self {
-            Models::Read(snapshots) => return Ok(&snapshots.base),
-            Models::Declared(declared, base) => (declared, base),
-        };
-        if base.get().is_none() {
-            let _ = base.set(read_base(history, releases)?);
+        match self {
+            Models::Read(snapshots) => Ok(&snapshots.base),
+            Models::Declared(_, base) => {
+                if base.get().is_none() {
+                    let _ = base.set(read_base(history, releases)?);
+                }
+                Ok(base.get().expect("set above"))
+            }
         }
-        Ok(base.get().expect("set above"))
     }
 }
 
@@ -208,7 +209,8 @@ fn read_base(
 }
 
 /// Reads the baseline (nothing for a first release) and the older releases, next to the working tree's
-/// model `current` (see [`Snapshots`]). The packages named with `-p` must each declare a protocol in one of the first two.
+/// model `current` (see [`Snapshots`]). The packages named with `-p` must each declare a protocol in the
+/// working tree or the baseline.
 fn read_snapshots(
     history: &History<'_>,
     releases: &CheckedReleases,
