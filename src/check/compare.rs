@@ -2,7 +2,10 @@
 //! older releases that must still interoperate with it. Pure (no git, no files) but for the
 //! [store](crate::store) that keeps each protocol's comparison.
 
-use std::collections::BTreeSet;
+use std::cmp::Reverse;
+use std::collections::{BTreeSet, HashMap};
+use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::compat::{self, Scope};
 use crate::extract::Keep;
@@ -10,7 +13,7 @@ use crate::findings::{Direction, Finding, Level, Side};
 use crate::model::{Location, PartOf, ProtocolDecl, Snapshot};
 use crate::outcome::{Baseline, ProtocolChanges};
 use crate::rules::RuleId;
-use crate::store::Store;
+use crate::store::{Comparisons, Store};
 
 /// How much of an older release's protocol (`old`) is compared with the working tree's (`new`): every
 /// message for releases from the protocol's `min_compatible` on, else only its records (which are still
@@ -72,10 +75,43 @@ struct Reads<'s> {
     older: Vec<(&'s str, PartRef<'s>)>,
 }
 
+/// The models a check compares, and the baseline's name: what [`Reads`] borrows from.
+#[derive(Clone, Copy)]
+struct Models<'s> {
+    rev: &'s str,
+    base: &'s Snapshot,
+    older: &'s [(String, Snapshot)],
+    current: &'s Snapshot,
+}
+
+impl<'s> Models<'s> {
+    /// What the comparison of the protocol `name` reads of these models.
+    fn reads(&self, name: &'s str) -> Reads<'s> {
+        let current = PartRef::of(self.current, name);
+        let older = match current {
+            Some(_) => self
+                .older
+                .iter()
+                .filter_map(|(tag, s)| Some((tag.as_str(), PartRef::of(s, name)?)))
+                .collect(),
+            None => Vec::new(),
+        };
+        Reads {
+            name,
+            rev: self.rev,
+            base: PartRef::of(self.base, name),
+            current,
+            older,
+        }
+    }
+}
+
 /// Every protocol the baseline or the working tree declares, by name, with its findings: against the
 /// baseline, then the major ones each older release (oldest first) adds. The comparison of a protocol
 /// reads only its part of each model ([`Reads`]); `store` keeps it, so that a protocol nothing of which
-/// changed since an earlier check is not compared again.
+/// changed since an earlier check is not compared again. Protocols are compared on as many threads as
+/// the machine runs at once ([`threads`]), each protocol whole on one of them: the findings do not
+/// depend on which.
 pub(super) fn protocols(
     baseline: &Baseline,
     base: &Snapshot,
@@ -83,33 +119,104 @@ pub(super) fn protocols(
     current: &Snapshot,
     store: &Store,
 ) -> Vec<ProtocolChanges> {
-    let names: BTreeSet<&str> = base
+    let models = Models {
+        rev: &baseline.rev,
+        base,
+        older,
+        current,
+    };
+    let threads = threads(base, current);
+    protocols_on(models, store.comparisons(), threads)
+}
+
+/// [`protocols`] on up to `threads` threads (this one included).
+fn protocols_on(
+    models: Models<'_>,
+    comparisons: Comparisons<'_>,
+    threads: usize,
+) -> Vec<ProtocolChanges> {
+    let names: Vec<&str> = models
+        .base
         .protocols
         .iter()
-        .chain(current.protocols.iter())
+        .chain(models.current.protocols.iter())
         .map(|p| p.name.as_str())
-        .collect();
-    names
+        .collect::<BTreeSet<_>>()
         .into_iter()
-        .map(|name| {
-            let current_part = PartRef::of(current, name);
-            let older = match current_part {
-                Some(_) => older
-                    .iter()
-                    .filter_map(|(tag, s)| Some((tag.as_str(), PartRef::of(s, name)?)))
-                    .collect(),
-                None => Vec::new(),
-            };
-            let reads = Reads {
-                name,
-                rev: &baseline.rev,
-                base: PartRef::of(base, name),
-                current: current_part,
-                older,
-            };
-            store.compared(&reads, name, || protocol(&reads))
-        })
-        .collect()
+        .collect();
+    let compare = |&name: &&str| {
+        let reads = models.reads(name);
+        comparisons.compared(&reads, name, || protocol(&reads))
+    };
+    if threads <= 1 {
+        return names.iter().map(compare).collect();
+    }
+    let order = largest_first(&names, models.base, models.current);
+    each_on_threads(&names, &order, threads, compare)
+}
+
+/// How many threads compare the protocols of `base` and `current`: one when there are too few messages
+/// to share (a thread costs more to start than comparing them), else as many as the machine runs at
+/// once, and no more than there are protocols.
+fn threads(base: &Snapshot, current: &Snapshot) -> usize {
+    let protocols = base.protocols.len().max(current.protocols.len());
+    if protocols < 2 || base.messages.len() + current.messages.len() < MESSAGES_TO_SHARE {
+        return 1;
+    }
+    std::thread::available_parallelism()
+        .map_or(1, NonZeroUsize::get)
+        .min(protocols)
+}
+
+/// The fewest messages (the baseline's and the working tree's together) whose comparison is shared
+/// between threads: below, starting a thread costs more than the time it saves.
+const MESSAGES_TO_SHARE: usize = 8;
+
+/// The indices of `names` by the number of messages the baseline and the working tree declare for each,
+/// most first (a measure of the work of comparing it), so that threads taking them in this order finish
+/// close together.
+fn largest_first(names: &[&str], base: &Snapshot, current: &Snapshot) -> Vec<usize> {
+    let mut messages: HashMap<&str, usize> = HashMap::new();
+    for m in base.messages.iter().chain(&current.messages) {
+        *messages.entry(m.protocol.as_str()).or_default() += 1;
+    }
+    let mut order: Vec<usize> = (0..names.len()).collect();
+    order.sort_by_key(|&i| Reverse(messages.get(names[i]).copied().unwrap_or(0)));
+    order
+}
+
+/// `work` done for each of `items`, in their order, on `threads` threads (this one and `threads - 1`
+/// started here). Each thread takes the next item not taken yet, in the order `order` gives (indices
+/// into `items`, each once); a panic of `work` on any thread is resumed on this one, with its payload,
+/// once the others are done.
+fn each_on_threads<T: Sync, R: Send>(
+    items: &[T],
+    order: &[usize],
+    threads: usize,
+    work: impl Fn(&T) -> R + Sync,
+) -> Vec<R> {
+    debug_assert_eq!(order.len(), items.len(), "every item once");
+    let next = AtomicUsize::new(0);
+    let take = || {
+        let mut done = Vec::new();
+        while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+            done.push((i, work(&items[i])));
+        }
+        done
+    };
+    let mut done = std::thread::scope(|scope| {
+        let others: Vec<_> = (1..threads).map(|_| scope.spawn(take)).collect();
+        let mut done = take();
+        for other in others {
+            match other.join() {
+                Ok(theirs) => done.extend(theirs),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        done
+    });
+    done.sort_unstable_by_key(|&(i, _)| i);
+    done.into_iter().map(|(_, r)| r).collect()
 }
 
 /// The findings of one protocol, from its parts alone (each made a model of its own once, so that the
