@@ -284,7 +284,16 @@ fn add_older_releases(
     let mut seen: BTreeSet<_> = findings.iter().map(Finding::dedup_key).collect();
     for (tag, part, old) in older {
         let scope = scope(new, part.decl);
-        let against_new = compat::compare_protocol(old, current_model, name, tag, scope);
+        let mut added = Vec::new();
+        for finding in compat::compare_protocol(old, current_model, name, tag, scope) {
+            if finding.level == Level::Major && seen.insert(finding.dedup_key()) {
+                added.push(finding);
+            }
+        }
+        if added.is_empty() {
+            // Nothing to tell known or not: the release is not compared with the baseline.
+            continue;
+        }
         let against_base: BTreeSet<_> = match base {
             Some(base) => compat::compare_protocol(old, base, name, tag, scope)
                 .iter()
@@ -292,10 +301,7 @@ fn add_older_releases(
                 .collect(),
             None => BTreeSet::new(),
         };
-        for mut finding in against_new {
-            if finding.level != Level::Major || !seen.insert(finding.dedup_key()) {
-                continue;
-            }
+        for mut finding in added {
             finding.known = against_base.contains(&finding.dedup_key());
             finding.anchor = finding.anchor_in_part(&part.part, &current.part, new);
             findings.push(finding);
