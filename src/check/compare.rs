@@ -196,10 +196,14 @@ fn largest_first(names: &[&str], base: &Snapshot, current: &Snapshot) -> Vec<usi
     order
 }
 
+/// The stack of a thread started to compare protocols: a main thread's usual 8 MiB (a started thread
+/// gets 2 MiB by default), so that what compares on the main thread compares on any.
+const STACK_SIZE: usize = 8 << 20;
+
 /// `work` done for each of `items`, in their order, on `threads` threads (this one and `threads - 1`
-/// started here). Each thread takes the next item not taken yet, in the order `order` gives (indices
-/// into `items`, each once); a panic of `work` on any thread is resumed on this one, with its payload,
-/// once the others are done.
+/// started here, as many as can be). Each thread takes the next item not taken yet, in the order `order`
+/// gives (indices into `items`, each once); a panic of `work` on any thread is resumed on this one, with
+/// its payload, once the others are done.
 fn each_on_threads<T: Sync, R: Send>(
     items: &[T],
     order: &[usize],
@@ -216,7 +220,15 @@ fn each_on_threads<T: Sync, R: Send>(
         done
     };
     let mut done = std::thread::scope(|scope| {
-        let others: Vec<_> = (1..threads).map(|_| scope.spawn(take)).collect();
+        // A thread that cannot be started leaves its share to the others.
+        let others: Vec<_> = (1..threads)
+            .filter_map(|_| {
+                std::thread::Builder::new()
+                    .stack_size(STACK_SIZE)
+                    .spawn_scoped(scope, take)
+                    .ok()
+            })
+            .collect();
         let mut done = take();
         for other in others {
             match other.join() {
