@@ -243,6 +243,51 @@ fn shape_of(model: &Snapshot, keep: Keep) -> String {
     content_id(&(&model.protocols, &model.messages, &model.types, keep))
 }
 
+/// The comparisons kept in a [`Store`] ([`Store::comparisons`]): only its directory, so it can be shared
+/// between threads. Two threads keeping one comparison write the same bytes, each through a temporary
+/// file of its own ([`write_atomically`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Comparisons<'s> {
+    /// `None`: not kept on disk (every protocol is compared).
+    dir: Option<&'s Path>,
+}
+
+impl Comparisons<'_> {
+    /// The comparison of one protocol (named `name`) whose inputs are `reads`: from the store when an
+    /// earlier check kept the comparison of the same inputs, else from `compare`, and then stored under
+    /// the [content id](content_id) of `reads`. `reads` must hold everything the comparison reads (the
+    /// protocol's part in each model compared, the names of the releases): what is kept under its id is
+    /// then right for every check that reads the same. A file that does not read back (damaged, or of
+    /// another protocol) is compared again and rewritten; a comparison that would not read back as it is
+    /// (JSON's numbers) is not kept.
+    pub fn compared(
+        &self,
+        reads: &(impl Hash + ?Sized),
+        name: &str,
+        compare: impl FnOnce() -> ProtocolChanges,
+    ) -> ProtocolChanges {
+        let Some(dir) = self.dir else {
+            return compare();
+        };
+        let path = dir
+            .join("compared")
+            .join(format!("{}.json", content_id(reads)));
+        if let Ok(bytes) = std::fs::read(&path)
+            && let Some(kept) = read_json::<ProtocolChanges>(&bytes)
+            && kept.name == name
+        {
+            return kept;
+        }
+        let changes = compare();
+        if let Ok(bytes) = serde_json::to_vec(&changes)
+            && read_json::<ProtocolChanges>(&bytes).is_some_and(|read| read == changes)
+        {
+            write_atomically(&path, &bytes);
+        }
+        changes
+    }
+}
+
 impl Store {
     /// The store under `target_dir` (a workspace's target directory) for these crates of the workspace
     /// at `prefix` in its repository (two workspaces of one repository may share a target directory).
@@ -378,38 +423,12 @@ impl Store {
         )
     }
 
-    /// The comparison of one protocol (named `name`) whose inputs are `reads`: from the store when an
-    /// earlier check kept the comparison of the same inputs, else from `compare`, and then stored under
-    /// the [content id](content_id) of `reads`. `reads` must hold everything the comparison reads (the
-    /// protocol's part in each model compared, the names of the releases): what is kept under its id is
-    /// then right for every check that reads the same. A file that does not read back (damaged, or of
-    /// another protocol) is compared again and rewritten; a comparison that would not read back as it is
-    /// (JSON's numbers) is not kept.
-    pub fn compared(
-        &self,
-        reads: &(impl Hash + ?Sized),
-        name: &str,
-        compare: impl FnOnce() -> ProtocolChanges,
-    ) -> ProtocolChanges {
-        let Some(dir) = &self.dir else {
-            return compare();
-        };
-        let path = dir
-            .join("compared")
-            .join(format!("{}.json", content_id(reads)));
-        if let Ok(bytes) = std::fs::read(&path)
-            && let Some(kept) = read_json::<ProtocolChanges>(&bytes)
-            && kept.name == name
-        {
-            return kept;
+    /// The comparisons this store keeps, through a handle that any thread may use (the store itself
+    /// stays on one: it memoizes parts in a `RefCell`), so that protocols are compared on several threads.
+    pub fn comparisons(&self) -> Comparisons<'_> {
+        Comparisons {
+            dir: self.dir.as_deref(),
         }
-        let changes = compare();
-        if let Ok(bytes) = serde_json::to_vec(&changes)
-            && read_json::<ProtocolChanges>(&bytes).is_some_and(|read| read == changes)
-        {
-            write_atomically(&path, &bytes);
-        }
-        changes
     }
 
     /// The parts of the release at `commit` that `unseen(name, shape)` accepts (the others are not even

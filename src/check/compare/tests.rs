@@ -215,3 +215,174 @@ fn a_protocols_findings_read_nothing_of_another_protocol() {
         Some(&new.types["demo::Zeta"].location)
     );
 }
+
+/// A model declaring the protocols `p00`.. of `names` (each one record, compared with every release
+/// from 0.1.0 on, and one request), the field of each protocol in `narrowed` a `u32` instead of a `u64`.
+fn many(version: &str, names: std::ops::Range<usize>, narrowed: &[usize]) -> Snapshot {
+    let lib: String = names
+        .map(|i| {
+            let ty = if narrowed.contains(&i) { "u32" } else { "u64" };
+            format!(
+                "#[derive(Protocol)]
+#[wire(name = \"p{i:02}\", version = \"{version}\", min_compatible = \"0.1.0\")]
+pub struct P{i};
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = P{i}, topic = \"p{i}.event\", kind = \"record\")]
+pub struct Event{i} {{ pub id: {ty}, pub inner: Inner{i} }}
+
+#[derive(Serialize, Deserialize)]
+pub struct Inner{i} {{ pub note: Option<String> }}
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = P{i}, topic = \"p{i}.stop\", kind = \"request\")]
+pub struct Stop{i} {{ pub now: bool }}
+"
+            )
+        })
+        .collect();
+    let lib = format!(
+        "use serde::{{Deserialize, Serialize}};\nuse wirecheck::{{Message, Protocol}};\n{lib}"
+    );
+    snapshot_from_sources("demo", &[("src/lib.rs", lib.as_str())]).unwrap()
+}
+
+/// The comparisons of `inputs` through `comparisons` on `threads` threads.
+fn compared_on(
+    inputs: &Inputs,
+    comparisons: Comparisons<'_>,
+    threads: usize,
+) -> Vec<ProtocolChanges> {
+    let models = Models {
+        rev: &inputs.baseline.rev,
+        base: &inputs.base,
+        older: &inputs.older,
+        current: &inputs.current,
+    };
+    protocols_on(models, comparisons, threads)
+}
+
+#[test]
+fn protocols_compared_on_several_threads_are_those_compared_on_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path(), "", &[]);
+    let kept_dir = store.dir().unwrap().join("compared");
+    let files = || std::fs::read_dir(&kept_dir).map_or(0, Iterator::count);
+    // p00 only at the baseline (removed), p15 only in the working tree (added), p03 narrowed at the
+    // older release, p01 and p07 in the working tree.
+    let inputs = |narrowed: &[usize]| Inputs {
+        baseline: baseline("v1.0.0"),
+        base: many("1.0.0", 0..15, &[]),
+        older: vec![("v0.9.0".to_owned(), many("0.9.0", 0..15, &[3]))],
+        current: many("1.1.0", 1..16, narrowed),
+    };
+    let sequential = |inputs: &Inputs| compared_on(inputs, Store::disabled().comparisons(), 1);
+    // The store keeps the comparisons of a first check...
+    let first = inputs(&[1]);
+    assert_eq!(
+        compared_on(&first, store.comparisons(), 1),
+        sequential(&first)
+    );
+    let kept = files();
+    assert_eq!(kept, 16);
+    // ...of which a second one, on three threads, reads all but p01 and p07 back.
+    let second = inputs(&[7]);
+    let expected = sequential(&second);
+    assert_eq!(expected.len(), 16);
+    assert!(
+        expected
+            .iter()
+            .any(|c| c.name == "p00" && !c.findings.is_empty())
+    );
+    assert!(
+        expected
+            .iter()
+            .any(|c| c.name == "p03" && !c.findings.is_empty())
+    );
+    assert_eq!(compared_on(&second, store.comparisons(), 3), expected);
+    assert_eq!(files(), kept + 2, "p01 and p07 compared again");
+    // All read back, on two threads, and with no store at all.
+    assert_eq!(compared_on(&second, store.comparisons(), 2), expected);
+    assert_eq!(files(), kept + 2);
+    assert_eq!(
+        compared_on(&second, Store::disabled().comparisons(), 2),
+        expected
+    );
+    // What the check calls, with however many threads the machine runs.
+    assert_eq!(
+        protocols(
+            &second.baseline,
+            &second.base,
+            &second.older,
+            &second.current,
+            &store
+        ),
+        expected
+    );
+}
+
+#[test]
+fn a_panic_on_another_thread_is_resumed_with_its_payload() {
+    let this = std::thread::current().id();
+    // Items 0 and 1 wait for each other: they are on two threads.
+    let both = std::sync::Barrier::new(2);
+    let items: Vec<usize> = (0..6).collect();
+    let order: Vec<usize> = (0..6).collect();
+    let panic = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        each_on_threads(&items, &order, 2, |&i| {
+            if i < 2 {
+                both.wait();
+                assert_eq!(
+                    std::thread::current().id(),
+                    this,
+                    "compared on the other thread"
+                );
+            }
+            i
+        })
+    }))
+    .unwrap_err();
+    let message = panic.downcast_ref::<String>().unwrap();
+    assert!(
+        message.contains("compared on the other thread"),
+        "{message}"
+    );
+}
+
+#[test]
+fn items_are_given_back_in_their_order_whichever_thread_did_them() {
+    let items: Vec<usize> = (0..40).collect();
+    let order: Vec<usize> = (0..40).rev().collect();
+    for threads in 1..=4 {
+        assert_eq!(
+            each_on_threads(&items, &order, threads, |&i| i * 2),
+            (0..80).step_by(2).collect::<Vec<_>>()
+        );
+    }
+}
+
+#[test]
+fn one_protocol_or_a_few_messages_are_compared_on_this_thread() {
+    let threads_for = |base: &Snapshot, current: &Snapshot| {
+        threads(Models {
+            rev: "v1.0.0",
+            base,
+            older: &[],
+            current,
+        })
+    };
+    // 2 messages a protocol, in each model.
+    let one = many("1.0.0", 0..1, &[]);
+    assert_eq!(threads_for(&one, &one), 1);
+    let few = many("1.0.0", 0..31, &[]);
+    assert!(2 * few.messages.len() < MESSAGES_TO_SHARE);
+    assert_eq!(threads_for(&few, &few), 1);
+    let lots = many("1.0.0", 0..32, &[]);
+    assert!(2 * lots.messages.len() >= MESSAGES_TO_SHARE);
+    let cores = std::thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    assert_eq!(threads_for(&lots, &lots), cores.min(32));
+    // No baseline model: the working tree's messages alone.
+    assert_eq!(threads_for(&Snapshot::default(), &lots), 1);
+    let more = many("1.0.0", 0..64, &[]);
+    assert_eq!(threads_for(&Snapshot::default(), &more), cores.min(64));
+}
