@@ -52,7 +52,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::extract::{CrateRoot, Keep};
 use crate::model::{
-    Body, ExtractNote, Location, MessageDecl, PartOf, ProtocolDecl, Snapshot, TypeDef,
+    Body, ExtractNote, Field, MessageDecl, PartOf, ProtocolDecl, Snapshot, TypeDef, Variant,
 };
 use crate::outcome::ProtocolChanges;
 
@@ -163,20 +163,15 @@ fn read_json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Option<T> {
     serde_json::from_str(std::str::from_utf8(bytes).ok()?).ok()
 }
 
-/// A 128-bit id of `value`. The hasher need not be stable across Rust releases: the store is per build,
-/// and the build's fingerprint covers the compiler.
+/// A 128-bit id of `value`: XXH3-128 over the bytes its `Hash` impl writes. The `Hash` impls need not
+/// be stable across Rust releases: the store is per build, and the build's fingerprint covers the
+/// compiler.
 fn content_id(value: &(impl Hash + ?Sized)) -> String {
-    // What `value` feeds a hasher, once: hashing it twice (two seeds) piecewise cost a fifth of a warm
-    // check, hashing one buffer twice costs a few percent of that.
+    // What `value` feeds a hasher, once, then hashed in one pass: hashing it piecewise cost a fifth of a
+    // warm check (std's `Hasher`s take each integer and string on its own).
     let mut bytes = Bytes(Vec::new());
     value.hash(&mut bytes);
-    let half = |seed: u8| {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        seed.hash(&mut h);
-        h.write(&bytes.0);
-        h.finish()
-    };
-    format!("{:016x}{:016x}", half(1), half(2))
+    format!("{:032x}", twox_hash::XxHash3_128::oneshot(&bytes.0))
 }
 
 /// A [`Hasher`] that keeps what it is fed (see [`content_id`]): the bytes a hasher would see, so the id
@@ -190,9 +185,8 @@ impl Hasher for Bytes {
 
     /// Not what [`content_id`] uses: a hash of the bytes kept, for completeness.
     fn finish(&self) -> u64 {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        h.write(&self.0);
-        h.finish()
+        // The low half of the 128-bit hash.
+        twox_hash::XxHash3_128::oneshot(&self.0) as u64
     }
 }
 
@@ -211,36 +205,152 @@ struct PartIn {
 }
 
 /// The shape of a part kept with `keep` (see [`Part::shape`]): its model with every location blanked
-/// and without the declaration's versions.
+/// and without the declaration's versions, hashed through [`Blanked`] (nothing is copied).
 fn shape_of(model: &Snapshot, keep: Keep) -> String {
-    let mut model = model.clone();
-    let none = Location::default;
-    for p in &mut model.protocols {
-        p.version = semver::Version::new(0, 0, 0);
-        p.min_compatible = None;
-        p.location = none();
-    }
-    for m in &mut model.messages {
-        m.location = none();
-    }
-    for def in model.types.values_mut() {
-        def.location = none();
-        let fields = match &mut def.body {
-            Body::Struct { fields, .. } => fields.iter_mut().collect::<Vec<_>>(),
-            Body::Enum { variants } => variants
-                .iter_mut()
-                .flat_map(|v| {
-                    v.location = none();
-                    v.fields.iter_mut()
-                })
-                .collect(),
-            Body::Alias { .. } => Vec::new(),
-        };
-        for f in fields {
-            f.location = none();
+    content_id(&(
+        Blanked(model.protocols.as_slice()),
+        Blanked(model.messages.as_slice()),
+        Blanked(&model.types),
+        keep,
+    ))
+}
+
+/// A part of a model as [`shape_of`] hashes it: what a comparison reads, without the locations and the
+/// protocol's versions. Two values hash alike exactly when they are equal once every location is blanked
+/// and every protocol's `version` and `min_compatible` are cleared: each field is hashed as its own
+/// `Hash` writes it, in order, and the left-out fields are the same for every value once blanked. Every
+/// struct is destructured whole, so that a field added to the model is a compile error here until it
+/// is hashed or left out on purpose.
+struct Blanked<'m, T: ?Sized>(&'m T);
+
+impl<T> Hash for Blanked<'_, [T]>
+where
+    for<'m> Blanked<'m, T>: Hash,
+{
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_usize(self.0.len());
+        for item in self.0 {
+            Blanked(item).hash(state);
         }
     }
-    content_id(&(&model.protocols, &model.messages, &model.types, keep))
+}
+
+impl Hash for Blanked<'_, BTreeMap<String, TypeDef>> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_usize(self.0.len());
+        for (path, def) in self.0 {
+            path.hash(state);
+            Blanked(def).hash(state);
+        }
+    }
+}
+
+impl Hash for Blanked<'_, ProtocolDecl> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let ProtocolDecl {
+            name,
+            rust_path,
+            version: _,
+            min_compatible: _,
+            upgrade,
+            format,
+            location: _,
+        } = self.0;
+        (name, rust_path, upgrade, format).hash(state);
+    }
+}
+
+impl Hash for Blanked<'_, MessageDecl> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let MessageDecl {
+            protocol,
+            name,
+            rust_path,
+            topic,
+            kind,
+            response,
+            response_type,
+            since,
+            allow,
+            location: _,
+        } = self.0;
+        (protocol, name, rust_path, topic, kind, response).hash(state);
+        (response_type, since, allow).hash(state);
+    }
+}
+
+impl Hash for Blanked<'_, TypeDef> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let TypeDef {
+            path,
+            generics,
+            attrs,
+            body,
+            location: _,
+            package,
+        } = self.0;
+        (path, generics, attrs).hash(state);
+        match body {
+            Body::Struct { style, fields } => {
+                state.write_u8(0);
+                style.hash(state);
+                Blanked(fields.as_slice()).hash(state);
+            }
+            Body::Enum { variants } => {
+                state.write_u8(1);
+                Blanked(variants.as_slice()).hash(state);
+            }
+            Body::Alias { target } => {
+                state.write_u8(2);
+                target.hash(state);
+            }
+        }
+        package.hash(state);
+    }
+}
+
+impl Hash for Blanked<'_, Variant> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let Variant {
+            rust_name,
+            ser_name,
+            de_names,
+            style,
+            fields,
+            skip_ser,
+            skip_de,
+            other,
+            untagged,
+            custom,
+            since,
+            allow,
+            location: _,
+        } = self.0;
+        (rust_name, ser_name, de_names, style).hash(state);
+        Blanked(fields.as_slice()).hash(state);
+        (skip_ser, skip_de, other, untagged, custom, since, allow).hash(state);
+    }
+}
+
+impl Hash for Blanked<'_, Field> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let Field {
+            rust_name,
+            ser_name,
+            de_names,
+            ty,
+            default,
+            skip_ser,
+            skip_de,
+            flatten,
+            custom,
+            since,
+            allow,
+            location: _,
+        } = self.0;
+        (rust_name, ser_name, de_names, ty, default, skip_ser).hash(state);
+        (skip_de, flatten, custom, since, allow).hash(state);
+    }
 }
 
 impl Store {
