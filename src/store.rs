@@ -45,6 +45,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
@@ -55,6 +56,10 @@ use crate::model::{
     Body, ExtractNote, Field, MessageDecl, PartOf, ProtocolDecl, Snapshot, TypeDef, Variant,
 };
 use crate::outcome::ProtocolChanges;
+
+mod writer;
+
+use writer::Writer;
 
 /// The fingerprint of this build's source (see `build.rs`).
 const BUILD_ID: &str = env!("WIRECHECK_BUILD_ID");
@@ -68,6 +73,9 @@ pub(crate) struct Store {
     crates_key: String,
     /// Parts already read or derived in this process, by id and what they keep.
     parts: RefCell<HashMap<(String, Keep), Rc<Part>>>,
+    /// The thread that writes the files, started by the first write (`None`: no thread could be
+    /// started, the files are written at once).
+    writer: OnceCell<Option<Writer>>,
 }
 
 /// One protocol of a release, as a comparison reads it.
@@ -387,6 +395,7 @@ impl Store {
             dir: Some(stores.join(BUILD_ID)),
             crates_key: content_id(list.as_bytes())[..16].to_owned(),
             parts: RefCell::default(),
+            writer: OnceCell::new(),
         }
     }
 
@@ -396,6 +405,7 @@ impl Store {
             dir: None,
             crates_key: String::new(),
             parts: RefCell::default(),
+            writer: OnceCell::new(),
         }
     }
 
@@ -430,7 +440,10 @@ impl Store {
             return Ok(Snapshot::join(parts.iter().map(|p| &p.model), notes));
         }
         let (snapshot, inputs) = extract()?;
-        self.keep(commit, None, &snapshot, None, inputs);
+        if self.dir.is_some() {
+            // The writer's own copy: the caller gets the model at once.
+            self.keep(commit, None, &Arc::new(snapshot.clone()), None, inputs);
+        }
         Ok(snapshot)
     }
 
@@ -446,6 +459,9 @@ impl Store {
             dir.join("worktree")
                 .join(format!("{}.json", self.crates_key))
         });
+        if let Some(path) = &path {
+            self.settled(path);
+        }
         if let Some(path) = &path
             && let Ok(bytes) = std::fs::read(path)
             && let Some(entry) = read_json::<WorkingEntry>(&bytes)
@@ -454,19 +470,24 @@ impl Store {
             return Ok(entry.snapshot);
         }
         let (snapshot, inputs) = extract()?;
-        if let Some(path) = &path {
-            let entry = WorkingEntry { inputs, snapshot };
-            let bytes = serde_json::to_vec(&entry).unwrap_or_default();
-            debug_assert_eq!(
-                serde_json::from_slice::<WorkingEntry>(&bytes)
-                    .ok()
-                    .map(|read| read.snapshot)
-                    .as_ref(),
-                Some(&entry.snapshot),
-                "the working tree's model must read back as it was written"
-            );
-            write_atomically(path, &bytes);
-            return Ok(entry.snapshot);
+        if let Some(path) = path {
+            // The writer's own copy: the caller gets the model at once.
+            let entry = WorkingEntry {
+                inputs,
+                snapshot: snapshot.clone(),
+            };
+            self.queue(path, move |path| {
+                let bytes = serde_json::to_vec(&entry).unwrap_or_default();
+                debug_assert_eq!(
+                    serde_json::from_slice::<WorkingEntry>(&bytes)
+                        .ok()
+                        .map(|read| read.snapshot)
+                        .as_ref(),
+                    Some(&entry.snapshot),
+                    "the working tree's model must read back as it was written"
+                );
+                write_atomically(path, &bytes);
+            });
         }
         Ok(snapshot)
     }
@@ -536,17 +557,24 @@ impl Store {
         }
         let (snapshot, inputs) = extract()?;
         let mut parts = Vec::new();
-        self.keep(commit, Some(keep), &snapshot, Some(&mut parts), inputs);
+        self.keep(
+            commit,
+            Some(keep),
+            &Arc::new(snapshot),
+            Some(&mut parts),
+            inputs,
+        );
         parts.retain(|p| unseen(&p.name, p.shape()));
         Ok(parts)
     }
 
-    /// Writes an extracted release to the store; with `parts`, also gives its parts (with their shapes).
+    /// Writes an extracted release to the store (on the writer's thread, which shares `snapshot`); with
+    /// `parts`, also gives its parts (with their shapes).
     fn keep(
         &self,
         commit: &str,
         keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
-        snapshot: &Snapshot,
+        snapshot: &Arc<Snapshot>,
         mut parts: Option<&mut Vec<Rc<Part>>>,
         inputs: serde_json::Value,
     ) {
@@ -564,12 +592,15 @@ impl Store {
                 .map(|_| Rc::new(Part::new(out.to_model(decl), kept, None)));
             if let Some(dir) = &self.dir {
                 let id = part_id(&out);
-                // A part file that is present is whole (written by a rename) and right (a damaged one is
-                // removed when read).
-                let file = dir.join("parts").join(format!("{id}.json"));
-                if !file.exists() {
-                    write_atomically(&file, &serde_json::to_vec(&out).unwrap_or_default());
-                }
+                let (shared, name) = (Arc::clone(snapshot), decl.name.clone());
+                self.queue(dir.join("parts").join(format!("{id}.json")), move |file| {
+                    // A part file that is present is whole (written by a rename) and right (a damaged one
+                    // is removed when read).
+                    if !file.exists() {
+                        let out = shared.part_of(&name, |_| true);
+                        write_atomically(file, &serde_json::to_vec(&out).unwrap_or_default());
+                    }
+                });
                 entry.protocols.push(EntryProtocol {
                     decl: decl.clone(),
                     keep: kept,
@@ -585,7 +616,10 @@ impl Store {
             }
         }
         if let Some(path) = self.entry_path(commit) {
-            write_atomically(&path, &serde_json::to_vec(&entry).unwrap_or_default());
+            // After the parts (the writer keeps the order): a release's file names only parts on disk.
+            self.queue(path, move |path| {
+                write_atomically(path, &serde_json::to_vec(&entry).unwrap_or_default());
+            });
         }
         if cfg!(debug_assertions)
             && keep.is_none()
@@ -593,9 +627,26 @@ impl Store {
         {
             debug_assert_eq!(
                 &Snapshot::join(stored.iter().map(|p| &p.model), notes),
-                snapshot,
+                &**snapshot,
                 "a release's parts must join into its model"
             );
+        }
+    }
+
+    /// Writes the file at `path` with `write` on the writer's thread, after every write queued before;
+    /// at once when there is no such thread.
+    fn queue(&self, path: PathBuf, write: impl FnOnce(&Path) + Send + 'static) {
+        match self.writer.get_or_init(Writer::spawn) {
+            Some(writer) => writer.queue(path, Box::new(write)),
+            None => write(&path),
+        }
+    }
+
+    /// Waits until the file at `path` is written when a write of it is queued, so that this process
+    /// reads back what it wrote.
+    fn settled(&self, path: &Path) {
+        if let Some(Some(writer)) = self.writer.get() {
+            writer.settled(path);
         }
     }
 
@@ -617,6 +668,7 @@ impl Store {
         holds: Holds<'_>,
     ) -> Option<(Vec<Rc<Part>>, Vec<ExtractNote>)> {
         let path = self.entry_path(commit)?;
+        self.settled(&path);
         let mut entry: Entry = read_json(&std::fs::read(&path).ok()?)?;
         if (entry.filtered && keep.is_none()) || !holds(&entry.inputs) {
             return None;
@@ -689,6 +741,7 @@ impl Store {
             None if stored == want => {
                 let dir = self.dir.as_ref()?;
                 let file = dir.join("parts").join(format!("{id}.json"));
+                self.settled(&file);
                 let bytes = std::fs::read(&file).ok()?;
                 let read: Option<PartIn> = read_json(&bytes);
                 // A damaged or foreign part: removed, so that extracting the release again rewrites it.
