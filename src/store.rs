@@ -39,6 +39,10 @@
 //! rewritten, and a store that cannot be written is silently not used. `wirecheck check --no-cache`
 //! bypasses it.
 //! The stores of other builds are removed once unused for 30 days.
+//!
+//! Files are serialized and written on a thread of their own (`writer`), in the order they are given,
+//! while the caller extracts the next revision; a file this process wrote is read back only once its
+//! write is done, and dropping the store waits for every write.
 
 use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, HashMap};

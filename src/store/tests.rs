@@ -652,7 +652,7 @@ const APART: &[Edit] = &[
     }),
     ("a message's allow", |m| {
         m.messages[0].allow = Some(crate::model::AllowDecl {
-            rules: vec!["field_removed".to_owned()],
+            rules: vec![crate::rules::RuleId::FieldRemoved.as_str().to_owned()],
             reason: "gone".to_owned(),
         })
     }),
