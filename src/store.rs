@@ -47,6 +47,7 @@
 use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{Hash, Hasher};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -481,16 +482,16 @@ impl Store {
                 snapshot: snapshot.clone(),
             };
             self.queue(path, move |path| {
-                let bytes = serde_json::to_vec(&entry).unwrap_or_default();
                 debug_assert_eq!(
-                    serde_json::from_slice::<WorkingEntry>(&bytes)
+                    serde_json::to_vec(&entry)
                         .ok()
+                        .and_then(|bytes| read_json::<WorkingEntry>(&bytes))
                         .map(|read| read.snapshot)
                         .as_ref(),
                     Some(&entry.snapshot),
                     "the working tree's model must read back as it was written"
                 );
-                write_atomically(path, &bytes);
+                write_json(path, &entry);
             });
         }
         Ok(snapshot)
@@ -601,8 +602,7 @@ impl Store {
                     // A part file that is present is whole (written by a rename) and right (a damaged one
                     // is removed when read).
                     if !file.exists() {
-                        let out = shared.part_of(&name, |_| true);
-                        write_atomically(file, &serde_json::to_vec(&out).unwrap_or_default());
+                        write_json(file, &shared.part_of(&name, |_| true));
                     }
                 });
                 entry.protocols.push(EntryProtocol {
@@ -622,7 +622,7 @@ impl Store {
         if let Some(path) = self.entry_path(commit) {
             // After the parts (the writer keeps the order): a release's file names only parts on disk.
             self.queue(path, move |path| {
-                write_atomically(path, &serde_json::to_vec(&entry).unwrap_or_default());
+                write_json(path, &entry);
             });
         }
         if cfg!(debug_assertions)
@@ -812,6 +812,20 @@ fn prune(stores: &Path, build: &str, now: SystemTime) {
 /// store without the file. The temporary file's name is this process's and this write's own (a
 /// counter): two threads, or two processes, writing the same file never write one temporary file.
 fn write_atomically(path: &Path, bytes: &[u8]) -> bool {
+    write_atomically_with(path, |file| file.write_all(bytes))
+}
+
+/// `value` as JSON in the file at `path`, written as [`write_atomically`] does, without holding the
+/// whole text in memory (a working tree's model is megabytes of it).
+fn write_json(path: &Path, value: &impl Serialize) -> bool {
+    write_atomically_with(path, |file| Ok(serde_json::to_writer(file, value)?))
+}
+
+/// [`write_atomically`], with what `write` writes to the temporary file (buffered).
+fn write_atomically_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> bool {
     static WRITES: AtomicU64 = AtomicU64::new(0);
     let Some(dir) = path.parent() else {
         return false;
@@ -825,7 +839,14 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> bool {
         std::process::id(),
         WRITES.fetch_add(1, Ordering::Relaxed)
     ));
-    if std::fs::write(&temp, bytes).is_err() {
+    let written = std::fs::File::create(&temp).and_then(|file| {
+        let mut file = std::io::BufWriter::with_capacity(1 << 16, file);
+        write(&mut file)?;
+        file.into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?;
+        Ok(())
+    });
+    if written.is_err() {
         let _ = std::fs::remove_file(&temp);
         return false;
     }

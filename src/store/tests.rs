@@ -523,6 +523,25 @@ fn concurrent_writes_of_one_file_never_mix() {
     assert_eq!(left, ["same.json"]);
 }
 
+/// A write that fails halfway (a serialization error, a full disk) leaves neither the file nor its
+/// temporary file; one that does not leaves the file whole.
+#[test]
+fn a_failed_write_leaves_nothing_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("parts").join("x.json");
+    let failed = write_atomically_with(&path, |file| {
+        file.write_all(&[b'{'; 100_000])?;
+        Err(std::io::Error::other("disk full"))
+    });
+    assert!(!failed);
+    assert_eq!(
+        std::fs::read_dir(path.parent().unwrap()).unwrap().count(),
+        0
+    );
+    assert!(write_json(&path, &BTreeMap::from([("a", 1)])));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), r#"{"a":1}"#);
+}
+
 /// What [`shape_of`] must tell apart, as the store computed it before [`Blanked`]: the model copied with
 /// every location blanked and without the declarations' versions. Two parts must share a shape exactly
 /// when these copies are equal.
