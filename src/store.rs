@@ -46,8 +46,9 @@
 
 use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
 use std::hash::{Hash, Hasher};
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -821,10 +822,11 @@ fn write_json(path: &Path, value: &impl Serialize) -> bool {
     write_atomically_with(path, |file| Ok(serde_json::to_writer(file, value)?))
 }
 
-/// [`write_atomically`], with what `write` writes to the temporary file (buffered).
+/// [`write_atomically`], with what `write` writes to the temporary file (buffered; a concrete type, not
+/// `dyn Write`: serde_json writes a model a few bytes at a time).
 fn write_atomically_with(
     path: &Path,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+    write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
 ) -> bool {
     static WRITES: AtomicU64 = AtomicU64::new(0);
     let Some(dir) = path.parent() else {
@@ -839,8 +841,8 @@ fn write_atomically_with(
         std::process::id(),
         WRITES.fetch_add(1, Ordering::Relaxed)
     ));
-    let written = std::fs::File::create(&temp).and_then(|file| {
-        let mut file = std::io::BufWriter::with_capacity(1 << 16, file);
+    let written = File::create(&temp).and_then(|file| {
+        let mut file = BufWriter::with_capacity(1 << 16, file);
         write(&mut file)?;
         file.into_inner()
             .map_err(std::io::IntoInnerError::into_error)?;
