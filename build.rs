@@ -18,7 +18,8 @@ fn main() {
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
     let mut hash = Fnv::default();
     hash.write(env!("CARGO_PKG_VERSION").as_bytes());
-    // The compiler too: the store names its files with std's hasher, which may change between releases.
+    // The compiler too: the store names its files by what std's `Hash` impls write, which may change
+    // between releases.
     let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
     if let Ok(out) = std::process::Command::new(rustc).arg("-vV").output() {
         hash.write(&out.stdout);

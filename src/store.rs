@@ -43,12 +43,19 @@
 //! rewritten, and a store that cannot be written is silently not used. `wirecheck check --no-cache`
 //! bypasses it.
 //! The stores of other builds are removed once unused for 30 days.
+//!
+//! Files are serialized and written on a thread of their own (`writer`), in the order they are given,
+//! while the caller extracts the next revision; a file this process wrote is read back only once its
+//! write is done, and dropping the store waits for every write.
 
 use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
 use std::hash::{Hash, Hasher};
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
@@ -56,9 +63,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::extract::{CrateRoot, Keep};
 use crate::model::{
-    Body, ExtractNote, Location, MessageDecl, PartOf, ProtocolDecl, Snapshot, TypeDef,
+    Body, ExtractNote, Field, MessageDecl, PartOf, ProtocolDecl, Snapshot, TypeDef, Variant,
 };
 use crate::outcome::ProtocolChanges;
+
+mod writer;
+
+use writer::Writer;
 
 /// The fingerprint of this build's source (see `build.rs`).
 const BUILD_ID: &str = env!("WIRECHECK_BUILD_ID");
@@ -75,6 +86,9 @@ pub(crate) struct Store {
     /// What this process read or wrote of each release (by commit) and of the working tree: what a
     /// [kept check](Store::checked)'s key names.
     used: RefCell<checked::Used>,
+    /// The thread that writes the files, started by the first write (`None`: no thread could be
+    /// started, the files are written at once).
+    writer: OnceCell<Option<Writer>>,
 }
 
 /// One protocol of a release, as a comparison reads it.
@@ -163,20 +177,15 @@ fn read_json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Option<T> {
     serde_json::from_str(std::str::from_utf8(bytes).ok()?).ok()
 }
 
-/// A 128-bit id of `value`. The hasher need not be stable across Rust releases: the store is per build,
-/// and the build's fingerprint covers the compiler.
+/// A 128-bit id of `value`: XXH3-128 over the bytes its `Hash` impl writes. The `Hash` impls need not
+/// be stable across Rust releases: the store is per build, and the build's fingerprint covers the
+/// compiler.
 fn content_id(value: &(impl Hash + ?Sized)) -> String {
-    // What `value` feeds a hasher, once: hashing it twice (two seeds) piecewise cost a fifth of a warm
-    // check, hashing one buffer twice costs a few percent of that.
+    // What `value` feeds a hasher, once, then hashed in one pass: hashing it piecewise cost a fifth of a
+    // warm check (std's `Hasher`s take each integer and string on its own).
     let mut bytes = Bytes(Vec::new());
     value.hash(&mut bytes);
-    let half = |seed: u8| {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        seed.hash(&mut h);
-        h.write(&bytes.0);
-        h.finish()
-    };
-    format!("{:016x}{:016x}", half(1), half(2))
+    format!("{:032x}", twox_hash::XxHash3_128::oneshot(&bytes.0))
 }
 
 /// A [`Hasher`] that keeps what it is fed (see [`content_id`]): the bytes a hasher would see, so the id
@@ -190,9 +199,8 @@ impl Hasher for Bytes {
 
     /// Not what [`content_id`] uses: a hash of the bytes kept, for completeness.
     fn finish(&self) -> u64 {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        h.write(&self.0);
-        h.finish()
+        // The low half of the 128-bit hash.
+        twox_hash::XxHash3_128::oneshot(&self.0) as u64
     }
 }
 
@@ -211,36 +219,152 @@ struct PartIn {
 }
 
 /// The shape of a part kept with `keep` (see [`Part::shape`]): its model with every location blanked
-/// and without the declaration's versions.
+/// and without the declaration's versions, hashed through [`Blanked`] (nothing is copied).
 fn shape_of(model: &Snapshot, keep: Keep) -> String {
-    let mut model = model.clone();
-    let none = Location::default;
-    for p in &mut model.protocols {
-        p.version = semver::Version::new(0, 0, 0);
-        p.min_compatible = None;
-        p.location = none();
-    }
-    for m in &mut model.messages {
-        m.location = none();
-    }
-    for def in model.types.values_mut() {
-        def.location = none();
-        let fields = match &mut def.body {
-            Body::Struct { fields, .. } => fields.iter_mut().collect::<Vec<_>>(),
-            Body::Enum { variants } => variants
-                .iter_mut()
-                .flat_map(|v| {
-                    v.location = none();
-                    v.fields.iter_mut()
-                })
-                .collect(),
-            Body::Alias { .. } => Vec::new(),
-        };
-        for f in fields {
-            f.location = none();
+    content_id(&(
+        Blanked(model.protocols.as_slice()),
+        Blanked(model.messages.as_slice()),
+        Blanked(&model.types),
+        keep,
+    ))
+}
+
+/// A part of a model as [`shape_of`] hashes it: what a comparison reads, without the locations and the
+/// protocol's versions. Two values hash alike exactly when they are equal once every location is blanked
+/// and every protocol's `version` and `min_compatible` are cleared: each field is hashed as its own
+/// `Hash` writes it, in order, and the left-out fields are the same for every value once blanked. Every
+/// struct is destructured whole, so that a field added to the model is a compile error here until it
+/// is hashed or left out on purpose.
+struct Blanked<'m, T: ?Sized>(&'m T);
+
+impl<T> Hash for Blanked<'_, [T]>
+where
+    for<'m> Blanked<'m, T>: Hash,
+{
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_usize(self.0.len());
+        for item in self.0 {
+            Blanked(item).hash(state);
         }
     }
-    content_id(&(&model.protocols, &model.messages, &model.types, keep))
+}
+
+impl Hash for Blanked<'_, BTreeMap<String, TypeDef>> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_usize(self.0.len());
+        for (path, def) in self.0 {
+            path.hash(state);
+            Blanked(def).hash(state);
+        }
+    }
+}
+
+impl Hash for Blanked<'_, ProtocolDecl> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let ProtocolDecl {
+            name,
+            rust_path,
+            version: _,
+            min_compatible: _,
+            upgrade,
+            format,
+            location: _,
+        } = self.0;
+        (name, rust_path, upgrade, format).hash(state);
+    }
+}
+
+impl Hash for Blanked<'_, MessageDecl> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let MessageDecl {
+            protocol,
+            name,
+            rust_path,
+            topic,
+            kind,
+            response,
+            response_type,
+            since,
+            allow,
+            location: _,
+        } = self.0;
+        (protocol, name, rust_path, topic, kind, response).hash(state);
+        (response_type, since, allow).hash(state);
+    }
+}
+
+impl Hash for Blanked<'_, TypeDef> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let TypeDef {
+            path,
+            generics,
+            attrs,
+            body,
+            location: _,
+            package,
+        } = self.0;
+        (path, generics, attrs).hash(state);
+        match body {
+            Body::Struct { style, fields } => {
+                state.write_u8(0);
+                style.hash(state);
+                Blanked(fields.as_slice()).hash(state);
+            }
+            Body::Enum { variants } => {
+                state.write_u8(1);
+                Blanked(variants.as_slice()).hash(state);
+            }
+            Body::Alias { target } => {
+                state.write_u8(2);
+                target.hash(state);
+            }
+        }
+        package.hash(state);
+    }
+}
+
+impl Hash for Blanked<'_, Variant> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let Variant {
+            rust_name,
+            ser_name,
+            de_names,
+            style,
+            fields,
+            skip_ser,
+            skip_de,
+            other,
+            untagged,
+            custom,
+            since,
+            allow,
+            location: _,
+        } = self.0;
+        (rust_name, ser_name, de_names, style).hash(state);
+        Blanked(fields.as_slice()).hash(state);
+        (skip_ser, skip_de, other, untagged, custom, since, allow).hash(state);
+    }
+}
+
+impl Hash for Blanked<'_, Field> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let Field {
+            rust_name,
+            ser_name,
+            de_names,
+            ty,
+            default,
+            skip_ser,
+            skip_de,
+            flatten,
+            custom,
+            since,
+            allow,
+            location: _,
+        } = self.0;
+        (rust_name, ser_name, de_names, ty, default, skip_ser).hash(state);
+        (skip_de, flatten, custom, since, allow).hash(state);
+    }
 }
 
 /// The comparisons kept in a [`Store`] ([`Store::comparisons`]): only its directory, so it can be shared
@@ -323,6 +447,7 @@ impl Store {
             crates_key: content_id(list.as_bytes())[..16].to_owned(),
             parts: RefCell::default(),
             used: RefCell::default(),
+            writer: OnceCell::new(),
         }
     }
 
@@ -333,6 +458,7 @@ impl Store {
             crates_key: String::new(),
             parts: RefCell::default(),
             used: RefCell::default(),
+            writer: OnceCell::new(),
         }
     }
 
@@ -367,7 +493,10 @@ impl Store {
             return Ok(Snapshot::join(parts.iter().map(|p| &p.model), notes));
         }
         let (snapshot, inputs) = extract()?;
-        self.keep(commit, None, &snapshot, None, inputs);
+        if self.dir.is_some() {
+            // The writer's own copy: the caller gets the model at once.
+            self.keep(commit, None, &Arc::new(snapshot.clone()), None, inputs);
+        }
         Ok(snapshot)
     }
 
@@ -382,6 +511,9 @@ impl Store {
         extract: impl FnOnce() -> Result<(Snapshot, serde_json::Value), E>,
     ) -> Result<Snapshot, E> {
         let path = self.working_path();
+        if let Some(path) = &path {
+            self.settled(path);
+        }
         if let Some(path) = &path
             && let Ok(bytes) = std::fs::read(path)
             && let Some((head, model)) = checked::split_working(&bytes)
@@ -392,24 +524,32 @@ impl Store {
             return Ok(snapshot);
         }
         let (snapshot, inputs) = extract()?;
-        if let Some(path) = &path {
-            let model = serde_json::to_vec(&snapshot).unwrap_or_default();
-            debug_assert_eq!(
-                read_json::<Snapshot>(&model).as_ref(),
-                Some(&snapshot),
-                "the working tree's model must read back as it was written"
-            );
+        if let Some(path) = path {
+            // The model's id is known at once (what a kept comparison's key names); the writer
+            // serializes its own copy while the caller goes on with the model.
             let head = checked::WorkingHead {
                 inputs,
-                model: content_id(model.as_slice()),
+                model: content_id(&(
+                    &snapshot.protocols,
+                    &snapshot.messages,
+                    &snapshot.types,
+                    &snapshot.notes,
+                )),
                 protocols: snapshot.protocols.clone(),
             };
-            let mut bytes = serde_json::to_vec(&head).unwrap_or_default();
-            bytes.push(b'\n');
-            bytes.extend_from_slice(&model);
-            if write_atomically(path, &bytes) {
-                self.used.borrow_mut().working = Some(head.model);
-            }
+            self.used.borrow_mut().working = Some(head.model.clone());
+            let model = snapshot.clone();
+            self.queue(path, move |path| {
+                debug_assert_eq!(
+                    serde_json::to_vec(&model)
+                        .ok()
+                        .and_then(|bytes| read_json::<Snapshot>(&bytes))
+                        .as_ref(),
+                    Some(&model),
+                    "the working tree's model must read back as it was written"
+                );
+                checked::write_working(path, &head, &model);
+            });
         }
         Ok(snapshot)
     }
@@ -462,17 +602,24 @@ impl Store {
         }
         let (snapshot, inputs) = extract()?;
         let mut parts = Vec::new();
-        self.keep(commit, Some(keep), &snapshot, Some(&mut parts), inputs);
+        self.keep(
+            commit,
+            Some(keep),
+            &Arc::new(snapshot),
+            Some(&mut parts),
+            inputs,
+        );
         parts.retain(|p| unseen(&p.name, p.shape()));
         Ok(parts)
     }
 
-    /// Writes an extracted release to the store; with `parts`, also gives its parts (with their shapes).
+    /// Writes an extracted release to the store (on the writer's thread, which shares `snapshot`); with
+    /// `parts`, also gives its parts (with their shapes).
     fn keep(
         &self,
         commit: &str,
         keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
-        snapshot: &Snapshot,
+        snapshot: &Arc<Snapshot>,
         mut parts: Option<&mut Vec<Rc<Part>>>,
         inputs: serde_json::Value,
     ) {
@@ -490,12 +637,14 @@ impl Store {
                 .map(|_| Rc::new(Part::new(out.to_model(decl), kept, None)));
             if let Some(dir) = &self.dir {
                 let id = part_id(&out);
-                // A part file that is present is whole (written by a rename) and right (a damaged one is
-                // removed when read).
-                let file = dir.join("parts").join(format!("{id}.json"));
-                if !file.exists() {
-                    write_atomically(&file, &serde_json::to_vec(&out).unwrap_or_default());
-                }
+                let (shared, name) = (Arc::clone(snapshot), decl.name.clone());
+                self.queue(dir.join("parts").join(format!("{id}.json")), move |file| {
+                    // A part file that is present is whole (written by a rename) and right (a damaged one
+                    // is removed when read).
+                    if !file.exists() {
+                        write_json(file, &shared.part_of(&name, |_| true));
+                    }
+                });
                 entry.protocols.push(EntryProtocol {
                     decl: decl.clone(),
                     keep: kept,
@@ -510,13 +659,15 @@ impl Store {
                 parts.push(part);
             }
         }
-        if let Some(path) = self.entry_path(commit)
-            && write_atomically(&path, &serde_json::to_vec(&entry).unwrap_or_default())
-        {
+        if let Some(path) = self.entry_path(commit) {
             self.used
                 .borrow_mut()
                 .releases
                 .insert(commit.to_owned(), checked::ReleaseSummary::of(&entry));
+            // After the parts (the writer keeps the order): a release's file names only parts on disk.
+            self.queue(path, move |path| {
+                write_json(path, &entry);
+            });
         }
         if cfg!(debug_assertions)
             && keep.is_none()
@@ -524,9 +675,26 @@ impl Store {
         {
             debug_assert_eq!(
                 &Snapshot::join(stored.iter().map(|p| &p.model), notes),
-                snapshot,
+                &**snapshot,
                 "a release's parts must join into its model"
             );
+        }
+    }
+
+    /// Writes the file at `path` with `write` on the writer's thread, after every write queued before;
+    /// at once when there is no such thread.
+    fn queue(&self, path: PathBuf, write: impl FnOnce(&Path) + Send + 'static) {
+        match self.writer.get_or_init(Writer::spawn) {
+            Some(writer) => writer.queue(path, Box::new(write)),
+            None => write(&path),
+        }
+    }
+
+    /// Waits until the file at `path` is written when a write of it is queued, so that this process
+    /// reads back what it wrote.
+    fn settled(&self, path: &Path) {
+        if let Some(Some(writer)) = self.writer.get() {
+            writer.settled(path);
         }
     }
 
@@ -548,6 +716,7 @@ impl Store {
         holds: Holds<'_>,
     ) -> Option<(Vec<Rc<Part>>, Vec<ExtractNote>)> {
         let path = self.entry_path(commit)?;
+        self.settled(&path);
         let mut entry: Entry = read_json(&std::fs::read(&path).ok()?)?;
         if (entry.filtered && keep.is_none()) || !holds(&entry.inputs) {
             return None;
@@ -624,6 +793,7 @@ impl Store {
             None if stored == want => {
                 let dir = self.dir.as_ref()?;
                 let file = dir.join("parts").join(format!("{id}.json"));
+                self.settled(&file);
                 let bytes = std::fs::read(&file).ok()?;
                 let read: Option<PartIn> = read_json(&bytes);
                 // A damaged or foreign part: removed, so that extracting the release again rewrites it.
@@ -690,6 +860,21 @@ fn prune(stores: &Path, build: &str, now: SystemTime) {
 /// store without the file. The temporary file's name is this process's and this write's own (a
 /// counter): two threads, or two processes, writing the same file never write one temporary file.
 fn write_atomically(path: &Path, bytes: &[u8]) -> bool {
+    write_atomically_with(path, |file| file.write_all(bytes))
+}
+
+/// `value` as JSON in the file at `path`, written as [`write_atomically`] does, without holding the
+/// whole text in memory (a working tree's model is megabytes of it).
+fn write_json(path: &Path, value: &impl Serialize) -> bool {
+    write_atomically_with(path, |file| Ok(serde_json::to_writer(file, value)?))
+}
+
+/// [`write_atomically`], with what `write` writes to the temporary file (buffered; a concrete type, not
+/// `dyn Write`: serde_json writes a model a few bytes at a time).
+fn write_atomically_with(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
+) -> bool {
     static WRITES: AtomicU64 = AtomicU64::new(0);
     let Some(dir) = path.parent() else {
         return false;
@@ -703,7 +888,14 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> bool {
         std::process::id(),
         WRITES.fetch_add(1, Ordering::Relaxed)
     ));
-    if std::fs::write(&temp, bytes).is_err() {
+    let written = File::create(&temp).and_then(|file| {
+        let mut file = BufWriter::with_capacity(1 << 16, file);
+        write(&mut file)?;
+        file.into_inner()
+            .map_err(std::io::IntoInnerError::into_error)?;
+        Ok(())
+    });
+    if written.is_err() {
         let _ = std::fs::remove_file(&temp);
         return false;
     }

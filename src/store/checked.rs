@@ -18,17 +18,20 @@
 
 use std::collections::HashMap;
 use std::hash::Hash;
-use std::io::BufRead as _;
+use std::io::{BufRead as _, Write as _};
+use std::path::Path;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use super::{Entry, Holds, Store, content_id, covers, read_json, write_atomically};
+use super::{
+    Entry, Holds, Store, content_id, covers, read_json, write_atomically, write_atomically_with,
+};
 use crate::extract::Keep;
-use crate::model::{ExtractNote, ProtocolDecl};
+use crate::model::{ExtractNote, ProtocolDecl, Snapshot};
 
 /// The first line of the working tree's file: what the model on the second line depended on, its id
-/// (the [`content_id`] of the second line) and its protocols.
+/// (the [`content_id`] of its content) and its protocols.
 #[derive(Debug, Serialize, Deserialize)]
 pub(super) struct WorkingHead {
     /// What the extraction depended on (see [`Holds`]).
@@ -37,6 +40,16 @@ pub(super) struct WorkingHead {
     pub model: String,
     /// The model's protocols.
     pub protocols: Vec<ProtocolDecl>,
+}
+
+/// Writes the working tree's file at `path`: `head` on the first line, `model` on the second, as
+/// [`write_atomically_with`] writes (whole or not at all).
+pub(super) fn write_working(path: &Path, head: &WorkingHead, model: &Snapshot) -> bool {
+    write_atomically_with(path, |file| {
+        serde_json::to_writer(&mut *file, head)?;
+        file.write_all(b"\n")?;
+        Ok(serde_json::to_writer(file, model)?)
+    })
 }
 
 /// The working tree's file split into its head, read, and its model's bytes (`None`: not two lines, or
@@ -102,7 +115,9 @@ struct Kept<T> {
 impl Store {
     /// The working tree's stored model, named, when what it depended on `holds`; its model is not read.
     pub fn working_summary(&self, holds: Holds<'_>) -> Option<WorkingSummary> {
-        let file = std::fs::File::open(self.working_path()?).ok()?;
+        let path = self.working_path()?;
+        self.settled(&path);
+        let file = std::fs::File::open(path).ok()?;
         let mut line = Vec::new();
         std::io::BufReader::new(file)
             .read_until(b'\n', &mut line)
@@ -124,7 +139,9 @@ impl Store {
         keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
         holds: Holds<'_>,
     ) -> Option<ReleaseSummary> {
-        let entry: Entry = read_json(&std::fs::read(self.entry_path(commit)?).ok()?)?;
+        let path = self.entry_path(commit)?;
+        self.settled(&path);
+        let entry: Entry = read_json(&std::fs::read(path).ok()?)?;
         let served = !(entry.filtered && keep.is_none())
             && holds(&entry.inputs)
             && entry
