@@ -10,6 +10,7 @@
 
 use semver::Version;
 use serde::Serialize;
+use std::sync::Arc;
 
 use crate::compat::{self, Scope};
 use crate::config::{self, Config, ConfigError};
@@ -218,13 +219,13 @@ pub(crate) fn matrix(
                 label: release.tag.clone(),
                 commit: Some(release.commit.clone()),
             };
-            (revision, model)
+            (revision, Arc::unwrap_or_clone(model))
         })
         .collect();
     let working_tree = Revision {
         label: "working tree".to_owned(),
         commit: None,
     };
-    snapshots.push((working_tree, history.current()?));
+    snapshots.push((working_tree, Arc::unwrap_or_clone(history.current()?)));
     Ok(compute_with_allows(&snapshots, &config))
 }

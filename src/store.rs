@@ -479,6 +479,7 @@ impl Store {
         self.whole_with(commit, &|_| true, || {
             extract().map(|s| (s, serde_json::Value::Null))
         })
+        .map(Arc::unwrap_or_clone)
     }
 
     /// [`Store::whole`], where the extraction also gives what it depended on outside the commit, and a
@@ -488,14 +489,18 @@ impl Store {
         commit: &str,
         holds: Holds<'_>,
         extract: impl FnOnce() -> Result<(Snapshot, serde_json::Value), E>,
-    ) -> Result<Snapshot, E> {
+    ) -> Result<Arc<Snapshot>, E> {
         if let Some((parts, notes)) = self.lookup(commit, None, None, holds) {
-            return Ok(Snapshot::join(parts.iter().map(|p| &p.model), notes));
+            return Ok(Arc::new(Snapshot::join(
+                parts.iter().map(|p| &p.model),
+                notes,
+            )));
         }
         let (snapshot, inputs) = extract()?;
+        // Shared with the writer: the caller gets the model at once, and no copy is made.
+        let snapshot = Arc::new(snapshot);
         if self.dir.is_some() {
-            // The writer's own copy: the caller gets the model at once.
-            self.keep(commit, None, &Arc::new(snapshot.clone()), None, inputs);
+            self.keep(commit, None, &snapshot, None, inputs);
         }
         Ok(snapshot)
     }
@@ -509,7 +514,7 @@ impl Store {
         &self,
         holds: Holds<'_>,
         extract: impl FnOnce() -> Result<(Snapshot, serde_json::Value), E>,
-    ) -> Result<Snapshot, E> {
+    ) -> Result<Arc<Snapshot>, E> {
         let path = self.working_path();
         if let Some(path) = &path {
             self.settled(path);
@@ -521,9 +526,11 @@ impl Store {
             && let Some(snapshot) = read_json::<Snapshot>(model)
         {
             self.used.borrow_mut().working = Some(head.model);
-            return Ok(snapshot);
+            return Ok(Arc::new(snapshot));
         }
         let (snapshot, inputs) = extract()?;
+        // Shared with the writer: the caller gets the model at once, and no copy is made.
+        let snapshot = Arc::new(snapshot);
         if let Some(path) = path {
             // The model's id is known at once (what a kept comparison's key names); the writer
             // serializes its own copy while the caller goes on with the model.
@@ -538,14 +545,14 @@ impl Store {
                 protocols: snapshot.protocols.clone(),
             };
             self.used.borrow_mut().working = Some(head.model.clone());
-            let model = snapshot.clone();
+            let model = Arc::clone(&snapshot);
             self.queue(path, move |path| {
                 debug_assert_eq!(
-                    serde_json::to_vec(&model)
+                    serde_json::to_vec(&*model)
                         .ok()
                         .and_then(|bytes| read_json::<Snapshot>(&bytes))
                         .as_ref(),
-                    Some(&model),
+                    Some(&*model),
                     "the working tree's model must read back as it was written"
                 );
                 checked::write_working(path, &head, &model);
@@ -638,13 +645,17 @@ impl Store {
             if let Some(dir) = &self.dir {
                 let id = part_id(&out);
                 let (shared, name) = (Arc::clone(snapshot), decl.name.clone());
-                self.queue(dir.join("parts").join(format!("{id}.json")), move |file| {
-                    // A part file that is present is whole (written by a rename) and right (a damaged one
-                    // is removed when read).
-                    if !file.exists() {
-                        write_json(file, &shared.part_of(&name, |_| true));
-                    }
-                });
+                self.write_for(
+                    keep.is_some(),
+                    dir.join("parts").join(format!("{id}.json")),
+                    move |file| {
+                        // A part file that is present is whole (written by a rename) and right (a damaged one
+                        // is removed when read).
+                        if !file.exists() {
+                            write_json(file, &shared.part_of(&name, |_| true));
+                        }
+                    },
+                );
                 entry.protocols.push(EntryProtocol {
                     decl: decl.clone(),
                     keep: kept,
@@ -665,7 +676,7 @@ impl Store {
                 .releases
                 .insert(commit.to_owned(), checked::ReleaseSummary::of(&entry));
             // After the parts (the writer keeps the order): a release's file names only parts on disk.
-            self.queue(path, move |path| {
+            self.write_for(keep.is_some(), path, move |path| {
                 write_json(path, &entry);
             });
         }
@@ -678,6 +689,20 @@ impl Store {
                 &**snapshot,
                 "a release's parts must join into its model"
             );
+        }
+    }
+
+    /// Writes a file of a release extracted with a filter (an older release: `filtered`) at once, and
+    /// of another one on the writer's thread ([`Store::queue`]). An older release's model held for the
+    /// writer while the next one is extracted cost more memory than its write saves time (a first check
+    /// of fifty tags went over the 200 MiB bound); the baseline's and the working tree's, written once
+    /// per check, overlap the extraction of the releases after them.
+    fn write_for(&self, filtered: bool, path: PathBuf, write: impl FnOnce(&Path) + Send + 'static) {
+        if filtered {
+            self.settled(&path);
+            write(&path);
+        } else {
+            self.queue(path, write);
         }
     }
 

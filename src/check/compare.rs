@@ -2,10 +2,7 @@
 //! older releases that must still interoperate with it. Pure (no git, no files) but for the
 //! [store](crate::store) that keeps each protocol's comparison.
 
-use std::cmp::Reverse;
-use std::collections::{BTreeSet, HashMap};
-use std::num::NonZeroUsize;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::collections::BTreeSet;
 
 use crate::compat::{self, Scope};
 use crate::extract::Keep;
@@ -13,7 +10,7 @@ use crate::findings::{Direction, Finding, Level, Side};
 use crate::model::{Location, PartOf, ProtocolDecl, Snapshot};
 use crate::outcome::{Baseline, ProtocolChanges};
 use crate::rules::RuleId;
-use crate::store::{Comparisons, Store};
+use crate::store::Store;
 
 /// How much of an older release's protocol (`old`) is compared with the working tree's (`new`): every
 /// message for releases from the protocol's `min_compatible` on, else only its records (which are still
@@ -109,9 +106,9 @@ impl<'s> Models<'s> {
 /// Every protocol the baseline or the working tree declares, by name, with its findings: against the
 /// baseline, then the major ones each older release (oldest first) adds. The comparison of a protocol
 /// reads only its part of each model ([`Reads`]); `store` keeps it, so that a protocol nothing of which
-/// changed since an earlier check is not compared again. Protocols are compared on as many threads as
-/// the machine runs at once ([`threads`]), each protocol whole on one of them: the findings do not
-/// depend on which.
+/// changed since an earlier check is not compared again. One thread: comparing protocols on two cores
+/// was measured (issue 16) and kept two protocols' part models in memory at once, over the peak memory
+/// bound on a history of fifty tags, for no wall time this machine could show.
 pub(super) fn protocols(
     baseline: &Baseline,
     base: &Snapshot,
@@ -125,121 +122,20 @@ pub(super) fn protocols(
         older,
         current,
     };
-    protocols_on(models, store.comparisons(), threads(models))
-}
-
-/// [`protocols`] on up to `threads` threads (this one included).
-fn protocols_on(
-    models: Models<'_>,
-    comparisons: Comparisons<'_>,
-    threads: usize,
-) -> Vec<ProtocolChanges> {
-    let names: Vec<&str> = models
-        .base
+    let comparisons = store.comparisons();
+    let names: BTreeSet<&str> = base
         .protocols
         .iter()
-        .chain(models.current.protocols.iter())
+        .chain(current.protocols.iter())
         .map(|p| p.name.as_str())
-        .collect::<BTreeSet<_>>()
-        .into_iter()
         .collect();
-    let compare = |&name: &&str| {
-        let reads = models.reads(name);
-        comparisons.compared(&reads, name, || protocol(&reads))
-    };
-    if threads <= 1 {
-        return names.iter().map(compare).collect();
-    }
-    let order = largest_first(&names, models.base, models.current);
-    each_on_threads(&names, &order, threads, compare)
-}
-
-/// How many threads compare the protocols of these models: one when there are too few messages to share
-/// ([`MESSAGES_TO_SHARE`]), else as many as the machine runs at once, and no more than there are
-/// protocols.
-fn threads(models: Models<'_>) -> usize {
-    let protocols = models
-        .base
-        .protocols
-        .len()
-        .max(models.current.protocols.len());
-    let messages = [models.base, models.current]
+    names
         .into_iter()
-        .chain(models.older.iter().map(|(_, s)| s))
-        .map(|s| s.messages.len())
-        .sum::<usize>();
-    if protocols < 2 || messages < MESSAGES_TO_SHARE {
-        return 1;
-    }
-    std::thread::available_parallelism()
-        .map_or(1, NonZeroUsize::get)
-        .min(protocols)
-}
-
-/// The fewest messages (in every model compared) whose comparison is shared between threads. Measured
-/// on a 2-core machine: comparing costs 20 to 45 µs a message (kept in the store included), starting a
-/// thread about 0.1 ms when a core is free, but several milliseconds when the machine is busy (the
-/// thread waits for its turn, and the step for the thread): with fewer messages the step takes too little
-/// time for that wait to pay off.
-const MESSAGES_TO_SHARE: usize = 128;
-
-/// The indices of `names` by the number of messages the baseline and the working tree declare for each,
-/// most first (a measure of the work of comparing it), so that threads taking them in this order finish
-/// close together.
-fn largest_first(names: &[&str], base: &Snapshot, current: &Snapshot) -> Vec<usize> {
-    let mut messages: HashMap<&str, usize> = HashMap::new();
-    for m in base.messages.iter().chain(&current.messages) {
-        *messages.entry(m.protocol.as_str()).or_default() += 1;
-    }
-    let mut order: Vec<usize> = (0..names.len()).collect();
-    order.sort_by_key(|&i| Reverse(messages.get(names[i]).copied().unwrap_or(0)));
-    order
-}
-
-/// The stack of a thread started to compare protocols: a main thread's usual 8 MiB (a started thread
-/// gets 2 MiB by default), so that what compares on the main thread compares on any.
-const STACK_SIZE: usize = 8 << 20;
-
-/// `work` done for each of `items`, in their order, on `threads` threads (this one and `threads - 1`
-/// started here, as many as can be). Each thread takes the next item not taken yet, in the order `order`
-/// gives (indices into `items`, each once); a panic of `work` on any thread is resumed on this one, with
-/// its payload, once the others are done.
-fn each_on_threads<T: Sync, R: Send>(
-    items: &[T],
-    order: &[usize],
-    threads: usize,
-    work: impl Fn(&T) -> R + Sync,
-) -> Vec<R> {
-    debug_assert_eq!(order.len(), items.len(), "every item once");
-    let next = AtomicUsize::new(0);
-    let take = || {
-        let mut done = Vec::new();
-        while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
-            done.push((i, work(&items[i])));
-        }
-        done
-    };
-    let mut done = std::thread::scope(|scope| {
-        // A thread that cannot be started leaves its share to the others.
-        let others: Vec<_> = (1..threads)
-            .filter_map(|_| {
-                std::thread::Builder::new()
-                    .stack_size(STACK_SIZE)
-                    .spawn_scoped(scope, take)
-                    .ok()
-            })
-            .collect();
-        let mut done = take();
-        for other in others {
-            match other.join() {
-                Ok(theirs) => done.extend(theirs),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        done
-    });
-    done.sort_unstable_by_key(|&(i, _)| i);
-    done.into_iter().map(|(_, r)| r).collect()
+        .map(|name| {
+            let reads = models.reads(name);
+            comparisons.compared(&reads, name, || protocol(&reads))
+        })
+        .collect()
 }
 
 /// The findings of one protocol, from its parts alone (each made a model of its own once, so that the

@@ -20,6 +20,7 @@ mod sources;
 use std::cell::OnceCell;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::config::{self, AllowNote, Config, ConfigError};
 use crate::model::{ProtocolDecl, Snapshot};
@@ -106,9 +107,9 @@ pub fn check(options: &CheckOptions, progress: &mut dyn Progress) -> Result<Repo
 /// The models a check compares.
 struct Snapshots {
     /// The working tree's.
-    current: Snapshot,
+    current: Arc<Snapshot>,
     /// The baseline's, whole.
-    base: Snapshot,
+    base: Arc<Snapshot>,
     /// Of each older release that could be read (by tag, oldest first), the protocols a comparison has not
     /// seen in the same shape at an older one.
     older: Vec<(String, Snapshot)>,
@@ -119,7 +120,7 @@ struct Snapshots {
 /// [`kept`]), with the baseline's model read when a step needs it.
 enum Models {
     Read(Snapshots),
-    Declared(kept::Declared, OnceCell<Snapshot>),
+    Declared(kept::Declared, OnceCell<Arc<Snapshot>>),
 }
 
 impl Models {
@@ -201,9 +202,9 @@ fn read_back(
 fn read_base(
     history: &History<'_>,
     releases: &CheckedReleases,
-) -> Result<Snapshot, WorkspaceError> {
+) -> Result<Arc<Snapshot>, WorkspaceError> {
     match releases.baseline.chosen {
-        BaselineChoice::FirstRelease => Ok(Snapshot::default()),
+        BaselineChoice::FirstRelease => Ok(Arc::default()),
         _ => history.release(&releases.baseline.commit, &releases.baseline.rev),
     }
 }
@@ -214,7 +215,7 @@ fn read_base(
 fn read_snapshots(
     history: &History<'_>,
     releases: &CheckedReleases,
-    current: Snapshot,
+    current: Arc<Snapshot>,
     progress: &mut dyn Progress,
 ) -> Result<Snapshots, WorkspaceError> {
     let base = read_base(history, releases)?;

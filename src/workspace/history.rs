@@ -3,6 +3,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use super::recorded::{Inputs, Recorder};
 use super::{Progress, Workspace, WorkspaceError, revision_error};
@@ -67,7 +68,7 @@ impl<'w> History<'w> {
 
     /// The working tree's model: from the store when nothing it depended on changed (see
     /// [`Inputs`]), else extracted, recording what it depends on.
-    pub(crate) fn current(&self) -> Result<Snapshot, WorkspaceError> {
+    pub(crate) fn current(&self) -> Result<Arc<Snapshot>, WorkspaceError> {
         self.store.working(&|recorded| self.holds(recorded), || {
             let recorder = Recorder::default();
             let reader = recorder.work_tree(&self.work_tree);
@@ -102,7 +103,7 @@ impl<'w> History<'w> {
     }
 
     /// The whole model of the release at `commit` (named `rev`): from the store, else extracted.
-    pub(crate) fn release(&self, commit: &str, rev: &str) -> Result<Snapshot, WorkspaceError> {
+    pub(crate) fn release(&self, commit: &str, rev: &str) -> Result<Arc<Snapshot>, WorkspaceError> {
         let holds = |recorded: &serde_json::Value| self.holds(recorded);
         self.store.whole_with(commit, &holds, || {
             let tree = self.tree(commit)?;

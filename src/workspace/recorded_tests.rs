@@ -39,7 +39,7 @@ fn current(workspace: &Workspace) -> (Snapshot, CacheStats) {
     workspace.locator = Rc::new(CargoLocator::with_cargo_home(&workspace.root, home));
     let repo = Repo::discover(&workspace.root).unwrap();
     let history = History::new(&workspace, &repo, false);
-    let snapshot = history.current().unwrap();
+    let snapshot = std::sync::Arc::unwrap_or_clone(history.current().unwrap());
     (snapshot, history.cache_stats())
 }
 
@@ -101,7 +101,7 @@ fn release(workspace: &Workspace) -> (Snapshot, CacheStats) {
     let repo = Repo::discover(&workspace.root).unwrap();
     let history = History::new(&workspace, &repo, false);
     let head = repo.head_commit().unwrap();
-    let snapshot = history.release(&head, "HEAD").unwrap();
+    let snapshot = std::sync::Arc::unwrap_or_clone(history.release(&head, "HEAD").unwrap());
     (snapshot, history.cache_stats())
 }
 
