@@ -835,6 +835,9 @@ fn cargo_check(
             .current_dir(ws)
             .env("CARGO_TARGET_DIR", &target)
             .env_remove("RUSTFLAGS")
+            // Cargo's own default for `cargo check` (incremental), whatever the caller's environment
+            // says: with `CARGO_INCREMENTAL=0` the same check took 104 s instead of about 37 s.
+            .env_remove("CARGO_INCREMENTAL")
             .env("CARGO_TERM_COLOR", "never");
         cmd
     };
