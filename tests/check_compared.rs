@@ -4,12 +4,11 @@
 #![cfg(feature = "checker")]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
 mod support;
-use support::{git, write};
+use support::{check, git, report, write};
 
 const MANIFEST: &str = "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\npath = \"src/lib.rs\"\n";
 
@@ -37,27 +36,6 @@ pub struct Stop {{ {stop_fields} }}
 pub struct Alloc {{ {alloc_fields} }}
 "#
     )
-}
-
-fn check(dir: &Path, extra: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wirecheck"))
-        .args(["check", "--format", "json"])
-        .args(extra)
-        .arg("--manifest-path")
-        .arg(dir.join("Cargo.toml"))
-        .current_dir(dir)
-        .output()
-        .expect("wirecheck runs")
-}
-
-/// The report of a check with the store, after asserting that a check without it prints the same.
-fn report(dir: &Path) -> String {
-    let plain = check(dir, &["--no-cache"]);
-    let kept = check(dir, &[]);
-    assert_eq!(kept.status.code(), plain.status.code());
-    let text = String::from_utf8(kept.stdout).unwrap();
-    assert_eq!(text, String::from_utf8(plain.stdout).unwrap());
-    text
 }
 
 /// The comparisons kept in the store, by file, with the protocol each is of.

@@ -5,12 +5,11 @@
 #![cfg(feature = "checker")]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
 mod support;
-use support::{git, write};
+use support::{check, git, report, write};
 
 const MANIFEST: &str = "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\npath = \"src/lib.rs\"\n";
 
@@ -38,32 +37,6 @@ pub struct Logged {{ {record_fields} }}
 pub struct Stop {{ {event_fields} }}
 "#
     )
-}
-
-fn check(dir: &Path, extra: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_wirecheck"))
-        .args(["check", "--format", "json"])
-        .args(extra)
-        .arg("--manifest-path")
-        .arg(dir.join("Cargo.toml"))
-        .current_dir(dir)
-        .output()
-        .expect("wirecheck runs")
-}
-
-/// The report of a check with the store, after asserting that a check without it prints the same.
-fn report(dir: &Path) -> String {
-    let plain = check(dir, &["--no-cache"]);
-    let kept = check(dir, &[]);
-    assert_eq!(kept.status.code(), plain.status.code());
-    let text = String::from_utf8(kept.stdout).unwrap();
-    assert_eq!(
-        text,
-        String::from_utf8(plain.stdout).unwrap(),
-        "{}",
-        String::from_utf8_lossy(&kept.stderr)
-    );
-    text
 }
 
 /// The store of the one build that wrote into `dir`'s target directory.

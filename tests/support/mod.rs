@@ -30,3 +30,33 @@ pub fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, text).unwrap();
 }
+
+/// `wirecheck check --format json EXTRA` of the workspace in `dir`.
+#[cfg(feature = "checker")]
+pub fn check(dir: &Path, extra: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+        .args(["check", "--format", "json"])
+        .args(extra)
+        .arg("--manifest-path")
+        .arg(dir.join("Cargo.toml"))
+        .current_dir(dir)
+        .output()
+        .expect("wirecheck runs")
+}
+
+/// The report of a check of `dir` with the store, after asserting that a check without it (`--no-cache`)
+/// prints the same and exits the same.
+#[cfg(feature = "checker")]
+pub fn report(dir: &Path) -> String {
+    let plain = check(dir, &["--no-cache"]);
+    let kept = check(dir, &[]);
+    assert_eq!(kept.status.code(), plain.status.code());
+    let text = String::from_utf8(kept.stdout).unwrap();
+    assert_eq!(
+        text,
+        String::from_utf8(plain.stdout).unwrap(),
+        "{}",
+        String::from_utf8_lossy(&kept.stderr)
+    );
+    text
+}

@@ -642,23 +642,23 @@ fn measure_checks(
 /// repeat.
 fn first_report(wirecheck: &Path, dir: &Path) -> Result<String> {
     let report = measure(1, false, || check_command(wirecheck, dir), check_ok)?.1;
-    let no_cache = measure(
-        1,
-        false,
-        || {
-            let mut cmd = check_command(wirecheck, dir);
-            cmd.arg("--no-cache");
-            cmd
-        },
-        check_ok,
-    )?
-    .1;
+    let no_cache = no_cache_report(wirecheck, dir)?;
     ensure!(
         no_cache == report,
         "wirecheck check reported differently with --no-cache in {}",
         dir.display()
     );
     Ok(report)
+}
+
+/// What `wirecheck check --format json --no-cache` prints in `dir` (every release extracted from git).
+fn no_cache_report(wirecheck: &Path, dir: &Path) -> Result<String> {
+    let make = || {
+        let mut cmd = check_command(wirecheck, dir);
+        cmd.arg("--no-cache");
+        cmd
+    };
+    Ok(measure(1, false, make, check_ok)?.1)
 }
 
 /// `wirecheck check --format json` of the workspace in `dir`.

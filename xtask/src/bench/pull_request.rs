@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::{Context as _, Result, ensure};
 
-use super::{Timing, check_command, check_ok, measure};
+use super::{Timing, check_command, check_ok, measure, no_cache_report};
 
 /// The message file the pull request edits (the first crate's first message file) and the field it adds
 /// to the file's first `#[wire(protocol = ...)]` struct.
@@ -33,17 +33,7 @@ pub(super) fn measure_pull_request(
         std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
     std::fs::write(&file, with_field(&original)?)?;
     let result = (|| {
-        let no_cache = measure(
-            1,
-            false,
-            || {
-                let mut cmd = check_command(wirecheck, dir);
-                cmd.arg("--no-cache");
-                cmd
-            },
-            check_ok,
-        )?
-        .1;
+        let no_cache = no_cache_report(wirecheck, dir)?;
         let make = || {
             let _ = std::fs::remove_dir_all(&store);
             let _ = copy_dir(&kept, &store);
