@@ -571,7 +571,8 @@ impl Store {
     }
 
     /// The comparisons this store keeps, through a handle that any thread may use (the store itself
-    /// stays on one: it memoizes parts in a `RefCell`), so that protocols are compared on several threads.
+    /// stays on one: it memoizes parts in a `RefCell`). The check compares on one thread (see
+    /// `check/compare`); the handle keeps the comparisons apart from the store's models.
     pub fn comparisons(&self) -> Comparisons<'_> {
         Comparisons {
             dir: self.dir.as_deref(),
