@@ -367,51 +367,6 @@ impl Hash for Blanked<'_, Field> {
     }
 }
 
-/// The comparisons kept in a [`Store`] ([`Store::comparisons`]): only its directory, so it can be shared
-/// between threads. Two threads keeping one comparison write the same bytes, each through a temporary
-/// file of its own ([`write_atomically`]).
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Comparisons<'s> {
-    /// `None`: not kept on disk (every protocol is compared).
-    dir: Option<&'s Path>,
-}
-
-impl Comparisons<'_> {
-    /// The comparison of one protocol (named `name`) whose inputs are `reads`: from the store when an
-    /// earlier check kept the comparison of the same inputs, else from `compare`, and then stored under
-    /// the [content id](content_id) of `reads`. `reads` must hold everything the comparison reads (the
-    /// protocol's part in each model compared, the names of the releases): what is kept under its id is
-    /// then right for every check that reads the same. A file that does not read back (damaged, or of
-    /// another protocol) is compared again and rewritten; a comparison that would not read back as it is
-    /// (JSON's numbers) is not kept.
-    pub fn compared(
-        &self,
-        reads: &(impl Hash + ?Sized),
-        name: &str,
-        compare: impl FnOnce() -> ProtocolChanges,
-    ) -> ProtocolChanges {
-        let Some(dir) = self.dir else {
-            return compare();
-        };
-        let path = dir
-            .join("compared")
-            .join(format!("{}.json", content_id(reads)));
-        if let Ok(bytes) = std::fs::read(&path)
-            && let Some(kept) = read_json::<ProtocolChanges>(&bytes)
-            && kept.name == name
-        {
-            return kept;
-        }
-        let changes = compare();
-        if let Ok(bytes) = serde_json::to_vec(&changes)
-            && read_json::<ProtocolChanges>(&bytes).is_some_and(|read| read == changes)
-        {
-            write_atomically(&path, &bytes);
-        }
-        changes
-    }
-}
-
 impl Store {
     /// The store under `target_dir` (a workspace's target directory) for these crates of the workspace
     /// at `prefix` in its repository (two workspaces of one repository may share a target directory).
@@ -534,15 +489,17 @@ impl Store {
         if let Some(path) = path {
             // The model's id is known at once (what a kept comparison's key names); the writer
             // serializes its own copy while the caller goes on with the model.
+            // Every field of the model (destructured: a field added to it must be hashed here too).
+            let Snapshot {
+                protocols,
+                messages,
+                types,
+                notes,
+            } = &*snapshot;
             let head = checked::WorkingHead {
                 inputs,
-                model: content_id(&(
-                    &snapshot.protocols,
-                    &snapshot.messages,
-                    &snapshot.types,
-                    &snapshot.notes,
-                )),
-                protocols: snapshot.protocols.clone(),
+                model: content_id(&(protocols, messages, types, notes)),
+                protocols: protocols.clone(),
             };
             self.used.borrow_mut().working = Some(head.model.clone());
             let model = Arc::clone(&snapshot);
@@ -570,13 +527,34 @@ impl Store {
         )
     }
 
-    /// The comparisons this store keeps, through a handle that any thread may use (the store itself
-    /// stays on one: it memoizes parts in a `RefCell`). The check compares on one thread (see
-    /// `check/compare`); the handle keeps the comparisons apart from the store's models.
-    pub fn comparisons(&self) -> Comparisons<'_> {
-        Comparisons {
-            dir: self.dir.as_deref(),
+    /// The comparison of one protocol (named `name`) whose inputs are `reads`: from the store when an
+    /// earlier check kept the comparison of the same inputs, else from `compare`, and then stored under
+    /// the [content id](content_id) of `reads`. `reads` must hold everything the comparison reads (the
+    /// protocol's part in each model compared, the names of the releases): what is kept under its id is
+    /// then right for every check that reads the same. A file that does not read back (damaged, or of
+    /// another protocol) is compared again and rewritten; a comparison that would not read back as it is
+    /// (JSON's numbers) is not kept.
+    pub fn compared(
+        &self,
+        reads: &(impl Hash + ?Sized),
+        name: &str,
+        compare: impl FnOnce() -> ProtocolChanges,
+    ) -> ProtocolChanges {
+        let Some(dir) = &self.dir else {
+            return compare();
+        };
+        let path = dir
+            .join("compared")
+            .join(format!("{}.json", content_id(reads)));
+        if let Ok(bytes) = std::fs::read(&path)
+            && let Some(kept) = read_json::<ProtocolChanges>(&bytes)
+            && kept.name == name
+        {
+            return kept;
         }
+        let changes = compare();
+        write_if_read_back(&path, &changes, |read: &ProtocolChanges| *read == changes);
+        changes
     }
 
     /// The parts of the release at `commit` that `unseen(name, shape)` accepts (the others are not even
@@ -878,6 +856,20 @@ fn prune(stores: &Path, build: &str, now: SystemTime) {
         if unused.is_some_and(|a| a > UNUSED_FOR) {
             let _ = std::fs::remove_dir_all(&path);
         }
+    }
+}
+
+/// Writes `value` as JSON to `path` ([`write_atomically`]) when what it reads back as (a `T`) is the
+/// same (`same`; JSON's numbers may not be): a file of the store is right or absent.
+fn write_if_read_back<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    value: &impl Serialize,
+    same: impl FnOnce(&T) -> bool,
+) {
+    if let Ok(bytes) = serde_json::to_vec(value)
+        && read_json::<T>(&bytes).is_some_and(|read| same(&read))
+    {
+        write_atomically(path, &bytes);
     }
 }
 

@@ -122,7 +122,6 @@ pub(super) fn protocols(
         older,
         current,
     };
-    let comparisons = store.comparisons();
     let names: BTreeSet<&str> = base
         .protocols
         .iter()
@@ -133,7 +132,7 @@ pub(super) fn protocols(
         .into_iter()
         .map(|name| {
             let reads = models.reads(name);
-            comparisons.compared(&reads, name, || protocol(&reads))
+            store.compared(&reads, name, || protocol(&reads))
         })
         .collect()
 }

@@ -25,7 +25,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::{
-    Entry, Holds, Store, content_id, covers, read_json, write_atomically, write_atomically_with,
+    Entry, Holds, Store, content_id, covers, read_json, write_atomically_with, write_if_read_back,
 };
 use crate::extract::Keep;
 use crate::model::{ExtractNote, ProtocolDecl, Snapshot};
@@ -175,17 +175,12 @@ impl Store {
         key: &(impl Hash + ?Sized),
         value: &T,
     ) {
-        let Some(path) = self.checked_path() else {
-            return;
-        };
-        let kept = Kept {
-            key: content_id(key),
-            value,
-        };
-        if let Ok(bytes) = serde_json::to_vec(&kept)
-            && read_json::<Kept<T>>(&bytes).is_some_and(|read| read.value == *value)
-        {
-            write_atomically(&path, &bytes);
+        if let Some(path) = self.checked_path() {
+            let kept = Kept {
+                key: content_id(key),
+                value,
+            };
+            write_if_read_back(&path, &kept, |read: &Kept<T>| read.value == *value);
         }
     }
 

@@ -412,14 +412,14 @@ fn changes(rev: &str) -> ProtocolChanges {
     }
 }
 
-/// `store`'s [`Comparisons::compared`] for `reads`, answered by `changes` when it must compare.
+/// `store`'s [`Store::compared`] for `reads`, answered by `changes` when it must compare.
 fn compared(
     count: &Counter,
     store: &Store,
     reads: &str,
     changes: &ProtocolChanges,
 ) -> ProtocolChanges {
-    store.comparisons().compared(reads, &changes.name, || {
+    store.compared(reads, &changes.name, || {
         count.0.set(count.0.get() + 1);
         changes.clone()
     })
