@@ -8,6 +8,7 @@ use std::rc::Rc;
 use git2::{ObjectType, Oid};
 use rustc_hash::FxHashMap;
 
+use super::ahead::ReadAhead;
 use super::declarations::{self, Declaration, ItemAt};
 use super::expand;
 use super::scan::{self, ItemKind, ModItem, ScanItem};
@@ -38,6 +39,9 @@ pub struct CacheStats {
     pub parsed_items: usize,
     /// Module subtrees reused from an earlier revision (an unchanged directory), not looked at again.
     pub nodes_reused: usize,
+    /// Of the files read, those read and scanned on another thread while the module trees were mounted
+    /// (the working tree's; see [`FileReader::concurrent`]).
+    pub read_ahead: usize,
 }
 
 /// The text, module scan, syntax tree and declarations of every file an extraction looked at, keyed by
@@ -120,11 +124,13 @@ impl SourceCache {
         self.module_files.borrow_mut().insert(key, file);
     }
 
-    /// The file at `path` of `reader`'s revision, from the cache when its blob id is known there.
+    /// The file at `path` of `reader`'s revision, from the cache when its blob id is known there, else
+    /// from what `ahead` read of it (when the reader knows the blob id, only under that id), else read.
     pub(super) fn load(
         &self,
         reader: &dyn FileReader,
         path: &str,
+        ahead: Option<&ReadAhead>,
     ) -> Result<Option<Rc<Blob>>, ExtractError> {
         let known = reader.blob_id(path)?;
         if let Some(id) = known
@@ -132,6 +138,23 @@ impl SourceCache {
         {
             self.count(|stats| stats.hits += 1);
             return Ok(Some(Rc::clone(blob)));
+        }
+        if let Some(read) = ahead.and_then(|ahead| ahead.take(path))
+            && known.is_none_or(|id| id == read.id)
+        {
+            if known.is_none() {
+                reader.read_elsewhere(path, read.id);
+            }
+            self.count(|stats| {
+                stats.reads += 1;
+                stats.read_ahead += 1;
+            });
+            if let Some(blob) = self.blobs.borrow().get(&read.id) {
+                self.count(|stats| stats.hits += 1);
+                return Ok(Some(Rc::clone(blob)));
+            }
+            let blob = Blob::scanned(read.id, read.text, read.scan);
+            return Ok(Some(self.keep_blob(blob)));
         }
         let Some(bytes) = reader.read(path)? else {
             return Ok(None);
@@ -152,10 +175,15 @@ impl SourceCache {
             file: path.to_owned(),
             offset: e.utf8_error().valid_up_to(),
         })?;
-        let blob = Rc::new(Blob::new(id, text));
-        self.blobs.borrow_mut().insert(id, Rc::clone(&blob));
+        Ok(Some(self.keep_blob(Blob::new(id, text))))
+    }
+
+    /// Holds `blob`, new to the cache.
+    fn keep_blob(&self, blob: Blob) -> Rc<Blob> {
+        let blob = Rc::new(blob);
+        self.blobs.borrow_mut().insert(blob.id, Rc::clone(&blob));
         self.count(|stats| stats.blobs += 1);
-        Ok(Some(blob))
+        blob
     }
 }
 
@@ -215,6 +243,11 @@ pub(super) struct Blob {
 impl Blob {
     fn new(id: Oid, text: String) -> Self {
         let scanned = scan::scan(scan::syn_content(&text));
+        Blob::scanned(id, text, scanned)
+    }
+
+    /// A blob of `text`, whose [`scan::scan`] is `scanned`.
+    fn scanned(id: Oid, text: String, scanned: Option<scan::Scan>) -> Self {
         let may_declare = scanned.as_ref().is_none_or(|scan| scan.declares);
         Blob {
             id,

@@ -9,6 +9,7 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
+use super::ahead::{self, ReadAhead};
 use super::cache::{
     Blob, ChildModule, ChildSource, ModPath, ModuleFile, ModuleFileKey, SourceCache,
 };
@@ -56,11 +57,13 @@ pub(super) struct ExternalMount {
 struct Mounting<'a> {
     cache: &'a SourceCache,
     reader: &'a dyn FileReader,
+    /// The files read ahead on another thread, when they are (see [`ahead`]).
+    ahead: Option<&'a ReadAhead>,
     /// The files being mounted, outermost first (a `#[path]` back to one of them is not followed).
     chain: Vec<String>,
 }
 
-fn parent_dir(path: &str) -> &str {
+pub(super) fn parent_dir(path: &str) -> &str {
     path.rfind('/').map_or("", |i| &path[..i])
 }
 
@@ -93,22 +96,27 @@ impl<'c> ModuleTree<'c> {
         cache: &'c SourceCache,
         describe: &'c dyn Fn() -> Externals,
     ) -> Result<Self, ExtractError> {
-        let mut roots = Vec::new();
-        for krate in crates {
-            let Some(blob) = cache.load(reader, &krate.root_file)? else {
-                continue; // The crate does not exist at this revision.
-            };
-            let mut mounting = Mounting {
-                cache,
-                reader,
-                chain: vec![krate.root_file.clone()],
-            };
-            // Files whose `mod` children live beside them (`lib.rs`, `main.rs`, `mod.rs`).
-            let child_dir = parent_dir(&krate.root_file);
-            let root =
-                mounting.mount(&krate.root_file, blob, vec![krate.name.clone()], child_dir)?;
-            roots.push((krate.name.clone(), root));
-        }
+        let root_files: Vec<String> = crates.iter().map(|k| k.root_file.clone()).collect();
+        let roots = ahead::mounting_with(reader.concurrent(), &root_files, |ahead| {
+            let mut roots = Vec::new();
+            for krate in crates {
+                let Some(blob) = cache.load(reader, &krate.root_file, ahead)? else {
+                    continue; // The crate does not exist at this revision.
+                };
+                let mut mounting = Mounting {
+                    cache,
+                    reader,
+                    ahead,
+                    chain: vec![krate.root_file.clone()],
+                };
+                // Files whose `mod` children live beside them (`lib.rs`, `main.rs`, `mod.rs`).
+                let child_dir = parent_dir(&krate.root_file);
+                let root =
+                    mounting.mount(&krate.root_file, blob, vec![krate.name.clone()], child_dir)?;
+                roots.push((krate.name.clone(), root));
+            }
+            Ok::<_, ExtractError>(roots)
+        })?;
         Ok(ModuleTree {
             cache,
             roots,
@@ -212,12 +220,13 @@ impl<'c> ModuleTree<'c> {
         root_file: &str,
         module: Vec<String>,
     ) -> Result<Option<Rc<ModuleFile>>, ExtractError> {
-        let Some(blob) = self.cache.load(reader, root_file)? else {
+        let Some(blob) = self.cache.load(reader, root_file, None)? else {
             return Ok(None);
         };
         let mut mounting = Mounting {
             cache: self.cache,
             reader,
+            ahead: None,
             chain: vec![root_file.to_owned()],
         };
         mounting
@@ -410,7 +419,7 @@ impl Mounting<'_> {
                 ));
                 return Ok(child);
             }
-            if let Some(blob) = self.cache.load(self.reader, &candidate)? {
+            if let Some(blob) = self.cache.load(self.reader, &candidate, self.ahead)? {
                 let mut child_module = parent.module.clone();
                 child_module.extend(child.relative_path.iter().cloned());
                 self.chain.push(candidate.clone());
@@ -437,7 +446,7 @@ impl Mounting<'_> {
 
 /// The files a `mod name;` may be in, each with the directory of its own children: its `#[path]`, or
 /// `name.rs` then `name/mod.rs`.
-fn candidates(declared: &ModItem, child_dir: &str) -> Vec<(String, String)> {
+pub(super) fn candidates(declared: &ModItem, child_dir: &str) -> Vec<(String, String)> {
     let dir = declared
         .parents
         .iter()
