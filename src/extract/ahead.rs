@@ -15,8 +15,8 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use git2::{ObjectType, Oid};
 use rustc_hash::FxHashMap;
 
+use super::mod_files::{candidates, parent_dir};
 use super::scan::{self, ModItem, Scan};
-use super::tree::{candidates, parent_dir};
 
 /// Files the read-ahead does not read (the extraction's thread reads them when it needs them): a large
 /// generated file would otherwise sit in memory twice if the mount never asks for it.

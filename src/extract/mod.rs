@@ -47,6 +47,7 @@
 //! - `serde_repr`: enums deriving serde_repr's `Serialize_repr`/`Deserialize_repr` (written as integers).
 //! - `declarations`: what a parsed file declares (`#[derive(Protocol)]`, `#[derive(Message)]`).
 //! - `cache`: the [`SourceCache`]: files by blob id, module-tree files by what they depend on.
+//! - `mod_files`: the files a `mod` declaration may name (`name.rs`, `name/mod.rs`, `#[path]`).
 //! - `ahead`: the working tree's files read, hashed and scanned on a second thread while the module
 //!   trees are mounted ([`ConcurrentReader`]).
 //! - `cfg`: the one evaluator of `#[cfg(...)]` and `#[cfg_attr(...)]`, for any crate's enabled features.
@@ -68,6 +69,7 @@ mod external;
 mod features;
 mod known;
 mod lower;
+mod mod_files;
 mod names;
 mod scan;
 mod serde_attrs;

@@ -15,6 +15,7 @@ use super::cache::{
 };
 use super::declarations::Declaration;
 use super::external::{CrateSource, ExternalCrate, Externals, From};
+use super::mod_files::{candidates, parent_dir};
 use super::scan::{ModItem, Pos};
 use super::{CrateRoot, DirId, ExtractError, FileReader};
 use crate::model::{ExtractNote, Location};
@@ -61,18 +62,6 @@ struct Mounting<'a> {
     ahead: Option<&'a ReadAhead>,
     /// The files being mounted, outermost first (a `#[path]` back to one of them is not followed).
     chain: Vec<String>,
-}
-
-pub(super) fn parent_dir(path: &str) -> &str {
-    path.rfind('/').map_or("", |i| &path[..i])
-}
-
-fn join(dir: &str, rest: &str) -> String {
-    if dir.is_empty() {
-        rest.to_owned()
-    } else {
-        format!("{dir}/{rest}")
-    }
 }
 
 fn pos_note(file: &str, pos: Pos, message: String) -> ExtractNote {
@@ -441,31 +430,5 @@ impl Mounting<'_> {
             ),
         ));
         Ok(child)
-    }
-}
-
-/// The files a `mod name;` may be in, each with the directory of its own children: its `#[path]`, or
-/// `name.rs` then `name/mod.rs`.
-pub(super) fn candidates(declared: &ModItem, child_dir: &str) -> Vec<(String, String)> {
-    let dir = declared
-        .parents
-        .iter()
-        .fold(child_dir.to_owned(), |dir, parent| join(&dir, parent));
-    match &declared.path_attr {
-        Some(path) => {
-            let file = join(&dir, path);
-            let sub_dir = parent_dir(&file).to_owned();
-            vec![(file, sub_dir)]
-        }
-        None => vec![
-            (
-                join(&dir, &format!("{}.rs", declared.name)),
-                join(&dir, &declared.name),
-            ),
-            (
-                join(&dir, &format!("{}/mod.rs", declared.name)),
-                join(&dir, &declared.name),
-            ),
-        ],
     }
 }
