@@ -6,8 +6,8 @@
 //!
 //! The two threads share one claim per path. The read-ahead claims a path before reading it and hands
 //! over what it read; the extraction takes it, waits for a path being read, and reads a path the
-//! read-ahead has not reached itself (the read-ahead then still scans that file to walk on, but hands
-//! nothing over). What is handed over is used only under the blob id the extraction learns from the
+//! read-ahead has not reached itself (the read-ahead then leaves that file and the files below it to the
+//! extraction and walks on beside them: the two threads share the tree). What is handed over is used only under the blob id the extraction learns from the
 //! index, so it is the content of that path: a file edited meanwhile has another id and is read again.
 
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -140,8 +140,9 @@ impl ReadAhead {
         }
     }
 
-    /// Reads the file at `path` (when the extraction has not claimed it, for the extraction), then the
-    /// files its `mod` declarations name; `chain` holds the files being visited (a `#[path]` back to
+    /// Reads the file at `path` for the extraction, then the files its `mod` declarations name; a file
+    /// the extraction claimed first is left to it with everything below it (the two threads then share
+    /// the tree instead of both walking it). `chain` holds the files being visited (a `#[path]` back to
     /// one of them is not followed, as the mount does not follow it).
     fn visit(
         &self,
@@ -150,17 +151,17 @@ impl ReadAhead {
         child_dir: &str,
         chain: &mut Vec<String>,
     ) -> Visit {
-        let Some(for_extraction) = self.claim(path) else {
-            return Visit::Stopped;
-        };
+        match self.claim(path) {
+            None => return Visit::Stopped,
+            Some(false) => return Visit::Left,
+            Some(true) => {}
+        }
         let (exists, read) = read_file(files, path);
         let mods: Vec<ModItem> = match read.as_ref().and_then(|read| read.scan.as_ref()) {
             Some(scan) => scan.mods.clone(),
             None => Vec::new(),
         };
-        if for_extraction {
-            self.hand_over(path, read);
-        }
+        self.hand_over(path, read);
         if !exists {
             return Visit::Absent;
         }
@@ -174,7 +175,7 @@ impl ReadAhead {
                 chain.pop();
                 match visited {
                     Visit::Stopped => return Visit::Stopped,
-                    Visit::Found => break,
+                    Visit::Found | Visit::Left => break,
                     Visit::Absent => {}
                 }
             }
@@ -190,6 +191,8 @@ enum Visit {
     Found,
     /// There is no such file.
     Absent,
+    /// The extraction claimed the file first: it reads it, the other candidates and what is below.
+    Left,
     /// The read-ahead was told to stop.
     Stopped,
 }
@@ -306,13 +309,23 @@ mod tests {
     }
 
     #[test]
-    fn a_path_the_extraction_claimed_first_is_walked_but_not_handed_over() {
-        let files = memory(&[("src/lib.rs", "mod a;\n"), ("src/a.rs", "pub struct A;\n")]);
+    fn a_file_the_extraction_claimed_first_is_left_to_it_with_what_is_below() {
+        let files = memory(&[
+            ("src/lib.rs", "mod a;\nmod b;\n"),
+            ("src/a.rs", "mod below;\n"),
+            ("src/a/below.rs", "pub struct Below;\n"),
+            ("src/b.rs", "pub struct B;\n"),
+        ]);
         let ahead = ReadAhead::default();
-        assert!(ahead.take("src/lib.rs").is_none());
+        assert!(ahead.take("src/a.rs").is_none());
         ahead.run(&files, &["src/lib.rs".to_owned()]);
-        assert!(ahead.take("src/lib.rs").is_none());
-        assert!(ahead.take("src/a.rs").is_some(), "walked on from lib.rs");
+        assert!(ahead.take("src/lib.rs").is_some());
+        assert!(ahead.take("src/a.rs").is_none());
+        assert!(ahead.take("src/a/below.rs").is_none(), "left with a.rs");
+        assert!(
+            ahead.take("src/b.rs").is_some(),
+            "the walk goes on beside it"
+        );
     }
 
     #[test]
