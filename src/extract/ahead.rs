@@ -1,8 +1,9 @@
 //! Reading ahead on the second core: while the extraction's thread mounts the working tree's module
-//! trees, another thread reads the files the mount will ask for, in the order it asks (each crate root,
-//! then depth first the files its `mod` declarations name: `name.rs`, `name/mod.rs` or the `#[path]`),
-//! computes their blob ids and scans them (the scan is plain data; syn's trees are not, so nothing is
-//! parsed there).
+//! trees, another thread reads the files the mount will ask for, computes their blob ids and scans them
+//! (the scan is plain data; syn's trees are not, so nothing is parsed there). It walks the trees as the
+//! mount does (each crate root, then depth first the files its `mod` declarations name: `name.rs`,
+//! `name/mod.rs` or the `#[path]`) but from the other end (the last crate first, each file's last `mod`
+//! first), so that the two threads work on different files until they meet.
 //!
 //! The two threads share one claim per path. The read-ahead claims a path before reading it and hands
 //! over what it read; the extraction takes it, waits for a path being read, and reads a path the
@@ -16,7 +17,7 @@ use git2::{ObjectType, Oid};
 use rustc_hash::FxHashMap;
 
 use super::mod_files::{candidates, parent_dir};
-use super::scan::{self, ModItem, Scan};
+use super::scan::{self, ModItem, Scan, ScanItem};
 
 /// Files the read-ahead does not read (the extraction's thread reads them when it needs them): a large
 /// generated file would otherwise sit in memory twice if the mount never asks for it.
@@ -32,12 +33,14 @@ pub trait ConcurrentReader: Send + Sync {
     fn read(&self, path: &str) -> Option<Vec<u8>>;
 }
 
-/// A file read ahead: its blob id, its text and its scan.
+/// A file read ahead: its blob id, its text and its scan, with its items when the scan says it may
+/// declare (the extraction then splits it into items: [`scan::items`]).
 #[derive(Debug)]
 pub(super) struct ReadFile {
     pub(super) id: Oid,
     pub(super) text: String,
     pub(super) scan: Option<Scan>,
+    pub(super) items: Option<Option<Vec<ScanItem>>>,
 }
 
 /// Who has a path.
@@ -126,11 +129,11 @@ impl ReadAhead {
         self.read.notify_all();
     }
 
-    /// For the read-ahead's thread: reads the crates whose root files are `roots` through `files`, in
-    /// the mount's order, until told to stop.
+    /// For the read-ahead's thread: reads the crates whose root files are `roots` through `files`, from
+    /// the other end of the mount's order, until told to stop.
     pub(super) fn run(&self, files: &dyn ConcurrentReader, roots: &[String]) {
         let mut chain = Vec::new();
-        for root in roots {
+        for root in roots.iter().rev() {
             chain.push(root.clone());
             let walked = self.visit(files, root, parent_dir(root), &mut chain);
             chain.pop();
@@ -165,7 +168,7 @@ impl ReadAhead {
         if !exists {
             return Visit::Absent;
         }
-        for declared in mods.iter().filter(|declared| !declared.inline) {
+        for declared in mods.iter().rev().filter(|declared| !declared.inline) {
             for (candidate, sub_dir) in candidates(declared, child_dir) {
                 if chain.contains(&candidate) {
                     break;
@@ -214,8 +217,21 @@ fn read_file(files: &dyn ConcurrentReader, path: &str) -> (bool, Option<ReadFile
     let Ok(text) = String::from_utf8(bytes) else {
         return (true, None);
     };
-    let scan = scan::scan(scan::syn_content(&text));
-    (true, Some(ReadFile { id, text, scan }))
+    let content = scan::syn_content(&text);
+    let scan = scan::scan(content);
+    let items = scan
+        .as_ref()
+        .is_some_and(|scan| scan.declares)
+        .then(|| scan::items(content));
+    (
+        true,
+        Some(ReadFile {
+            id,
+            text,
+            scan,
+            items,
+        }),
+    )
 }
 
 /// Runs `mount` on this thread while a read-ahead reads the files of `roots` through `files` on another
@@ -272,7 +288,7 @@ mod tests {
     }
 
     #[test]
-    fn reads_the_files_the_mount_reaches_in_its_order_and_nothing_else() {
+    fn reads_the_files_the_mount_reaches_and_nothing_else() {
         let files = memory(&[
             ("src/lib.rs", "mod a;\nmod b;\nmod inline { mod c; }\n"),
             ("src/a.rs", "pub struct A;\n"),
@@ -300,6 +316,8 @@ mod tests {
                 Oid::hash_object(ObjectType::Blob, text.as_bytes()).unwrap()
             );
             assert_eq!(read.scan, scan::scan(text));
+            let declares = read.scan.as_ref().is_some_and(|scan| scan.declares);
+            assert_eq!(read.items, declares.then(|| scan::items(text)));
             // Taken once: a second ask is the extraction's own.
             assert!(ahead.take(path).is_none());
         }

@@ -154,6 +154,9 @@ impl SourceCache {
                 return Ok(Some(Rc::clone(blob)));
             }
             let blob = Blob::scanned(read.id, read.text, read.scan);
+            if let Some(items) = read.items {
+                blob.set_items(items);
+            }
             return Ok(Some(self.keep_blob(blob)));
         }
         let Some(bytes) = reader.read(path)? else {
@@ -326,19 +329,17 @@ impl Blob {
         Ok(self.declarations.get_or_init(|| found))
     }
 
+    /// Sets the items [`scan::items`] gives of the file (read on another thread), before any use.
+    fn set_items(&self, items: Option<Vec<ScanItem>>) {
+        let _ = self.items.set(items_of(items));
+    }
+
     /// The items of the file as the scan splits them (read on first use); `None` when the file is
     /// parsed whole: the scan cannot split it with certainty, or it invokes at item level a
     /// `macro_rules!` it defines (`expand` replaces such invocations in the whole file's tree).
     pub(super) fn scanned_items(&self) -> Option<&[ScanItem]> {
         self.items
-            .get_or_init(|| {
-                scan::items(scan::syn_content(&self.text))
-                    .filter(|items| !invokes_own_macro(items))
-                    .map(|items| Items {
-                        trees: items.iter().map(|_| OnceCell::new()).collect(),
-                        items,
-                    })
-            })
+            .get_or_init(|| items_of(scan::items(scan::syn_content(&self.text))))
             .as_ref()
             .map(|items| items.items.as_slice())
     }
@@ -372,6 +373,16 @@ impl Blob {
             .as_ref()
             .map_err(Clone::clone)
     }
+}
+
+/// The items of [`Blob::scanned_items`], from what [`scan::items`] gives.
+fn items_of(scanned: Option<Vec<ScanItem>>) -> Option<Items> {
+    scanned
+        .filter(|items| !invokes_own_macro(items))
+        .map(|items| Items {
+            trees: items.iter().map(|_| OnceCell::new()).collect(),
+            items,
+        })
 }
 
 /// Whether an item-level macro invocation of the file names a `macro_rules!` the file defines: `expand`
