@@ -8,7 +8,6 @@ use std::rc::Rc;
 use git2::{ObjectType, Oid};
 use rustc_hash::FxHashMap;
 
-use super::ahead::ReadAhead;
 use super::declarations::{self, Declaration, ItemAt};
 use super::expand;
 use super::scan::{self, ItemKind, ModItem, ScanItem};
@@ -39,9 +38,6 @@ pub struct CacheStats {
     pub parsed_items: usize,
     /// Module subtrees reused from an earlier revision (an unchanged directory), not looked at again.
     pub nodes_reused: usize,
-    /// Of the files read, those read and scanned on another thread while the module trees were mounted
-    /// (the working tree's; see [`FileReader::concurrent`]).
-    pub read_ahead: usize,
 }
 
 /// The text, module scan, syntax tree and declarations of every file an extraction looked at, keyed by
@@ -124,13 +120,11 @@ impl SourceCache {
         self.module_files.borrow_mut().insert(key, file);
     }
 
-    /// The file at `path` of `reader`'s revision, from the cache when its blob id is known there, else
-    /// from what `ahead` read of it (when the reader knows the blob id, only under that id), else read.
+    /// The file at `path` of `reader`'s revision, from the cache when its blob id is known there.
     pub(super) fn load(
         &self,
         reader: &dyn FileReader,
         path: &str,
-        ahead: Option<&ReadAhead>,
     ) -> Result<Option<Rc<Blob>>, ExtractError> {
         let known = reader.blob_id(path)?;
         if let Some(id) = known
@@ -138,26 +132,6 @@ impl SourceCache {
         {
             self.count(|stats| stats.hits += 1);
             return Ok(Some(Rc::clone(blob)));
-        }
-        if let Some(read) = ahead.and_then(|ahead| ahead.take(path))
-            && known.is_none_or(|id| id == read.id)
-        {
-            if known.is_none() {
-                reader.read_elsewhere(path, read.id);
-            }
-            self.count(|stats| {
-                stats.reads += 1;
-                stats.read_ahead += 1;
-            });
-            if let Some(blob) = self.blobs.borrow().get(&read.id) {
-                self.count(|stats| stats.hits += 1);
-                return Ok(Some(Rc::clone(blob)));
-            }
-            let blob = Blob::scanned(read.id, read.text, read.scan);
-            if let Some(items) = read.items {
-                blob.set_items(items);
-            }
-            return Ok(Some(self.keep_blob(blob)));
         }
         let Some(bytes) = reader.read(path)? else {
             return Ok(None);
@@ -178,15 +152,10 @@ impl SourceCache {
             file: path.to_owned(),
             offset: e.utf8_error().valid_up_to(),
         })?;
-        Ok(Some(self.keep_blob(Blob::new(id, text))))
-    }
-
-    /// Holds `blob`, new to the cache.
-    fn keep_blob(&self, blob: Blob) -> Rc<Blob> {
-        let blob = Rc::new(blob);
-        self.blobs.borrow_mut().insert(blob.id, Rc::clone(&blob));
+        let blob = Rc::new(Blob::new(id, text));
+        self.blobs.borrow_mut().insert(id, Rc::clone(&blob));
         self.count(|stats| stats.blobs += 1);
-        blob
+        Ok(Some(blob))
     }
 }
 
@@ -246,11 +215,6 @@ pub(super) struct Blob {
 impl Blob {
     fn new(id: Oid, text: String) -> Self {
         let scanned = scan::scan(scan::syn_content(&text));
-        Blob::scanned(id, text, scanned)
-    }
-
-    /// A blob of `text`, whose [`scan::scan`] is `scanned`.
-    fn scanned(id: Oid, text: String, scanned: Option<scan::Scan>) -> Self {
         let may_declare = scanned.as_ref().is_none_or(|scan| scan.declares);
         Blob {
             id,
@@ -329,17 +293,19 @@ impl Blob {
         Ok(self.declarations.get_or_init(|| found))
     }
 
-    /// Sets the items [`scan::items`] gives of the file (read on another thread), before any use.
-    fn set_items(&self, items: Option<Vec<ScanItem>>) {
-        let _ = self.items.set(items_of(items));
-    }
-
     /// The items of the file as the scan splits them (read on first use); `None` when the file is
     /// parsed whole: the scan cannot split it with certainty, or it invokes at item level a
     /// `macro_rules!` it defines (`expand` replaces such invocations in the whole file's tree).
     pub(super) fn scanned_items(&self) -> Option<&[ScanItem]> {
         self.items
-            .get_or_init(|| items_of(scan::items(scan::syn_content(&self.text))))
+            .get_or_init(|| {
+                scan::items(scan::syn_content(&self.text))
+                    .filter(|items| !invokes_own_macro(items))
+                    .map(|items| Items {
+                        trees: items.iter().map(|_| OnceCell::new()).collect(),
+                        items,
+                    })
+            })
             .as_ref()
             .map(|items| items.items.as_slice())
     }
@@ -373,16 +339,6 @@ impl Blob {
             .as_ref()
             .map_err(Clone::clone)
     }
-}
-
-/// The items of [`Blob::scanned_items`], from what [`scan::items`] gives.
-fn items_of(scanned: Option<Vec<ScanItem>>) -> Option<Items> {
-    scanned
-        .filter(|items| !invokes_own_macro(items))
-        .map(|items| Items {
-            trees: items.iter().map(|_| OnceCell::new()).collect(),
-            items,
-        })
 }
 
 /// Whether an item-level macro invocation of the file names a `macro_rules!` the file defines: `expand`

@@ -47,9 +47,6 @@
 //! - `serde_repr`: enums deriving serde_repr's `Serialize_repr`/`Deserialize_repr` (written as integers).
 //! - `declarations`: what a parsed file declares (`#[derive(Protocol)]`, `#[derive(Message)]`).
 //! - `cache`: the [`SourceCache`]: files by blob id, module-tree files by what they depend on.
-//! - `mod_files`: the files a `mod` declaration may name (`name.rs`, `name/mod.rs`, `#[path]`).
-//! - `ahead`: the working tree's files read, hashed and scanned on a second thread while the module
-//!   trees are mounted ([`ConcurrentReader`]).
 //! - `cfg`: the one evaluator of `#[cfg(...)]` and `#[cfg_attr(...)]`, for any crate's enabled features.
 //! - `external`: the dependencies a revision's code may name ([`Externals`]) and how they are found.
 //! - `tree`: the crates' module trees, mounted from the scans (`mod`, `name/mod.rs`, `#[path]`); a
@@ -60,7 +57,6 @@
 //!   declared or opaque serde impls; `lower/gated`: fields, variants and shapes the build or the
 //!   configuration decides).
 
-mod ahead;
 mod cache;
 mod cfg;
 mod declarations;
@@ -69,7 +65,6 @@ mod external;
 mod features;
 mod known;
 mod lower;
-mod mod_files;
 mod names;
 mod scan;
 mod serde_attrs;
@@ -82,7 +77,6 @@ use std::collections::BTreeMap;
 
 use proc_macro2::Span;
 
-pub use ahead::ConcurrentReader;
 pub use cache::{CacheStats, SourceCache};
 pub use external::{CrateSource, ExternalCrate, Externals, Locate, Located};
 pub use features::FeatureRequest;
@@ -108,21 +102,6 @@ pub trait FileReader {
     fn dir_id(&self, path: &str) -> Result<DirId, ExtractError> {
         let _ = path;
         Ok(DirId::Unknown)
-    }
-
-    /// The same files, readable from another thread: the module trees are then mounted while a second
-    /// thread reads, hashes and scans the files the mount will ask for. What it read of a file is used
-    /// only under the id [`FileReader::blob_id`] gives, when it gives one; otherwise the reader is told
-    /// with [`FileReader::read_elsewhere`]. The default: `None`.
-    fn concurrent(&self) -> Option<std::sync::Arc<dyn ConcurrentReader>> {
-        None
-    }
-
-    /// The extraction used the file at `path` as another thread read it through
-    /// [`FileReader::concurrent`], with blob id `id`, instead of asking [`FileReader::read`] (a reader
-    /// that records what it is asked records this). The default does nothing.
-    fn read_elsewhere(&self, path: &str, id: git2::Oid) {
-        let _ = (path, id);
     }
 }
 

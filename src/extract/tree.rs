@@ -9,13 +9,11 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
-use super::ahead::{self, ReadAhead};
 use super::cache::{
     Blob, ChildModule, ChildSource, ModPath, ModuleFile, ModuleFileKey, SourceCache,
 };
 use super::declarations::Declaration;
 use super::external::{CrateSource, ExternalCrate, Externals, From};
-use super::mod_files::{candidates, parent_dir};
 use super::scan::{ModItem, Pos};
 use super::{CrateRoot, DirId, ExtractError, FileReader};
 use crate::model::{ExtractNote, Location};
@@ -58,10 +56,20 @@ pub(super) struct ExternalMount {
 struct Mounting<'a> {
     cache: &'a SourceCache,
     reader: &'a dyn FileReader,
-    /// The files read ahead on another thread, when they are (see [`ahead`]).
-    ahead: Option<&'a ReadAhead>,
     /// The files being mounted, outermost first (a `#[path]` back to one of them is not followed).
     chain: Vec<String>,
+}
+
+fn parent_dir(path: &str) -> &str {
+    path.rfind('/').map_or("", |i| &path[..i])
+}
+
+fn join(dir: &str, rest: &str) -> String {
+    if dir.is_empty() {
+        rest.to_owned()
+    } else {
+        format!("{dir}/{rest}")
+    }
 }
 
 fn pos_note(file: &str, pos: Pos, message: String) -> ExtractNote {
@@ -85,27 +93,22 @@ impl<'c> ModuleTree<'c> {
         cache: &'c SourceCache,
         describe: &'c dyn Fn() -> Externals,
     ) -> Result<Self, ExtractError> {
-        let root_files: Vec<String> = crates.iter().map(|k| k.root_file.clone()).collect();
-        let roots = ahead::mounting_with(reader.concurrent(), &root_files, |ahead| {
-            let mut roots = Vec::new();
-            for krate in crates {
-                let Some(blob) = cache.load(reader, &krate.root_file, ahead)? else {
-                    continue; // The crate does not exist at this revision.
-                };
-                let mut mounting = Mounting {
-                    cache,
-                    reader,
-                    ahead,
-                    chain: vec![krate.root_file.clone()],
-                };
-                // Files whose `mod` children live beside them (`lib.rs`, `main.rs`, `mod.rs`).
-                let child_dir = parent_dir(&krate.root_file);
-                let root =
-                    mounting.mount(&krate.root_file, blob, vec![krate.name.clone()], child_dir)?;
-                roots.push((krate.name.clone(), root));
-            }
-            Ok::<_, ExtractError>(roots)
-        })?;
+        let mut roots = Vec::new();
+        for krate in crates {
+            let Some(blob) = cache.load(reader, &krate.root_file)? else {
+                continue; // The crate does not exist at this revision.
+            };
+            let mut mounting = Mounting {
+                cache,
+                reader,
+                chain: vec![krate.root_file.clone()],
+            };
+            // Files whose `mod` children live beside them (`lib.rs`, `main.rs`, `mod.rs`).
+            let child_dir = parent_dir(&krate.root_file);
+            let root =
+                mounting.mount(&krate.root_file, blob, vec![krate.name.clone()], child_dir)?;
+            roots.push((krate.name.clone(), root));
+        }
         Ok(ModuleTree {
             cache,
             roots,
@@ -209,13 +212,12 @@ impl<'c> ModuleTree<'c> {
         root_file: &str,
         module: Vec<String>,
     ) -> Result<Option<Rc<ModuleFile>>, ExtractError> {
-        let Some(blob) = self.cache.load(reader, root_file, None)? else {
+        let Some(blob) = self.cache.load(reader, root_file)? else {
             return Ok(None);
         };
         let mut mounting = Mounting {
             cache: self.cache,
             reader,
-            ahead: None,
             chain: vec![root_file.to_owned()],
         };
         mounting
@@ -408,7 +410,7 @@ impl Mounting<'_> {
                 ));
                 return Ok(child);
             }
-            if let Some(blob) = self.cache.load(self.reader, &candidate, self.ahead)? {
+            if let Some(blob) = self.cache.load(self.reader, &candidate)? {
                 let mut child_module = parent.module.clone();
                 child_module.extend(child.relative_path.iter().cloned());
                 self.chain.push(candidate.clone());
@@ -430,5 +432,31 @@ impl Mounting<'_> {
             ),
         ));
         Ok(child)
+    }
+}
+
+/// The files a `mod name;` may be in, each with the directory of its own children: its `#[path]`, or
+/// `name.rs` then `name/mod.rs`.
+fn candidates(declared: &ModItem, child_dir: &str) -> Vec<(String, String)> {
+    let dir = declared
+        .parents
+        .iter()
+        .fold(child_dir.to_owned(), |dir, parent| join(&dir, parent));
+    match &declared.path_attr {
+        Some(path) => {
+            let file = join(&dir, path);
+            let sub_dir = parent_dir(&file).to_owned();
+            vec![(file, sub_dir)]
+        }
+        None => vec![
+            (
+                join(&dir, &format!("{}.rs", declared.name)),
+                join(&dir, &declared.name),
+            ),
+            (
+                join(&dir, &format!("{}/mod.rs", declared.name)),
+                join(&dir, &declared.name),
+            ),
+        ],
     }
 }

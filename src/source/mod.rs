@@ -6,12 +6,11 @@ use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::Arc;
 
 use git2::{ObjectType, Oid, Repository};
 use semver::Version;
 
-use crate::extract::{ConcurrentReader, DirId, ExtractError, FileReader};
+use crate::extract::{DirId, ExtractError, FileReader};
 
 mod index;
 mod registry;
@@ -211,29 +210,6 @@ impl FileReader for WorkTree {
                 message: e.to_string(),
             }),
         }
-    }
-
-    /// The files on disk.
-    fn concurrent(&self) -> Option<Arc<dyn ConcurrentReader>> {
-        Some(Arc::new(WorkTreeFiles {
-            root: self.root.clone(),
-        }))
-    }
-}
-
-/// The working tree's files, read from another thread (see [`FileReader::concurrent`]).
-struct WorkTreeFiles {
-    root: PathBuf,
-}
-
-impl ConcurrentReader for WorkTreeFiles {
-    fn size(&self, path: &str) -> Option<u64> {
-        let metadata = std::fs::metadata(self.root.join(path)).ok()?;
-        metadata.is_file().then_some(metadata.len())
-    }
-
-    fn read(&self, path: &str) -> Option<Vec<u8>> {
-        std::fs::read(self.root.join(path)).ok()
     }
 }
 

@@ -14,13 +14,12 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
-use std::sync::Arc;
 
 use git2::{ObjectType, Oid};
 use serde::{Deserialize, Serialize};
 
 use crate::extract::{
-    ConcurrentReader, CrateSource, DirId, ExternalCrate, ExtractError, FileReader, Locate, Located,
+    CrateSource, DirId, ExternalCrate, ExtractError, FileReader, Locate, Located,
 };
 use crate::source::DiskFiles;
 
@@ -194,17 +193,6 @@ impl FileReader for Recording<'_> {
             inputs.files.insert(path.to_owned(), Some(id.to_string()));
         }
         Ok(id)
-    }
-
-    /// The inner reader's; what is read through it is recorded by [`FileReader::blob_id`] or
-    /// [`FileReader::read_elsewhere`].
-    fn concurrent(&self) -> Option<Arc<dyn ConcurrentReader>> {
-        self.reader.concurrent()
-    }
-
-    fn read_elsewhere(&self, path: &str, id: Oid) {
-        let mut inputs = self.recorder.inputs.borrow_mut();
-        inputs.files.insert(path.to_owned(), Some(id.to_string()));
     }
 
     fn dir_id(&self, path: &str) -> Result<DirId, ExtractError> {
