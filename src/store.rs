@@ -36,6 +36,9 @@
 //!   working tree, and each older release's tag and part, in order. A check compares again only the
 //!   protocols one of these changed for: an edit of one protocol's messages compares that protocol alone.
 //!
+//! - `releases/<commit>-<crates>.unreadable.json`: an older release whose source could not be read, with
+//!   the error and what its extraction depended on (see `store/unreadable.rs`).
+//!
 //! - `checked/<crates>.json`: the last check's whole comparison step, keyed by the identity of every model
 //!   it read (see `store/checked.rs`): an unchanged check reads it back and no model at all.
 //!
@@ -927,5 +930,6 @@ fn write_atomically_with(
 mod checked;
 #[cfg(test)]
 mod tests;
+mod unreadable;
 
 pub(crate) use checked::{ReleaseSummary, WorkingSummary};

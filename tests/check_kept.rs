@@ -228,3 +228,64 @@ fn fixtures_are_checked_when_the_comparison_is_read_back() {
     let without = report(&dir);
     assert!(!rules(&without, "sched").contains(&"fixtures_missing".to_owned()));
 }
+
+#[test]
+fn an_older_release_that_cannot_be_read_is_not_extracted_again_and_keeps_the_check_kept() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("ws");
+    workspace(&dir);
+    // v1.0.0's record lost a comma: that release cannot be read (a later release, 1.1.0, can).
+    let lib_rs = dir.join("src/lib.rs");
+    let current = std::fs::read_to_string(&lib_rs).unwrap();
+    git(&dir, &["checkout", "-q", "--", "src/lib.rs"]);
+    git(&dir, &["checkout", "-q", "v1.0.0"]);
+    let broken = lib("1.0.0", "pub id: u64 pub at: u8", "pub now: bool");
+    write(&lib_rs, &broken);
+    git(&dir, &["commit", "-q", "-am", "1.0 again"]);
+    git(&dir, &["tag", "-f", "v1.0.0"]);
+    git(&dir, &["checkout", "-q", "-"]);
+    git(
+        &dir,
+        &["merge", "-q", "-s", "ours", "v1.0.0", "-m", "merge"],
+    );
+    write(&lib_rs, &current);
+
+    let skipped = "skipping release v1.0.0: cannot read the source at v1.0.0";
+    let first = report(&dir);
+    let store = store(&dir);
+    let unreadable: Vec<PathBuf> = std::fs::read_dir(store.join("releases"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.to_string_lossy().ends_with(".unreadable.json"))
+        .collect();
+    assert_eq!(unreadable.len(), 1, "{unreadable:?}");
+    let recorded = std::fs::read(&unreadable[0]).unwrap();
+    // The next check reads its comparison back, with no model (the parts are gone and stay gone), and
+    // still says which release it skipped and why.
+    std::fs::remove_dir_all(store.join("parts")).unwrap();
+    let second = check(&dir, &[]);
+    assert_eq!(String::from_utf8(second.stdout).unwrap(), first);
+    let stderr = String::from_utf8(second.stderr).unwrap();
+    assert!(stderr.contains(skipped), "{stderr}");
+    assert!(!store.join("parts").exists());
+    // An edit of the working tree compares again without extracting the release again: its error is
+    // the one kept (the file is as the first check wrote it).
+    write(
+        &lib_rs,
+        &lib("1.2.0", "pub id: u64, pub slot: Option<u32>", "pub now: u8"),
+    );
+    let edited = check(&dir, &[]);
+    assert!(String::from_utf8(edited.stderr).unwrap().contains(skipped));
+    assert_eq!(std::fs::read(&unreadable[0]).unwrap(), recorded);
+    report(&dir);
+    // Another filter (the working tree now reads every message of v1.0.0's `ctl`): extracted again.
+    write(
+        &lib_rs,
+        &lib("1.2.0", "pub id: u64, pub slot: Option<u32>", "pub now: u8").replace(
+            "name = \"ctl\", version",
+            "name = \"ctl\", min_compatible = \"1.0.0\", version",
+        ),
+    );
+    report(&dir);
+    assert_ne!(std::fs::read(&unreadable[0]).unwrap(), recorded);
+}

@@ -34,6 +34,20 @@ pub(super) fn older_release_keep(current: &[ProtocolDecl]) -> impl Fn(&ProtocolD
     }
 }
 
+/// A name for the filter [`older_release_keep`] gives with the working tree's protocols `current`, which
+/// determines it: each protocol's name and `min_compatible` (what [`scope`] reads of the working tree).
+pub(super) fn older_release_filter(current: &[ProtocolDecl]) -> String {
+    let mut filter: Vec<String> = current
+        .iter()
+        .map(|p| match &p.min_compatible {
+            Some(min) => format!("{}>={min}", p.name),
+            None => p.name.clone(),
+        })
+        .collect();
+    filter.sort();
+    filter.join(",")
+}
+
 /// One protocol's part of a model, borrowed: what a comparison of the protocol reads there, its
 /// declaration, its messages and every type they reach (as [`Snapshot::protocol_part`] keeps them).
 #[derive(Hash)]

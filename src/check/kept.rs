@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::compare;
+use crate::extract::ExtractError;
 use crate::model::ProtocolDecl;
 use crate::outcome::{BaselineChoice, ProtocolChanges};
 use crate::source::Release;
@@ -25,7 +26,13 @@ pub(super) struct Declared {
     pub current: Vec<ProtocolDecl>,
     /// The baseline's.
     pub base: Vec<ProtocolDecl>,
+    /// The older releases that could not be read, by commit, with the error.
+    pub unreadable: Vec<(String, ExtractError)>,
 }
+
+/// An older release as a kept comparison names it: as the store holds it, or the error its extraction
+/// gave (see [`History::release_unreadable`]).
+type Older = Result<ReleaseSummary, ExtractError>;
 
 /// Everything the comparison step reads, by identity: the baseline's name (the findings say it), each
 /// model's identity in the store (the working tree's model id; of each release its protocols'
@@ -38,7 +45,8 @@ struct Key<'a> {
     /// `None`: a first release (nothing to compare with).
     base: Option<(&'a str, &'a ReleaseSummary)>,
     current: &'a str,
-    older: Vec<(&'a str, &'a str, &'a ReleaseSummary)>,
+    /// An unreadable release by its error's text.
+    older: Vec<(&'a str, &'a str, Result<&'a ReleaseSummary, String>)>,
 }
 
 impl<'a> Key<'a> {
@@ -48,7 +56,7 @@ impl<'a> Key<'a> {
         releases: &'a CheckedReleases,
         base: Option<&'a ReleaseSummary>,
         current: &'a str,
-        older: &'a [(&'a Release, ReleaseSummary)],
+        older: &'a [(&'a Release, Older)],
     ) -> Key<'a> {
         Key {
             rev: &releases.baseline.rev,
@@ -56,7 +64,10 @@ impl<'a> Key<'a> {
             current,
             older: older
                 .iter()
-                .map(|(release, summary)| (release.tag.as_str(), release.commit.as_str(), summary))
+                .map(|(release, older)| {
+                    let older = older.as_ref().map_err(ToString::to_string);
+                    (release.tag.as_str(), release.commit.as_str(), older)
+                })
                 .collect(),
         }
     }
@@ -88,32 +99,39 @@ pub(super) fn read_for(
     };
     let older = {
         let keep = compare::older_release_keep(&protocols);
+        let filter = compare::older_release_filter(&protocols);
         releases
             .older
             .iter()
             .map(|release| {
-                Some((
-                    release,
-                    history.release_summary(&release.commit, Some(&keep))?,
-                ))
+                let older = match history.release_summary(&release.commit, Some(&keep)) {
+                    Some(summary) => Ok(summary),
+                    None => Err(history.release_unreadable(&release.commit, &filter)?),
+                };
+                Some((release, older))
             })
             .collect::<Option<Vec<_>>>()?
     };
     let key = Key::new(releases, base.as_ref(), model, &older);
     let compared = history.store().checked(&key)?;
+    let unreadable = older
+        .into_iter()
+        .filter_map(|(release, older)| Some((release.commit.clone(), older.err()?)))
+        .collect();
     let declared = Declared {
         current: protocols,
         base: base
             .map(|summary| summary.protocols().cloned().collect())
             .unwrap_or_default(),
+        unreadable,
     };
     Some((compared, declared))
 }
 
 /// Keeps `compared`, the comparison of the models this process read (as the store served or wrote
 /// them: never what it holds afterwards, which another check may have replaced), for the next check.
-/// Not kept when a model was not served by the store (`--no-cache`, an older release that could not be
-/// read).
+/// Not kept when a model was not served by the store (`--no-cache`), or an older release was neither
+/// read nor found unreadable.
 pub(super) fn keep(history: &History<'_>, releases: &CheckedReleases, compared: &Compared) {
     let store = history.store();
     let Some(current) = store.used_working() else {
@@ -129,7 +147,13 @@ pub(super) fn keep(history: &History<'_>, releases: &CheckedReleases, compared: 
     let Some(older) = releases
         .older
         .iter()
-        .map(|release| Some((release, store.used_release(&release.commit)?)))
+        .map(|release| {
+            let older = match store.used_release(&release.commit) {
+                Some(summary) => Ok(summary),
+                None => Err(store.used_unreadable(&release.commit)?),
+            };
+            Some((release, older))
+        })
         .collect::<Option<Vec<_>>>()
     else {
         return;

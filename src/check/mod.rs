@@ -194,7 +194,19 @@ fn read_back(
 ) -> Result<(kept::Compared, Models), WorkspaceError> {
     let protocols: Vec<&ProtocolDecl> = declared.current.iter().chain(&declared.base).collect();
     history.workspace().require_protocols(&protocols)?;
-    read_releases(&releases.older, progress, |_| Ok(()));
+    read_releases(&releases.older, progress, |release| {
+        match declared
+            .unreadable
+            .iter()
+            .find(|(commit, _)| *commit == release.commit)
+        {
+            Some((_, error)) => Err(WorkspaceError::Revision {
+                rev: release.tag.clone(),
+                error: Box::new(error.clone()),
+            }),
+            None => Ok(()),
+        }
+    });
     Ok((compared, Models::Declared(declared, OnceCell::new())))
 }
 
@@ -241,11 +253,13 @@ fn read_older_releases(
     progress: &mut dyn Progress,
 ) -> Vec<(String, Snapshot)> {
     let keep = compare::older_release_keep(&current.protocols);
+    let filter = compare::older_release_filter(&current.protocols);
     let mut compared: BTreeSet<(String, String)> = BTreeSet::new();
     let read = read_releases(older, progress, |release| {
         let unseen =
             |name: &str, shape: &str| !compared.contains(&(name.to_owned(), shape.to_owned()));
-        let parts = history.release_parts(&release.commit, &release.tag, &keep, &unseen)?;
+        let parts =
+            history.release_parts(&release.commit, &release.tag, (&keep, &filter), &unseen)?;
         compared.extend(parts.iter().map(|p| (p.name.clone(), p.shape().to_owned())));
         Ok(Snapshot::join(parts.iter().map(|p| &p.model), Vec::new()))
     });

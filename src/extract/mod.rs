@@ -132,7 +132,7 @@ pub struct CrateRoot {
 }
 
 /// Why extraction could not produce a model.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize, serde::Deserialize)]
 pub enum ExtractError {
     /// A file is not valid Rust.
     #[error("{file}:{line}:{column}: cannot parse Rust source: {message}")]

@@ -103,6 +103,9 @@ pub(super) struct Used {
     pub releases: HashMap<String, ReleaseSummary>,
     /// The working tree's model id.
     pub working: Option<String>,
+    /// The error of each older release that could not be read, by commit (see
+    /// [`Store::unreadable`]).
+    pub unreadable: HashMap<String, crate::extract::ExtractError>,
 }
 
 /// The file of a kept check: its key and its result.

@@ -117,22 +117,42 @@ impl<'w> History<'w> {
 
     /// The protocols of the release at `commit` (named `rev`) that `unseen` accepts, each with the
     /// messages `keep` asks for (see [`Store::parts`]): from the store, else extracted with `keep`.
+    /// `filter` names `keep` (it must determine it): a release whose extraction with that filter failed
+    /// at an earlier check fails again at once, with the same error (see [`History::release_unreadable`]).
     pub(crate) fn release_parts(
         &self,
         commit: &str,
         rev: &str,
-        keep: &dyn Fn(&ProtocolDecl) -> Keep,
+        (keep, filter): (&dyn Fn(&ProtocolDecl) -> Keep, &str),
         unseen: Unseen<'_>,
     ) -> Result<Vec<Rc<Part>>, WorkspaceError> {
+        if let Some(error) = self.release_unreadable(commit, filter) {
+            return Err(revision_error(rev, error));
+        }
         let holds = |recorded: &serde_json::Value| self.holds(recorded);
         self.store.parts_with(commit, keep, unseen, &holds, || {
             let tree = self.tree(commit)?;
             let recorder = Recorder::default();
             let snapshot = (self.workspace)
                 .extract(&*tree, &self.cache, Some(keep), Some(&recorder))
-                .map_err(|error| revision_error(rev, error))?;
+                .map_err(|error| {
+                    let inputs = inputs_json(&recorder);
+                    self.store.keep_unreadable(commit, filter, &error, inputs);
+                    revision_error(rev, error)
+                })?;
             Ok((snapshot, inputs_json(&recorder)))
         })
+    }
+
+    /// The error an earlier check met extracting the release at `commit` with the filter `filter` (see
+    /// [`History::release_parts`]), when what that extraction depended on still holds.
+    pub(crate) fn release_unreadable(
+        &self,
+        commit: &str,
+        filter: &str,
+    ) -> Option<crate::extract::ExtractError> {
+        self.store
+            .unreadable(commit, filter, &|recorded| self.holds(recorded))
     }
 
     /// The bytes of the working tree's file at `path` (relative to the workspace root), if it can be read.
