@@ -499,6 +499,47 @@ impl PartOf<'_> {
     }
 }
 
+/// A model as a comparison reads it, borrowed: a whole [`Snapshot`], or one protocol's part
+/// ([`PartOf`]) under its declaration, which reads exactly as [`PartOf::to_model`]'s copy of it would
+/// (the same declaration, messages and types, in the same order) without copying anything.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum ModelView<'s> {
+    /// Every protocol, message and type of a model.
+    Whole(&'s Snapshot),
+    /// One protocol's declaration, its messages and the types they reach: nothing else can be read.
+    Part(&'s ProtocolDecl, &'s PartOf<'s>),
+}
+
+impl<'s> ModelView<'s> {
+    /// The protocol declared with `name`, if any.
+    pub(crate) fn protocol(self, name: &str) -> Option<&'s ProtocolDecl> {
+        match self {
+            ModelView::Whole(snapshot) => snapshot.protocol(name),
+            ModelView::Part(decl, _) => Some(decl).filter(|d| d.name == name),
+        }
+    }
+
+    /// The messages of the protocol named `name`, in the model's order.
+    pub(crate) fn messages_of(self, name: &str) -> impl Iterator<Item = &'s MessageDecl> {
+        let (whole, part): (&'s [MessageDecl], &'s [&'s MessageDecl]) = match self {
+            ModelView::Whole(snapshot) => (&snapshot.messages, &[]),
+            ModelView::Part(_, part) => (&[], &part.messages),
+        };
+        whole
+            .iter()
+            .chain(part.iter().copied())
+            .filter(move |m| m.protocol == name)
+    }
+
+    /// The definition of the type at `path`, if the model has it.
+    pub(crate) fn type_def(self, path: &str) -> Option<&'s TypeDef> {
+        match self {
+            ModelView::Whole(snapshot) => snapshot.types.get(path),
+            ModelView::Part(_, part) => part.types.get(path).copied(),
+        }
+    }
+}
+
 impl Snapshot {
     /// The protocol declared with `name`, if any.
     pub fn protocol(&self, name: &str) -> Option<&ProtocolDecl> {

@@ -12,7 +12,7 @@ use super::walk::Walk;
 use super::wording::{article, response_mode_text};
 use super::{BOTH, NEW_READS_OLD, Scope, directions};
 use crate::findings::{Direction, Side};
-use crate::model::{MessageDecl, ProtocolDecl, Snapshot, Ty};
+use crate::model::{MessageDecl, ModelView, ProtocolDecl, Ty};
 use crate::rules::RuleId;
 use crate::{Kind, ResponseMode};
 
@@ -75,8 +75,8 @@ fn pair_messages(olds: &[&MessageDecl], news: &[&MessageDecl]) -> MessagePairing
 
 /// The two releases of one protocol being compared.
 pub(crate) struct Releases<'s> {
-    pub old: &'s Snapshot,
-    pub new: &'s Snapshot,
+    pub old: ModelView<'s>,
+    pub new: ModelView<'s>,
     pub old_protocol: &'s ProtocolDecl,
     pub new_protocol: &'s ProtocolDecl,
 }
@@ -133,12 +133,12 @@ impl<'s> Pass<'s> {
     }
 
     fn side(&self, side: Side) -> SideRef<'s> {
-        let snapshot = match side {
+        let model = match side {
             Side::Old => self.releases.old,
             Side::New => self.releases.new,
         };
         SideRef {
-            snapshot,
+            model,
             side,
             human: self.releases.new_protocol.format.is_human_readable(),
         }

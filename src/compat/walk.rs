@@ -58,7 +58,7 @@ impl<'a> Walk<'a> {
             positional: !format.is_self_describing(),
             postcard: format == Format::Postcard,
             human: format.is_human_readable(),
-            wire_eq: WireEq::new(writer.snapshot, reader.snapshot),
+            wire_eq: WireEq::new(writer.model, reader.model),
             in_progress: HashSet::new(),
             memo: HashMap::new(),
             cycles: 0,
@@ -101,7 +101,7 @@ impl<'a> Walk<'a> {
     /// upgrade), every issue found inside says so, naming both versions.
     fn name_package_versions(&self, writer: &Ty, reader: &Ty, issues: &mut [Issue]) {
         let package = |side: SideRef<'_>, ty: &Ty| match ty {
-            Ty::Named { path, .. } => side.snapshot.types.get(path)?.package.clone(),
+            Ty::Named { path, .. } => side.model.type_def(path)?.package.clone(),
             _ => None,
         };
         let (Some(written), Some(read)) =

@@ -3,13 +3,13 @@
 use std::collections::HashSet;
 
 use super::shape::{MAX_DEPTH, subst, subst_attrs};
-use crate::model::{Body, ContainerAttrs, EnumRepr, Field, Snapshot, Ty, TypeDef, Variant};
+use crate::model::{Body, ContainerAttrs, EnumRepr, Field, ModelView, Ty, TypeDef, Variant};
 
 /// Wire equality of two closed types from two snapshots: same definitions up to locations, `since`,
 /// `allow` and Rust-only names. Co-inductive on recursive types.
 pub(crate) struct WireEq<'a> {
-    first: &'a Snapshot,
-    second: &'a Snapshot,
+    first: ModelView<'a>,
+    second: ModelView<'a>,
     assumed: HashSet<(Ty, Ty)>,
 }
 
@@ -27,7 +27,7 @@ impl Instance<'_> {
 }
 
 impl<'a> WireEq<'a> {
-    pub fn new(first: &'a Snapshot, second: &'a Snapshot) -> Self {
+    pub fn new(first: ModelView<'a>, second: ModelView<'a>) -> Self {
         WireEq {
             first,
             second,
@@ -56,8 +56,7 @@ impl<'a> WireEq<'a> {
                 if self.assumed.contains(&key) {
                     return true;
                 }
-                let (Some(first), Some(second)) =
-                    (self.first.types.get(p), self.second.types.get(q))
+                let (Some(first), Some(second)) = (self.first.type_def(p), self.second.type_def(q))
                 else {
                     return false;
                 };
