@@ -2,7 +2,9 @@
 //! a message as a whole (format, removed, added, topic, kind, response), and walks each pair's payload
 //! types in each direction.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use rustc_hash::FxHashMap;
 
 use super::assemble::Candidate;
 use super::issue::Issue;
@@ -53,7 +55,7 @@ fn pair_messages(olds: &[&MessageDecl], news: &[&MessageDecl]) -> MessagePairing
     };
     for key in PAIRING_PASSES {
         // Each old message takes the first new one not yet taken with the same key: a queue per key.
-        let mut untaken: HashMap<_, VecDeque<usize>> = HashMap::new();
+        let mut untaken: FxHashMap<_, VecDeque<usize>> = FxHashMap::default();
         for (j, message) in news.iter().enumerate() {
             if !pairing.new_paired[j] {
                 untaken.entry(key(message)).or_default().push_back(j);
