@@ -577,7 +577,7 @@ impl Snapshot {
                 continue;
             }
             if let Some((path, def)) = self.types.get_key_value(path) {
-                stack.extend(def.named_types());
+                def.push_named_types(&mut stack);
                 types.insert(path.as_str(), def);
             }
         }
@@ -649,21 +649,28 @@ impl TypeDef {
     /// The paths of the types this definition names: in fields, payloads, an alias's target and the
     /// `from`/`into` proxies, with generic arguments.
     pub fn named_types(&self) -> Vec<&str> {
-        let mut tys: Vec<&Ty> = Vec::new();
-        tys.extend(self.attrs.from.as_ref().map(|p| &p.ty));
-        tys.extend(self.attrs.into.as_ref());
-        match &self.body {
-            Body::Struct { fields, .. } => tys.extend(fields.iter().map(|f| &f.ty)),
-            Body::Enum { variants } => {
-                tys.extend(variants.iter().flat_map(|v| v.fields.iter().map(|f| &f.ty)));
-            }
-            Body::Alias { target } => tys.push(target),
-        }
         let mut out = Vec::new();
-        for ty in tys {
-            ty.named_paths(&mut out);
-        }
+        self.push_named_types(&mut out);
         out
+    }
+
+    /// Pushes [`TypeDef::named_types`] onto `out` (no list of its own: [`Snapshot::reached_from`]
+    /// walks every type a part reaches).
+    pub(crate) fn push_named_types<'a>(&'a self, out: &mut Vec<&'a str>) {
+        if let Some(from) = &self.attrs.from {
+            from.ty.named_paths(out);
+        }
+        if let Some(into) = &self.attrs.into {
+            into.named_paths(out);
+        }
+        match &self.body {
+            Body::Struct { fields, .. } => fields.iter().for_each(|f| f.ty.named_paths(out)),
+            Body::Enum { variants } => variants
+                .iter()
+                .flat_map(|v| &v.fields)
+                .for_each(|f| f.ty.named_paths(out)),
+            Body::Alias { target } => target.named_paths(out),
+        }
     }
 }
 
