@@ -499,6 +499,47 @@ impl PartOf<'_> {
     }
 }
 
+/// A model as a comparison reads it, borrowed: a whole [`Snapshot`], or one protocol's part
+/// ([`PartOf`]) under its declaration, which reads exactly as [`PartOf::to_model`]'s copy of it would
+/// (the same declaration, messages and types, in the same order) without copying anything.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum ModelView<'s> {
+    /// Every protocol, message and type of a model.
+    Whole(&'s Snapshot),
+    /// One protocol's declaration, its messages and the types they reach: nothing else can be read.
+    Part(&'s ProtocolDecl, &'s PartOf<'s>),
+}
+
+impl<'s> ModelView<'s> {
+    /// The protocol declared with `name`, if any.
+    pub(crate) fn protocol(self, name: &str) -> Option<&'s ProtocolDecl> {
+        match self {
+            ModelView::Whole(snapshot) => snapshot.protocol(name),
+            ModelView::Part(decl, _) => Some(decl).filter(|d| d.name == name),
+        }
+    }
+
+    /// The messages of the protocol named `name`, in the model's order.
+    pub(crate) fn messages_of(self, name: &str) -> impl Iterator<Item = &'s MessageDecl> {
+        let (whole, part): (&'s [MessageDecl], &'s [&'s MessageDecl]) = match self {
+            ModelView::Whole(snapshot) => (&snapshot.messages, &[]),
+            ModelView::Part(_, part) => (&[], &part.messages),
+        };
+        whole
+            .iter()
+            .chain(part.iter().copied())
+            .filter(move |m| m.protocol == name)
+    }
+
+    /// The definition of the type at `path`, if the model has it.
+    pub(crate) fn type_def(self, path: &str) -> Option<&'s TypeDef> {
+        match self {
+            ModelView::Whole(snapshot) => snapshot.types.get(path),
+            ModelView::Part(_, part) => part.types.get(path).copied(),
+        }
+    }
+}
+
 impl Snapshot {
     /// The protocol declared with `name`, if any.
     pub fn protocol(&self, name: &str) -> Option<&ProtocolDecl> {
@@ -536,7 +577,7 @@ impl Snapshot {
                 continue;
             }
             if let Some((path, def)) = self.types.get_key_value(path) {
-                stack.extend(def.named_types());
+                def.push_named_types(&mut stack);
                 types.insert(path.as_str(), def);
             }
         }
@@ -608,21 +649,28 @@ impl TypeDef {
     /// The paths of the types this definition names: in fields, payloads, an alias's target and the
     /// `from`/`into` proxies, with generic arguments.
     pub fn named_types(&self) -> Vec<&str> {
-        let mut tys: Vec<&Ty> = Vec::new();
-        tys.extend(self.attrs.from.as_ref().map(|p| &p.ty));
-        tys.extend(self.attrs.into.as_ref());
-        match &self.body {
-            Body::Struct { fields, .. } => tys.extend(fields.iter().map(|f| &f.ty)),
-            Body::Enum { variants } => {
-                tys.extend(variants.iter().flat_map(|v| v.fields.iter().map(|f| &f.ty)));
-            }
-            Body::Alias { target } => tys.push(target),
-        }
         let mut out = Vec::new();
-        for ty in tys {
-            ty.named_paths(&mut out);
-        }
+        self.push_named_types(&mut out);
         out
+    }
+
+    /// Pushes [`TypeDef::named_types`] onto `out` (no list of its own: [`Snapshot::reached_from`]
+    /// walks every type a part reaches).
+    pub(crate) fn push_named_types<'a>(&'a self, out: &mut Vec<&'a str>) {
+        if let Some(from) = &self.attrs.from {
+            from.ty.named_paths(out);
+        }
+        if let Some(into) = &self.attrs.into {
+            into.named_paths(out);
+        }
+        match &self.body {
+            Body::Struct { fields, .. } => fields.iter().for_each(|f| f.ty.named_paths(out)),
+            Body::Enum { variants } => variants
+                .iter()
+                .flat_map(|v| &v.fields)
+                .for_each(|f| f.ty.named_paths(out)),
+            Body::Alias { target } => target.named_paths(out),
+        }
     }
 }
 

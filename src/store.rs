@@ -62,6 +62,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 
 use crate::extract::{CrateRoot, Keep};
@@ -84,7 +85,8 @@ pub(crate) struct Store {
     dir: Option<PathBuf>,
     /// Which crates are read, as part of every release's file name.
     crates_key: String,
-    /// Parts already read or derived in this process, by id and what they keep.
+    /// Parts already read or derived in this process, by id and what they keep (of those extracted, the
+    /// ones given to the caller).
     parts: RefCell<HashMap<(String, Keep), Rc<Part>>>,
     /// What this process read or wrote of each release (by commit) and of the working tree: what a
     /// [kept check](Store::checked)'s key names.
@@ -129,6 +131,18 @@ impl Part {
     pub fn shape(&self) -> &str {
         self.shape.get_or_init(|| shape_of(&self.model, self.keep))
     }
+}
+
+/// What [`Store::keep`] kept of one protocol of a release extracted with a filter.
+struct Kept {
+    /// The id of its part (`None`: the store is not on disk).
+    id: Option<String>,
+    /// Which messages were kept.
+    keep: Keep,
+    /// Its part's [shape](Part::shape).
+    shape: String,
+    /// The paths of the types its part reaches.
+    reached: Vec<String>,
 }
 
 /// Which parts a caller has not compared yet, by protocol name and [shape](Part::shape).
@@ -214,6 +228,89 @@ fn part_id(part: &PartOf<'_>) -> String {
     content_id(part)
 }
 
+/// Writes the part file `file` of `part` ([`write_json`]) unless it is there: a part file that is present
+/// is whole (written by a rename) and right (a damaged one is removed when read).
+fn write_part(file: &Path, part: &PartOf<'_>) {
+    if !file.exists() {
+        write_json(file, part);
+    }
+}
+
+/// The parts of `snapshot`, one per protocol in order, each as [`PartOf::to_model`] makes it of the
+/// protocol's part whose types are `reached` (what [`Snapshot::part_of`] reaches, by protocol), moved
+/// out of the model when nothing else holds it: a type several parts reach is then copied for all but
+/// the last of them, and nothing else is. A model still shared (or declaring a protocol twice) is
+/// copied part by part.
+fn split(snapshot: Arc<Snapshot>, reached: Vec<Vec<String>>) -> Vec<Snapshot> {
+    let declared = |s: &Snapshot| {
+        s.protocols
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect::<FxHashSet<_>>()
+            .len()
+    };
+    let snapshot = match Arc::try_unwrap(snapshot) {
+        Ok(snapshot) if declared(&snapshot) == snapshot.protocols.len() => snapshot,
+        Ok(snapshot) => return copy_parts(&snapshot),
+        Err(shared) => return copy_parts(&shared),
+    };
+    let Snapshot {
+        protocols,
+        messages,
+        mut types,
+        notes: _,
+    } = snapshot;
+    // Which part takes each type (the last that reaches it); the others copy it.
+    let mut taker: FxHashMap<&str, usize> = FxHashMap::default();
+    for (i, paths) in reached.iter().enumerate() {
+        for path in paths {
+            taker.insert(path, i);
+        }
+    }
+    let takes: Vec<Vec<bool>> = reached
+        .iter()
+        .enumerate()
+        .map(|(i, paths)| paths.iter().map(|p| taker[p.as_str()] == i).collect())
+        .collect();
+    let mut parts: Vec<Snapshot> = protocols
+        .into_iter()
+        .map(|decl| Snapshot {
+            protocols: vec![decl],
+            ..Snapshot::default()
+        })
+        .collect();
+    for message in messages {
+        if let Some(part) = parts
+            .iter_mut()
+            .find(|p| p.protocols[0].name == message.protocol)
+        {
+            part.messages.push(message);
+        }
+    }
+    for ((part, paths), takes) in parts.iter_mut().zip(reached).zip(takes) {
+        for (path, takes) in paths.into_iter().zip(takes) {
+            let def = if takes {
+                types.remove(&path)
+            } else {
+                types.get(&path).cloned()
+            };
+            if let Some(def) = def {
+                part.types.insert(path, def);
+            }
+        }
+    }
+    parts
+}
+
+/// Each protocol's part of `snapshot` (see [`split`]), copied.
+fn copy_parts(snapshot: &Snapshot) -> Vec<Snapshot> {
+    snapshot
+        .protocols
+        .iter()
+        .map(|decl| snapshot.part_of(&decl.name, |_| true).to_model(decl))
+        .collect()
+}
+
 /// A part on disk ([`PartOf`]), read back.
 #[derive(Deserialize)]
 struct PartIn {
@@ -228,6 +325,17 @@ fn shape_of(model: &Snapshot, keep: Keep) -> String {
         Blanked(model.protocols.as_slice()),
         Blanked(model.messages.as_slice()),
         Blanked(&model.types),
+        keep,
+    ))
+}
+
+/// The [shape](shape_of) of the protocol `decl`'s part `part`, borrowed: the same as the shape of
+/// `part.to_model(decl)` (each value is hashed as its copy would be).
+fn part_shape(decl: &ProtocolDecl, part: &PartOf<'_>, keep: Keep) -> String {
+    content_id(&(
+        Blanked(std::slice::from_ref(decl)),
+        Blanked(part.messages.as_slice()),
+        Blanked(&part.types),
         keep,
     ))
 }
@@ -252,7 +360,21 @@ where
     }
 }
 
-impl Hash for Blanked<'_, BTreeMap<String, TypeDef>> {
+/// A borrowed value is hashed as the value itself.
+impl<T: ?Sized> Hash for Blanked<'_, &T>
+where
+    for<'m> Blanked<'m, T>: Hash,
+{
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        Blanked(*self.0).hash(state);
+    }
+}
+
+/// A map of types, owned or borrowed: the paths hash alike either way (`String` hashes as `str`).
+impl<K: Hash, V> Hash for Blanked<'_, BTreeMap<K, V>>
+where
+    for<'m> Blanked<'m, V>: Hash,
+{
     fn hash<H: Hasher>(&self, state: &mut H) {
         state.write_usize(self.0.len());
         for (path, def) in self.0 {
@@ -458,7 +580,7 @@ impl Store {
         // Shared with the writer: the caller gets the model at once, and no copy is made.
         let snapshot = Arc::new(snapshot);
         if self.dir.is_some() {
-            self.keep(commit, None, &snapshot, None, inputs);
+            self.keep(commit, None, &snapshot, inputs);
         }
         Ok(snapshot)
     }
@@ -590,66 +712,81 @@ impl Store {
             return Ok(parts);
         }
         let (snapshot, inputs) = extract()?;
-        let mut parts = Vec::new();
-        self.keep(
-            commit,
-            Some(keep),
-            &Arc::new(snapshot),
-            Some(&mut parts),
-            inputs,
-        );
-        parts.retain(|p| unseen(&p.name, p.shape()));
+        let snapshot = Arc::new(snapshot);
+        let mut kept = self.keep(commit, Some(keep), &snapshot, inputs);
+        let reached = kept
+            .iter_mut()
+            .map(|k| std::mem::take(&mut k.reached))
+            .collect();
+        let mut parts = Vec::with_capacity(kept.len());
+        for (model, kept) in split(snapshot, reached).into_iter().zip(kept) {
+            let part = Part::new(model, kept.keep, Some(&kept.shape));
+            if !unseen(&part.name, part.shape()) {
+                // Dropped at once, not kept in `self.parts`: every part of a check of fifty tags held
+                // there until the end took 6 MB of its peak memory; the file is read if ever needed.
+                continue;
+            }
+            let part = Rc::new(part);
+            if let Some(id) = kept.id {
+                self.parts
+                    .borrow_mut()
+                    .insert((id, kept.keep), Rc::clone(&part));
+            }
+            parts.push(part);
+        }
         Ok(parts)
     }
 
-    /// Writes an extracted release to the store (on the writer's thread, which shares `snapshot`); with
-    /// `parts`, also gives its parts (with their shapes).
+    /// Writes an extracted release to the store (on the writer's thread, which shares `snapshot`, but
+    /// for a release extracted with a filter: see [`Store::write_for`]); gives what it kept of each
+    /// protocol.
     fn keep(
         &self,
         commit: &str,
         keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
         snapshot: &Arc<Snapshot>,
-        mut parts: Option<&mut Vec<Rc<Part>>>,
         inputs: serde_json::Value,
-    ) {
+    ) -> Vec<Kept> {
         let mut entry = Entry {
             filtered: keep.is_some(),
             protocols: Vec::with_capacity(snapshot.protocols.len()),
             notes: snapshot.notes.clone(),
             inputs,
         };
+        let mut kept_parts = Vec::with_capacity(snapshot.protocols.len());
         for decl in &snapshot.protocols {
             let kept = keep.map_or(Keep::All, |k| k(decl));
             let out = snapshot.part_of(&decl.name, |_| true);
-            let part = parts
-                .as_ref()
-                .map(|_| Rc::new(Part::new(out.to_model(decl), kept, None)));
-            if let Some(dir) = &self.dir {
+            // The shape is only asked for of a filtered release (whose parts a caller compares).
+            let shape = keep.map(|_| part_shape(decl, &out, kept));
+            let id = self.dir.as_ref().map(|dir| {
                 let id = part_id(&out);
-                let (shared, name) = (Arc::clone(snapshot), decl.name.clone());
-                self.write_for(
-                    keep.is_some(),
-                    dir.join("parts").join(format!("{id}.json")),
-                    move |file| {
-                        // A part file that is present is whole (written by a rename) and right (a damaged one
-                        // is removed when read).
-                        if !file.exists() {
-                            write_json(file, &shared.part_of(&name, |_| true));
-                        }
-                    },
-                );
+                let file = dir.join("parts").join(format!("{id}.json"));
+                if keep.is_some() {
+                    // At once (see `write_for`), from the part already borrowed.
+                    self.settled(&file);
+                    write_part(&file, &out);
+                } else {
+                    let (shared, name) = (Arc::clone(snapshot), decl.name.clone());
+                    self.queue(file, move |file| {
+                        write_part(file, &shared.part_of(&name, |_| true));
+                    });
+                }
                 entry.protocols.push(EntryProtocol {
                     decl: decl.clone(),
                     keep: kept,
                     part: id.clone(),
-                    shape: part.as_ref().map(|p| p.shape().to_owned()),
+                    shape: shape.clone(),
                 });
-                if let Some(part) = &part {
-                    self.parts.borrow_mut().insert((id, kept), Rc::clone(part));
-                }
-            }
-            if let (Some(parts), Some(part)) = (parts.as_mut(), part) {
-                parts.push(part);
+                id
+            });
+            if let Some(shape) = shape {
+                kept_parts.push(Kept {
+                    id,
+                    keep: kept,
+                    shape,
+                    reached: out.types.keys().map(|&path| path.to_owned()).collect(),
+                });
             }
         }
         if let Some(path) = self.entry_path(commit) {
@@ -672,6 +809,7 @@ impl Store {
                 "a release's parts must join into its model"
             );
         }
+        kept_parts
     }
 
     /// Writes a file of a release extracted with a filter (an older release: `filtered`) at once, and

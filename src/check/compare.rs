@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use crate::compat::{self, Scope};
 use crate::extract::Keep;
 use crate::findings::{Direction, Finding, Level, Side};
-use crate::model::{Location, PartOf, ProtocolDecl, Snapshot};
+use crate::model::{Location, ModelView, PartOf, ProtocolDecl, Snapshot};
 use crate::outcome::{Baseline, ProtocolChanges};
 use crate::rules::RuleId;
 use crate::store::Store;
@@ -65,9 +65,39 @@ impl<'s> PartRef<'s> {
         })
     }
 
-    /// The part as a model of its own.
-    fn model(&self) -> Snapshot {
-        self.part.to_model(self.decl)
+    /// The part as the comparison reads it: nothing but the declaration, messages and types it holds
+    /// (borrowed, not copied into a model of its own).
+    fn view(&self) -> ModelView<'_> {
+        ModelView::Part(self.decl, &self.part)
+    }
+}
+
+/// An older release as a comparison reads it: its tag and its models, whole or one per protocol (such
+/// as the parts the [store](crate::store) gives), a protocol being declared in one of them at most.
+pub(crate) struct OlderRelease<'s> {
+    /// The release's tag, which the findings say they are against.
+    pub tag: &'s str,
+    /// The release's models.
+    pub models: Vec<&'s Snapshot>,
+}
+
+impl OlderRelease<'_> {
+    /// Older releases of a whole model each, by tag.
+    pub(crate) fn whole(older: &[(String, Snapshot)]) -> Vec<OlderRelease<'_>> {
+        older
+            .iter()
+            .map(|(tag, model)| OlderRelease {
+                tag,
+                models: vec![model],
+            })
+            .collect()
+    }
+
+    /// The part of the protocol `name` in the model of this release that declares it.
+    fn part(&self, name: &str) -> Option<PartRef<'_>> {
+        self.models
+            .iter()
+            .find_map(|model| PartRef::of(model, name))
     }
 }
 
@@ -91,7 +121,7 @@ struct Reads<'s> {
 struct Models<'s> {
     rev: &'s str,
     base: &'s Snapshot,
-    older: &'s [(String, Snapshot)],
+    older: &'s [OlderRelease<'s>],
     current: &'s Snapshot,
 }
 
@@ -103,7 +133,7 @@ impl<'s> Models<'s> {
             Some(_) => self
                 .older
                 .iter()
-                .filter_map(|(tag, s)| Some((tag.as_str(), PartRef::of(s, name)?)))
+                .filter_map(|release| Some((release.tag, release.part(name)?)))
                 .collect(),
             None => Vec::new(),
         };
@@ -126,7 +156,7 @@ impl<'s> Models<'s> {
 pub(super) fn protocols(
     baseline: &Baseline,
     base: &Snapshot,
-    older: &[(String, Snapshot)],
+    older: &[OlderRelease<'_>],
     current: &Snapshot,
     store: &Store,
 ) -> Vec<ProtocolChanges> {
@@ -151,8 +181,8 @@ pub(super) fn protocols(
         .collect()
 }
 
-/// The findings of one protocol, from its parts alone (each made a model of its own once, so that the
-/// comparison cannot read anything else).
+/// The findings of one protocol, from its parts alone (each compared through its
+/// [view](PartRef::view), so that the comparison cannot read anything else).
 fn protocol(reads: &Reads<'_>) -> ProtocolChanges {
     let Reads {
         name,
@@ -161,29 +191,18 @@ fn protocol(reads: &Reads<'_>) -> ProtocolChanges {
         current,
         older,
     } = reads;
-    let base_model = base.as_ref().map(PartRef::model);
-    let current_model = current.as_ref().map(PartRef::model);
-    let mut findings = match (base, &base_model, &current_model) {
-        (_, Some(base), Some(current)) => {
-            compat::compare_protocol(base, current, name, rev, Scope::Full)
+    let mut findings = match (base, current) {
+        (Some(base), Some(current)) => {
+            let mut findings =
+                compat::compare_views(base.view(), current.view(), name, rev, Scope::Full);
+            anchor(&mut findings, base, current);
+            findings
         }
-        (Some(base), _, None) => vec![protocol_removed(name, base.decl.location.clone(), rev)],
+        (Some(base), None) => vec![protocol_removed(name, base.decl.location.clone(), rev)],
         _ => Vec::new(),
     };
-    if let (Some(base), Some(current)) = (base, current) {
-        anchor(&mut findings, base, current);
-    }
-    if let (Some(current), Some(current_model)) = (current, &current_model) {
-        let older: Vec<(&str, &PartRef<'_>, Snapshot)> = older
-            .iter()
-            .map(|(tag, part)| (*tag, part, part.model()))
-            .collect();
-        add_older_releases(
-            &mut findings,
-            (current, current_model),
-            base_model.as_ref(),
-            &older,
-        );
+    if let Some(current) = current {
+        add_older_releases(&mut findings, current, base.as_ref(), older);
     }
     ProtocolChanges {
         name: (*name).to_owned(),
@@ -201,23 +220,23 @@ fn anchor(findings: &mut [Finding], old: &PartRef<'_>, current: &PartRef<'_>) {
     }
 }
 
-/// Adds to `findings` the major findings between each older release (by tag, its part of the protocol
-/// and that part as a model) and the working tree's part `current`, each once (the first release that
-/// has it reports it). A finding the older release also has against the baseline's part `base` is known
-/// history: it shipped before and does not count again.
+/// Adds to `findings` the major findings between each older release (by tag, its part of the protocol)
+/// and the working tree's part `current`, each once (the first release that has it reports it). A
+/// finding the older release also has against the baseline's part `base` is known history: it shipped
+/// before and does not count again.
 fn add_older_releases(
     findings: &mut Vec<Finding>,
-    (current, current_model): (&PartRef<'_>, &Snapshot),
-    base: Option<&Snapshot>,
-    older: &[(&str, &PartRef<'_>, Snapshot)],
+    current: &PartRef<'_>,
+    base: Option<&PartRef<'_>>,
+    older: &[(&str, PartRef<'_>)],
 ) {
     let new = current.decl;
     let name = new.name.as_str();
     let mut seen: BTreeSet<_> = findings.iter().map(Finding::dedup_key).collect();
-    for (tag, part, old) in older {
+    for (tag, part) in older {
         let scope = scope(new, part.decl);
         let mut added = Vec::new();
-        for finding in compat::compare_protocol(old, current_model, name, tag, scope) {
+        for finding in compat::compare_views(part.view(), current.view(), name, tag, scope) {
             if finding.level == Level::Major && seen.insert(finding.dedup_key()) {
                 added.push(finding);
             }
@@ -227,7 +246,7 @@ fn add_older_releases(
             continue;
         }
         let against_base: BTreeSet<_> = match base {
-            Some(base) => compat::compare_protocol(old, base, name, tag, scope)
+            Some(base) => compat::compare_views(part.view(), base.view(), name, tag, scope)
                 .iter()
                 .map(Finding::dedup_key)
                 .collect(),

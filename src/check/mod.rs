@@ -20,6 +20,7 @@ mod sources;
 use std::cell::OnceCell;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::config::{self, AllowNote, Config, ConfigError};
@@ -27,10 +28,11 @@ use crate::model::{ProtocolDecl, Snapshot};
 use crate::outcome::ProtocolChanges;
 use crate::policy::Allows;
 use crate::source::Release;
-use crate::store::Store;
+use crate::store::{Part, Store};
 use crate::workspace::{
     BaselineRequest, CheckedReleases, History, Progress, Workspace, WorkspaceError, read_releases,
 };
+use compare::OlderRelease;
 use kept::Compared;
 
 /// The check's result types, defined in [`crate::outcome`] so that the renderers read them without
@@ -110,9 +112,10 @@ struct Snapshots {
     current: Arc<Snapshot>,
     /// The baseline's, whole.
     base: Arc<Snapshot>,
-    /// Of each older release that could be read (by tag, oldest first), the protocols a comparison has not
-    /// seen in the same shape at an older one.
-    older: Vec<(String, Snapshot)>,
+    /// Of each older release that could be read (by tag, oldest first), the parts of the protocols a
+    /// comparison has not seen in the same shape at an older one (as the store gives them: not copied
+    /// into one model).
+    older: Vec<(String, Vec<Rc<Part>>)>,
 }
 
 /// What the steps after the comparison read of the models compared: read (the comparison was made), or
@@ -169,11 +172,19 @@ fn compare_models(
         return read_back(found, history, releases, progress);
     }
     let snapshots = read_snapshots(history, releases, current, progress)?;
+    let older: Vec<OlderRelease<'_>> = snapshots
+        .older
+        .iter()
+        .map(|(tag, parts)| OlderRelease {
+            tag,
+            models: parts.iter().map(|p| &p.model).collect(),
+        })
+        .collect();
     let compared = Compared {
         protocols: compare::protocols(
             &releases.baseline,
             &snapshots.base,
-            &snapshots.older,
+            &older,
             &snapshots.current,
             history.store(),
         ),
@@ -251,7 +262,7 @@ fn read_older_releases(
     older: &[Release],
     current: &Snapshot,
     progress: &mut dyn Progress,
-) -> Vec<(String, Snapshot)> {
+) -> Vec<(String, Vec<Rc<Part>>)> {
     let keep = compare::older_release_keep(&current.protocols);
     let filter = compare::older_release_filter(&current.protocols);
     let mut compared: BTreeSet<(String, String)> = BTreeSet::new();
@@ -261,10 +272,10 @@ fn read_older_releases(
         let parts =
             history.release_parts(&release.commit, &release.tag, (&keep, &filter), &unseen)?;
         compared.extend(parts.iter().map(|p| (p.name.clone(), p.shape().to_owned())));
-        Ok(Snapshot::join(parts.iter().map(|p| &p.model), Vec::new()))
+        Ok(parts)
     });
     read.into_iter()
-        .map(|(release, snapshot)| (release.tag.clone(), snapshot))
+        .map(|(release, parts)| (release.tag.clone(), parts))
         .collect()
 }
 
@@ -332,7 +343,8 @@ pub fn compare_snapshots(
     older: &[(String, Snapshot)],
     current: &Snapshot,
 ) -> Report {
-    let protocols = compare::protocols(baseline, base, older, current, &Store::disabled());
+    let older = OlderRelease::whole(older);
+    let protocols = compare::protocols(baseline, base, &older, current, &Store::disabled());
     let notes = compare::notes(baseline, base, current);
     judge(baseline, protocols, notes, Vec::new())
 }

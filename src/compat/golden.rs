@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::sample::{EnumSeen, Extreme, FixtureMode, Sampler};
 use super::shape::SideRef;
 use crate::findings::Side;
-use crate::model::{MessageDecl, Snapshot, Ty};
+use crate::model::{MessageDecl, ModelView, Snapshot, Ty};
 
 /// At most this many cases per message in a fixture file (enums with very many variants, nested).
 const MAX_FIXTURE_CASES: usize = 512;
@@ -41,7 +41,7 @@ pub(crate) fn fixture_cases(
 ) -> (Vec<(String, Value)>, Vec<String>) {
     let mut golden = Golden {
         side: SideRef {
-            snapshot,
+            model: ModelView::Whole(snapshot),
             side: Side::New,
             human: snapshot
                 .protocol(&message.protocol)

@@ -53,7 +53,7 @@ mod wording;
 mod tests;
 
 use crate::findings::{Direction, Finding};
-use crate::model::Snapshot;
+use crate::model::{ModelView, Snapshot};
 use crate::{Kind, Upgrade};
 
 pub(crate) use golden::fixture_cases;
@@ -91,6 +91,24 @@ pub fn directions(kind: Kind, upgrade: Upgrade) -> &'static [Direction] {
 pub fn compare_protocol(
     old: &Snapshot,
     new: &Snapshot,
+    protocol: &str,
+    against: &str,
+    scope: Scope,
+) -> Vec<Finding> {
+    compare_views(
+        ModelView::Whole(old),
+        ModelView::Whole(new),
+        protocol,
+        against,
+        scope,
+    )
+}
+
+/// [`compare_protocol`] on borrowed models, such as one protocol's part of each: the comparison reads
+/// nothing but what `old` and `new` show.
+pub(crate) fn compare_views(
+    old: ModelView<'_>,
+    new: ModelView<'_>,
     protocol: &str,
     against: &str,
     scope: Scope,

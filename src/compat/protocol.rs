@@ -2,7 +2,9 @@
 //! a message as a whole (format, removed, added, topic, kind, response), and walks each pair's payload
 //! types in each direction.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use rustc_hash::FxHashMap;
 
 use super::assemble::Candidate;
 use super::issue::Issue;
@@ -12,7 +14,7 @@ use super::walk::Walk;
 use super::wording::{article, response_mode_text};
 use super::{BOTH, NEW_READS_OLD, Scope, directions};
 use crate::findings::{Direction, Side};
-use crate::model::{MessageDecl, ProtocolDecl, Snapshot, Ty};
+use crate::model::{MessageDecl, ModelView, ProtocolDecl, Ty};
 use crate::rules::RuleId;
 use crate::{Kind, ResponseMode};
 
@@ -53,7 +55,7 @@ fn pair_messages(olds: &[&MessageDecl], news: &[&MessageDecl]) -> MessagePairing
     };
     for key in PAIRING_PASSES {
         // Each old message takes the first new one not yet taken with the same key: a queue per key.
-        let mut untaken: HashMap<_, VecDeque<usize>> = HashMap::new();
+        let mut untaken: FxHashMap<_, VecDeque<usize>> = FxHashMap::default();
         for (j, message) in news.iter().enumerate() {
             if !pairing.new_paired[j] {
                 untaken.entry(key(message)).or_default().push_back(j);
@@ -75,8 +77,8 @@ fn pair_messages(olds: &[&MessageDecl], news: &[&MessageDecl]) -> MessagePairing
 
 /// The two releases of one protocol being compared.
 pub(crate) struct Releases<'s> {
-    pub old: &'s Snapshot,
-    pub new: &'s Snapshot,
+    pub old: ModelView<'s>,
+    pub new: ModelView<'s>,
     pub old_protocol: &'s ProtocolDecl,
     pub new_protocol: &'s ProtocolDecl,
 }
@@ -133,12 +135,12 @@ impl<'s> Pass<'s> {
     }
 
     fn side(&self, side: Side) -> SideRef<'s> {
-        let snapshot = match side {
+        let model = match side {
             Side::Old => self.releases.old,
             Side::New => self.releases.new,
         };
         SideRef {
-            snapshot,
+            model,
             side,
             human: self.releases.new_protocol.format.is_human_readable(),
         }

@@ -4,17 +4,18 @@
 use super::wording::custom_text;
 use crate::findings::Side;
 use crate::model::{
-    Body, ContainerAttrs, Field, SeqKind, SkipSer, Snapshot, Style, Ty, TypeDef, Variant,
+    Body, ContainerAttrs, Field, ModelView, SeqKind, SkipSer, Style, Ty, TypeDef, Variant,
 };
 
 /// How deep resolution and comparison go before giving up (generic instantiations can grow forever).
 pub(crate) const MAX_DEPTH: usize = 64;
 
-/// One revision's snapshot, which side of the comparison it is, and whether the protocol's format is
-/// human-readable (which of a [`Ty::Readable`]'s shapes is on the wire).
+/// One revision's model (whole, or the compared protocol's part), which side of the comparison it is,
+/// and whether the protocol's format is human-readable (which of a [`Ty::Readable`]'s shapes is on the
+/// wire).
 #[derive(Clone, Copy)]
 pub(crate) struct SideRef<'a> {
-    pub snapshot: &'a Snapshot,
+    pub model: ModelView<'a>,
     pub side: Side,
     /// The format answers `true` to serde's `is_human_readable()` ([`crate::Format::is_human_readable`]).
     pub human: bool,
@@ -303,7 +304,7 @@ pub(crate) fn resolve<'a>(side: SideRef<'a>, ty: &Ty, role: Role) -> Resolved<'a
     for _ in 0..MAX_DEPTH {
         let step = match &current {
             Ty::Named { path, args } => {
-                let Some(def) = side.snapshot.types.get(path) else {
+                let Some(def) = side.model.type_def(path) else {
                     return Resolved {
                         shape: Shape::Unresolved(path.clone()),
                         def: outermost,
@@ -409,7 +410,7 @@ pub(crate) fn absent_reads_none(side: SideRef<'_>, ty: &Ty) -> bool {
                     (**compact).clone()
                 }
             }
-            Ty::Named { path, args } => match side.snapshot.types.get(path) {
+            Ty::Named { path, args } => match side.model.type_def(path) {
                 Some(def) => match handed_on(def, args) {
                     Some(next) => next,
                     None => return false,

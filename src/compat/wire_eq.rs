@@ -1,16 +1,20 @@
 //! Wire equality of two types from two snapshots, to skip comparing what did not change.
 
-use std::collections::HashSet;
+use std::borrow::Cow;
+
+use rustc_hash::FxHashSet;
 
 use super::shape::{MAX_DEPTH, subst, subst_attrs};
-use crate::model::{Body, ContainerAttrs, EnumRepr, Field, Snapshot, Ty, TypeDef, Variant};
+use crate::model::{Body, ContainerAttrs, EnumRepr, Field, ModelView, Ty, TypeDef, Variant};
 
 /// Wire equality of two closed types from two snapshots: same definitions up to locations, `since`,
 /// `allow` and Rust-only names. Co-inductive on recursive types.
 pub(crate) struct WireEq<'a> {
-    first: &'a Snapshot,
-    second: &'a Snapshot,
-    assumed: HashSet<(Ty, Ty)>,
+    first: ModelView<'a>,
+    second: ModelView<'a>,
+    /// Pairs assumed equal while their definitions are compared (FxHash: the keys are the models' own
+    /// types, and SipHash showed in a cold check's profile).
+    assumed: FxHashSet<(Ty, Ty)>,
 }
 
 /// A generic definition's parameters and the arguments of one use of it.
@@ -21,17 +25,32 @@ struct Instance<'d> {
 }
 
 impl Instance<'_> {
-    fn ty(self, ty: &Ty) -> Ty {
-        subst(ty, self.params, self.args)
+    /// `ty` with the arguments substituted for the parameters: `ty` itself, not a copy, when the
+    /// definition has none.
+    fn ty<'t>(self, ty: &'t Ty) -> Cow<'t, Ty> {
+        if self.params.is_empty() {
+            Cow::Borrowed(ty)
+        } else {
+            Cow::Owned(subst(ty, self.params, self.args))
+        }
+    }
+
+    /// `attrs` with the arguments substituted (see [`Instance::ty`]).
+    fn attrs<'t>(self, attrs: &'t ContainerAttrs) -> Cow<'t, ContainerAttrs> {
+        if self.params.is_empty() {
+            Cow::Borrowed(attrs)
+        } else {
+            Cow::Owned(subst_attrs(attrs, self.params, self.args))
+        }
     }
 }
 
 impl<'a> WireEq<'a> {
-    pub fn new(first: &'a Snapshot, second: &'a Snapshot) -> Self {
+    pub fn new(first: ModelView<'a>, second: ModelView<'a>) -> Self {
         WireEq {
             first,
             second,
-            assumed: HashSet::new(),
+            assumed: FxHashSet::default(),
         }
     }
 
@@ -56,8 +75,7 @@ impl<'a> WireEq<'a> {
                 if self.assumed.contains(&key) {
                     return true;
                 }
-                let (Some(first), Some(second)) =
-                    (self.first.types.get(p), self.second.types.get(q))
+                let (Some(first), Some(second)) = (self.first.type_def(p), self.second.type_def(q))
                 else {
                     return false;
                 };
@@ -146,9 +164,7 @@ impl<'a> WireEq<'a> {
             params: &second.generics,
             args: second_args,
         };
-        let first_attrs = subst_attrs(&first.attrs, x.params, x.args);
-        let second_attrs = subst_attrs(&second.attrs, y.params, y.args);
-        if !self.same_attrs(&first_attrs, &second_attrs, depth) {
+        if !self.same_attrs(&x.attrs(&first.attrs), &y.attrs(&second.attrs), depth) {
             return false;
         }
         match (&first.body, &second.body) {

@@ -816,3 +816,72 @@ fn a_shape_is_the_model_without_locations_and_versions() {
         assert_eq!(shape_of(model, *keep) == shape, alike, "{what}");
     }
 }
+
+/// Two protocols that both reach `Shared` (and `Detail` through it), each with a type of its own.
+fn sharing_types() -> Snapshot {
+    let lib = "use serde::{Deserialize, Serialize};
+use wirecheck::{Message, Protocol};
+
+#[derive(Protocol)]
+#[wire(name = \"jobs\", version = \"1.0.0\")]
+pub struct Jobs;
+
+#[derive(Protocol)]
+#[wire(name = \"ctl\", version = \"1.0.0\")]
+pub struct Ctl;
+
+#[derive(Serialize, Deserialize)]
+pub enum Shared { Run, Done(Detail) }
+
+#[derive(Serialize, Deserialize)]
+pub struct Detail { pub code: i32 }
+
+#[derive(Serialize, Deserialize)]
+pub struct Own { pub id: u64 }
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = Jobs, topic = \"jobs.event\", kind = \"record\")]
+pub struct Event { pub state: Shared, pub own: Own }
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = Ctl, topic = \"ctl.stop\", kind = \"request\")]
+pub struct Stop { pub state: Shared }
+";
+    full(&BTreeMap::from([("src/lib.rs".to_owned(), lib.to_owned())]))
+}
+
+/// Each protocol's part as `split` gives it, moved out of the model or copied from a shared one, is the
+/// part `PartOf::to_model` copies; and its shape, hashed from the borrowed part, is the copy's.
+#[test]
+fn a_release_splits_into_the_parts_it_copies_into() {
+    let model = sharing_types();
+    assert_eq!(model.protocols.len(), 2);
+    let expected: Vec<Snapshot> = model
+        .protocols
+        .iter()
+        .map(|decl| model.part_of(&decl.name, |_| true).to_model(decl))
+        .collect();
+    assert!(
+        expected
+            .iter()
+            .all(|part| part.types.keys().any(|p| p.ends_with("Shared"))),
+        "both parts reach the shared type: {expected:#?}"
+    );
+    let reached = || -> Vec<Vec<String>> {
+        expected
+            .iter()
+            .map(|part| part.types.keys().cloned().collect())
+            .collect()
+    };
+    assert_eq!(split(Arc::new(model.clone()), reached()), expected);
+    let shared = Arc::new(model.clone());
+    let holder = Arc::clone(&shared);
+    assert_eq!(split(shared, reached()), expected);
+    drop(holder);
+    for (decl, part) in model.protocols.iter().zip(&expected) {
+        for keep in [Keep::All, Keep::Records] {
+            let borrowed = model.part_of(&decl.name, |_| true);
+            assert_eq!(part_shape(decl, &borrowed, keep), shape_of(part, keep));
+        }
+    }
+}

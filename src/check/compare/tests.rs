@@ -59,14 +59,14 @@ impl Inputs {
         let kept = protocols(
             &self.baseline,
             &self.base,
-            &self.older,
+            &OlderRelease::whole(&self.older),
             &self.current,
             store,
         );
         let fresh = protocols(
             &self.baseline,
             &self.base,
-            &self.older,
+            &OlderRelease::whole(&self.older),
             &self.current,
             &Store::disabled(),
         );

@@ -6,7 +6,7 @@ use crate::compat::protocol::root;
 use crate::compat::shape::SideRef;
 use crate::compat::{Scope, compare_protocol};
 use crate::findings::{Direction, Finding, Level, Side};
-use crate::model::Snapshot;
+use crate::model::{ModelView, Snapshot};
 use crate::rules::{Evidence, RuleId};
 
 /// Compares, checks invariants (reflexivity, witness soundness, determinism) and returns the findings.
@@ -69,7 +69,7 @@ fn check_finding(old: &Snapshot, new: &Snapshot, finding: &Finding, positional: 
         return;
     };
     let side = |snapshot| SideRef {
-        snapshot,
+        model: ModelView::Whole(snapshot),
         side: Side::Old,
         human: new
             .protocol("p")
