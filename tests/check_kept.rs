@@ -250,7 +250,7 @@ fn an_older_release_that_cannot_be_read_is_not_extracted_again_and_keeps_the_che
     );
     write(&lib_rs, &current);
 
-    let skipped = "skipping release v1.0.0: cannot read the source at v1.0.0";
+    let skipped = "skipping release v1.0.0: its source cannot be read (src/lib.rs:";
     let first = report(&dir);
     let store = store(&dir);
     let unreadable: Vec<PathBuf> = std::fs::read_dir(store.join("releases"))

@@ -15,7 +15,7 @@ pub struct StderrProgress {
 }
 
 impl StderrProgress {
-    /// As `wirecheck check` shows it: `wirecheck: skipping release TAG: ERROR`.
+    /// As `wirecheck check` shows it: `wirecheck: skipping release TAG: WHY`.
     pub fn for_check() -> Self {
         StderrProgress {
             skips: "skipping",
@@ -23,7 +23,7 @@ impl StderrProgress {
         }
     }
 
-    /// As `wirecheck matrix` shows it: `wirecheck: leaving out release TAG: ERROR`.
+    /// As `wirecheck matrix` shows it: `wirecheck: leaving out release TAG: WHY`.
     pub fn for_matrix() -> Self {
         StderrProgress {
             skips: "leaving out",
@@ -47,7 +47,11 @@ impl Progress for StderrProgress {
         if let Some(line) = &mut self.line {
             line.finish();
         }
-        eprintln!("wirecheck: {} release {tag}: {error}", self.skips);
+        eprintln!(
+            "wirecheck: {} release {tag}: {}",
+            self.skips,
+            why_skipped(error)
+        );
     }
 
     fn releases_read(&mut self) {
@@ -61,6 +65,18 @@ impl Progress for StderrProgress {
             "wirecheck: warning: skipping tags that match `{pattern}` but hold no semver version, so are not releases: {}. Name releases MAJOR.MINOR.PATCH (v0.4.0, not v0.4), or narrow --tag-pattern",
             tags.join(", ")
         );
+    }
+}
+
+/// Why a release is left out, as the line saying so ends. An unreadable source is said without
+/// [`WorkspaceError::Revision`]'s advice, which is for a baseline: an older release is not chosen, only
+/// left out.
+fn why_skipped(error: &WorkspaceError) -> String {
+    match error {
+        WorkspaceError::Revision { error, .. } => format!(
+            "its source cannot be read ({error}); its records, and a `min_compatible` reaching it, go unchecked"
+        ),
+        other => other.to_string(),
     }
 }
 
