@@ -22,30 +22,48 @@ fn scope(new: &ProtocolDecl, old: &ProtocolDecl) -> Scope {
     }
 }
 
-/// What a check reads of an older release's protocol, given the working tree's protocols: what [`scope`]
-/// compares of it, and nothing of a protocol the working tree no longer declares.
-pub(super) fn older_release_keep(current: &[ProtocolDecl]) -> impl Fn(&ProtocolDecl) -> Keep {
-    move |old| match current.iter().find(|p| p.name == old.name) {
-        None => Keep::Nothing,
-        Some(new) => match scope(new, old) {
-            Scope::Full => Keep::All,
-            Scope::RecordsOnly => Keep::Records,
-        },
-    }
+/// What a check reads of an older release's protocols, given the working tree's protocols: what
+/// [`scope`] compares of each, and nothing of a protocol the working tree no longer declares; with a name
+/// that determines it (see [`OlderReleaseKeep::name`]).
+pub(super) struct OlderReleaseKeep<'c> {
+    current: &'c [ProtocolDecl],
+    name: String,
 }
 
-/// A name for the filter [`older_release_keep`] gives with the working tree's protocols `current`, which
-/// determines it: each protocol's name and `min_compatible` (what [`scope`] reads of the working tree).
-pub(super) fn older_release_filter(current: &[ProtocolDecl]) -> String {
-    let mut filter: Vec<String> = current
-        .iter()
-        .map(|p| match &p.min_compatible {
-            Some(min) => format!("{}>={min}", p.name),
-            None => p.name.clone(),
-        })
-        .collect();
-    filter.sort();
-    filter.join(",")
+impl<'c> OlderReleaseKeep<'c> {
+    /// The filter of a check whose working tree declares `current`.
+    pub(super) fn new(current: &'c [ProtocolDecl]) -> Self {
+        let mut names: Vec<String> = current
+            .iter()
+            .map(|p| match &p.min_compatible {
+                Some(min) => format!("{}>={min}", p.name),
+                None => p.name.clone(),
+            })
+            .collect();
+        names.sort();
+        OlderReleaseKeep {
+            current,
+            name: names.join(","),
+        }
+    }
+
+    /// Which messages of the older release's protocol `old` are read.
+    pub(super) fn keep(&self, old: &ProtocolDecl) -> Keep {
+        match self.current.iter().find(|p| p.name == old.name) {
+            None => Keep::Nothing,
+            Some(new) => match scope(new, old) {
+                Scope::Full => Keep::All,
+                Scope::RecordsOnly => Keep::Records,
+            },
+        }
+    }
+
+    /// The filter's name: each working-tree protocol's name and `min_compatible`, which is all of the
+    /// working tree that [`OlderReleaseKeep::keep`] reads, so equal names keep alike (the store names an
+    /// unreadable release's error by it).
+    pub(super) fn name(&self) -> &str {
+        &self.name
+    }
 }
 
 /// One protocol's part of a model, borrowed: what a comparison of the protocol reads there, its

@@ -98,16 +98,19 @@ pub(super) fn read_for(
         _ => Some(history.release_summary(&releases.baseline.commit, None)?),
     };
     let older = {
-        let keep = compare::older_release_keep(&protocols);
-        let filter = compare::older_release_filter(&protocols);
+        let filter = compare::OlderReleaseKeep::new(&protocols);
+        let keep = |old: &ProtocolDecl| filter.keep(old);
         releases
             .older
             .iter()
             .map(|release| {
-                let older = match history.release_summary(&release.commit, Some(&keep)) {
-                    Some(summary) => Ok(summary),
-                    None => Err(history.release_unreadable(&release.commit, &filter)?),
-                };
+                let older = history
+                    .release_summary(&release.commit, Some(&keep))
+                    .map(Ok)
+                    .or_else(|| {
+                        let unreadable = history.release_unreadable(&release.commit, filter.name());
+                        unreadable.map(Err)
+                    })?;
                 Some((release, older))
             })
             .collect::<Option<Vec<_>>>()?
@@ -148,10 +151,8 @@ pub(super) fn keep(history: &History<'_>, releases: &CheckedReleases, compared: 
         .older
         .iter()
         .map(|release| {
-            let older = match store.used_release(&release.commit) {
-                Some(summary) => Ok(summary),
-                None => Err(store.used_unreadable(&release.commit)?),
-            };
+            let older = store.used_release(&release.commit).map(Ok);
+            let older = older.or_else(|| store.used_unreadable(&release.commit).map(Err))?;
             Some((release, older))
         })
         .collect::<Option<Vec<_>>>()

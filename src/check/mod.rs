@@ -31,6 +31,7 @@ use crate::source::Release;
 use crate::store::{Part, Store};
 use crate::workspace::{
     BaselineRequest, CheckedReleases, History, Progress, Workspace, WorkspaceError, read_releases,
+    revision_error,
 };
 use compare::OlderRelease;
 use kept::Compared;
@@ -211,10 +212,7 @@ fn read_back(
             .iter()
             .find(|(commit, _)| *commit == release.commit)
         {
-            Some((_, error)) => Err(WorkspaceError::Revision {
-                rev: release.tag.clone(),
-                error: Box::new(error.clone()),
-            }),
+            Some((_, error)) => Err(revision_error(&release.tag, error.clone())),
             None => Ok(()),
         }
     });
@@ -253,7 +251,7 @@ fn read_snapshots(
 }
 
 /// Of each older release, what a comparison with the working tree reads (see
-/// [`compare::older_release_keep`]). A protocol is compared once per distinct shape: a later release with
+/// [`compare::OlderReleaseKeep`]). A protocol is compared once per distinct shape: a later release with
 /// the same shape gives the same findings, which the first (older) one already reports, so it is not even
 /// read. A release whose source no longer parses is reported to `progress` and left out: only its records
 /// and `min_compatible` would need it.
@@ -263,14 +261,18 @@ fn read_older_releases(
     current: &Snapshot,
     progress: &mut dyn Progress,
 ) -> Vec<(String, Vec<Rc<Part>>)> {
-    let keep = compare::older_release_keep(&current.protocols);
-    let filter = compare::older_release_filter(&current.protocols);
+    let filter = compare::OlderReleaseKeep::new(&current.protocols);
+    let keep = |old: &ProtocolDecl| filter.keep(old);
     let mut compared: BTreeSet<(String, String)> = BTreeSet::new();
     let read = read_releases(older, progress, |release| {
         let unseen =
             |name: &str, shape: &str| !compared.contains(&(name.to_owned(), shape.to_owned()));
-        let parts =
-            history.release_parts(&release.commit, &release.tag, (&keep, &filter), &unseen)?;
+        let parts = history.release_parts(
+            &release.commit,
+            &release.tag,
+            (&keep, filter.name()),
+            &unseen,
+        )?;
         compared.extend(parts.iter().map(|p| (p.name.clone(), p.shape().to_owned())));
         Ok(parts)
     });

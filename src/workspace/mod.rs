@@ -302,7 +302,7 @@ impl Workspace {
 }
 
 /// The error of reading the model of the revision `rev`.
-fn revision_error(rev: &str, error: ExtractError) -> WorkspaceError {
+pub(crate) fn revision_error(rev: &str, error: ExtractError) -> WorkspaceError {
     WorkspaceError::Revision {
         rev: rev.to_owned(),
         error: Box::new(error),

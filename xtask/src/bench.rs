@@ -314,22 +314,14 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         )?)
     };
     print_report(&args, &workspaces, &checks, &evidence, memory);
-    print_rows(&rows(
-        &args,
-        &workspaces,
-        &checks,
-        &pull_request,
-        &floor_t,
-        cargo_check.as_ref(),
-    ));
-    print_ratios(
-        &args,
-        &workspaces,
-        &checks,
-        &pull_request,
-        &floor_t,
-        cargo_check.as_ref(),
-    );
+    let measured = Measured {
+        checks: &checks,
+        pull_request: &pull_request,
+        floor: &floor_t,
+        cargo_check: cargo_check.as_ref(),
+    };
+    print_rows(&rows(&args, &workspaces, &measured));
+    print_ratios(&args, &workspaces, &measured);
     drop(temp);
     Ok(ExitCode::SUCCESS)
 }
@@ -483,16 +475,29 @@ fn findings(report: &serde_json::Value) -> impl Iterator<Item = &serde_json::Val
         .flat_map(|p| p["findings"].as_array().into_iter().flatten())
 }
 
+/// What the bench timed, for the table and the ratios.
+struct Measured<'a> {
+    /// Each workspace's checks, in the order of the workspaces.
+    checks: &'a [Checked],
+    pull_request: &'a Timing,
+    floor: &'a Timing,
+    /// `None` with `--no-cargo-check`.
+    cargo_check: Option<&'a Timing>,
+}
+
 /// The table: each workspace's warm and cold check (and the first one's pull-request check), the floor
 /// and `cargo check`.
 fn rows(
     args: &BenchArgs,
     workspaces: &[Workspace],
-    checks: &[Checked],
-    pull_request: &Timing,
-    floor: &Timing,
-    cargo_check: Option<&Timing>,
+    measured: &Measured<'_>,
 ) -> Vec<(String, Timing)> {
+    let Measured {
+        checks,
+        pull_request,
+        floor,
+        cargo_check,
+    } = *measured;
     let mut rows = Vec::new();
     for (ws, check) in workspaces.iter().zip(checks) {
         rows.push((
@@ -522,14 +527,13 @@ fn rows(
 
 /// The ratios after the table; the last line is `check/floor=… check/cargo_check=… warm/floor=…
 /// peak_rss_mib=…`, with the cold check (what a CI runner without a cached target directory sees).
-fn print_ratios(
-    args: &BenchArgs,
-    workspaces: &[Workspace],
-    checks: &[Checked],
-    pull_request: &Timing,
-    floor: &Timing,
-    cargo_check: Option<&Timing>,
-) {
+fn print_ratios(args: &BenchArgs, workspaces: &[Workspace], measured: &Measured<'_>) {
+    let Measured {
+        checks,
+        pull_request,
+        floor,
+        cargo_check,
+    } = *measured;
     let secs = |t: &Timing| t.median().as_secs_f64();
     let of = |kind: Kind| of(workspaces, checks, kind).expect("every kind is generated");
     let factor = args.history_factor;
