@@ -10,6 +10,7 @@ use rustc_hash::FxHashMap;
 
 use super::declarations::{self, Declaration, ItemAt};
 use super::expand;
+use super::reuse::LoweredTypes;
 use super::scan::{self, ItemKind, ModItem, ScanItem};
 use super::syntax::{self, ItemBase};
 use super::{ExtractError, FileReader};
@@ -38,6 +39,11 @@ pub struct CacheStats {
     pub parsed_items: usize,
     /// Module subtrees reused from an earlier revision (an unchanged directory), not looked at again.
     pub nodes_reused: usize,
+    /// Type items lowered.
+    pub types_lowered: usize,
+    /// Type items whose lowering at an earlier revision was reused (the same item, asking the same
+    /// questions with the same answers), not lowered again.
+    pub types_reused: usize,
 }
 
 /// The text, module scan, syntax tree and declarations of every file an extraction looked at, keyed by
@@ -51,6 +57,8 @@ pub struct SourceCache {
     blobs: RefCell<FxHashMap<Oid, Rc<Blob>>>,
     /// Module-tree files by what they depend on (see `tree::ModuleTree::mount`).
     module_files: RefCell<FxHashMap<ModuleFileKey, Rc<ModuleFile>>>,
+    /// Type items as lowered at earlier revisions, for the next ones to reuse.
+    lowered: LoweredTypes,
     stats: Cell<CacheStats>,
 }
 
@@ -91,8 +99,14 @@ impl SourceCache {
         SourceCache {
             blobs: RefCell::default(),
             module_files: RefCell::default(),
+            lowered: LoweredTypes::default(),
             stats: Cell::new(CacheStats::default()),
         }
+    }
+
+    /// The type items lowered so far, by identity.
+    pub(super) fn lowered(&self) -> &LoweredTypes {
+        &self.lowered
     }
 
     /// What the cache did so far.
@@ -100,7 +114,7 @@ impl SourceCache {
         self.stats.get()
     }
 
-    fn count(&self, update: impl FnOnce(&mut CacheStats)) {
+    pub(super) fn count(&self, update: impl FnOnce(&mut CacheStats)) {
         let mut stats = self.stats.get();
         update(&mut stats);
         self.stats.set(stats);

@@ -106,6 +106,10 @@ fn externals() -> Externals {
 }
 
 fn extract_demo(externals: &Externals) -> Snapshot {
+    extract_demo_in(externals, &SourceCache::new())
+}
+
+fn extract_demo_in(externals: &Externals, cache: &SourceCache) -> Snapshot {
     let files: BTreeMap<String, String> = [("src/lib.rs".to_owned(), LIB.to_owned())].into();
     let roots = [CrateRoot {
         name: "demo".to_owned(),
@@ -114,7 +118,7 @@ fn extract_demo(externals: &Externals) -> Snapshot {
     extract_with(
         &roots,
         &files,
-        &SourceCache::new(),
+        cache,
         &ExtractOptions::default(),
         &|| externals.clone(),
         None,
@@ -158,6 +162,42 @@ fn a_derived_type_of_a_dependency_is_lowered_with_its_package() {
     };
     assert_eq!(variants.len(), 1);
     assert_eq!(s.types["demo::Req"].package, None);
+}
+
+#[test]
+fn a_dependency_upgraded_between_revisions_is_lowered_again() {
+    // The dependency's files are the same blobs at both versions: its types are the same items, but
+    // the package they name is not, so the second revision does not reuse the first one's lowering.
+    let mut upgraded = externals();
+    upgraded.crates[0].version = "1.3.0".to_owned();
+    let cache = SourceCache::new();
+    let before = extract_demo_in(&externals(), &cache);
+    let after = extract_demo_in(&upgraded, &cache);
+    assert_eq!(before, extract_demo(&externals()));
+    assert_eq!(after, extract_demo(&upgraded));
+    assert_eq!(
+        after.types["net_lib::link::Link"].package.as_deref(),
+        Some("net-lib 1.3.0")
+    );
+    // The same revision again reuses every type it lowered.
+    let stats = cache.stats();
+    let again = extract_demo_in(&upgraded, &cache);
+    assert_eq!(again, after);
+    assert_eq!(
+        cache.stats().types_reused - stats.types_reused,
+        after.types.len() - known_types(&after),
+        "{:?}",
+        cache.stats()
+    );
+}
+
+/// How many of a snapshot's types are std's or the catalogue's (not lowered from an item).
+fn known_types(snapshot: &Snapshot) -> usize {
+    snapshot
+        .types
+        .values()
+        .filter(|def| def.location.file.is_empty())
+        .count()
 }
 
 #[test]

@@ -29,6 +29,7 @@ mod defaults;
 mod dependencies;
 mod gated;
 mod impls;
+mod recorded;
 
 /// The crates whose types are known by name (when no crate type shadows them).
 const STD_ROOTS: &[&str] = &["std", "core", "alloc"];
@@ -49,14 +50,17 @@ pub(super) fn snapshot(
     let mut names = Names::new(tree);
     names.set_features(features);
     let mut notes: Vec<ExtractNote> = tree.notes().cloned().collect();
+    let shapes_declared = shapes;
     let shapes = gated::Shapes::parse(shapes, &mut notes);
     Lowering {
+        context: tree.cache.lowered().context(shapes_declared),
         names,
         notes,
         unknown_rule_id: None,
         known_defs: Vec::new(),
         derived_names: FxHashMap::default(),
         shapes,
+        recording: None,
     }
     .snapshot(keep)
 }
@@ -93,6 +97,11 @@ struct Lowering<'a> {
     derived_names: FxHashMap<ModPath, FxHashMap<String, Option<impls::SerdeTrait>>>,
     /// The shapes `wirecheck.toml` declares, by full path.
     shapes: gated::Shapes,
+    /// The number of the declared shapes among those of the check's extractions (a lowering is reused
+    /// only under the same shapes).
+    context: u32,
+    /// What the type item being lowered asked and did, when its lowering is recorded.
+    recording: Option<recorded::Recording>,
 }
 
 impl<'a> Lowering<'a> {
@@ -158,7 +167,7 @@ impl<'a> Lowering<'a> {
             let path = file.path.as_str();
             let attrs = match &declaration.declared {
                 Declared::WireMacro(name, span) => {
-                    self.notes.push(note(
+                    self.push_note(note(
                         path,
                         *span,
                         format!(
@@ -257,7 +266,7 @@ impl<'a> Lowering<'a> {
         let id = self.names.intern(file, &module, item);
         let Some(protocol) = self.message_protocol(&module, &attrs.protocol, filter, snapshot)
         else {
-            self.notes.push(note(
+            self.push_note(note(
                 path,
                 attrs.protocol.span(),
                 format!("message `{ident}`: its `protocol` does not name a #[derive(Protocol)] type wirecheck can find; the message is skipped"),
@@ -280,7 +289,7 @@ impl<'a> Lowering<'a> {
             (None, None) => (ResponseMode::None, None),
         };
         let response_type = response_path.map(|response_path| {
-            match self.names.resolve(&module, &path_segments(response_path)) {
+            match self.resolve(&module, &path_segments(response_path)) {
                 NameTarget::Type(response_id) => self.names.canonical(response_id),
                 NameTarget::External(segments) | NameTarget::Module(segments) => {
                     segments.join("::")
@@ -310,7 +319,7 @@ impl<'a> Lowering<'a> {
         filter: &MessageFilter<'_>,
         snapshot: &Snapshot,
     ) -> Option<String> {
-        match self.names.resolve(module, &path_segments(protocol_path)) {
+        match self.resolve(module, &path_segments(protocol_path)) {
             NameTarget::Type(protocol_id) => filter.protocols.by_item.get(&protocol_id).cloned(),
             NameTarget::External(segments) => {
                 // A protocol declared in another crate of the workspace, named through a path the
@@ -348,8 +357,8 @@ impl<'a> Lowering<'a> {
     }
 
     /// The definition of a type item; the crate types its fields, variants and proxies name are pushed on
-    /// `reached`.
-    fn type_def(&mut self, id: usize, reached: &mut Vec<usize>) -> TypeDef {
+    /// `reached` (see `Lowering::type_def`, which reuses an earlier revision's when it fits).
+    fn lower_type_def(&mut self, id: usize, reached: &mut Vec<usize>) -> TypeDef {
         let item = self.names.item(id).item;
         let file = self.names.item(id).file;
         let module = self.names.item(id).module.clone();
@@ -411,7 +420,7 @@ impl<'a> Lowering<'a> {
             },
         };
         for (span, message) in problems {
-            self.notes.push(note(file, span, message));
+            self.push_note(note(file, span, message));
         }
         let derived = match derived {
             Some(derived) => derived,
@@ -424,7 +433,7 @@ impl<'a> Lowering<'a> {
             attrs,
             body,
             location: location(file, ident_span),
-            package: self.names.tree().package_of(&module),
+            package: self.dependency_of(&module).map(|krate| krate.label()),
         }
     }
 
@@ -446,14 +455,14 @@ impl<'a> Lowering<'a> {
         let integer = match read {
             Ok(integer) => integer,
             Err(message) => {
-                self.notes.push(note(file, item.ident.span(), message));
+                self.push_note(note(file, item.ident.span(), message));
                 return Body::Alias {
                     target: Ty::external(path),
                 };
             }
         };
         if integer.one_sided {
-            self.notes.push(note(
+            self.push_note(note(
                 file,
                 item.ident.span(),
                 format!(
@@ -605,15 +614,12 @@ impl<'a> Lowering<'a> {
                     .into_iter()
                     .find(wirecheck_grammar::is_unknown_rule_id);
                 match unknown {
-                    Some(unknown) if self.unknown_rule_id.is_none() => {
-                        self.unknown_rule_id = Some(invalid_declaration(
-                            file,
-                            unknown.span(),
-                            format!("invalid #[wire] on a field or variant: {unknown}"),
-                        ));
-                    }
-                    Some(_) => {}
-                    None => self.notes.push(note(
+                    Some(unknown) => self.note_unknown_rule(invalid_declaration(
+                        file,
+                        unknown.span(),
+                        format!("invalid #[wire] on a field or variant: {unknown}"),
+                    )),
+                    None => self.push_note(note(
                         file,
                         error.span(),
                         format!("invalid #[wire] (the compiler rejects it too): {error}"),
@@ -754,7 +760,7 @@ impl<'a> Lowering<'a> {
                 true
             }
             Err(message) => {
-                self.notes.push(note(
+                self.push_note(note(
                     scope.file,
                     field.ty.span(),
                     format!("{message}: the field is compared as custom (de)serialization code"),
@@ -832,7 +838,7 @@ impl<'a> Lowering<'a> {
         };
         let adapted = adapters.adapt(adapter, field);
         if adapters.one_or_many {
-            self.known_defs.push(serde_with::one_or_many_def());
+            self.add_known_defs(vec![serde_with::one_or_many_def()]);
         }
         adapted
     }
@@ -886,7 +892,7 @@ impl<'a> Lowering<'a> {
                 self.path_ty(scope, &path.path, reached)
             }
             other => {
-                self.notes.push(note(
+                self.push_note(note(
                     scope.file,
                     other.span(),
                     format!("type `{}` is not a serializable data type wirecheck can follow; compared by its text", tokens_text(other)),
@@ -909,14 +915,14 @@ impl<'a> Lowering<'a> {
             .split("::")
             .map(str::to_owned)
             .collect();
-        let full = match self.names.resolve(scope.module, &segments) {
+        let full = match self.resolve(scope.module, &segments) {
             NameTarget::External(full) | NameTarget::Module(full) => full,
             NameTarget::Type(_) => return,
         };
         let Some(known) = known::lookup_with(&full, &field.ty, None) else {
             return;
         };
-        self.known_defs.extend(known.defs);
+        self.add_known_defs(known.defs);
         field.custom = None;
         field.ty = match known.ty {
             ty @ Ty::Option { .. } if !field.default => Ty::Choice {
@@ -950,14 +956,14 @@ impl<'a> Lowering<'a> {
                 name: segments[0].clone(),
             };
         }
-        let mut target = self.names.resolve_to_border(scope.module, &segments);
+        let mut target = self.resolve_to_border(scope.module, &segments);
         let mut lowered = None;
         if let Some(entered) = self.names.take_entered() {
             match self.known_dependency_ty(scope, &entered, &args, reached) {
                 Ok(known) => return known,
                 Err(args) => lowered = Some(args),
             }
-            target = self.names.resolve(scope.module, &segments);
+            target = self.resolve(scope.module, &segments);
         }
         if let Some(ty) = self.dependency_ty(scope, path, &target, lowered, &args, reached) {
             return ty;
@@ -997,7 +1003,7 @@ impl<'a> Lowering<'a> {
                 if std_like {
                     let args: Vec<Ty> = args.iter().map(|a| self.ty(scope, a, reached)).collect();
                     if let Some(known) = known::lookup(&full, &args, None) {
-                        self.known_defs.extend(known.defs);
+                        self.add_known_defs(known.defs);
                         return known.ty;
                     }
                 }
@@ -1012,17 +1018,7 @@ impl<'a> Lowering<'a> {
 
     /// A bare type name that is neither defined, imported nor a known std type.
     fn note_unresolved(&mut self, scope: &TypeScope<'_>, path: &syn::Path, name: &str) {
-        let macros: Vec<String> = self
-            .names
-            .macros_in(scope.module)
-            .iter()
-            .map(|macro_note| {
-                format!(
-                    "{} at {}:{}",
-                    macro_note.message, macro_note.location.file, macro_note.location.line
-                )
-            })
-            .collect();
+        let macros = self.macros_near(scope.module);
         let message = if macros.is_empty() {
             format!(
                 "type `{name}` is not defined or imported by name in this module (a glob import from another crate?): it is compared by name only"
@@ -1033,7 +1029,7 @@ impl<'a> Lowering<'a> {
                 macros.join(", ")
             )
         };
-        self.notes.push(note(scope.file, path.span(), message));
+        self.push_note(note(scope.file, path.span(), message));
     }
 }
 

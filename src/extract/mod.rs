@@ -26,6 +26,10 @@
 //! - A [`SourceCache`] keeps the text, the scan, the syntax trees and the declarations of every file by
 //!   its git blob id, across the extractions of one check: a file unchanged between the working tree and
 //!   the baseline (or any older release) is read from git, scanned and parsed once.
+//! - A type item is lowered once per check, not once per revision, when it can be: the cache keeps each
+//!   lowering with the questions it asked of its revision and their answers (what each path names, the
+//!   features, the declared shapes, the dependency a module is in), and a later revision reuses it when
+//!   the same item, in the same module of a file at the same path, gets the same answers.
 //! - Modules are indexed on demand, name lookups are hash lookups, and [`extract_filtered`] keeps only
 //!   the messages a caller needs (the records of older releases), without converting the others.
 //!
@@ -46,7 +50,10 @@
 //! - `serde_with`: serde_with's `#[serde_as]` adapters, `with` modules and `#[skip_serializing_none]`.
 //! - `serde_repr`: enums deriving serde_repr's `Serialize_repr`/`Deserialize_repr` (written as integers).
 //! - `declarations`: what a parsed file declares (`#[derive(Protocol)]`, `#[derive(Message)]`).
-//! - `cache`: the [`SourceCache`]: files by blob id, module-tree files by what they depend on.
+//! - `reuse`: the lowered type items a [`SourceCache`] keeps for the next revisions, with what their
+//!   lowering asked and did.
+//! - `cache`: the [`SourceCache`]: files by blob id, module-tree files by what they depend on, lowered
+//!   type items.
 //! - `cfg`: the one evaluator of `#[cfg(...)]` and `#[cfg_attr(...)]`, for any crate's enabled features.
 //! - `external`: the dependencies a revision's code may name ([`Externals`]) and how they are found.
 //! - `tree`: the crates' module trees, mounted from the scans (`mod`, `name/mod.rs`, `#[path]`); a
@@ -55,7 +62,8 @@
 //! - `features`: the cargo features each workspace crate is built with (`cfg` evaluates with them).
 //! - `lower`: declarations and the types they reach, converted to the model (`lower/impls`: derived,
 //!   declared or opaque serde impls; `lower/gated`: fields, variants and shapes the build or the
-//!   configuration decides).
+//!   configuration decides; `lower/recorded`: every question a type's lowering asks of its revision,
+//!   recorded, and a recorded lowering replayed where its answers hold).
 
 mod cache;
 mod cfg;
@@ -66,6 +74,7 @@ mod features;
 mod known;
 mod lower;
 mod names;
+mod reuse;
 mod scan;
 mod serde_attrs;
 mod serde_repr;
@@ -353,3 +362,6 @@ mod dependency_tests;
 
 #[cfg(test)]
 mod read_back_tests;
+
+#[cfg(test)]
+mod reuse_tests;

@@ -17,6 +17,7 @@ use super::cfg::Truth;
 use super::declarations::{Declaration, ItemAt};
 use super::features::CrateFeatures;
 use super::note;
+use super::reuse::{Identity, Target};
 use super::scan::{ItemKind, ScanItem};
 use super::syntax::{inline_items, item_at, item_attrs, item_name, unraw};
 use super::tree::ModuleTree;
@@ -35,6 +36,8 @@ pub(super) struct TypeItem<'a> {
     pub(super) item: &'a Item,
     /// `crate::module::Name`.
     pub(super) canonical: String,
+    /// The item across revisions (see [`Names::identity`]).
+    identity: Identity,
 }
 
 /// A type item a module binds: its id, or (in a file parsed item by item) the scan's item, parsed and
@@ -273,6 +276,11 @@ impl<'a> Names<'a> {
         self.error.take()
     }
 
+    /// Whether resolution met a parse error (kept for [`Names::take_error`]).
+    pub(super) fn has_error(&self) -> bool {
+        self.error.is_some()
+    }
+
     /// The syntax tree of a mounted file (parsed on first use); `None` when it does not parse (the error
     /// is kept for the end).
     pub(super) fn ast(&mut self, file: &'a ModuleFile) -> Option<&'a syn::File> {
@@ -319,6 +327,38 @@ impl<'a> Names<'a> {
     /// The type item of an id.
     pub(super) fn item(&self, id: usize) -> &TypeItem<'a> {
         &self.items[id]
+    }
+
+    /// What a type item is in any revision of the check: the same syntax node in the same module of a
+    /// file at the same path.
+    pub(super) fn identity(&self, id: usize) -> Identity {
+        self.items[id].identity
+    }
+
+    /// A resolution's target as it holds across revisions.
+    pub(super) fn target(&self, target: &NameTarget) -> Target {
+        let lowered = self.tree.cache.lowered();
+        match target {
+            NameTarget::Type(id) => Target::Type(self.identity(*id)),
+            NameTarget::Module(path) => Target::Module(lowered.path(path)),
+            NameTarget::External(path) => Target::External(lowered.path(path)),
+        }
+    }
+
+    /// Whether `target` is what `recorded` says, in this revision.
+    pub(super) fn is_target(&self, recorded: Target, target: &NameTarget) -> bool {
+        let lowered = self.tree.cache.lowered();
+        match (recorded, target) {
+            (Target::Type(identity), NameTarget::Type(id)) => identity == self.identity(*id),
+            (Target::Module(path), NameTarget::Module(found))
+            | (Target::External(path), NameTarget::External(found)) => lowered.is_path(path, found),
+            _ => false,
+        }
+    }
+
+    /// Where the last resolution entered a dependency, left in place (see [`Names::take_entered`]).
+    pub(super) fn entered(&self) -> Option<&Vec<String>> {
+        self.entered.as_ref()
     }
 
     /// `crate::module::Name` of a type item.
@@ -518,11 +558,16 @@ impl<'a> Names<'a> {
         let mut canonical = module.join("::");
         canonical.push_str("::");
         canonical.push_str(&item_name(item));
+        let identity = Identity {
+            item: key.1,
+            place: self.tree.cache.lowered().place(&file.path, module),
+        };
         self.items.push(TypeItem {
             module: module.to_vec(),
             file: &file.path,
             item,
             canonical,
+            identity,
         });
         let id = self.items.len() - 1;
         self.item_ids.insert(key, id);

@@ -145,11 +145,6 @@ impl<'c> ModuleTree<'c> {
         Some((index, &deps.externals.crates[index]))
     }
 
-    /// The package (`url 2.5.0`) that the module at `module` belongs to, when it is a dependency's.
-    pub(super) fn package_of(&self, module: &[String]) -> Option<String> {
-        self.dependency_of(module).map(|(_, krate)| krate.label())
-    }
-
     /// The root module name of the dependency the code at `module` calls `name`, if it names one.
     pub(super) fn dependency_named(&self, module: &[String], name: &str) -> Option<&str> {
         if ["std", "core", "alloc"].contains(&name) {

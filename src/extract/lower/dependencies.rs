@@ -27,14 +27,14 @@ impl Lowering<'_> {
             .iter()
             .map(|arg| self.ty(scope, arg, reached))
             .collect();
-        let Some((_, krate)) = self.names.tree().dependency_of(entered) else {
+        let Some(krate) = self.dependency_of(entered) else {
             return Err(lowered);
         };
         let version = semver::Version::parse(&krate.version).ok();
         let public = public_path(entered, &krate.package);
         match known::lookup(&public, &lowered, version.as_ref()) {
             Some(known) => {
-                self.known_defs.extend(known.defs);
+                self.add_known_defs(known.defs);
                 Ok(known.ty)
             }
             None => Err(lowered),
@@ -52,14 +52,13 @@ impl Lowering<'_> {
         args: &[&syn::Type],
         reached: &mut Vec<usize>,
     ) -> Option<Ty> {
-        let tree = self.names.tree();
         let entered = self.names.take_entered();
         let item_module = match target {
             NameTarget::Type(id) => Some(self.names.item(*id).module.clone()),
             _ => None,
         };
         let module = entered.as_deref().or(item_module.as_deref())?;
-        let (_, krate) = tree.dependency_of(module)?;
+        let krate = self.dependency_of(module)?;
         let label = krate.label();
         let version = semver::Version::parse(&krate.version).ok();
         // The path under the package's own name: where the catalogue and the notes look for it.
@@ -82,15 +81,15 @@ impl Lowering<'_> {
                 .collect()
         });
         if let Some(known) = known::lookup(&public, &lowered, version.as_ref()) {
-            self.known_defs.extend(known.defs);
+            self.add_known_defs(known.defs);
             return Some(known.ty);
         }
-        let mount = tree.dependency_mount(module)?;
+        let (features, missing) = self.dependency_mount(module)?;
         let external = |path: String| Ty::External {
             path,
             package: Some(label.clone()),
         };
-        if let Some(why) = &mount.missing {
+        if let Some(why) = &missing {
             let message = format!(
                 "package `{label}` is not on disk: `{}` is compared by path and version only ({why})",
                 public.join("::")
@@ -107,7 +106,7 @@ impl Lowering<'_> {
         let item = self.names.item(id).item;
         let item_module = self.names.item(id).module.clone();
         let mut undecided = Vec::new();
-        let attrs = cfg::applied(item_attrs(item), &mount.features, &mut undecided);
+        let attrs = cfg::applied(item_attrs(item), &features, &mut undecided);
         let derived = self.derives_serde(&item_module, &attrs);
         if !derived && !matches!(self.names.item(id).item, syn::Item::Type(_)) {
             let message = format!(
@@ -128,9 +127,7 @@ impl Lowering<'_> {
 
     /// A note, unless the same message was already noted (once per package or type is enough).
     pub(super) fn note_once(&mut self, file: &str, span: proc_macro2::Span, message: String) {
-        if !self.notes.iter().any(|earlier| earlier.message == message) {
-            self.notes.push(note(file, span, message));
-        }
+        self.push_note_once(note(file, span, message));
     }
 }
 

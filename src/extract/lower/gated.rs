@@ -73,7 +73,7 @@ impl Lowering<'_> {
         attrs: &[Attribute],
         span: impl FnOnce() -> proc_macro2::Span,
     ) -> bool {
-        match cfg::active(attrs, self.names.features_of(scope.module)) {
+        match cfg::active(attrs, self.features_of(scope.module)) {
             Truth::Yes => true,
             Truth::No => false,
             Truth::Unknown(predicate) => {
@@ -98,7 +98,7 @@ impl Lowering<'_> {
         attrs: &'x [Attribute],
     ) -> Cow<'x, [Attribute]> {
         let mut undecided = Vec::new();
-        let applied = cfg::applied(attrs, self.names.features_of(scope.module), &mut undecided);
+        let applied = cfg::applied(attrs, self.features_of(scope.module), &mut undecided);
         for found in undecided {
             self.note_undecided(
                 scope,
@@ -115,22 +115,23 @@ impl Lowering<'_> {
     /// The note of a predicate the build cannot decide: at each place in the workspace's code, once per
     /// predicate for a dependency's (named by its package: its code is not the user's to change).
     fn note_undecided(&mut self, scope: &TypeScope<'_>, span: proc_macro2::Span, message: String) {
-        match self.names.tree().package_of(scope.module) {
-            Some(package) => {
-                self.note_once(scope.file, span, format!("package `{package}`: {message}"))
-            }
-            None => {
-                let noted = note(scope.file, span, message);
-                if !self.notes.contains(&noted) {
-                    self.notes.push(noted);
-                }
-            }
+        match self.dependency_of(scope.module) {
+            Some(krate) => self.note_once(
+                scope.file,
+                span,
+                format!("package `{}`: {message}", krate.label()),
+            ),
+            None => self.push_note_unless_noted(note(scope.file, span, message)),
         }
     }
 
     /// Whether a message's or protocol's item exists in the build checked (one whose `cfg` depends on
     /// the target or profile is kept).
     pub(super) fn item_built(&self, module: &[String], item: &syn::Item) -> bool {
+        debug_assert!(
+            self.recording.is_none(),
+            "a type's lowering asks through `Lowering::features_of`"
+        );
         cfg::active(item_attrs(item), self.names.features_of(module)) != Truth::No
     }
 

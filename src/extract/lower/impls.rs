@@ -152,7 +152,7 @@ impl<'a> Lowering<'a> {
             _ => return,
         };
         let name = path.rsplit("::").next().unwrap_or(path);
-        self.notes.push(note(
+        self.push_note(note(
             file,
             span,
             format!(
@@ -186,7 +186,7 @@ impl<'a> Lowering<'a> {
             }
             Impls::Derived | Impls::Unknown => {
                 let message = undeclared_note(&path, &self.macros_near(scope.module));
-                self.notes.push(note(scope.file, ident_span, message));
+                self.push_note(note(scope.file, ident_span, message));
                 Ty::external(path.clone())
             }
         };
@@ -204,9 +204,8 @@ impl<'a> Lowering<'a> {
     }
 
     /// The macros invoked at item level in `module`, as `name!` at file:line.
-    fn macros_near(&self, module: &[String]) -> Vec<String> {
-        self.names
-            .macros_in(module)
+    pub(super) fn macros_near(&mut self, module: &[String]) -> Vec<String> {
+        self.macros_in(module)
             .iter()
             .map(|macro_note| {
                 format!(

@@ -1,0 +1,164 @@
+//! Lowered types reused across the revisions of one check (`reuse`, `lower/recorded`): the revisions
+//! extracted in turn through one cache must give exactly what each gives through a cache of its own,
+//! whatever changed between them, and an unchanged type must not be lowered again.
+
+use std::collections::BTreeMap;
+
+use super::*;
+use crate::model::{Body, Ty};
+
+const MANIFEST: &str = "[package]\nname = \"p\"\n[features]\ndefault = [\"extra\"]\nextra = []\n";
+
+const LIB: &str = "use serde::{Deserialize, Serialize};\nuse wirecheck::{Message, Protocol};\npub mod alt;\npub mod kinds;\npub mod types;\n#[derive(Protocol)]\n#[wire(name = \"p\", version = \"1.0.0\")]\npub struct P;\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = P, topic = \"t\", kind = \"event\")]\npub struct M {\n    pub shared: types::Shared,\n    pub at: geo::Point,\n    pub mystery: Mystery,\n}\n";
+
+/// The same blob in every revision: only what its names resolve to, the features and the shapes change.
+const TYPES: &str = "use serde::{Deserialize, Serialize};\nuse crate::kinds::Kind;\n#[derive(Serialize, Deserialize)]\npub struct Shared {\n    pub kind: Kind,\n    #[cfg(feature = \"extra\")]\n    pub extra: u32,\n    #[cfg(unix)]\n    pub unix: u8,\n    pub note: Option<String>,\n    pub mystery: Mystery,\n}\n";
+
+const KINDS: &str = "use serde::{Deserialize, Serialize};\n#[derive(Serialize, Deserialize)]\npub struct Kind { pub a: u8 }\n";
+
+const ALT: &str = "use serde::{Deserialize, Serialize};\n#[derive(Serialize, Deserialize)]\npub enum Kind { A, B }\n";
+
+/// One revision: its files and the options it is extracted with.
+struct Revision {
+    files: BTreeMap<String, String>,
+    options: ExtractOptions,
+}
+
+impl Revision {
+    fn new() -> Self {
+        let files = [
+            ("crates/p/Cargo.toml", MANIFEST),
+            ("crates/p/src/lib.rs", LIB),
+            ("crates/p/src/types.rs", TYPES),
+            ("crates/p/src/kinds.rs", KINDS),
+            ("crates/p/src/alt.rs", ALT),
+        ];
+        Revision {
+            files: files
+                .into_iter()
+                .map(|(path, text)| (path.to_owned(), text.to_owned()))
+                .collect(),
+            options: ExtractOptions::default(),
+        }
+    }
+
+    fn with_file(mut self, path: &str, text: &str) -> Self {
+        self.files.insert(path.to_owned(), text.to_owned());
+        self
+    }
+
+    fn with_shape(mut self, path: &str, shape: &str) -> Self {
+        self.options
+            .shapes
+            .insert(path.to_owned(), shape.to_owned());
+        self
+    }
+
+    fn extract(&self, cache: &SourceCache) -> Snapshot {
+        let crates = [CrateRoot {
+            name: "p".into(),
+            root_file: "crates/p/src/lib.rs".into(),
+        }];
+        extract_with(
+            &crates,
+            &self.files,
+            cache,
+            &self.options,
+            &Externals::default,
+            None,
+        )
+        .expect("extracts")
+    }
+}
+
+/// The revisions extracted in turn through one cache, after checking that each gives what it gives
+/// through a cache of its own; with what the shared cache did.
+fn shared(revisions: &[Revision]) -> (Vec<Snapshot>, CacheStats) {
+    let cache = SourceCache::new();
+    let snapshots: Vec<Snapshot> = revisions.iter().map(|r| r.extract(&cache)).collect();
+    for (index, (revision, snapshot)) in revisions.iter().zip(&snapshots).enumerate() {
+        assert_eq!(
+            *snapshot,
+            revision.extract(&SourceCache::new()),
+            "revision {index} extracted after the others differs from it extracted alone"
+        );
+    }
+    (snapshots, cache.stats())
+}
+
+fn field_ty(snapshot: &Snapshot, path: &str, field: &str) -> Option<Ty> {
+    let Body::Struct { fields, .. } = &snapshot.types[path].body else {
+        panic!("{path} is not a struct");
+    };
+    fields
+        .iter()
+        .find(|f| f.rust_name == field)
+        .map(|f| f.ty.clone())
+}
+
+fn named(path: &str) -> Option<Ty> {
+    Some(Ty::Named {
+        path: path.to_owned(),
+        args: Vec::new(),
+    })
+}
+
+#[test]
+fn an_unchanged_revision_reuses_every_lowered_type() {
+    let (snapshots, stats) = shared(&[Revision::new(), Revision::new()]);
+    // M, Shared and Kind, once; the second revision asks the same questions and gets the same answers.
+    assert_eq!(
+        (stats.types_lowered, stats.types_reused),
+        (3, 3),
+        "{stats:?}"
+    );
+    // What the lowering did besides the definitions is done again: the notes of `Mystery` (a name
+    // nothing defines) and of the `cfg(unix)` field.
+    assert!(!snapshots[1].notes.is_empty());
+    assert_eq!(snapshots[0].notes, snapshots[1].notes);
+}
+
+#[test]
+fn a_type_whose_names_resolve_elsewhere_is_lowered_again() {
+    let outside = Revision::new().with_file("crates/p/src/kinds.rs", "pub use elsewhere::Kind;\n");
+    let moved = Revision::new().with_file("crates/p/src/kinds.rs", "pub use crate::alt::Kind;\n");
+    let (snapshots, stats) = shared(&[outside, Revision::new(), moved]);
+    // `Shared` is the same item in the same file each time, but `Kind` names something else.
+    let kinds: Vec<Option<Ty>> = snapshots
+        .iter()
+        .map(|s| field_ty(s, "p::types::Shared", "kind"))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            Some(Ty::external("elsewhere::Kind")),
+            named("p::kinds::Kind"),
+            named("p::alt::Kind")
+        ]
+    );
+    assert!(!snapshots[2].types.contains_key("p::kinds::Kind"));
+    assert_eq!(stats.types_reused, 2, "only M is reused: {stats:?}");
+}
+
+#[test]
+fn the_features_of_each_revision_decide_a_reused_type() {
+    let without = Revision::new().with_file(
+        "crates/p/Cargo.toml",
+        "[package]\nname = \"p\"\n[features]\ndefault = []\nextra = []\n",
+    );
+    let (snapshots, _) = shared(&[Revision::new(), without, Revision::new()]);
+    assert!(field_ty(&snapshots[0], "p::types::Shared", "extra").is_some());
+    assert!(field_ty(&snapshots[1], "p::types::Shared", "extra").is_none());
+    assert!(field_ty(&snapshots[2], "p::types::Shared", "extra").is_some());
+}
+
+#[test]
+fn the_declared_shapes_of_each_revision_decide_a_reused_type() {
+    let declared = Revision::new().with_shape("geo::Point", "String");
+    let (snapshots, _) = shared(&[Revision::new(), declared]);
+    assert_eq!(
+        field_ty(&snapshots[0], "p::M", "at"),
+        Some(Ty::external("geo::Point"))
+    );
+    assert_eq!(field_ty(&snapshots[1], "p::M", "at"), Some(Ty::String));
+}
