@@ -166,7 +166,17 @@ fn compare_models(
     if let Some(found) = kept::read(history, releases) {
         return read_back(found, history, releases, progress);
     }
-    let current = history.current()?;
+    // With the baseline in the store (a check of the base branch kept it, and the older releases
+    // with it), the working tree is likely the one revision extracted: it keeps nothing for the others
+    // (an older release extracted all the same lowers its types, and keeps them for the next ones).
+    let baseline_kept = matches!(releases.baseline.chosen, BaselineChoice::FirstRelease)
+        || history
+            .release_summary(&releases.baseline.commit, None)
+            .is_some();
+    history.keep_lowered(!baseline_kept);
+    let current = history.current();
+    history.keep_lowered(true);
+    let current = current?;
     if let Some(model) = history.store().used_working()
         && let Some(found) = kept::read_for(history, releases, &model, current.protocols.clone())
     {

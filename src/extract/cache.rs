@@ -59,6 +59,8 @@ pub struct SourceCache {
     module_files: RefCell<FxHashMap<ModuleFileKey, Rc<ModuleFile>>>,
     /// Type items as lowered at earlier revisions, for the next ones to reuse.
     lowered: LoweredTypes,
+    /// Whether extractions keep what they lower for the next ones (see [`SourceCache::keep_lowered`]).
+    keeps_lowered: Cell<bool>,
     stats: Cell<CacheStats>,
 }
 
@@ -100,8 +102,21 @@ impl SourceCache {
             blobs: RefCell::default(),
             module_files: RefCell::default(),
             lowered: LoweredTypes::default(),
+            keeps_lowered: Cell::new(true),
             stats: Cell::new(CacheStats::default()),
         }
+    }
+
+    /// Whether the extractions through this cache keep each type item they lower, for a later
+    /// revision to reuse when the item and what its lowering asked are the same there (the default).
+    /// A caller that will extract no other revision through the cache saves the copies.
+    pub fn keep_lowered(&self, keep: bool) {
+        self.keeps_lowered.set(keep);
+    }
+
+    /// Whether extractions keep what they lower (see [`SourceCache::keep_lowered`]).
+    pub(super) fn keeps_lowered(&self) -> bool {
+        self.keeps_lowered.get()
     }
 
     /// The type items lowered so far, by identity.

@@ -61,6 +61,7 @@ pub(super) fn snapshot(
         derived_names: FxHashMap::default(),
         shapes,
         recording: None,
+        answers: FxHashMap::default(),
     }
     .snapshot(keep)
 }
@@ -102,6 +103,8 @@ struct Lowering<'a> {
     context: u32,
     /// What the type item being lowered asked and did, when its lowering is recorded.
     recording: Option<recorded::Recording>,
+    /// The answers to the resolutions records asked, in this revision (see `Lowering::replayed`).
+    answers: FxHashMap<recorded::Question, recorded::Answer>,
 }
 
 impl<'a> Lowering<'a> {

@@ -345,17 +345,6 @@ impl<'a> Names<'a> {
         }
     }
 
-    /// Whether `target` is what `recorded` says, in this revision.
-    pub(super) fn is_target(&self, recorded: Target, target: &NameTarget) -> bool {
-        let lowered = self.tree.cache.lowered();
-        match (recorded, target) {
-            (Target::Type(identity), NameTarget::Type(id)) => identity == self.identity(*id),
-            (Target::Module(path), NameTarget::Module(found))
-            | (Target::External(path), NameTarget::External(found)) => lowered.is_path(path, found),
-            _ => false,
-        }
-    }
-
     /// Where the last resolution entered a dependency, left in place (see [`Names::take_entered`]).
     pub(super) fn entered(&self) -> Option<&Vec<String>> {
         self.entered.as_ref()

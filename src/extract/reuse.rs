@@ -145,11 +145,6 @@ impl LoweredTypes {
         Rc::clone(&self.paths.borrow().values[id.0 as usize])
     }
 
-    /// Whether `id` is the id of `path`.
-    pub(super) fn is_path(&self, id: PathId, path: &[String]) -> bool {
-        *self.paths.borrow().values[id.0 as usize] == *path
-    }
-
     /// The number of a set of features (the same for equal sets).
     pub(super) fn features(&self, features: &BTreeSet<String>) -> u32 {
         let mut sets = self.feature_sets.borrow_mut();

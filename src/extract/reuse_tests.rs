@@ -162,3 +162,18 @@ fn the_declared_shapes_of_each_revision_decide_a_reused_type() {
     );
     assert_eq!(field_ty(&snapshots[1], "p::M", "at"), Some(Ty::String));
 }
+
+#[test]
+fn a_cache_told_to_keep_nothing_has_nothing_to_reuse() {
+    let cache = SourceCache::new();
+    cache.keep_lowered(false);
+    let first = Revision::new().extract(&cache);
+    cache.keep_lowered(true);
+    let second = Revision::new().extract(&cache);
+    assert_eq!(first, second);
+    assert_eq!(cache.stats().types_reused, 0, "{:?}", cache.stats());
+    // What the second revision lowered is kept again.
+    let third = Revision::new().extract(&cache);
+    assert_eq!(third, second);
+    assert_eq!(cache.stats().types_reused, 3, "{:?}", cache.stats());
+}

@@ -57,6 +57,12 @@ impl<'w> History<'w> {
     }
 
     /// The store this run reads and writes (disabled with `--no-cache`).
+    /// Whether the extractions of this check keep what they lower for the next revisions to reuse
+    /// (see [`SourceCache::keep_lowered`]): not when the working tree is the only one extracted.
+    pub(crate) fn keep_lowered(&self, keep: bool) {
+        self.cache.keep_lowered(keep);
+    }
+
     pub(crate) fn store(&self) -> &Store {
         &self.store
     }

@@ -9,9 +9,21 @@ use rustc_hash::FxHashMap;
 
 use super::super::ExtractError;
 use super::super::names::NameTarget;
-use super::super::reuse::{Event, Identity, Lowered, Probe};
+use super::super::reuse::{Event, Identity, Lowered, PathId, Probe, Target};
 use super::Lowering;
 use crate::model::{ExtractNote, TypeDef};
+
+/// A resolution a record asked: the module, the path and whether it stops at a dependency's border.
+pub(super) type Question = (PathId, PathId, bool);
+
+/// A resolution's answer in this revision: its target, the type item's id when it is one, and where
+/// it entered a dependency.
+#[derive(Clone, Copy)]
+pub(super) struct Answer {
+    target: Target,
+    id: Option<usize>,
+    entered: Option<PathId>,
+}
 
 /// What the lowering of one type item asked and did so far.
 #[derive(Default)]
@@ -34,6 +46,9 @@ impl Lowering<'_> {
             }
         }
         cache.count(|stats| stats.types_lowered += 1);
+        if !cache.keeps_lowered() {
+            return self.lower_type_def(id, reached);
+        }
         let clean = !self.names.has_error();
         let start = reached.len();
         self.recording = Some(Recording::default());
@@ -92,21 +107,11 @@ impl Lowering<'_> {
                 target,
                 entered,
             } => {
-                let (module, segments) = (lowered.path_of(module), lowered.path_of(segments));
-                let found = if to_border {
-                    self.names.resolve_to_border(&module, &segments)
-                } else {
-                    self.names.resolve(&module, &segments)
-                };
-                if let NameTarget::Type(id) = found {
+                let answer = self.answer((module, segments, to_border));
+                if let Some(id) = answer.id {
                     ids.insert(self.names.identity(id), id);
                 }
-                self.names.is_target(target, &found)
-                    && match (entered, self.names.entered()) {
-                        (None, None) => true,
-                        (Some(recorded), Some(found)) => lowered.is_path(recorded, found),
-                        _ => false,
-                    }
+                answer.target == target && answer.entered == entered
             }
             &Probe::Features { module, features } => {
                 lowered.is_features(features, self.names.features_of(&lowered.path_of(module)))
@@ -134,6 +139,33 @@ impl Lowering<'_> {
                 }
             }
         }
+    }
+
+    /// The answer to a resolution a record asked, in this revision (the same every time: resolution
+    /// depends on nothing else; kept by the question's ids, so that a record's many questions cost a
+    /// lookup each).
+    fn answer(&mut self, question: Question) -> Answer {
+        if let Some(&answer) = self.answers.get(&question) {
+            return answer;
+        }
+        let lowered = self.names.tree().cache.lowered();
+        let (module, segments, to_border) = question;
+        let (module, segments) = (lowered.path_of(module), lowered.path_of(segments));
+        let found = if to_border {
+            self.names.resolve_to_border(&module, &segments)
+        } else {
+            self.names.resolve(&module, &segments)
+        };
+        let answer = Answer {
+            target: self.names.target(&found),
+            id: match found {
+                NameTarget::Type(id) => Some(id),
+                NameTarget::Module(_) | NameTarget::External(_) => None,
+            },
+            entered: self.names.entered().map(|entered| lowered.path(entered)),
+        };
+        self.answers.insert(question, answer);
+        answer
     }
 
     /// Does `event` again, as the lowering did.
