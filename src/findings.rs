@@ -1,6 +1,7 @@
 //! Findings: what the comparison reports, one per incompatible or visible change.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
@@ -175,9 +176,9 @@ impl Finding {
 fn parent_in(
     old_type: &TypeDef,
     location: &Location,
-    new_types: &BTreeMap<&str, &TypeDef>,
+    new_types: &BTreeMap<&str, &Arc<TypeDef>>,
 ) -> Option<Location> {
-    let new_type = || new_types.get(old_type.path.as_str()).copied();
+    let new_type = || new_types.get(old_type.path.as_str()).map(|def| &***def);
     match &old_type.body {
         Body::Struct { fields, .. } if fields.iter().any(|f| f.location == *location) => {
             new_type().map(|t| t.location.clone())

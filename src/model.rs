@@ -4,6 +4,7 @@
 //! final wire names, so the comparison works on what goes on the wire. `wirecheck snapshot` prints this model.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use semver::Version;
 use serde::{Deserialize, Serialize};
@@ -38,8 +39,10 @@ pub struct Snapshot {
     pub protocols: Vec<ProtocolDecl>,
     /// The declared messages, sorted by protocol, topic, kind and type path.
     pub messages: Vec<MessageDecl>,
-    /// Every type reached from a message, by canonical path (`crate::module::Name`).
-    pub types: BTreeMap<String, TypeDef>,
+    /// Every type reached from a message, by canonical path (`crate::module::Name`). Shared: the
+    /// revisions of one check hold the same definitions (see `extract`), and a store's parts the
+    /// definitions of their model.
+    pub types: BTreeMap<String, Arc<TypeDef>>,
     /// Things the extraction could not see through (unresolved types, macros); reported, never fatal.
     pub notes: Vec<ExtractNote>,
 }
@@ -480,7 +483,7 @@ pub(crate) struct PartOf<'s> {
     /// The messages, in the model's order.
     pub(crate) messages: Vec<&'s MessageDecl>,
     /// Every type they reach, by path.
-    pub(crate) types: BTreeMap<&'s str, &'s TypeDef>,
+    pub(crate) types: BTreeMap<&'s str, &'s Arc<TypeDef>>,
 }
 
 impl PartOf<'_> {
@@ -492,7 +495,7 @@ impl PartOf<'_> {
             types: self
                 .types
                 .iter()
-                .map(|(&path, &def)| (path.to_owned(), def.clone()))
+                .map(|(&path, &def)| (path.to_owned(), Arc::clone(def)))
                 .collect(),
             notes: Vec::new(),
         }
@@ -534,8 +537,8 @@ impl<'s> ModelView<'s> {
     /// The definition of the type at `path`, if the model has it.
     pub(crate) fn type_def(self, path: &str) -> Option<&'s TypeDef> {
         match self {
-            ModelView::Whole(snapshot) => snapshot.types.get(path),
-            ModelView::Part(_, part) => part.types.get(path).copied(),
+            ModelView::Whole(snapshot) => snapshot.types.get(path).map(|def| &**def),
+            ModelView::Part(_, part) => part.types.get(path).map(|def| &***def),
         }
     }
 }
@@ -564,12 +567,20 @@ impl Snapshot {
     /// (a [`Snapshot::protocol_part`] without its declaration).
     pub(crate) fn part_of(&self, name: &str, keep: impl Fn(&MessageDecl) -> bool) -> PartOf<'_> {
         let messages: Vec<&MessageDecl> = self.messages_of(name).filter(|m| keep(m)).collect();
-        let types = self.reached_from(&messages);
+        let types = self.shared_from(&messages);
         PartOf { messages, types }
     }
 
     /// The definitions of every type reached from `messages`, by path.
     pub fn reached_from<'s>(&'s self, messages: &[&MessageDecl]) -> BTreeMap<&'s str, &'s TypeDef> {
+        self.shared_from(messages)
+            .into_iter()
+            .map(|(path, def)| (path, &**def))
+            .collect()
+    }
+
+    /// [`Snapshot::reached_from`], each definition as the model shares it.
+    fn shared_from<'s>(&'s self, messages: &[&MessageDecl]) -> BTreeMap<&'s str, &'s Arc<TypeDef>> {
         let mut types = BTreeMap::new();
         let mut stack: Vec<&str> = messages.iter().map(|m| m.rust_path.as_str()).collect();
         while let Some(path) = stack.pop() {

@@ -315,7 +315,7 @@ fn copy_parts(snapshot: &Snapshot) -> Vec<Snapshot> {
 #[derive(Deserialize)]
 struct PartIn {
     messages: Vec<MessageDecl>,
-    types: BTreeMap<String, TypeDef>,
+    types: BTreeMap<String, Arc<TypeDef>>,
 }
 
 /// The shape of a part kept with `keep` (see [`Part::shape`]): its model with every location blanked
@@ -367,6 +367,16 @@ where
 {
     fn hash<H: Hasher>(&self, state: &mut H) {
         Blanked(*self.0).hash(state);
+    }
+}
+
+/// A shared value is hashed as the value itself.
+impl<T: ?Sized> Hash for Blanked<'_, Arc<T>>
+where
+    for<'m> Blanked<'m, T>: Hash,
+{
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        Blanked(&**self.0).hash(state);
     }
 }
 

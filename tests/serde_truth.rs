@@ -202,7 +202,7 @@ fn snap_kind(kind: Kind, types: Vec<TypeDef>) -> Snapshot {
         ..Snapshot::default()
     };
     for t in types {
-        s.types.insert(t.path.clone(), t);
+        s.types.insert(t.path.clone(), std::sync::Arc::new(t));
     }
     s
 }

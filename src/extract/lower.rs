@@ -3,6 +3,7 @@
 //! (wire names, optionality, enum representation, flatten, skip, proxies).
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 use syn::spanned::Spanned;
@@ -355,7 +356,10 @@ impl<'a> Lowering<'a> {
             }
         }
         for def in self.known_defs.drain(..) {
-            snapshot.types.entry(def.path.clone()).or_insert(def);
+            snapshot
+                .types
+                .entry(def.path.clone())
+                .or_insert_with(|| Arc::new(def));
         }
     }
 

@@ -18,6 +18,7 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
@@ -106,7 +107,7 @@ pub(super) struct Lowered {
     pub(super) context: u32,
     pub(super) probes: Vec<Probe>,
     pub(super) events: Vec<Event>,
-    pub(super) def: TypeDef,
+    pub(super) def: Arc<TypeDef>,
     /// The type items it reached, in order (each one a [`Target::Type`] of a probe).
     pub(super) reached: Vec<Identity>,
 }

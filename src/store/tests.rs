@@ -557,6 +557,7 @@ fn blanked(model: &Snapshot) -> Snapshot {
         m.location = none();
     }
     for def in model.types.values_mut() {
+        let def = std::sync::Arc::make_mut(def);
         def.location = none();
         let fields = match &mut def.body {
             Body::Struct { fields, .. } => fields.iter_mut().collect::<Vec<_>>(),
@@ -584,6 +585,7 @@ fn def<'m>(model: &'m mut Snapshot, name: &str) -> &'m mut TypeDef {
         .types
         .values_mut()
         .find(|d| d.path.ends_with(&format!("::{name}")))
+        .map(std::sync::Arc::make_mut)
         .unwrap_or_else(|| panic!("no type {name}"))
 }
 

@@ -5,7 +5,7 @@ use serde_json::Value;
 use wirecheck::model::{Body, EnumRepr, SeqKind, Style, Ty, TypeDef};
 
 /// A snapshot's definitions, by path.
-pub type Defs = std::collections::BTreeMap<String, TypeDef>;
+pub type Defs = std::collections::BTreeMap<String, std::sync::Arc<TypeDef>>;
 
 // ----- JSON through the human-readable branch -----
 

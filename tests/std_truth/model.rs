@@ -21,7 +21,7 @@ use wirecheck::model::{Body, Field, Style, Ty, TypeDef, Variant};
 /// A model type, with the definitions its named types resolve to.
 #[derive(Clone)]
 pub struct Model<'a> {
-    pub types: &'a BTreeMap<String, TypeDef>,
+    pub types: &'a BTreeMap<String, std::sync::Arc<TypeDef>>,
     pub ty: Ty,
 }
 
@@ -39,7 +39,7 @@ impl<'a> Model<'a> {
             .types
             .get(path)
             .ok_or_else(|| format!("no definition of {path}"))?;
-        let mut def = def.clone();
+        let mut def = TypeDef::clone(def);
         let put = |fields: &mut Vec<Field>| {
             for f in fields {
                 f.ty = instantiate(&f.ty, &def.generics, args);

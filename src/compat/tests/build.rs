@@ -250,7 +250,7 @@ pub(super) fn snap_kind(
         ..Snapshot::default()
     };
     for t in types {
-        s.types.insert(t.path.clone(), t);
+        s.types.insert(t.path.clone(), std::sync::Arc::new(t));
     }
     s
 }

@@ -55,14 +55,14 @@ fn required_field_added() {
         Kind::Request,
         Upgrade::ClientFirst,
         Format::Json,
-        old.types.values().cloned().collect(),
+        old.types.values().map(|def| (**def).clone()).collect(),
     );
     old_cf.messages[0].kind = Kind::Request;
     let new_cf = snap_kind(
         Kind::Request,
         Upgrade::ClientFirst,
         Format::Json,
-        new.types.values().cloned().collect(),
+        new.types.values().map(|def| (**def).clone()).collect(),
     );
     let out = check(&old_cf, &new_cf);
     assert_eq!(

@@ -49,7 +49,8 @@ fn message_added_and_removed() {
     let old = snap(vec![msg_struct(vec![f("a", u(8))])]);
     let mut new = old.clone();
     new.messages[0] = msg("Other", "t.other", Kind::Event);
-    new.types.insert("c::Other".into(), st("Other", vec![]));
+    new.types
+        .insert("c::Other".into(), std::sync::Arc::new(st("Other", vec![])));
     let out = check(&old, &new);
     assert_eq!(
         summary(&out),

@@ -137,7 +137,7 @@ fn reflexive_on_every_feature_and_format() {
         // Moving every definition (other lines) changes nothing on the wire.
         let mut moved = s.clone();
         for t in moved.types.values_mut() {
-            t.location.line += 7;
+            std::sync::Arc::make_mut(t).location.line += 7;
         }
         assert_eq!(compare_protocol(&s, &moved, "p", "v", Scope::Full), vec![]);
     }

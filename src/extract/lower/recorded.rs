@@ -4,6 +4,7 @@
 //! besides building the definition.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
@@ -35,7 +36,7 @@ pub(super) struct Recording {
 impl Lowering<'_> {
     /// The definition of the type item `id`: a record of an earlier revision whose questions get the
     /// same answers here, replayed; else lowered (and recorded for the next revisions).
-    pub(super) fn type_def(&mut self, id: usize, reached: &mut Vec<usize>) -> TypeDef {
+    pub(super) fn type_def(&mut self, id: usize, reached: &mut Vec<usize>) -> Arc<TypeDef> {
         let cache = self.names.tree().cache;
         let lowered = cache.lowered();
         let identity = self.names.identity(id);
@@ -47,12 +48,12 @@ impl Lowering<'_> {
         }
         cache.count(|stats| stats.types_lowered += 1);
         if !cache.keeps_lowered() {
-            return self.lower_type_def(id, reached);
+            return Arc::new(self.lower_type_def(id, reached));
         }
         let clean = !self.names.has_error();
         let start = reached.len();
         self.recording = Some(Recording::default());
-        let def = self.lower_type_def(id, reached);
+        let def = Arc::new(self.lower_type_def(id, reached));
         let recording = self.recording.take().unwrap_or_default();
         // A lowering that met a parse error is not kept: the error is the revision's to report.
         if clean && !self.names.has_error() {
@@ -60,7 +61,7 @@ impl Lowering<'_> {
                 context: self.context,
                 probes: recording.probes,
                 events: recording.events,
-                def: def.clone(),
+                def: Arc::clone(&def),
                 reached: reached[start..]
                     .iter()
                     .map(|&id| self.names.identity(id))
@@ -73,7 +74,7 @@ impl Lowering<'_> {
 
     /// `record`'s definition, its events done and its reached items pushed on `reached`, when every
     /// question it asked gets the same answer in this revision, asked in the same order.
-    fn replayed(&mut self, record: &Lowered, reached: &mut Vec<usize>) -> Option<TypeDef> {
+    fn replayed(&mut self, record: &Lowered, reached: &mut Vec<usize>) -> Option<Arc<TypeDef>> {
         if record.context != self.context {
             return None;
         }
@@ -92,7 +93,7 @@ impl Lowering<'_> {
             self.redo(event.clone());
         }
         reached.extend(mapped);
-        Some(record.def.clone())
+        Some(Arc::clone(&record.def))
     }
 
     /// Whether `probe`'s question gets its answer in this revision; the type items resolved go in
