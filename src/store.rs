@@ -62,7 +62,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
-use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 
 use crate::extract::{CrateRoot, Keep};
@@ -141,8 +140,6 @@ struct Kept {
     keep: Keep,
     /// Its part's [shape](Part::shape).
     shape: String,
-    /// The paths of the types its part reaches.
-    reached: Vec<String>,
 }
 
 /// Which parts a caller has not compared yet, by protocol name and [shape](Part::shape).
@@ -236,74 +233,9 @@ fn write_part(file: &Path, part: &PartOf<'_>) {
     }
 }
 
-/// The parts of `snapshot`, one per protocol in order, each as [`PartOf::to_model`] makes it of the
-/// protocol's part whose types are `reached` (what [`Snapshot::part_of`] reaches, by protocol), moved
-/// out of the model when nothing else holds it: a type several parts reach is then copied for all but
-/// the last of them, and nothing else is. A model still shared (or declaring a protocol twice) is
-/// copied part by part.
-fn split(snapshot: Arc<Snapshot>, reached: Vec<Vec<String>>) -> Vec<Snapshot> {
-    let declared = |s: &Snapshot| {
-        s.protocols
-            .iter()
-            .map(|p| p.name.as_str())
-            .collect::<FxHashSet<_>>()
-            .len()
-    };
-    let snapshot = match Arc::try_unwrap(snapshot) {
-        Ok(snapshot) if declared(&snapshot) == snapshot.protocols.len() => snapshot,
-        Ok(snapshot) => return copy_parts(&snapshot),
-        Err(shared) => return copy_parts(&shared),
-    };
-    let Snapshot {
-        protocols,
-        messages,
-        mut types,
-        notes: _,
-    } = snapshot;
-    // Which part takes each type (the last that reaches it); the others copy it.
-    let mut taker: FxHashMap<&str, usize> = FxHashMap::default();
-    for (i, paths) in reached.iter().enumerate() {
-        for path in paths {
-            taker.insert(path, i);
-        }
-    }
-    let takes: Vec<Vec<bool>> = reached
-        .iter()
-        .enumerate()
-        .map(|(i, paths)| paths.iter().map(|p| taker[p.as_str()] == i).collect())
-        .collect();
-    let mut parts: Vec<Snapshot> = protocols
-        .into_iter()
-        .map(|decl| Snapshot {
-            protocols: vec![decl],
-            ..Snapshot::default()
-        })
-        .collect();
-    for message in messages {
-        if let Some(part) = parts
-            .iter_mut()
-            .find(|p| p.protocols[0].name == message.protocol)
-        {
-            part.messages.push(message);
-        }
-    }
-    for ((part, paths), takes) in parts.iter_mut().zip(reached).zip(takes) {
-        for (path, takes) in paths.into_iter().zip(takes) {
-            let def = if takes {
-                types.remove(&path)
-            } else {
-                types.get(&path).cloned()
-            };
-            if let Some(def) = def {
-                part.types.insert(path, def);
-            }
-        }
-    }
-    parts
-}
-
-/// Each protocol's part of `snapshot` (see [`split`]), copied.
-fn copy_parts(snapshot: &Snapshot) -> Vec<Snapshot> {
+/// The parts of `snapshot`, one per protocol in order, each as [`PartOf::to_model`] makes it: the
+/// messages are copied, the type definitions shared with the model.
+fn split(snapshot: &Snapshot) -> Vec<Snapshot> {
     snapshot
         .protocols
         .iter()
@@ -723,13 +655,9 @@ impl Store {
         }
         let (snapshot, inputs) = extract()?;
         let snapshot = Arc::new(snapshot);
-        let mut kept = self.keep(commit, Some(keep), &snapshot, inputs);
-        let reached = kept
-            .iter_mut()
-            .map(|k| std::mem::take(&mut k.reached))
-            .collect();
+        let kept = self.keep(commit, Some(keep), &snapshot, inputs);
         let mut parts = Vec::with_capacity(kept.len());
-        for (model, kept) in split(snapshot, reached).into_iter().zip(kept) {
+        for (model, kept) in split(&snapshot).into_iter().zip(kept) {
             let part = Part::new(model, kept.keep, Some(&kept.shape));
             if !unseen(&part.name, part.shape()) {
                 // Dropped at once, not kept in `self.parts`: every part of a check of fifty tags held
@@ -795,7 +723,6 @@ impl Store {
                     id,
                     keep: kept,
                     shape,
-                    reached: out.types.keys().map(|&path| path.to_owned()).collect(),
                 });
             }
         }

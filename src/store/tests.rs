@@ -852,34 +852,36 @@ pub struct Stop { pub state: Shared }
     full(&BTreeMap::from([("src/lib.rs".to_owned(), lib.to_owned())]))
 }
 
-/// Each protocol's part as `split` gives it, moved out of the model or copied from a shared one, is the
-/// part `PartOf::to_model` copies; and its shape, hashed from the borrowed part, is the copy's.
+/// Each protocol's part as `split` gives it holds the protocol's messages and the very definitions of
+/// the model (shared, not copied, also where two parts reach one type); and its shape, hashed from the
+/// borrowed part, is the copy's.
 #[test]
-fn a_release_splits_into_the_parts_it_copies_into() {
+fn a_release_splits_into_parts_that_share_its_definitions() {
     let model = sharing_types();
     assert_eq!(model.protocols.len(), 2);
-    let expected: Vec<Snapshot> = model
-        .protocols
-        .iter()
-        .map(|decl| model.part_of(&decl.name, |_| true).to_model(decl))
-        .collect();
+    let expected = split(&model);
+    assert_eq!(expected.len(), 2);
+    for (decl, part) in model.protocols.iter().zip(&expected) {
+        assert_eq!(part.protocols, std::slice::from_ref(decl));
+        let messages: Vec<&MessageDecl> = model.messages_of(&decl.name).collect();
+        assert_eq!(part.messages.iter().collect::<Vec<_>>(), messages);
+        assert_eq!(
+            part.types.keys().map(String::as_str).collect::<Vec<_>>(),
+            model
+                .reached_from(&messages)
+                .into_keys()
+                .collect::<Vec<_>>()
+        );
+        for (path, def) in &part.types {
+            assert!(Arc::ptr_eq(def, &model.types[path]), "{path} is copied");
+        }
+    }
     assert!(
         expected
             .iter()
             .all(|part| part.types.keys().any(|p| p.ends_with("Shared"))),
         "both parts reach the shared type: {expected:#?}"
     );
-    let reached = || -> Vec<Vec<String>> {
-        expected
-            .iter()
-            .map(|part| part.types.keys().cloned().collect())
-            .collect()
-    };
-    assert_eq!(split(Arc::new(model.clone()), reached()), expected);
-    let shared = Arc::new(model.clone());
-    let holder = Arc::clone(&shared);
-    assert_eq!(split(shared, reached()), expected);
-    drop(holder);
     for (decl, part) in model.protocols.iter().zip(&expected) {
         for keep in [Keep::All, Keep::Records] {
             let borrowed = model.part_of(&decl.name, |_| true);
