@@ -80,6 +80,24 @@ pub struct CheckOptions {
 /// Runs the check, telling `progress` about the older releases it reads (an older release that cannot
 /// be read is left out, not fatal).
 pub fn check(options: &CheckOptions, progress: &mut dyn Progress) -> Result<Report, CheckError> {
+    check_in(options, progress, false)
+}
+
+/// [`check`] for a process that exits once the report is out: what the check parsed and lowered is
+/// left to the operating system, not freed (the store's files are still all written).
+pub(crate) fn check_then_exit(
+    options: &CheckOptions,
+    progress: &mut dyn Progress,
+) -> Result<Report, CheckError> {
+    check_in(options, progress, true)
+}
+
+/// [`check`]; with `exiting`, see [`check_then_exit`].
+fn check_in(
+    options: &CheckOptions,
+    progress: &mut dyn Progress,
+    exiting: bool,
+) -> Result<Report, CheckError> {
     let mut workspace = Workspace::load(options.manifest_path.as_deref(), &options.packages)?;
     let config = config::load(&workspace.root)?;
     workspace.options = crate::extract::ExtractOptions {
@@ -104,6 +122,9 @@ pub fn check(options: &CheckOptions, progress: &mut dyn Progress) -> Result<Repo
     let allow_notes = allow(&mut protocols, &config);
     let mut report = judge(&releases.baseline, protocols, notes, allow_notes);
     report.sources = sources::collect(&report, &config, &history, &releases);
+    if exiting {
+        history.leave_to_exit();
+    }
     Ok(report)
 }
 

@@ -255,9 +255,10 @@ pub enum RulesFormat {
     Json,
 }
 
-/// Parses the process's arguments and runs; the `main` of the `wirecheck` binary.
+/// Parses the process's arguments and runs; the `main` of the `wirecheck` binary. The process is to end
+/// with the command: a check leaves what it parsed to the operating system instead of freeing it.
 pub fn main() -> ExitCode {
-    run(Cli::parse())
+    finish(execute(Cli::parse().command, Then::Exit))
 }
 
 /// Parses `args` (the first one is the program's name, as in `std::env::args_os()`) and runs. A usage
@@ -284,7 +285,21 @@ pub fn run(cli: Cli) -> ExitCode {
 /// Runs one subcommand, for an xtask that embeds [`Command`] in its own clap parser. Same exit codes
 /// as [`run`].
 pub fn run_command(command: Command) -> ExitCode {
-    match execute(command) {
+    finish(execute(command, Then::Return))
+}
+
+/// What the process does once a command is done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Then {
+    /// It exits: memory is left to the operating system.
+    Exit,
+    /// It goes on (an xtask, a test): everything is freed.
+    Return,
+}
+
+/// The exit code of a command's outcome; an error is printed.
+fn finish(outcome: Result<ExitCode, String>) -> ExitCode {
+    match outcome {
         Ok(code) => code,
         Err(message) => {
             eprintln!("error: {message}");
@@ -308,9 +323,9 @@ fn emit(text: &str, output: Option<&PathBuf>) -> Result<(), String> {
     }
 }
 
-fn execute(command: Command) -> Result<ExitCode, String> {
+fn execute(command: Command, then: Then) -> Result<ExitCode, String> {
     match command {
-        Command::Check(args) => check_command(&args),
+        Command::Check(args) => check_command(&args, then),
         Command::Baseline(args) => baseline_command(&args),
         Command::Snapshot(args) => snapshot_command(&args),
         Command::Matrix(args) => matrix_command(&args),
@@ -321,7 +336,7 @@ fn execute(command: Command) -> Result<ExitCode, String> {
 }
 
 /// `wirecheck check`: exit 1 when a protocol's declared version is short.
-fn check_command(args: &CheckArgs) -> Result<ExitCode, String> {
+fn check_command(args: &CheckArgs, then: Then) -> Result<ExitCode, String> {
     let options = CheckOptions {
         manifest_path: args.manifest.manifest_path.clone(),
         against: args.against.clone(),
@@ -332,8 +347,12 @@ fn check_command(args: &CheckArgs) -> Result<ExitCode, String> {
         first_release: args.first_release,
         features: args.features.request(),
     };
-    let report =
-        check::check(&options, &mut StderrProgress::for_check()).map_err(|e| e.to_string())?;
+    let mut progress = StderrProgress::for_check();
+    let report = match then {
+        Then::Exit => check::check_then_exit(&options, &mut progress),
+        Then::Return => check::check(&options, &mut progress),
+    }
+    .map_err(|e| e.to_string())?;
     let render_options = RenderOptions {
         color: args.format == OutputFormat::Human
             && args.output.is_none()

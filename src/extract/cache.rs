@@ -114,6 +114,16 @@ impl SourceCache {
         self.keeps_lowered.set(keep);
     }
 
+    /// Leaves everything the cache holds (files, syntax trees, module trees, lowered types) to the
+    /// operating system instead of freeing it, and empties the cache: for a process that exits once its
+    /// report is out, which the `wirecheck` binary does (freeing a cold check's parsed files one by one
+    /// took 4% of its time, for memory the process gives back whole a moment later).
+    pub(crate) fn leave_to_exit(&self) {
+        std::mem::forget(self.blobs.take());
+        std::mem::forget(self.module_files.take());
+        std::mem::forget(self.lowered.take());
+    }
+
     /// Whether extractions keep what they lower (see [`SourceCache::keep_lowered`]).
     pub(super) fn keeps_lowered(&self) -> bool {
         self.keeps_lowered.get()

@@ -123,6 +123,17 @@ pub(super) struct LoweredTypes {
 }
 
 impl LoweredTypes {
+    /// Everything recorded, taken out (see `SourceCache::leave_to_exit`).
+    pub(super) fn take(&self) -> LoweredTypes {
+        LoweredTypes {
+            records: self.records.take().into(),
+            places: self.places.take().into(),
+            paths: self.paths.take().into(),
+            feature_sets: self.feature_sets.take().into(),
+            contexts: self.contexts.take().into(),
+        }
+    }
+
     /// The number of a file path and module (the same for the same pair).
     pub(super) fn place(&self, file: &str, module: &[String]) -> u32 {
         let mut key = String::with_capacity(file.len() + 64);

@@ -177,3 +177,19 @@ fn a_cache_told_to_keep_nothing_has_nothing_to_reuse() {
     assert_eq!(third, second);
     assert_eq!(cache.stats().types_reused, 3, "{:?}", cache.stats());
 }
+
+/// A cache left to exit holds nothing any more: a later extraction through it reads, parses and lowers
+/// every file again, and gives the same model.
+#[test]
+fn a_cache_left_to_exit_starts_over() {
+    let cache = SourceCache::new();
+    let first = Revision::new().extract(&cache);
+    let once = cache.stats();
+    cache.leave_to_exit();
+    let second = Revision::new().extract(&cache);
+    let twice = cache.stats();
+    assert_eq!(first, second);
+    assert_eq!(twice.types_reused, 0, "{twice:?}");
+    assert_eq!(twice.blobs, 2 * once.blobs, "{twice:?}");
+    assert_eq!(twice.types_lowered, 2 * once.types_lowered, "{twice:?}");
+}

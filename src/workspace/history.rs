@@ -50,6 +50,11 @@ impl<'w> History<'w> {
         }
     }
 
+    /// Leaves what the source cache holds to the operating system (see `SourceCache::leave_to_exit`).
+    pub(crate) fn leave_to_exit(&self) {
+        self.cache.leave_to_exit();
+    }
+
     /// What the source cache did so far.
     #[cfg(test)]
     pub(crate) fn cache_stats(&self) -> crate::extract::CacheStats {
