@@ -17,6 +17,9 @@ pub(super) struct Declaration {
     pub(super) item: ItemAt,
     /// The byte offset of its name in the file (declarations are ordered by it within a file).
     pub(super) offset: usize,
+    /// Its item has a `cfg` or `cfg_attr` attribute: whether it declares in the build checked depends
+    /// on the build. Without one it does in every build that has its module.
+    pub(super) gated: bool,
     pub(super) declared: Declared,
 }
 
@@ -88,6 +91,7 @@ pub(super) fn item_declarations(
                     inline: inline.to_vec(),
                     item: at,
                     offset: file_position(span).bytes.start,
+                    gated: is_gated(&item_macro.attrs),
                     declared: Declared::WireMacro(ident.to_string(), span),
                 });
             }
@@ -117,6 +121,13 @@ fn writes_declarations(tokens: proc_macro2::TokenStream) -> bool {
     found.0 && found.1
 }
 
+/// Whether `attrs` have a `cfg` or a `cfg_attr` (see [`Declaration::gated`]).
+fn is_gated(attrs: &[syn::Attribute]) -> bool {
+    attrs
+        .iter()
+        .any(|attr| attr.path().is_ident("cfg") || attr.path().is_ident("cfg_attr"))
+}
+
 /// The protocol and message declarations of one type item (both when it derives both).
 fn type_declarations(item: &Item, inline: &[String], at: ItemAt, out: &mut Vec<Declaration>) {
     // Every `cfg_attr` applied: what the file declares in some build (the lowering keeps what the build
@@ -129,11 +140,13 @@ fn type_declarations(item: &Item, inline: &[String], at: ItemAt, out: &mut Vec<D
         return;
     }
     let offset = file_position(ident.span()).bytes.start;
+    let gated = is_gated(item_attrs(item));
     let mut push = |declared| {
         out.push(Declaration {
             inline: inline.to_vec(),
             item: at.clone(),
             offset,
+            gated,
             declared,
         });
     };

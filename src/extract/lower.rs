@@ -190,7 +190,7 @@ impl<'a> Lowering<'a> {
                 continue;
             };
             let module = [file.module.as_slice(), &declaration.inline].concat();
-            if !self.declared_in_build((file, declaration.offset), &module, item, "Protocol") {
+            if !self.declared_in_build((file, declaration), &module, item, "Protocol") {
                 continue;
             }
             let id = self.names.intern(file, &module, item);
@@ -264,7 +264,7 @@ impl<'a> Lowering<'a> {
             return Ok(None);
         }
         let module = [file.module.as_slice(), &declaration.inline].concat();
-        if !self.declared_in_build((file, declaration.offset), &module, item, "Message") {
+        if !self.declared_in_build((file, declaration), &module, item, "Message") {
             return Ok(None);
         }
         let id = self.names.intern(file, &module, item);

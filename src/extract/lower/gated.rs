@@ -9,6 +9,7 @@ use rustc_hash::FxHashMap;
 use syn::Attribute;
 
 use super::super::cache::ModuleFile;
+use super::super::declarations::Declaration;
 use super::super::cfg::{self, Truth};
 use super::super::note;
 use super::super::syntax::{derives_named, item_attrs};
@@ -135,18 +136,25 @@ impl Lowering<'_> {
         cfg::active(item_attrs(item), self.names.features_of(module)) != Truth::No
     }
 
-    /// Whether a declaration at byte `at` of `file` (`derive`: `Message` or `Protocol`) on `item` in `module` exists in
-    /// the build checked: its module (every `mod` on the way) and its item are in the build, and the
+    /// Whether `declaration` of `file` (`derive`: `Message` or `Protocol`) on `item` in `module` exists
+    /// in the build checked: its module (every `mod` on the way) and its item are in the build, and the
     /// derive is still there once the build's `cfg_attr`s are applied (a derive behind a feature that is
-    /// off declares nothing).
+    /// off declares nothing). An item without `cfg` or `cfg_attr` is in every build of its module, with
+    /// the derive it was found with.
     pub(super) fn declared_in_build(
         &self,
-        (file, at): (&ModuleFile, usize),
+        (file, declaration): (&ModuleFile, &Declaration),
         module: &[String],
         item: &syn::Item,
         derive: &str,
     ) -> bool {
-        if !self.names.module_in_build(file, module, at) || !self.item_built(module, item) {
+        if !self.names.module_in_build(file, module, declaration.offset) {
+            return false;
+        }
+        if !declaration.gated {
+            return true;
+        }
+        if !self.item_built(module, item) {
             return false;
         }
         // Undecided predicates are noted where the type is lowered.
