@@ -9,8 +9,8 @@ use rustc_hash::FxHashMap;
 use syn::Attribute;
 
 use super::super::cache::ModuleFile;
-use super::super::declarations::Declaration;
 use super::super::cfg::{self, Truth};
+use super::super::declarations::Declaration;
 use super::super::note;
 use super::super::syntax::{derives_named, item_attrs};
 use super::{Lowering, TypeScope};
