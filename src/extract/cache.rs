@@ -253,7 +253,22 @@ pub(super) struct Blob {
 
 impl Blob {
     fn new(id: Oid, text: String) -> Self {
-        let scanned = scan::scan(scan::syn_content(&text));
+        let content = scan::syn_content(&text);
+        // A file that may declare has its items asked for (its declarations are parsed item by item):
+        // such a file says `wire`, and is read once for both. The items of one that does not declare are
+        // not kept (a large generated file that only mentions the word): a lookup that reaches it
+        // splits it again.
+        let (scanned, items) = if content.contains("wire") {
+            match scan::scan_with_items(content) {
+                Some((scan, items)) if scan.declares => {
+                    (Some(scan), OnceCell::from(Items::of(items)))
+                }
+                Some((scan, _)) => (Some(scan), OnceCell::new()),
+                None => (None, OnceCell::new()),
+            }
+        } else {
+            (scan::scan(content), OnceCell::new())
+        };
         let may_declare = scanned.as_ref().is_none_or(|scan| scan.declares);
         Blob {
             id,
@@ -261,7 +276,7 @@ impl Blob {
             scanned: scanned.map(|scan| scan.mods),
             may_declare,
             ast: OnceCell::new(),
-            items: OnceCell::new(),
+            items,
             ast_mods: OnceCell::new(),
             declarations: OnceCell::new(),
         }
@@ -337,14 +352,7 @@ impl Blob {
     /// `macro_rules!` it defines (`expand` replaces such invocations in the whole file's tree).
     pub(super) fn scanned_items(&self) -> Option<&[ScanItem]> {
         self.items
-            .get_or_init(|| {
-                scan::items(scan::syn_content(&self.text))
-                    .filter(|items| !invokes_own_macro(items))
-                    .map(|items| Items {
-                        trees: items.iter().map(|_| OnceCell::new()).collect(),
-                        items,
-                    })
-            })
+            .get_or_init(|| Items::of(scan::items(scan::syn_content(&self.text))))
             .as_ref()
             .map(|items| items.items.as_slice())
     }
@@ -402,6 +410,19 @@ struct Items {
     trees: Vec<OnceCell<Result<syn::Item, ParseFailure>>>,
 }
 
+impl Items {
+    /// The scan's items of a blob, to be parsed one by one; `None` (the file is parsed whole) when the
+    /// scan could not split it, or when it invokes a `macro_rules!` it defines.
+    fn of(items: Option<Vec<ScanItem>>) -> Option<Items> {
+        items
+            .filter(|items| !invokes_own_macro(items))
+            .map(|items| Items {
+                trees: items.iter().map(|_| OnceCell::new()).collect(),
+                items,
+            })
+    }
+}
+
 /// A file of a crate's module tree, with the files its `mod` declarations mount below it. It only depends
 /// on its blob, the directory its children live in, and where it is mounted: the [`SourceCache`] shares it
 /// between revisions where these are the same (see `tree::ModuleTree::mount`).
@@ -450,4 +471,36 @@ pub(super) struct ModuleFileKey {
     pub(super) module: ModPath,
     pub(super) path: String,
     pub(super) child_dir: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn blob(text: &str) -> Blob {
+        let id = Oid::hash_object(ObjectType::Blob, text.as_bytes()).expect("hashes");
+        Blob::new(id, text.to_owned())
+    }
+
+    /// A file that may declare is split into items by the same pass that scans it; one that only says
+    /// `wire` (in a comment, a string) keeps no items until a lookup asks, and then gets the same ones.
+    #[test]
+    fn only_a_declaring_file_keeps_its_items_from_the_scan() {
+        let declaring = "use serde::Serialize;\n#[derive(Serialize, Message)]\n#[wire(protocol = P, topic = \"t\", kind = \"event\")]\npub struct M { pub a: u8 }\nmod inner { pub struct T; }\n";
+        let mentioning = "// the wire format\npub const WIRE: &str = \"#[wire(protocol = P)]\";\npub struct T;\n";
+        let plain = "pub struct T;\n";
+        let declaring = blob(declaring);
+        assert!(declaring.may_declare());
+        assert!(declaring.items.get().is_some(), "split while scanned");
+        for (text, blob) in [(mentioning, blob(mentioning)), (plain, blob(plain))] {
+            assert!(!blob.may_declare(), "{text}");
+            assert!(blob.items.get().is_none(), "{text}: items kept");
+            let items = blob.scanned_items().expect("splits").to_vec();
+            assert_eq!(Some(items), scan::items(scan::syn_content(text)), "{text}");
+        }
+        assert_eq!(
+            declaring.scanned_items().map(<[ScanItem]>::to_vec),
+            scan::items(scan::syn_content(&declaring.text))
+        );
+    }
 }

@@ -518,19 +518,32 @@ pub(crate) fn scan(text: &str) -> Option<Scan> {
     })
 }
 
+/// [`scan`] and [`items`] of `text` in one pass: for a file whose items will be asked for (one that may
+/// declare), reading it once instead of twice. `None` when [`scan`] gives `None`; the items are `None`
+/// where [`items`] gives `None`.
+pub(crate) fn scan_with_items(text: &str) -> Option<(Scan, Option<Vec<ScanItem>>)> {
+    let mut lexer = Lexer::new(text);
+    let mut pass = StructuralPass::new(text, Some(Recorder::default()));
+    pass.run(&mut lexer)?;
+    let items = pass.record.take().and_then(|mut record| {
+        if record.pending.is_some() {
+            record.finish(text);
+        }
+        (record.draft.is_none() && !record.uncertain).then_some(record.items)
+    });
+    let scan = Scan {
+        mods: pass.out,
+        declares: pass.declares,
+    };
+    Some((scan, items))
+}
+
 /// The items of a file in source order, inline modules' items included, each with its byte range, so
 /// that syn can parse the ones a check needs alone. `None` when the scan cannot read the file, or cannot
 /// tell with certainty where an item ends (a brace group that does not end its item, as in
 /// `struct T<const N: usize = { 3 }>;`): the file is then parsed whole. `text` as for [`scan`].
 pub(crate) fn items(text: &str) -> Option<Vec<ScanItem>> {
-    let mut lexer = Lexer::new(text);
-    let mut pass = StructuralPass::new(text, Some(Recorder::default()));
-    pass.run(&mut lexer)?;
-    let mut record = pass.record.take()?;
-    if record.pending.is_some() {
-        record.finish(text);
-    }
-    (record.draft.is_none() && !record.uncertain).then_some(record.items)
+    scan_with_items(text)?.1
 }
 
 /// The first module-level tokens of an item (outside its attributes): enough to tell its kind.

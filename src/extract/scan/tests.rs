@@ -184,6 +184,27 @@ fn scan_agrees_with_syn() {
     assert!(checked > 20);
 }
 
+/// The pass that also records items reads the same `mod` declarations and "may declare" as the plain
+/// one, on every file of this repository (those syn rejects included).
+#[test]
+fn the_recording_pass_scans_alike() {
+    let mut checked = 0;
+    for path in repository_files() {
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let content = syn_content(&text);
+        assert_eq!(
+            scan_with_items(content).map(|(scan, _)| scan),
+            scan(content),
+            "{}",
+            path.display()
+        );
+        checked += 1;
+    }
+    assert!(checked > 100, "checked {checked} files");
+}
+
 /// The items syn reads, flattened as [`items`] reports them (an inline module, then its items), with
 /// their kinds and their tokens.
 /// An item as the tests compare it: its inline modules, its kind, and its tokens (none for an inline
