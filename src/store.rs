@@ -140,10 +140,17 @@ struct Kept {
     keep: Keep,
     /// Its part's [shape](Part::shape).
     shape: String,
+    /// Its part, copied out of the model (sharing its definitions), when the caller has not compared
+    /// its shape yet.
+    model: Option<Snapshot>,
 }
 
 /// Which parts a caller has not compared yet, by protocol name and [shape](Part::shape).
 pub(crate) type Unseen<'a> = &'a dyn Fn(&str, &str) -> bool;
+
+/// What an older release is extracted for: the messages kept of each protocol, and which parts the
+/// caller has not compared yet.
+type Filter<'a> = (&'a dyn Fn(&ProtocolDecl) -> Keep, Unseen<'a>);
 
 /// Whether what an extraction depended on outside its key (recorded by the caller as JSON, `null` for
 /// nothing) still holds: a stored model whose inputs do not is extracted again.
@@ -231,16 +238,6 @@ fn write_part(file: &Path, part: &PartOf<'_>) {
     if !file.exists() {
         write_json(file, part);
     }
-}
-
-/// The parts of `snapshot`, one per protocol in order, each as [`PartOf::to_model`] makes it: the
-/// messages are copied, the type definitions shared with the model.
-fn split(snapshot: &Snapshot) -> Vec<Snapshot> {
-    snapshot
-        .protocols
-        .iter()
-        .map(|decl| snapshot.part_of(&decl.name, |_| true).to_model(decl))
-        .collect()
 }
 
 /// A part on disk ([`PartOf`]), read back.
@@ -655,16 +652,16 @@ impl Store {
         }
         let (snapshot, inputs) = extract()?;
         let snapshot = Arc::new(snapshot);
-        let kept = self.keep(commit, Some(keep), &snapshot, inputs);
+        let kept = self.keep(commit, Some((keep, unseen)), &snapshot, inputs);
         let mut parts = Vec::with_capacity(kept.len());
-        for (model, kept) in split(&snapshot).into_iter().zip(kept) {
-            let part = Part::new(model, kept.keep, Some(&kept.shape));
-            if !unseen(&part.name, part.shape()) {
-                // Dropped at once, not kept in `self.parts`: every part of a check of fifty tags held
-                // there until the end took 6 MB of its peak memory; the file is read if ever needed.
+        for kept in kept {
+            // A part whose shape was compared already is not even copied, nor kept in `self.parts`:
+            // every part of a check of fifty tags held there until the end took 6 MB of its peak
+            // memory; the file is read if ever needed.
+            let Some(model) = kept.model else {
                 continue;
-            }
-            let part = Rc::new(part);
+            };
+            let part = Rc::new(Part::new(model, kept.keep, Some(&kept.shape)));
             if let Some(id) = kept.id {
                 self.parts
                     .borrow_mut()
@@ -676,17 +673,19 @@ impl Store {
     }
 
     /// Writes an extracted release to the store on the writer's thread, which shares `snapshot` until
-    /// its files are written; gives what it kept of each protocol. An older release's model waiting for
+    /// its files are written; gives what it kept of each protocol (of a release extracted with a filter,
+    /// `keep`: with the part of each protocol `unseen` accepts). An older release's model waiting for
     /// the writer while the next one is extracted costs little: its type definitions are shared with the
     /// other revisions (the first check of fifty tags peaked at 149 MiB this way, against 148 MiB when
     /// older releases were written at once on the main thread).
     fn keep(
         &self,
         commit: &str,
-        keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
+        filter: Option<Filter<'_>>,
         snapshot: &Arc<Snapshot>,
         inputs: serde_json::Value,
     ) -> Vec<Kept> {
+        let keep = filter.map(|(keep, _)| keep);
         let mut entry = Entry {
             filtered: keep.is_some(),
             protocols: Vec::with_capacity(snapshot.protocols.len()),
@@ -714,11 +713,13 @@ impl Store {
                 });
                 id
             });
-            if let Some(shape) = shape {
+            if let (Some(shape), Some((_, unseen))) = (shape, filter) {
+                let model = unseen(&decl.name, &shape).then(|| out.to_model(decl));
                 kept_parts.push(Kept {
                     id,
                     keep: kept,
                     shape,
+                    model,
                 });
             }
         }
