@@ -439,8 +439,10 @@ impl Store {
         Store::open_with(target_dir, prefix, crates, "")
     }
 
-    /// [`Store::open`] for what is extracted with options whose [key](crate::extract::ExtractOptions::key)
-    /// is `options` (the features checked, the declared shapes): other options, other files.
+    /// The store under `target_dir` (a workspace's target directory) for these crates of the workspace
+    /// at `prefix` in its repository, for what is extracted with options whose
+    /// [key](crate::extract::ExtractOptions::key) is `options` (the features checked, the declared
+    /// shapes): other options, other files.
     pub fn open_with(
         target_dir: &Path,
         prefix: &str,
@@ -501,8 +503,9 @@ impl Store {
         .map(Arc::unwrap_or_clone)
     }
 
-    /// [`Store::whole`], where the extraction also gives what it depended on outside the commit, and a
-    /// stored model is only used when `holds` accepts what was recorded with it.
+    /// The whole model of the release at `commit`: from the store when it holds it and `holds` accepts
+    /// what was recorded with it, else from `extract` (a full extraction, which also gives what it
+    /// depended on outside the commit), and then stored.
     pub fn whole_with<E>(
         &self,
         commit: &str,

@@ -10,7 +10,7 @@
 //!   by package name (renames inside dependencies are not read).
 //! - Features: what the workspace's manifests ask of a direct dependency (its defaults unless every
 //!   request turns them off); a dependency reached only through others is taken with its defaults.
-//!   [`Locate`](crate::extract::Locate) expands them through the dependency's `[features]`. This
+//!   [`Locate`] expands them through the dependency's `[features]`. This
 //!   approximates cargo's feature unification, the same way at every revision.
 
 use std::cell::RefCell;

@@ -8,7 +8,7 @@
 //! - `CheckedReleases` and `last_releases`: which release tags a check or a matrix reads.
 //! - [`Progress`]: what reading many releases tells its caller; the library never prints.
 //! - `dependencies`: which package version each dependency a revision's code names is, from its
-//!   `Cargo.lock` and manifests; the sources are found by [`CargoLocator`].
+//!   `Cargo.lock` and manifests; the sources are found by its `CargoLocator`.
 
 mod dependencies;
 mod history;

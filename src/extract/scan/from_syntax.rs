@@ -7,7 +7,7 @@ use syn::{Attribute, Item};
 use super::{ModItem, Pos};
 use crate::extract::syntax::unraw;
 
-/// The item-level `mod` declarations of a parsed file, inline ones included, as [`scan`] reports them.
+/// The item-level `mod` declarations of a parsed file, inline ones included, as [`scan`](super::scan()) reports them.
 pub(in crate::extract) fn mods_of_syntax(file: &syn::File) -> Vec<ModItem> {
     fn walk(items: &[Item], parents: &mut Vec<String>, out: &mut Vec<ModItem>) {
         for item in items {
