@@ -122,6 +122,19 @@ pub(super) struct LoweredTypes {
     contexts: RefCell<Vec<BTreeMap<String, String>>>,
 }
 
+/// The number of `value` in `known` (its index), added when it is not there yet: the same for equal values.
+fn number_in<T: PartialEq + Clone>(known: &RefCell<Vec<T>>, value: &T) -> u32 {
+    let mut known = known.borrow_mut();
+    let index = match known.iter().position(|k| k == value) {
+        Some(index) => index,
+        None => {
+            known.push(value.clone());
+            known.len() - 1
+        }
+    };
+    u32::try_from(index).unwrap_or(u32::MAX)
+}
+
 impl LoweredTypes {
     /// Everything recorded, taken out (see `SourceCache::leave_to_exit`).
     pub(super) fn take(&self) -> LoweredTypes {
@@ -159,15 +172,7 @@ impl LoweredTypes {
 
     /// The number of a set of features (the same for equal sets).
     pub(super) fn features(&self, features: &BTreeSet<String>) -> u32 {
-        let mut sets = self.feature_sets.borrow_mut();
-        let index = match sets.iter().position(|known| known == features) {
-            Some(index) => index,
-            None => {
-                sets.push(features.clone());
-                sets.len() - 1
-            }
-        };
-        u32::try_from(index).unwrap_or(u32::MAX)
+        number_in(&self.feature_sets, features)
     }
 
     /// Whether `id` is the number of `features`.
@@ -177,15 +182,7 @@ impl LoweredTypes {
 
     /// The number of the declared shapes a lowering runs with (the same for equal shapes).
     pub(super) fn context(&self, shapes: &BTreeMap<String, String>) -> u32 {
-        let mut contexts = self.contexts.borrow_mut();
-        let index = match contexts.iter().position(|known| known == shapes) {
-            Some(index) => index,
-            None => {
-                contexts.push(shapes.clone());
-                contexts.len() - 1
-            }
-        };
-        u32::try_from(index).unwrap_or(u32::MAX)
+        number_in(&self.contexts, shapes)
     }
 
     /// The records of `identity`, the latest first.
