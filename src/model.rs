@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 use crate::{Format, Kind, ResponseMode, Upgrade};
 
 mod de;
+pub(crate) mod digest;
 
 #[cfg(test)]
 pub(crate) use de::reads_as_the_derive;
@@ -478,12 +479,27 @@ pub struct ExtractNote {
 
 /// One protocol's messages and the types they reach, borrowed from a [`Snapshot`]
 /// ([`Snapshot::part_of`]): what the store writes of a part and what a comparison's key hashes.
-#[derive(Debug, Serialize, Hash)]
+#[derive(Debug, Serialize)]
 pub(crate) struct PartOf<'s> {
     /// The messages, in the model's order.
     pub(crate) messages: Vec<&'s MessageDecl>,
     /// Every type they reach, by path.
     pub(crate) types: BTreeMap<&'s str, &'s Arc<TypeDef>>,
+}
+
+/// The messages, then each type by path with its definition as its digest ([`digest`]): the store's
+/// ids and comparison keys hash a definition the revisions share once.
+impl std::hash::Hash for PartOf<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let PartOf { messages, types } = self;
+        messages.hash(state);
+        digest::hash_defs(
+            types.iter().map(|(&path, &def)| (path, def)),
+            digest::DigestOf::Whole,
+            digest::content_digest,
+            state,
+        );
+    }
 }
 
 impl PartOf<'_> {

@@ -65,6 +65,7 @@ use std::time::{Duration, SystemTime};
 use serde::{Deserialize, Serialize};
 
 use crate::extract::{CrateRoot, Keep};
+use crate::model::digest::{self, DigestOf};
 use crate::model::{
     Body, ExtractNote, Field, MessageDecl, PartOf, ProtocolDecl, Snapshot, TypeDef, Variant,
 };
@@ -202,26 +203,20 @@ fn read_json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Option<T> {
 /// be stable across Rust releases: the store is per build, and the build's fingerprint covers the
 /// compiler.
 fn content_id(value: &(impl Hash + ?Sized)) -> String {
-    // What `value` feeds a hasher, once, then hashed in one pass: hashing it piecewise cost a fifth of a
-    // warm check (std's `Hasher`s take each integer and string on its own).
-    let mut bytes = Bytes(Vec::new());
-    value.hash(&mut bytes);
-    format!("{:032x}", twox_hash::XxHash3_128::oneshot(&bytes.0))
+    format!("{:032x}", digest::content_digest(value))
 }
 
-/// A [`Hasher`] that keeps what it is fed (see [`content_id`]): the bytes a hasher would see, so the id
-/// tells values apart as well as hashing them piecewise does.
-struct Bytes(Vec<u8>);
+/// A model's definitions by path, hashed with each definition as its digest ([`digest`]).
+struct Defs<'m>(&'m BTreeMap<String, Arc<TypeDef>>);
 
-impl Hasher for Bytes {
-    fn write(&mut self, bytes: &[u8]) {
-        self.0.extend_from_slice(bytes);
-    }
-
-    /// Not what [`content_id`] uses: a hash of the bytes kept, for completeness.
-    fn finish(&self) -> u64 {
-        // The low half of the 128-bit hash.
-        twox_hash::XxHash3_128::oneshot(&self.0) as u64
+impl Hash for Defs<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        digest::hash_defs(
+            self.0.iter().map(|(path, def)| (path.as_str(), def)),
+            DigestOf::Whole,
+            digest::content_digest,
+            state,
+        );
     }
 }
 
@@ -299,13 +294,13 @@ where
     }
 }
 
-/// A shared value is hashed as the value itself.
-impl<T: ?Sized> Hash for Blanked<'_, Arc<T>>
-where
-    for<'m> Blanked<'m, T>: Hash,
-{
+/// A shared definition is hashed as the digest of the definition blanked, taken once per definition
+/// ([`digest`]): equal blanked definitions, equal digests.
+impl Hash for Blanked<'_, Arc<TypeDef>> {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        Blanked(&**self.0).hash(state);
+        state.write_u128(digest::digest_of(self.0, DigestOf::Shape, |def| {
+            digest::content_digest(&Blanked(def))
+        }));
     }
 }
 
@@ -565,7 +560,7 @@ impl Store {
             } = &*snapshot;
             let head = checked::WorkingHead {
                 inputs,
-                model: content_id(&(protocols, messages, types, notes)),
+                model: content_id(&(protocols, messages, Defs(types), notes)),
                 protocols: protocols.clone(),
             };
             self.used.borrow_mut().working = Some(head.model.clone());
