@@ -7,7 +7,9 @@ use syn::Item;
 use syn::spanned::Spanned;
 
 use super::scan::macro_body_ident;
-use super::syntax::{derives_named, expand_cfg_attr, file_position, item_attrs, item_ident, unraw};
+use super::syntax::{
+    derives_named, expand_cfg_attr, file_position, is_cfg, item_attrs, item_ident, unraw,
+};
 
 /// A declaration in a file. Kept per blob in the cache (its spans stay valid as long as the cache).
 pub(super) struct Declaration {
@@ -123,9 +125,7 @@ fn writes_declarations(tokens: proc_macro2::TokenStream) -> bool {
 
 /// Whether `attrs` have a `cfg` or a `cfg_attr` (see [`Declaration::gated`]).
 fn is_gated(attrs: &[syn::Attribute]) -> bool {
-    attrs
-        .iter()
-        .any(|attr| attr.path().is_ident("cfg") || attr.path().is_ident("cfg_attr"))
+    attrs.iter().any(is_cfg)
 }
 
 /// The protocol and message declarations of one type item (both when it derives both).

@@ -54,6 +54,11 @@ pub(super) fn item_generics(item: &Item) -> Vec<String> {
         .collect()
 }
 
+/// Whether `attr` is a `#[cfg]` or a `#[cfg_attr]`: what it is on depends on the build.
+pub(super) fn is_cfg(attr: &Attribute) -> bool {
+    attr.path().is_ident("cfg") || attr.path().is_ident("cfg_attr")
+}
+
 /// The attributes with every `#[cfg_attr(pred, a, b)]` whose `pred` `holds` replaced by `#[a] #[b]`
 /// (nested ones too), and every other `cfg_attr` dropped, as the compiler does. `holds` is asked once per
 /// `cfg_attr`, outermost first; `declarations` passes one that always holds (the declarations a file may

@@ -5,7 +5,7 @@ use proc_macro2::Span;
 use syn::{Attribute, Item};
 
 use super::{ModItem, Pos};
-use crate::extract::syntax::unraw;
+use crate::extract::syntax::{is_cfg, unraw};
 
 /// The item-level `mod` declarations of a parsed file, inline ones included, as [`scan`](super::scan()) reports them.
 pub(in crate::extract) fn mods_of_syntax(file: &syn::File) -> Vec<ModItem> {
@@ -65,7 +65,7 @@ pub(in crate::extract) fn pos_of(span: Span) -> Pos {
 pub(in crate::extract) fn mod_cfg(attrs: &[Attribute]) -> Vec<String> {
     attrs
         .iter()
-        .filter(|attr| attr.path().is_ident("cfg") || attr.path().is_ident("cfg_attr"))
+        .filter(|attr| is_cfg(attr))
         .map(|attr| cfg_text(&quote::ToTokens::to_token_stream(&attr.meta).to_string()))
         .collect()
 }
