@@ -39,6 +39,10 @@
 //! - `releases/<commit>-<crates>.unreadable.json`: an older release whose source could not be read, with
 //!   the error and what its extraction depended on (see `store/unreadable.rs`).
 //!
+//! - `scans/<crates>.json`: the scans (`mod` declarations) of the working tree's files that
+//!   declare nothing, by blob id, from its last extraction (see `store/scans.rs`): a check that extracts
+//!   the working tree again neither reads nor scans the files the git index knows unchanged.
+//!
 //! - `checked/<crates>.json`: the last check's whole comparison step, keyed by the identity of every model
 //!   it read (see `store/checked.rs`): an unchanged check reads it back and no model at all.
 //!
@@ -476,6 +480,11 @@ impl Store {
             used: RefCell::default(),
             writer: OnceCell::new(),
         }
+    }
+
+    /// Whether the store keeps anything (not with `--no-cache`).
+    pub fn is_enabled(&self) -> bool {
+        self.dir.is_some()
     }
 
     /// Where this store keeps its files (`None` when disabled).
@@ -984,6 +993,7 @@ fn write_atomically_with(
 }
 
 mod checked;
+mod scans;
 #[cfg(test)]
 mod tests;
 mod unreadable;

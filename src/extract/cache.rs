@@ -3,10 +3,12 @@
 //! the revisions a check reads share the work on what they have in common.
 
 use std::cell::{Cell, OnceCell, RefCell};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use git2::{ObjectType, Oid};
 use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
 
 use super::declarations::{self, Declaration, ItemAt};
 use super::expand;
@@ -44,6 +46,21 @@ pub struct CacheStats {
     /// Type items whose lowering at an earlier revision was reused (the same item, asking the same
     /// questions with the same answers), not lowered again.
     pub types_reused: usize,
+    /// Files known by a scan an earlier check kept ([`FileScans`]), neither read nor scanned.
+    pub scans_reused: usize,
+}
+
+/// The scans of files that declare nothing, by git blob id: their `mod` declarations. A scan depends on
+/// the file's bytes alone, so the store keeps these across checks; a file the git index knows unchanged
+/// is then neither read nor scanned again, only read (from the repository's objects) if a lookup needs
+/// its items. Files that may declare are not kept: their declarations are parsed at every extraction.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct FileScans(BTreeMap<String, Vec<ModItem>>);
+
+/// Scans an earlier check kept, and the repository whose objects hold those files' text.
+struct KnownScans {
+    repo: git2::Repository,
+    mods: FxHashMap<Oid, Vec<ModItem>>,
 }
 
 /// The text, module scan, syntax tree and declarations of every file an extraction looked at, keyed by
@@ -61,6 +78,8 @@ pub struct SourceCache {
     lowered: LoweredTypes,
     /// Whether extractions keep what they lower for the next ones (see [`SourceCache::keep_lowered`]).
     keeps_lowered: Cell<bool>,
+    /// Files known by their scan alone (see [`SourceCache::know_scans`]).
+    known_scans: RefCell<Option<KnownScans>>,
     stats: Cell<CacheStats>,
 }
 
@@ -103,8 +122,68 @@ impl SourceCache {
             module_files: RefCell::default(),
             lowered: LoweredTypes::default(),
             keeps_lowered: Cell::new(true),
+            known_scans: RefCell::new(None),
             stats: Cell::new(CacheStats::default()),
         }
+    }
+
+    /// Takes the files `scans` knows as scanned: a file a reader gives the blob id of without reading
+    /// it (a git tree entry, a working-tree file the git index knows unchanged) is then neither read
+    /// nor scanned when its blob is one of them and `repo` holds that blob, from which its text is read
+    /// if an extraction needs more than its `mod` declarations.
+    pub(crate) fn know_scans(&self, repo: git2::Repository, scans: &FileScans) {
+        let mods = scans
+            .0
+            .iter()
+            .filter_map(|(id, mods)| Some((Oid::from_str(id).ok()?, mods.clone())))
+            .collect();
+        *self.known_scans.borrow_mut() = Some(KnownScans { repo, mods });
+    }
+
+    /// The scans of the blobs `ids` that the cache holds and that declare nothing (see [`FileScans`]).
+    pub(crate) fn scans_of(&self, ids: impl IntoIterator<Item = Oid>) -> FileScans {
+        let blobs = self.blobs.borrow();
+        FileScans(
+            ids.into_iter()
+                .filter_map(|id| {
+                    let blob = blobs.get(&id)?;
+                    let mods = blob.scanned.as_ref().filter(|_| !blob.may_declare)?;
+                    Some((id.to_string(), mods.clone()))
+                })
+                .collect(),
+        )
+    }
+
+    /// The blob `id` as a scan an earlier check kept knows it, when the repository holds its text.
+    fn known_blob(&self, id: Oid) -> Option<Blob> {
+        let known = self.known_scans.borrow();
+        let known = known.as_ref()?;
+        let mods = known.mods.get(&id)?;
+        let held = known.repo.odb().is_ok_and(|odb| odb.exists(id));
+        held.then(|| Blob::known(id, mods.clone()))
+    }
+
+    /// The text of the blob `id`, from the repository of the scans the cache was given.
+    fn object_text(&self, id: Oid) -> Result<String, ParseFailure> {
+        let unread = |why: String| {
+            ParseFailure::unread(format!(
+                "its content (git blob {id}) could not be read from the repository: {why}; check the repository with `git fsck`, or run with --no-cache"
+            ))
+        };
+        let known = self.known_scans.borrow();
+        let repo = &known
+            .as_ref()
+            .ok_or_else(|| unread("no repository".into()))?
+            .repo;
+        let blob = repo
+            .find_blob(id)
+            .map_err(|e| unread(e.message().to_owned()))?;
+        String::from_utf8(blob.content().to_vec()).map_err(|e| {
+            unread(format!(
+                "not UTF-8 at byte {}",
+                e.utf8_error().valid_up_to()
+            ))
+        })
     }
 
     /// Whether the extractions through this cache keep each type item they lower, for a later
@@ -119,6 +198,7 @@ impl SourceCache {
     /// report is out, which the `wirecheck` binary does (freeing a cold check's parsed files one by one
     /// took 4% of its time, for memory the process gives back whole a moment later).
     pub(crate) fn leave_to_exit(&self) {
+        self.known_scans.take();
         std::mem::forget(self.blobs.take());
         std::mem::forget(self.module_files.take());
         std::mem::forget(self.lowered.take());
@@ -166,11 +246,17 @@ impl SourceCache {
         path: &str,
     ) -> Result<Option<Rc<Blob>>, ExtractError> {
         let known = reader.blob_id(path)?;
-        if let Some(id) = known
-            && let Some(blob) = self.blobs.borrow().get(&id)
-        {
-            self.count(|stats| stats.hits += 1);
-            return Ok(Some(Rc::clone(blob)));
+        if let Some(id) = known {
+            if let Some(blob) = self.blobs.borrow().get(&id) {
+                self.count(|stats| stats.hits += 1);
+                return Ok(Some(Rc::clone(blob)));
+            }
+            if let Some(blob) = self.known_blob(id) {
+                let blob = Rc::new(blob);
+                self.blobs.borrow_mut().insert(id, Rc::clone(&blob));
+                self.count(|stats| stats.scans_reused += 1);
+                return Ok(Some(blob));
+            }
         }
         let Some(bytes) = reader.read(path)? else {
             return Ok(None);
@@ -204,6 +290,8 @@ pub(super) struct ParseFailure {
     line: u32,
     column: u32,
     message: String,
+    /// The file's text could not be read (see [`SourceCache::know_scans`]): not a syntax error.
+    unread: bool,
 }
 
 impl ParseFailure {
@@ -219,11 +307,28 @@ impl ParseFailure {
             line: u32::try_from(line).unwrap_or(u32::MAX),
             column: u32::try_from(column + 1).unwrap_or(u32::MAX),
             message: error.to_string(),
+            unread: false,
+        }
+    }
+
+    /// A file whose text could not be read, and why.
+    fn unread(message: String) -> Self {
+        ParseFailure {
+            line: 0,
+            column: 0,
+            message,
+            unread: true,
         }
     }
 
     /// The error, for the file at `path`.
     pub(super) fn at(&self, path: &str) -> ExtractError {
+        if self.unread {
+            return ExtractError::Read {
+                file: path.to_owned(),
+                message: self.message.clone(),
+            };
+        }
         ExtractError::Parse {
             file: path.to_owned(),
             line: self.line,
@@ -236,7 +341,8 @@ impl ParseFailure {
 /// One file's content and what was learnt from it.
 pub(super) struct Blob {
     id: Oid,
-    text: String,
+    /// Set when the blob is read; else (a file known by its kept scan) read on first use.
+    text: OnceCell<Result<String, ParseFailure>>,
     /// The `mod` declarations read by the scan; `None` when the scan could not read the file.
     scanned: Option<Vec<ModItem>>,
     /// An item's attributes (tokens, not text) say it may declare a protocol or a message, or the scan
@@ -272,7 +378,7 @@ impl Blob {
         let may_declare = scanned.as_ref().is_none_or(|scan| scan.declares);
         Blob {
             id,
-            text,
+            text: OnceCell::from(Ok(text)),
             scanned: scanned.map(|scan| scan.mods),
             may_declare,
             ast: OnceCell::new(),
@@ -280,6 +386,28 @@ impl Blob {
             ast_mods: OnceCell::new(),
             declarations: OnceCell::new(),
         }
+    }
+
+    /// A file that declares nothing, known by its `mod` declarations (its text read on first use).
+    fn known(id: Oid, mods: Vec<ModItem>) -> Self {
+        Blob {
+            id,
+            text: OnceCell::new(),
+            scanned: Some(mods),
+            may_declare: false,
+            ast: OnceCell::new(),
+            items: OnceCell::new(),
+            ast_mods: OnceCell::new(),
+            declarations: OnceCell::new(),
+        }
+    }
+
+    /// The file's text, read on first use when the blob was known by its scan alone.
+    fn text(&self, cache: &SourceCache) -> Result<&str, ParseFailure> {
+        self.text
+            .get_or_init(|| cache.object_text(self.id))
+            .as_deref()
+            .map_err(Clone::clone)
     }
 
     /// Its git blob id.
@@ -292,18 +420,23 @@ impl Blob {
         self.may_declare
     }
 
-    /// Whether the file's text contains `word`.
+    /// Whether the file's text contains `word`; a file whose text is not read (it declares nothing:
+    /// see [`Blob::known`]) counts as one that does, so that no caller skips it unread.
     pub(super) fn mentions(&self, word: &str) -> bool {
-        self.text.contains(word)
+        match self.text.get() {
+            Some(Ok(text)) => text.contains(word),
+            _ => true,
+        }
     }
 
     /// The syntax tree, parsed on first use.
     pub(super) fn ast(&self, cache: &SourceCache) -> Result<&syn::File, ParseFailure> {
+        let text = self.text(cache)?;
         self.ast
             .get_or_init(|| {
                 cache.count(|stats| stats.parsed += 1);
                 // Simple `macro_rules!` invocations become the items they write.
-                syn::parse_file(&self.text)
+                syn::parse_file(text)
                     .map(expand::expand_file)
                     .map_err(|e| ParseFailure::new(&e, None))
             })
@@ -326,7 +459,7 @@ impl Blob {
         if let Some(found) = self.declarations.get() {
             return Ok(found);
         }
-        let found = match self.scanned_items() {
+        let found = match self.scanned_items(cache)? {
             Some(items) => {
                 let mut found = Vec::new();
                 for (index, scanned) in items.iter().enumerate() {
@@ -350,11 +483,19 @@ impl Blob {
     /// The items of the file as the scan splits them (read on first use); `None` when the file is
     /// parsed whole: the scan cannot split it with certainty, or it invokes at item level a
     /// `macro_rules!` it defines (`expand` replaces such invocations in the whole file's tree).
-    pub(super) fn scanned_items(&self) -> Option<&[ScanItem]> {
-        self.items
-            .get_or_init(|| Items::of(scan::items(scan::syn_content(&self.text))))
-            .as_ref()
-            .map(|items| items.items.as_slice())
+    pub(super) fn scanned_items(
+        &self,
+        cache: &SourceCache,
+    ) -> Result<Option<&[ScanItem]>, ParseFailure> {
+        let items = match self.items.get() {
+            Some(items) => items,
+            None => {
+                let text = self.text(cache)?;
+                self.items
+                    .get_or_init(|| Items::of(scan::items(scan::syn_content(text))))
+            }
+        };
+        Ok(items.as_ref().map(|items| items.items.as_slice()))
     }
 
     /// The syntax tree of the scan's item `index` (see [`Blob::scanned_items`]), parsed alone on first
@@ -369,11 +510,13 @@ impl Blob {
             .get()
             .and_then(Option::as_ref)
             .expect("items are asked for by the index scanned_items gave");
+        // Read with the items.
+        let text = self.text(cache)?;
         items.trees[index]
             .get_or_init(|| {
                 cache.count(|stats| stats.parsed_items += 1);
                 let scanned = &items.items[index];
-                let content = scan::syn_content(&self.text);
+                let content = scan::syn_content(text);
                 let column = content[scanned.line_start..scanned.start].chars().count();
                 let base = ItemBase {
                     line: scanned.line,
@@ -476,6 +619,70 @@ pub(super) struct ModuleFileKey {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::extract::FileReader;
+
+    /// One file, whose blob id the reader knows without reading it (as the git index does).
+    struct Indexed {
+        id: Oid,
+        text: &'static str,
+    }
+
+    impl FileReader for Indexed {
+        fn read(&self, _: &str) -> Result<Option<Vec<u8>>, ExtractError> {
+            Ok(Some(self.text.as_bytes().to_vec()))
+        }
+
+        fn blob_id(&self, _: &str) -> Result<Option<Oid>, ExtractError> {
+            Ok(Some(self.id))
+        }
+    }
+
+    /// A file known by its kept scan is not read; its text comes from the repository when its items
+    /// are asked for, and a repository that lost it gives a read error naming the file. One the
+    /// repository does not hold is read as any other.
+    #[test]
+    fn a_file_known_by_its_scan_is_read_from_the_repository_if_needed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = git2::Repository::init(tmp.path()).unwrap();
+        let text = "pub struct T;\nmod inner;\n";
+        let id = repo.blob(text.as_bytes()).unwrap();
+        let mods = scan::scan(text).unwrap().mods;
+        let scans = FileScans([(id.to_string(), mods.clone())].into());
+        let reader = Indexed { id, text };
+        let known = || {
+            let cache = SourceCache::new();
+            cache.know_scans(git2::Repository::open(tmp.path()).unwrap(), &scans);
+            let blob = cache.load(&reader, "src/t.rs").unwrap().unwrap();
+            (cache, blob)
+        };
+
+        let (cache, blob) = known();
+        assert_eq!((cache.stats().reads, cache.stats().scans_reused), (0, 1));
+        assert_eq!(blob.mods(&cache).unwrap(), mods.as_slice());
+        let items = blob.scanned_items(&cache).unwrap().unwrap().to_vec();
+        assert_eq!(Some(items), scan::items(text));
+        assert!(blob.item(0, &cache).is_ok());
+
+        let (cache, blob) = known();
+        let hex = id.to_string();
+        let object = tmp
+            .path()
+            .join(".git/objects")
+            .join(&hex[..2])
+            .join(&hex[2..]);
+        std::fs::remove_file(object).unwrap();
+        let failure = blob.scanned_items(&cache).unwrap_err();
+        assert!(
+            matches!(failure.at("src/t.rs"), ExtractError::Read { file, message }
+                if file == "src/t.rs" && message.contains(&hex)),
+            "{:?}",
+            failure.at("src/t.rs")
+        );
+
+        let (cache, blob) = known();
+        assert_eq!((cache.stats().reads, cache.stats().scans_reused), (1, 0));
+        assert!(blob.scanned_items(&cache).unwrap().is_some());
+    }
 
     fn blob(text: &str) -> Blob {
         let id = Oid::hash_object(ObjectType::Blob, text.as_bytes()).expect("hashes");
@@ -495,12 +702,21 @@ mod tests {
         for (text, blob) in [(mentioning, blob(mentioning)), (plain, blob(plain))] {
             assert!(!blob.may_declare(), "{text}");
             assert!(blob.items.get().is_none(), "{text}: items kept");
-            let items = blob.scanned_items().expect("splits").to_vec();
+            let cache = SourceCache::new();
+            let items = blob
+                .scanned_items(&cache)
+                .unwrap()
+                .expect("splits")
+                .to_vec();
             assert_eq!(Some(items), scan::items(scan::syn_content(text)), "{text}");
         }
+        let cache = SourceCache::new();
         assert_eq!(
-            declaring.scanned_items().map(<[ScanItem]>::to_vec),
-            scan::items(scan::syn_content(&declaring.text))
+            declaring
+                .scanned_items(&cache)
+                .unwrap()
+                .map(<[ScanItem]>::to_vec),
+            scan::items(scan::syn_content(declaring.text(&cache).unwrap()))
         );
     }
 }

@@ -86,6 +86,7 @@ use std::collections::BTreeMap;
 
 use proc_macro2::Span;
 
+pub(crate) use cache::FileScans;
 pub use cache::{CacheStats, SourceCache};
 pub use external::{CrateSource, ExternalCrate, Externals, Locate, Located};
 pub use features::FeatureRequest;

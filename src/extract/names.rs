@@ -11,7 +11,7 @@ use syn::spanned::Spanned;
 use syn::{Item, UseTree};
 
 use super::ExtractError;
-use super::cache::{ChildModule, ModPath, ModuleFile};
+use super::cache::{ChildModule, ModPath, ModuleFile, ParseFailure};
 use super::cfg;
 use super::cfg::Truth;
 use super::declarations::{Declaration, ItemAt};
@@ -287,13 +287,29 @@ impl<'a> Names<'a> {
         match file.blob.ast(self.tree.cache) {
             Ok(ast) => Some(ast),
             Err(failure) => {
-                // A dependency's file that syn cannot read hides its types (they stay external), but
-                // it is not the workspace's error to report.
-                if self.error.is_none() && self.tree.dependency_of(&file.module).is_none() {
-                    self.error = Some(failure.at(&file.path));
-                }
+                self.keep_error(file, &failure);
                 None
             }
+        }
+    }
+
+    /// The items of a file as the scan splits them (`Some(None)`: it is parsed whole); `None` when its
+    /// text cannot be read (the error is kept for the end).
+    fn scanned_items(&mut self, file: &'a ModuleFile) -> Option<Option<&'a [ScanItem]>> {
+        match file.blob.scanned_items(self.tree.cache) {
+            Ok(items) => Some(items),
+            Err(failure) => {
+                self.keep_error(file, &failure);
+                None
+            }
+        }
+    }
+
+    /// Keeps the error of a file resolution needed, unless one is kept already: a dependency's file
+    /// that cannot be read hides its types (they stay external), but it is not the workspace's error.
+    fn keep_error(&mut self, file: &ModuleFile, failure: &ParseFailure) {
+        if self.error.is_none() && self.tree.dependency_of(&file.module).is_none() {
+            self.error = Some(failure.at(&file.path));
         }
     }
 
@@ -303,10 +319,7 @@ impl<'a> Names<'a> {
         match file.blob.item(index, self.tree.cache) {
             Ok(item) => Some(item),
             Err(failure) => {
-                // As for a file parsed whole: a dependency's item hides, it is not an error to report.
-                if self.error.is_none() && self.tree.dependency_of(&file.module).is_none() {
-                    self.error = Some(failure.at(&file.path));
-                }
+                self.keep_error(file, &failure);
                 None
             }
         }
@@ -368,9 +381,11 @@ impl<'a> Names<'a> {
     fn module(&mut self, path: &[String]) -> Option<&ModuleScope<'a>> {
         if !self.modules.contains_key(path) {
             let scope = match self.find_in_build(path) {
-                Some((file, inline)) => match file.blob.scanned_items() {
-                    Some(items) => Some(self.index_scanned_module(file, path, &inline, items)),
-                    None => self
+                Some((file, inline)) => match self.scanned_items(file) {
+                    Some(Some(items)) => {
+                        Some(self.index_scanned_module(file, path, &inline, items))
+                    }
+                    Some(None) => self
                         .ast(file)
                         .and_then(|ast| {
                             let features = self.features_of(path);
@@ -379,6 +394,7 @@ impl<'a> Names<'a> {
                             })
                         })
                         .map(|items| self.index_module(file, path, items)),
+                    None => None,
                 },
                 None => None,
             };

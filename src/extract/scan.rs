@@ -24,7 +24,7 @@
 
 /// Where a token is, as proc-macro2 reports it for a span: 1-based line, 1-based column in characters,
 /// and byte offsets.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Pos {
     pub(crate) line: u32,
     pub(crate) column: u32,
@@ -33,7 +33,7 @@ pub(crate) struct Pos {
 }
 
 /// An item-level `mod` declaration.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ModItem {
     /// The inline modules (`mod a { ... }`) it is written in, outermost first (raw prefixes stripped).
     pub(crate) parents: Vec<String>,

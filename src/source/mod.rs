@@ -267,6 +267,11 @@ impl Repo {
         })
     }
 
+    /// Another handle on the repository, owned: for reading objects (by id) after this one's borrows end.
+    pub(crate) fn objects(&self) -> Option<Repository> {
+        Repository::open(self.repo.path()).ok()
+    }
+
     /// The repository's index, read once.
     fn work_index(&self) -> Option<Rc<WorkIndex>> {
         self.index

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::recorded::{Inputs, Recorder};
 use super::{Progress, Workspace, WorkspaceError, revision_error};
-use crate::extract::{FileReader as _, Keep, SourceCache};
+use crate::extract::{FileReader as _, FileScans, Keep, SourceCache};
 use crate::model::{ProtocolDecl, Snapshot};
 use crate::source::{GitRevision, Release, Repo, SourceError, WorkTree};
 use crate::store::{Part, ReleaseSummary, Store, Unseen, WorkingSummary};
@@ -81,13 +81,36 @@ impl<'w> History<'w> {
     /// [`Inputs`]), else extracted, recording what it depends on.
     pub(crate) fn current(&self) -> Result<Arc<Snapshot>, WorkspaceError> {
         self.store.working(&|recorded| self.holds(recorded), || {
+            let known = self.know_scans();
             let recorder = Recorder::default();
             let reader = recorder.work_tree(&self.work_tree);
             let snapshot = (self.workspace)
                 .extract(&reader, &self.cache, None, Some(&recorder))
                 .map_err(WorkspaceError::Current)?;
-            Ok((snapshot, inputs_json(&recorder)))
+            let inputs = recorder.inputs();
+            self.keep_scans(&inputs, known);
+            Ok((snapshot, serde_json::to_value(inputs).unwrap_or_default()))
         })
+    }
+
+    /// Gives the source cache the scans of the working tree's files that the store kept (see
+    /// [`FileScans`]), and says which.
+    fn know_scans(&self) -> Option<FileScans> {
+        let scans = self.store.scans()?;
+        self.cache.know_scans(self.repo.objects()?, &scans);
+        Some(scans)
+    }
+
+    /// Keeps the scans of the working tree's files an extraction with `inputs` looked at, unless they
+    /// are the ones the store gave (`known`).
+    fn keep_scans(&self, inputs: &Inputs, known: Option<FileScans>) {
+        if !self.store.is_enabled() {
+            return;
+        }
+        let scans = self.cache.scans_of(inputs.blob_ids());
+        if known.as_ref() != Some(&scans) {
+            self.store.keep_scans(scans);
+        }
     }
 
     /// The working tree's model as the store holds it, named without reading it, when nothing it

@@ -102,6 +102,13 @@ fn file_id(reader: &dyn FileReader, path: &str) -> Result<Option<String>, ()> {
 }
 
 impl Inputs {
+    /// The blob ids of the working-tree files recorded.
+    pub(crate) fn blob_ids(&self) -> impl Iterator<Item = Oid> + '_ {
+        self.files
+            .values()
+            .filter_map(|id| Oid::from_str(id.as_deref()?).ok())
+    }
+
     /// Whether every input recorded is still the same: the working tree's files and directories read
     /// through `work_tree`, the dependencies located again with `locator`.
     pub(crate) fn hold(&self, work_tree: &dyn FileReader, locator: &dyn Locate) -> bool {

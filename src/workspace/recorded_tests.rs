@@ -153,3 +153,55 @@ fn a_dependency_fetched_since_is_read() {
     assert!(!fetch_note(&fetched), "{:?}", fetched.notes);
     assert!(!extracted(current(&workspace).1));
 }
+
+/// After an edit, the working tree is extracted again: the files the git index knows unchanged and that
+/// declare nothing come from the scans the last check kept (neither read nor scanned; read from the
+/// repository's objects only where a lookup needs their items), and the model is the one a check
+/// without the store extracts.
+#[test]
+fn unchanged_files_that_declare_nothing_are_known_by_their_kept_scans() {
+    const LIB: &str = "use serde::{Deserialize, Serialize};\nuse wirecheck::{Message, Protocol};\n#[derive(Protocol)]\n#[wire(name = \"p\", version = \"1.0.0\", upgrade = \"server-first\", format = \"json\")]\npub struct P;\nmod a;\nmod shared;\nmod service;\n";
+    const A: &str = "use serde::{Deserialize, Serialize};\nuse wirecheck::Message;\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = crate::P, topic = \"t.a\", kind = \"record\")]\npub struct A {\n    pub x: u32,\n    pub inner: crate::shared::Inner,\n}\n";
+    const SHARED: &str = "/// Says wire, declares nothing.\n#[derive(serde::Serialize, serde::Deserialize)]\npub struct Inner { pub id: u64 }\n";
+    const SERVICE: &str = "pub fn serve() {}\nmod worker;\n";
+    const WORKER: &str = "pub fn work() {}\n";
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    write(
+        dir,
+        "Cargo.toml",
+        MANIFEST.replace("pointy = \"1\"\n", "").as_str(),
+    );
+    write(dir, "src/lib.rs", LIB);
+    write(dir, "src/a.rs", A);
+    write(dir, "src/shared.rs", SHARED);
+    write(dir, "src/service.rs", SERVICE);
+    write(dir, "src/service/worker.rs", WORKER);
+    git(dir, &["init", "-q"]);
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-q", "-m", "c"]);
+    let mut workspace = Workspace::load(Some(&dir.join("Cargo.toml")), &[]).unwrap();
+    workspace.target_dir = dir.join("store");
+    let (first, stats) = current(&workspace);
+    assert_eq!((stats.reads, stats.scans_reused), (5, 0), "{stats:?}");
+
+    std::fs::write(dir.join("src/a.rs"), A.replace("u32", "i64")).unwrap();
+    let (edited, stats) = current(&workspace);
+    // The two files that declare are read; the three that declare nothing are known by their scans.
+    assert_eq!((stats.reads, stats.scans_reused), (2, 3), "{stats:?}");
+    let repo = Repo::discover(dir).unwrap();
+    let without_store = History::new(&workspace, &repo, true).current().unwrap();
+    assert_eq!(edited, *without_store);
+    assert_ne!(edited, first);
+    let inner = edited.types.keys().any(|name| name.ends_with("Inner"));
+    assert!(
+        inner,
+        "the type of a known file is read: {:?}",
+        edited.types.keys()
+    );
+
+    // A file that declares nothing edited in turn: read and scanned again, the others still known.
+    std::fs::write(dir.join("src/service.rs"), SERVICE.replace("serve", "run")).unwrap();
+    let (_, stats) = current(&workspace);
+    assert_eq!((stats.reads, stats.scans_reused), (3, 2), "{stats:?}");
+}
