@@ -32,9 +32,11 @@
 //!
 //! - `compared/<id>.json`: one protocol's comparison (its findings and versions, before `wirecheck.toml`
 //!   and the fixtures are applied), named by the hash of everything the comparison read: the protocol's
-//!   name, the baseline's name, the protocol's part (declaration included) at the baseline and in the
-//!   working tree, and each older release's tag and part, in order. A check compares again only the
-//!   protocols one of these changed for: an edit of one protocol's messages compares that protocol alone.
+//!   name, the baseline's name, the protocol's part (declaration included) in the working tree, and at
+//!   the baseline and each older release (by tag, in order) its declaration, the id of its stored part
+//!   and which messages it keeps (the id names the part's content). A check compares again only the
+//!   protocols one of these changed for, and names the others without reading a release's part: an
+//!   edit of one protocol's messages reads and compares that protocol alone.
 //!
 //! - `releases/<commit>-<crates>.unreadable.json`: an older release whose source could not be read, with
 //!   the error and what its extraction depended on (see `store/unreadable.rs`).
@@ -109,13 +111,16 @@ pub(crate) struct Part {
     pub model: Snapshot,
     /// Which messages were kept.
     keep: Keep,
+    /// The id of the stored part it is (narrowed to `keep`), when the store is on disk.
+    id: Option<String>,
     /// See [`Part::shape`].
     shape: OnceCell<String>,
 }
 
 impl Part {
-    fn new(model: Snapshot, keep: Keep, shape: Option<&str>) -> Part {
+    fn new(id: Option<&str>, model: Snapshot, keep: Keep, shape: Option<&str>) -> Part {
         Part {
+            id: id.map(str::to_owned),
             name: model
                 .protocols
                 .first()
@@ -128,6 +133,16 @@ impl Part {
                 .map(OnceCell::from)
                 .unwrap_or_default(),
         }
+    }
+
+    /// What names the part's content without reading it: its declaration, the stored part's id and
+    /// which of its messages are kept (`None` when the store is not on disk).
+    pub fn stored_id(&self) -> Option<(&ProtocolDecl, &str, Keep)> {
+        Some((
+            self.model.protocols.first()?,
+            self.id.as_deref()?,
+            self.keep,
+        ))
     }
 
     /// The hash of what a comparison reads of this part: the model without locations and versions, and
@@ -611,21 +626,51 @@ impl Store {
         name: &str,
         compare: impl FnOnce() -> ProtocolChanges,
     ) -> ProtocolChanges {
-        let Some(dir) = &self.dir else {
-            return compare();
-        };
-        let path = dir
-            .join("compared")
-            .join(format!("{}.json", content_id(reads)));
-        if let Ok(bytes) = std::fs::read(&path)
-            && let Some(kept) = read_json::<ProtocolChanges>(&bytes)
-            && kept.name == name
-        {
+        if let Some(kept) = self.kept_comparison(reads, name) {
             return kept;
         }
         let changes = compare();
-        write_if_read_back(&path, &changes, |read: &ProtocolChanges| *read == changes);
+        self.keep_comparison(reads, &changes);
         changes
+    }
+
+    /// The comparison of the protocol `name` an earlier check kept for the inputs `reads` (see
+    /// [`Store::compared`]).
+    pub fn kept_comparison(
+        &self,
+        reads: &(impl Hash + ?Sized),
+        name: &str,
+    ) -> Option<ProtocolChanges> {
+        let path = self.compared_path(reads)?;
+        let kept = read_json::<ProtocolChanges>(&std::fs::read(path).ok()?)?;
+        (kept.name == name).then_some(kept)
+    }
+
+    /// Keeps `changes` as the comparison of the inputs `reads` (see [`Store::compared`]).
+    pub fn keep_comparison(&self, reads: &(impl Hash + ?Sized), changes: &ProtocolChanges) {
+        if let Some(path) = self.compared_path(reads) {
+            write_if_read_back(&path, changes, |read: &ProtocolChanges| read == changes);
+        }
+    }
+
+    fn compared_path(&self, reads: &(impl Hash + ?Sized)) -> Option<PathBuf> {
+        let dir = self.dir.as_ref()?;
+        Some(
+            dir.join("compared")
+                .join(format!("{}.json", content_id(reads))),
+        )
+    }
+
+    /// The stored part of `stored` (a protocol of a release's [`ReleaseSummary`]), keeping what `want`
+    /// asks for (which `stored` must cover); `None` when it cannot be read (damaged, or removed since).
+    pub fn stored_part(&self, stored: &StoredProtocol, want: Keep) -> Option<Rc<Part>> {
+        if !covers(stored.keep, want) {
+            return None;
+        }
+        let shape = (stored.keep == want)
+            .then_some(stored.shape.as_deref())
+            .flatten();
+        self.part(&stored.part, &stored.decl, stored.keep, want, shape)
     }
 
     /// The parts of the release at `commit` that `unseen(name, shape)` accepts (the others are not even
@@ -668,7 +713,12 @@ impl Store {
             let Some(model) = kept.model else {
                 continue;
             };
-            let part = Rc::new(Part::new(model, kept.keep, Some(&kept.shape)));
+            let part = Rc::new(Part::new(
+                kept.id.as_deref(),
+                model,
+                kept.keep,
+                Some(&kept.shape),
+            ));
             if let Some(id) = kept.id {
                 self.parts
                     .borrow_mut()
@@ -860,7 +910,7 @@ impl Store {
             Some(part) => {
                 let mut model = part.model.clone();
                 model.protocols = vec![decl.clone()];
-                Part::new(model, want, shape)
+                Part::new(Some(id), model, want, shape)
             }
             None if stored == want => {
                 let dir = self.dir.as_ref()?;
@@ -881,11 +931,11 @@ impl Store {
                     types,
                     notes: Vec::new(),
                 };
-                Part::new(model, want, shape)
+                Part::new(Some(id), model, want, shape)
             }
             None => {
                 let whole = self.part(id, decl, stored, stored, None)?;
-                Part::new(narrow(&whole.model, name, want), want, None)
+                Part::new(Some(id), narrow(&whole.model, name, want), want, None)
             }
         };
         let part = Rc::new(part);
@@ -998,4 +1048,4 @@ mod scans;
 mod tests;
 mod unreadable;
 
-pub(crate) use checked::{ReleaseSummary, WorkingSummary};
+pub(crate) use checked::{ReleaseSummary, StoredProtocol, WorkingSummary};

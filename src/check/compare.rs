@@ -7,10 +7,10 @@ use std::collections::BTreeSet;
 use crate::compat::{self, Scope};
 use crate::extract::Keep;
 use crate::findings::{Direction, Finding, Level, Side};
-use crate::model::{Location, ModelView, PartOf, ProtocolDecl, Snapshot};
+use crate::model::{ExtractNote, Location, ModelView, PartOf, ProtocolDecl, Snapshot};
 use crate::outcome::{Baseline, ProtocolChanges};
 use crate::rules::RuleId;
-use crate::store::Store;
+use crate::store::{Part, ReleaseSummary, Store};
 
 /// How much of an older release's protocol (`old`) is compared with the working tree's (`new`): every
 /// message for releases from the protocol's `min_compatible` on, else only its records (which are still
@@ -69,14 +69,14 @@ impl<'c> OlderReleaseKeep<'c> {
 /// One protocol's part of a model, borrowed: what a comparison of the protocol reads there, its
 /// declaration, its messages and every type they reach (as [`Snapshot::protocol_part`] keeps them).
 #[derive(Hash)]
-struct PartRef<'s> {
+pub(super) struct PartRef<'s> {
     decl: &'s ProtocolDecl,
     part: PartOf<'s>,
 }
 
 impl<'s> PartRef<'s> {
     /// The part of the protocol `name` in `snapshot`, if it declares the protocol.
-    fn of(snapshot: &'s Snapshot, name: &str) -> Option<PartRef<'s>> {
+    pub(super) fn of(snapshot: &'s Snapshot, name: &str) -> Option<PartRef<'s>> {
         Some(PartRef {
             decl: snapshot.protocol(name)?,
             part: snapshot.part_of(name, |_| true),
@@ -95,43 +95,96 @@ impl<'s> PartRef<'s> {
 pub(crate) struct OlderRelease<'s> {
     /// The release's tag, which the findings say they are against.
     pub tag: &'s str,
-    /// The release's models.
-    pub models: Vec<&'s Snapshot>,
+    /// The release's models, each with the stored part it is (`None`: a whole model).
+    pub models: Vec<(&'s Snapshot, Option<&'s Part>)>,
 }
 
-impl OlderRelease<'_> {
+impl<'s> OlderRelease<'s> {
     /// Older releases of a whole model each, by tag.
     pub(crate) fn whole(older: &[(String, Snapshot)]) -> Vec<OlderRelease<'_>> {
         older
             .iter()
             .map(|(tag, model)| OlderRelease {
                 tag,
-                models: vec![model],
+                models: vec![(model, None)],
             })
             .collect()
     }
 
-    /// The part of the protocol `name` in the model of this release that declares it.
-    fn part(&self, name: &str) -> Option<PartRef<'_>> {
+    /// Older releases of the store's parts, by tag.
+    pub(crate) fn parts(older: &'s [(String, Vec<std::rc::Rc<Part>>)]) -> Vec<OlderRelease<'s>> {
+        older
+            .iter()
+            .map(|(tag, parts)| OlderRelease {
+                tag,
+                models: parts.iter().map(|p| (&p.model, Some(&**p))).collect(),
+            })
+            .collect()
+    }
+
+    /// The part of the protocol `name` in the model of this release that declares it, with the stored
+    /// part it is.
+    fn part(&self, name: &str) -> Option<(PartRef<'s>, Option<&'s Part>)> {
         self.models
             .iter()
-            .find_map(|model| PartRef::of(model, name))
+            .find_map(|&(model, part)| Some((PartRef::of(model, name)?, part)))
     }
 }
 
-/// Everything the comparison of one protocol reads: the key the [store](crate::store) keeps its
-/// findings under. An older release is listed only when its model (of the protocols not seen in the same
-/// shape at an older one) has the protocol, and only when the working tree has it: the comparison reads
-/// no other.
+/// A release's part as the store names it: its declaration, the stored part's id and which of its
+/// messages are kept.
+pub(super) type StoredId<'s> = (&'s ProtocolDecl, &'s str, Keep);
+
+/// What names the inputs of one protocol's comparison, the key the [store](crate::store) keeps its
+/// findings under: the protocol's and the baseline's names, the working tree's part by its content,
+/// and the baseline's and each older release's (by tag, oldest first) by what the store names it, so
+/// that a check can find a kept comparison without reading a release's part.
 #[derive(Hash)]
-struct Reads<'s> {
-    name: &'s str,
+pub(super) struct Key<'s> {
+    pub(super) name: &'s str,
+    pub(super) rev: &'s str,
+    pub(super) base: Option<StoredId<'s>>,
+    pub(super) current: Option<&'s PartRef<'s>>,
+    pub(super) older: Vec<(&'s str, StoredId<'s>)>,
+}
+
+/// Everything the comparison of one protocol reads. An older release is listed only when its model (of
+/// the protocols not seen in the same shape at an older one) has the protocol, and only when the working
+/// tree has it: the comparison reads no other.
+pub(super) struct Reads<'s> {
+    pub(super) name: &'s str,
     /// The baseline's name, which the findings say they are against.
-    rev: &'s str,
-    base: Option<PartRef<'s>>,
-    current: Option<PartRef<'s>>,
-    /// By tag, oldest first.
-    older: Vec<(&'s str, PartRef<'s>)>,
+    pub(super) rev: &'s str,
+    pub(super) base: Option<PartRef<'s>>,
+    pub(super) current: Option<PartRef<'s>>,
+    /// By tag, oldest first, with the stored part each is.
+    pub(super) older: Vec<(&'s str, PartRef<'s>, Option<&'s Part>)>,
+}
+
+impl<'s> Reads<'s> {
+    /// The key of this comparison, the baseline's parts named by `base` (as the store holds the
+    /// baseline); `None` when a part read is not the store's.
+    fn key<'k>(&'k self, base: Option<&'k ReleaseSummary>) -> Option<Key<'k>> {
+        let base = match &self.base {
+            Some(_) => {
+                let stored = base?.stored().iter().find(|p| p.decl.name == self.name)?;
+                Some((&stored.decl, stored.part.as_str(), stored.keep))
+            }
+            None => None,
+        };
+        let older = self
+            .older
+            .iter()
+            .map(|(tag, _, part)| Some((*tag, part.as_ref()?.stored_id()?)))
+            .collect::<Option<_>>()?;
+        Some(Key {
+            name: self.name,
+            rev: self.rev,
+            base,
+            current: self.current.as_ref(),
+            older,
+        })
+    }
 }
 
 /// The models a check compares, and the baseline's name: what [`Reads`] borrows from.
@@ -151,7 +204,10 @@ impl<'s> Models<'s> {
             Some(_) => self
                 .older
                 .iter()
-                .filter_map(|release| Some((release.tag, release.part(name)?)))
+                .filter_map(|release| {
+                    let (part, stored) = release.part(name)?;
+                    Some((release.tag, part, stored))
+                })
                 .collect(),
             None => Vec::new(),
         };
@@ -173,7 +229,7 @@ impl<'s> Models<'s> {
 /// bound on a history of fifty tags, for no wall time this machine could show.
 pub(super) fn protocols(
     baseline: &Baseline,
-    base: &Snapshot,
+    (base, base_stored): (&Snapshot, Option<&ReleaseSummary>),
     older: &[OlderRelease<'_>],
     current: &Snapshot,
     store: &Store,
@@ -194,14 +250,17 @@ pub(super) fn protocols(
         .into_iter()
         .map(|name| {
             let reads = models.reads(name);
-            store.compared(&reads, name, || protocol(&reads))
+            match reads.key(base_stored) {
+                Some(key) => store.compared(&key, name, || protocol(&reads)),
+                None => protocol(&reads),
+            }
         })
         .collect()
 }
 
 /// The findings of one protocol, from its parts alone (each compared through its
 /// [view](PartRef::view), so that the comparison cannot read anything else).
-fn protocol(reads: &Reads<'_>) -> ProtocolChanges {
+pub(super) fn protocol(reads: &Reads<'_>) -> ProtocolChanges {
     let Reads {
         name,
         rev,
@@ -246,12 +305,12 @@ fn add_older_releases(
     findings: &mut Vec<Finding>,
     current: &PartRef<'_>,
     base: Option<&PartRef<'_>>,
-    older: &[(&str, PartRef<'_>)],
+    older: &[(&str, PartRef<'_>, Option<&Part>)],
 ) {
     let new = current.decl;
     let name = new.name.as_str();
     let mut seen: BTreeSet<_> = findings.iter().map(Finding::dedup_key).collect();
-    for (tag, part) in older {
+    for (tag, part, _) in older {
         let scope = scope(new, part.decl);
         let mut added = Vec::new();
         for finding in compat::compare_views(part.view(), current.view(), name, tag, scope) {
@@ -280,14 +339,18 @@ fn add_older_releases(
 
 /// The extraction's notes, the working tree's then the baseline's (prefixed with its name), as
 /// `file:line:column: message`.
-pub(super) fn notes(baseline: &Baseline, base: &Snapshot, current: &Snapshot) -> Vec<String> {
+pub(super) fn notes(
+    baseline: &Baseline,
+    base_notes: &[ExtractNote],
+    current: &Snapshot,
+) -> Vec<String> {
     let current_notes = current.notes.iter().map(|n| {
         format!(
             "{}:{}:{}: {}",
             n.location.file, n.location.line, n.location.column, n.message
         )
     });
-    let base_notes = base.notes.iter().map(|n| {
+    let base_notes = base_notes.iter().map(|n| {
         format!(
             "{}:{}:{}:{}: {}",
             baseline.rev, n.location.file, n.location.line, n.location.column, n.message

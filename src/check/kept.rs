@@ -32,7 +32,7 @@ pub(super) struct Declared {
 
 /// An older release as a kept comparison names it: as the store holds it, or the error its extraction
 /// gave (see [`History::release_unreadable`]).
-type Older = Result<ReleaseSummary, ExtractError>;
+pub(super) type Older = Result<ReleaseSummary, ExtractError>;
 
 /// Everything the comparison step reads, by identity: the baseline's name (the findings say it), each
 /// model's identity in the store (the working tree's model id; of each release its protocols'
@@ -93,14 +93,36 @@ pub(super) fn read_for(
     model: &str,
     protocols: Vec<ProtocolDecl>,
 ) -> Option<(Compared, Declared)> {
-    let base = match releases.baseline.chosen {
-        BaselineChoice::FirstRelease => None,
-        _ => Some(history.release_summary(&releases.baseline.commit, None)?),
-    };
-    let older = {
-        let filter = compare::OlderReleaseKeep::new(&protocols);
+    let stored = Stored::of(history, releases, &protocols)?;
+    let key = Key::new(releases, stored.base.as_ref(), model, &stored.older);
+    let compared = history.store().checked(&key)?;
+    Some((compared, stored.declared(protocols)))
+}
+
+/// The releases a check compares with as the store holds them, without their parts: what names them in
+/// a kept comparison's key.
+pub(super) struct Stored<'r> {
+    /// The baseline's (`None`: a first release).
+    pub base: Option<ReleaseSummary>,
+    /// Each older release's, oldest first, or the error its extraction gave.
+    pub older: Vec<(&'r Release, Older)>,
+}
+
+impl<'r> Stored<'r> {
+    /// The releases of `releases` as the store holds them, read with what a working tree that declares
+    /// `protocols` compares of them; `None` when one is not there.
+    pub(super) fn of(
+        history: &History<'_>,
+        releases: &'r CheckedReleases,
+        protocols: &[ProtocolDecl],
+    ) -> Option<Stored<'r>> {
+        let base = match releases.baseline.chosen {
+            BaselineChoice::FirstRelease => None,
+            _ => Some(history.release_summary(&releases.baseline.commit, None)?),
+        };
+        let filter = compare::OlderReleaseKeep::new(protocols);
         let keep = |old: &ProtocolDecl| filter.keep(old);
-        releases
+        let older = releases
             .older
             .iter()
             .map(|release| {
@@ -113,22 +135,27 @@ pub(super) fn read_for(
                     })?;
                 Some((release, older))
             })
-            .collect::<Option<Vec<_>>>()?
-    };
-    let key = Key::new(releases, base.as_ref(), model, &older);
-    let compared = history.store().checked(&key)?;
-    let unreadable = older
-        .into_iter()
-        .filter_map(|(release, older)| Some((release.commit.clone(), older.err()?)))
-        .collect();
-    let declared = Declared {
-        current: protocols,
-        base: base
-            .map(|summary| summary.protocols().cloned().collect())
-            .unwrap_or_default(),
-        unreadable,
-    };
-    Some((compared, declared))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Stored { base, older })
+    }
+
+    /// The protocols of the working tree (`current`) and of the baseline, and the older releases that
+    /// could not be read.
+    pub(super) fn declared(self, current: Vec<ProtocolDecl>) -> Declared {
+        let unreadable = self
+            .older
+            .into_iter()
+            .filter_map(|(release, older)| Some((release.commit.clone(), older.err()?)))
+            .collect();
+        Declared {
+            current,
+            base: self
+                .base
+                .map(|summary| summary.protocols().cloned().collect())
+                .unwrap_or_default(),
+            unreadable,
+        }
+    }
 }
 
 /// Keeps `compared`, the comparison of the models this process read (as the store served or wrote

@@ -15,6 +15,7 @@
 
 mod compare;
 mod kept;
+mod named;
 mod sources;
 
 use std::cell::OnceCell;
@@ -203,24 +204,26 @@ fn compare_models(
     {
         return read_back(found, history, releases, progress);
     }
+    if baseline_kept && let Some(found) = named::compare(history, releases, &current) {
+        kept::keep(history, releases, &found.0);
+        return read_back(found, history, releases, progress);
+    }
     let snapshots = read_snapshots(history, releases, current, progress)?;
-    let older: Vec<OlderRelease<'_>> = snapshots
-        .older
-        .iter()
-        .map(|(tag, parts)| OlderRelease {
-            tag,
-            models: parts.iter().map(|p| &p.model).collect(),
-        })
-        .collect();
+    let older = OlderRelease::parts(&snapshots.older);
+    let base_stored = history.store().used_release(&releases.baseline.commit);
     let compared = Compared {
         protocols: compare::protocols(
             &releases.baseline,
-            &snapshots.base,
+            (&snapshots.base, base_stored.as_ref()),
             &older,
             &snapshots.current,
             history.store(),
         ),
-        notes: compare::notes(&releases.baseline, &snapshots.base, &snapshots.current),
+        notes: compare::notes(
+            &releases.baseline,
+            &snapshots.base.notes,
+            &snapshots.current,
+        ),
     };
     kept::keep(history, releases, &compared);
     Ok((compared, Models::Read(snapshots)))
@@ -377,8 +380,8 @@ pub fn compare_snapshots(
     current: &Snapshot,
 ) -> Report {
     let older = OlderRelease::whole(older);
-    let protocols = compare::protocols(baseline, base, &older, current, &Store::disabled());
-    let notes = compare::notes(baseline, base, current);
+    let protocols = compare::protocols(baseline, (base, None), &older, current, &Store::disabled());
+    let notes = compare::notes(baseline, &base.notes, current);
     judge(baseline, protocols, notes, Vec::new())
 }
 

@@ -70,11 +70,25 @@ pub(crate) struct WorkingSummary {
 }
 
 /// A release as the store holds it, without its parts: per protocol its declaration, which messages its
-/// part keeps and the part's id (which names the part's content), and the extraction's notes.
+/// part keeps, the part's id (which names the part's content) and its shape when known, and the
+/// extraction's notes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct ReleaseSummary {
-    protocols: Vec<(ProtocolDecl, Keep, String)>,
+    protocols: Vec<StoredProtocol>,
     notes: Vec<ExtractNote>,
+}
+
+/// One protocol of a [`ReleaseSummary`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) struct StoredProtocol {
+    /// Its declaration.
+    pub decl: ProtocolDecl,
+    /// Which messages its part keeps.
+    pub keep: Keep,
+    /// Its part's id.
+    pub part: String,
+    /// Its part's shape (see [`super::Part::shape`]), when the release's file knows it.
+    pub shape: Option<String>,
 }
 
 impl ReleaseSummary {
@@ -84,7 +98,12 @@ impl ReleaseSummary {
             protocols: entry
                 .protocols
                 .iter()
-                .map(|p| (p.decl.clone(), p.keep, p.part.clone()))
+                .map(|p| StoredProtocol {
+                    decl: p.decl.clone(),
+                    keep: p.keep,
+                    part: p.part.clone(),
+                    shape: p.shape.clone(),
+                })
                 .collect(),
             notes: entry.notes.clone(),
         }
@@ -92,7 +111,17 @@ impl ReleaseSummary {
 
     /// The release's protocols.
     pub fn protocols(&self) -> impl Iterator<Item = &ProtocolDecl> {
-        self.protocols.iter().map(|(decl, _, _)| decl)
+        self.protocols.iter().map(|p| &p.decl)
+    }
+
+    /// The release's protocols, as stored.
+    pub fn stored(&self) -> &[StoredProtocol] {
+        &self.protocols
+    }
+
+    /// The notes of the release's extraction.
+    pub fn notes(&self) -> &[ExtractNote] {
+        &self.notes
     }
 }
 
@@ -157,6 +186,15 @@ impl Store {
     /// What this process read or wrote of the release at `commit` (see [`Store::release_summary`]).
     pub fn used_release(&self, commit: &str) -> Option<ReleaseSummary> {
         self.used.borrow().releases.get(commit).cloned()
+    }
+
+    /// Records that this process read the release at `commit` as `summary` (its parts as far as it
+    /// needed them): what a [kept check](Store::keep_checked)'s key names.
+    pub fn use_release(&self, commit: &str, summary: &ReleaseSummary) {
+        self.used
+            .borrow_mut()
+            .releases
+            .insert(commit.to_owned(), summary.clone());
     }
 
     /// The id of the working tree's model this process read or wrote.

@@ -49,23 +49,47 @@ struct Inputs {
     current: Snapshot,
 }
 
+/// A commit for a release whose model is `model` (the store keys releases by commit).
+fn commit_of(model: &Snapshot) -> String {
+    let json = serde_json::to_string(model).unwrap();
+    let mut hasher = std::hash::DefaultHasher::new();
+    std::hash::Hash::hash(&json, &mut hasher);
+    format!("{:016x}", std::hash::Hasher::finish(&hasher))
+}
+
 impl Inputs {
-    /// The comparisons through `store`, checked against those without a store, and how many `store`
+    /// The comparisons through `store` (the releases as its parts, named by their ids, as a check
+    /// reads them), checked against those of the whole models without a store, and how many `store`
     /// had to make (the files it gained).
     fn compare(&self, store: &Store) -> usize {
         let dir = store.dir().unwrap().join("compared");
         let files = || std::fs::read_dir(&dir).map_or(0, Iterator::count);
         let before = files();
+        let base_commit = commit_of(&self.base);
+        let base = store
+            .whole(&base_commit, || Ok::<_, ()>(self.base.clone()))
+            .unwrap();
+        let filter = OlderReleaseKeep::new(&self.current.protocols);
+        let keep = |old: &ProtocolDecl| filter.keep(old);
+        let older: Vec<(String, Vec<std::rc::Rc<Part>>)> = self
+            .older
+            .iter()
+            .map(|(tag, model)| {
+                let extract = || Ok::<_, ()>(model.clone());
+                let parts = store.parts(&commit_of(model), &keep, &|_, _| true, extract);
+                (tag.clone(), parts.unwrap())
+            })
+            .collect();
         let kept = protocols(
             &self.baseline,
-            &self.base,
-            &OlderRelease::whole(&self.older),
+            (&base, store.used_release(&base_commit).as_ref()),
+            &OlderRelease::parts(&older),
             &self.current,
             store,
         );
         let fresh = protocols(
             &self.baseline,
-            &self.base,
+            (&self.base, None),
             &OlderRelease::whole(&self.older),
             &self.current,
             &Store::disabled(),
@@ -194,6 +218,7 @@ fn a_protocols_findings_read_nothing_of_another_protocol() {
     // The premise: `b`'s Alpha sorts before `a`'s Zeta, with its field where Zeta's was.
     assert_eq!(field("demo::Alpha"), field("demo::Zeta"));
     let a = |base: &Snapshot, current: &Snapshot| {
+        let base = (base, None);
         let mut changes = protocols(&baseline("v1.0.0"), base, &[], current, &Store::disabled());
         changes.retain(|c| c.name == "a");
         changes
