@@ -18,10 +18,22 @@ const B: &str = "use serde::{Deserialize, Serialize};\nuse wirecheck::Message;\n
 
 /// A committed workspace (`src/b.rs` declared but absent), its store and Cargo home inside `dir`.
 fn workspace(dir: &Path) -> Workspace {
-    write(dir, "Cargo.toml", MANIFEST);
-    write(dir, "Cargo.lock", LOCK);
-    write(dir, "src/lib.rs", LIB);
-    write(dir, "src/a.rs", A);
+    committed(
+        dir,
+        &[
+            ("Cargo.toml", MANIFEST),
+            ("Cargo.lock", LOCK),
+            ("src/lib.rs", LIB),
+            ("src/a.rs", A),
+        ],
+    )
+}
+
+/// A workspace of `files` (path, text) committed in `dir`, its store and Cargo home inside `dir`.
+fn committed(dir: &Path, files: &[(&str, &str)]) -> Workspace {
+    for (path, text) in files {
+        write(dir, path, text);
+    }
     git(dir, &["init", "-q"]);
     git(dir, &["add", "-A"]);
     git(dir, &["commit", "-q", "-m", "c"]);
@@ -167,21 +179,18 @@ fn unchanged_files_that_declare_nothing_are_known_by_their_kept_scans() {
     const WORKER: &str = "pub fn work() {}\n";
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path();
-    write(
+    let manifest = MANIFEST.replace("pointy = \"1\"\n", "");
+    let workspace = committed(
         dir,
-        "Cargo.toml",
-        MANIFEST.replace("pointy = \"1\"\n", "").as_str(),
+        &[
+            ("Cargo.toml", &manifest),
+            ("src/lib.rs", LIB),
+            ("src/a.rs", A),
+            ("src/shared.rs", SHARED),
+            ("src/service.rs", SERVICE),
+            ("src/service/worker.rs", WORKER),
+        ],
     );
-    write(dir, "src/lib.rs", LIB);
-    write(dir, "src/a.rs", A);
-    write(dir, "src/shared.rs", SHARED);
-    write(dir, "src/service.rs", SERVICE);
-    write(dir, "src/service/worker.rs", WORKER);
-    git(dir, &["init", "-q"]);
-    git(dir, &["add", "-A"]);
-    git(dir, &["commit", "-q", "-m", "c"]);
-    let mut workspace = Workspace::load(Some(&dir.join("Cargo.toml")), &[]).unwrap();
-    workspace.target_dir = dir.join("store");
     let (first, stats) = current(&workspace);
     assert_eq!((stats.reads, stats.scans_reused), (5, 0), "{stats:?}");
 
