@@ -9,6 +9,11 @@
 //! changed in the same clock tick as the index was written) does not match. Nor does any file that git
 //! may filter (end-of-line conversion, `filter`, `ident`, an encoding): its blob is not its bytes.
 //! Everything else is unknown here, and the caller reads and hashes the file.
+//!
+//! The same data tell, most of the time, whether the tracked files under a directory are HEAD's
+//! ([`WorkIndex::matches_tree`]): the index's tree there against HEAD's, then each file against its entry,
+//! stopping at the first certain difference; what only git can tell (a filtered path, a file whose
+//! stat data changed but not its content, an entry this index leaves aside) is left to `git status`.
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -56,6 +61,12 @@ pub(crate) struct WorkIndex {
     entries: BTreeMap<String, Entry>,
     /// The index file's modification time.
     written: (u32, u32),
+    /// The paths of the entries whose state only git tells: the ones not in `entries` (conflicts,
+    /// symlinks, submodules, intended to add).
+    left_to_git: Vec<String>,
+    /// The paths of the entries git does not compare with the working tree (`skip-worktree`,
+    /// `assume-unchanged`): to `git status`, they are as the index has them.
+    not_compared: Vec<String>,
     /// Paths git may filter are never taken from the index (`None`: no attribute applies anywhere).
     attributes: Option<Repository>,
     files: RefCell<HashMap<String, Option<Oid>>>,
@@ -92,6 +103,8 @@ impl WorkIndex {
         let written = modified(&std::fs::metadata(&index_file).ok()?)?;
         let index = repo.index().ok()?;
         let mut entries = BTreeMap::new();
+        let mut left_to_git = Vec::new();
+        let mut not_compared = Vec::new();
         let mut has_attributes = false;
         for entry in index.iter() {
             let Ok(path) = String::from_utf8(entry.path.clone()) else {
@@ -102,7 +115,13 @@ impl WorkIndex {
             let intent_to_add =
                 entry.flags_extended & (git2::IndexEntryExtendedFlag::INTENT_TO_ADD.bits()) != 0;
             if stage != 0 || intent_to_add || entry.mode & 0o170000 != 0o100000 {
+                left_to_git.push(path);
                 continue;
+            }
+            if entry.flags_extended & git2::IndexEntryExtendedFlag::SKIP_WORKTREE.bits() != 0
+                || entry.flags & git2::IndexEntryFlag::VALID.bits() != 0
+            {
+                not_compared.push(path.clone());
             }
             let stat = Stat {
                 mtime: (entry.mtime.seconds() as u32, entry.mtime.nanoseconds()),
@@ -136,6 +155,8 @@ impl WorkIndex {
             top,
             entries,
             written,
+            left_to_git,
+            not_compared,
             attributes,
             files: RefCell::default(),
             dirs: RefCell::default(),
@@ -253,19 +274,126 @@ impl WorkIndex {
         if tree.is_empty() {
             return Some(Dir::Empty);
         }
-        tree.sort_by(|a, b| a.0.cmp(&b.0));
-        let mut bytes = Vec::new();
-        for (_, mode, name, id) in &tree {
-            bytes.extend_from_slice(mode.as_bytes());
-            bytes.push(b' ');
-            bytes.extend_from_slice(name.as_bytes());
-            bytes.push(0);
-            bytes.extend_from_slice(id.as_bytes());
-        }
-        Oid::hash_object(ObjectType::Tree, &bytes)
-            .ok()
-            .map(Dir::Tree)
+        tree_id(tree).map(Dir::Tree)
     }
+
+    /// The entries under the directory `dir` (from the top; `""`: every entry), by path.
+    fn entries_under<'s>(&'s self, dir: &str) -> impl Iterator<Item = (&'s String, &'s Entry)> {
+        let (start, end) = match dir {
+            "" => (String::new(), None),
+            _ => (format!("{dir}/"), Some(format!("{dir}0"))),
+        };
+        self.entries
+            .range(start..)
+            .take_while(move |(path, _)| end.as_ref().is_none_or(|end| *path < end))
+    }
+
+    /// The tree id the index's entries under the directory `dir` make (what `git write-tree` would
+    /// write there); `None` when there is none.
+    fn index_tree(&self, dir: &str) -> Option<Oid> {
+        /// A directory of the index: its files and its directories, by name.
+        #[derive(Default)]
+        struct Node<'e> {
+            files: Vec<(&'e str, &'e Entry)>,
+            dirs: BTreeMap<&'e str, Node<'e>>,
+        }
+        fn id_of(node: &Node<'_>) -> Option<Oid> {
+            let mut tree: Vec<(Vec<u8>, &str, String, Oid)> = Vec::new();
+            for (name, entry) in &node.files {
+                let mode = if entry.executable { "100755" } else { "100644" };
+                tree.push((name.as_bytes().to_vec(), mode, (*name).to_owned(), entry.id));
+            }
+            for (name, child) in &node.dirs {
+                let id = id_of(child)?;
+                tree.push((
+                    format!("{name}/").into_bytes(),
+                    "40000",
+                    (*name).to_owned(),
+                    id,
+                ));
+            }
+            tree_id(tree)
+        }
+        let skip = if dir.is_empty() { 0 } else { dir.len() + 1 };
+        let mut root = Node::default();
+        for (path, entry) in self.entries_under(dir) {
+            let mut node = &mut root;
+            let mut names = path[skip..].split('/').peekable();
+            while let Some(name) = names.next() {
+                if names.peek().is_none() {
+                    node.files.push((name, entry));
+                } else {
+                    node = node.dirs.entry(name).or_default();
+                }
+            }
+        }
+        if root.files.is_empty() && root.dirs.is_empty() {
+            return None;
+        }
+        id_of(&root)
+    }
+
+    /// Whether the tracked files under the directory `dir` (from the top; `""`: all) are HEAD's, whose
+    /// tree there is `head` (`None`: HEAD has none), as `git status` says of tracked files:
+    /// `Some(false)` at the first certain difference (the index's tree there is not HEAD's, or a file is
+    /// missing or has other content than its entry), `Some(true)` when the index's tree is HEAD's and
+    /// every file matches its entry's stat data (or is one git does not compare: `skip-worktree`,
+    /// `assume-unchanged`), `None` when only git can tell (an entry it leaves to
+    /// git, a path git may filter, something else than a file, a file whose stat data changed but not
+    /// its content: its mode may have).
+    pub(crate) fn matches_tree(&self, dir: &str, head: Option<Oid>) -> Option<bool> {
+        let under = |path: &str| {
+            dir.is_empty()
+                || path
+                    .strip_prefix(dir)
+                    .is_some_and(|rest| rest.starts_with('/'))
+        };
+        if self.left_to_git.iter().any(|path| under(path)) {
+            return None;
+        }
+        if self.index_tree(dir) != head {
+            return Some(false);
+        }
+        let mut unsure = false;
+        for (path, entry) in self.entries_under(dir) {
+            if self.blob_id(path) == Some(entry.id) || self.not_compared.contains(path) {
+                continue;
+            }
+            if self.filtered(path) {
+                return None;
+            }
+            let full = self.top.join(path);
+            let meta = match std::fs::symlink_metadata(&full) {
+                Ok(meta) => meta,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Some(false),
+                Err(_) => return None,
+            };
+            if !meta.file_type().is_file() {
+                return None;
+            }
+            let bytes = std::fs::read(&full).ok()?;
+            if Oid::hash_object(ObjectType::Blob, &bytes).ok()? != entry.id {
+                return Some(false);
+            }
+            unsure = true;
+        }
+        (!unsure).then_some(true)
+    }
+}
+
+/// The id of the git tree of `items` (name as git sorts it, mode, name, id); `None` when it cannot be
+/// hashed.
+fn tree_id(mut items: Vec<(Vec<u8>, &str, String, Oid)>) -> Option<Oid> {
+    items.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut bytes = Vec::new();
+    for (_, mode, name, id) in &items {
+        bytes.extend_from_slice(mode.as_bytes());
+        bytes.push(b' ');
+        bytes.extend_from_slice(name.as_bytes());
+        bytes.push(0);
+        bytes.extend_from_slice(id.as_bytes());
+    }
+    Oid::hash_object(ObjectType::Tree, &bytes).ok()
 }
 
 /// Whether an entry modified at `mtime` may have changed after the index written at `written` recorded

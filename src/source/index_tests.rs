@@ -162,3 +162,131 @@ fn the_working_tree_and_head_share_their_files_and_module_trees() {
     assert_eq!(stats.reads, reads, "HEAD reads nothing: {stats:?}");
     assert!(stats.nodes_reused > 0, "{stats:?}");
 }
+
+/// What `git status` says of the tracked files under `dir` (untracked files left out): none differs
+/// from HEAD.
+fn git_says_clean(dir: &Path) -> bool {
+    let out = Command::new("git")
+        .args(["status", "--porcelain", "--untracked-files=no", "--", "."])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    out.stdout.is_empty()
+}
+
+/// The index's own answer (`None`: left to git) and the one the repository gives, in a new run.
+fn matches_head(dir: &Path) -> (Option<bool>, bool) {
+    let repo = Repo::discover(dir).unwrap();
+    let index = repo.work_index().unwrap();
+    let tree = repo.repo.head().unwrap().peel_to_tree().unwrap();
+    let head = match repo.prefix.as_str() {
+        "" => Some(tree.id()),
+        prefix => tree.get_path(Path::new(prefix)).ok().map(|e| e.id()),
+    };
+    (
+        index.matches_tree(&repo.prefix, head),
+        repo.workspace_matches_head(),
+    )
+}
+
+/// Whether the working tree is HEAD's is told from the index where it tells, as `git status` tells it,
+/// and left to git where only git can tell.
+#[test]
+fn the_index_tells_whether_the_tracked_files_are_heads_as_git_status_does() {
+    use std::os::unix::fs::PermissionsExt as _;
+    type Change = fn(&Path);
+    let cases: [(&str, Change, Option<bool>); 11] = [
+        ("nothing changed", |_| {}, Some(true)),
+        (
+            "an edit",
+            |d| write(d, "ws/src/a.rs", "pub struct A;\n"),
+            Some(false),
+        ),
+        (
+            "an edit staged",
+            |d| {
+                write(d, "ws/src/a.rs", "pub struct A;\n");
+                git(d, &["add", "ws/src/a.rs"]);
+            },
+            Some(false),
+        ),
+        (
+            "a file deleted",
+            |d| std::fs::remove_file(d.join("ws/src/a.rs")).unwrap(),
+            Some(false),
+        ),
+        (
+            "an untracked file",
+            |d| write(d, "ws/src/new.rs", "pub struct N;\n"),
+            Some(true),
+        ),
+        (
+            "an edit outside the workspace",
+            |d| write(d, "other/x.rs", "// edited\n"),
+            Some(true),
+        ),
+        // Rewritten with the same bytes: the stat data changed, the content did not; the mode might
+        // have, so git decides (clean).
+        (
+            "the same bytes written again",
+            |d| {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                write(d, "ws/src/a.rs", A);
+            },
+            None,
+        ),
+        (
+            "made executable",
+            |d| {
+                let path = d.join("ws/src/a.rs");
+                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+            },
+            None,
+        ),
+        // As git says (libgit2's status says otherwise).
+        (
+            "deleted, but git does not look (skip-worktree)",
+            |d| {
+                git(d, &["update-index", "--skip-worktree", "ws/src/a.rs"]);
+                std::fs::remove_file(d.join("ws/src/a.rs")).unwrap();
+            },
+            Some(true),
+        ),
+        (
+            "edited, but git does not look (assume-unchanged)",
+            |d| {
+                git(d, &["update-index", "--assume-unchanged", "ws/src/a.rs"]);
+                write(d, "ws/src/a.rs", "pub struct A;\n");
+            },
+            Some(true),
+        ),
+        (
+            "a symlink tracked",
+            |d| {
+                std::os::unix::fs::symlink("a.rs", d.join("ws/src/link.rs")).unwrap();
+                git(d, &["add", "ws/src/link.rs"]);
+                git(d, &["commit", "-q", "-m", "link"]);
+            },
+            None,
+        ),
+    ];
+    for (what, change, index_says) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        write(dir, "ws/src/lib.rs", LIB);
+        write(dir, "ws/src/a.rs", A);
+        write(dir, "other/x.rs", "// other\n");
+        git(dir, &["init", "-q"]);
+        git(dir, &["add", "-A"]);
+        git(dir, &["commit", "-q", "-m", "c"]);
+        // Not racily clean: the index is written again later than the files.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        git(dir, &["update-index", "--really-refresh"]);
+        change(dir);
+        let ws = dir.join("ws");
+        let (index, repo) = matches_head(&ws);
+        assert_eq!(index, index_says, "{what}: the index's answer");
+        assert_eq!(repo, git_says_clean(&ws), "{what}: against git status");
+    }
+}

@@ -321,8 +321,25 @@ impl Repo {
 
     /// Whether no tracked file under the workspace differs from HEAD (in the index or on disk): the
     /// working tree is then HEAD's commit itself. Untracked files are not looked at (a `target/` without
-    /// a `.gitignore`); a status git cannot give counts as a difference.
+    /// a `.gitignore`); a status git cannot give counts as a difference. Told from the index's stat data
+    /// where they tell (`WorkIndex::matches_tree`, which stops at the first difference and shares its
+    /// looks at the files with the extraction), else by `git status`.
     pub fn workspace_matches_head(&self) -> bool {
+        if let Some(index) = self.work_index()
+            && let Ok(tree) = self.repo.head().and_then(|head| head.peel_to_tree())
+        {
+            let head = match self.prefix.as_str() {
+                "" => Some(tree.id()),
+                prefix => tree
+                    .get_path(Path::new(prefix))
+                    .ok()
+                    .filter(|entry| entry.kind() == Some(git2::ObjectType::Tree))
+                    .map(|entry| entry.id()),
+            };
+            if let Some(answer) = index.matches_tree(&self.prefix, head) {
+                return answer;
+            }
+        }
         let mut options = git2::StatusOptions::new();
         options
             .include_untracked(false)
