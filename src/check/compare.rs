@@ -10,7 +10,7 @@ use crate::findings::{Direction, Finding, Level, Side};
 use crate::model::{ExtractNote, Location, ModelView, PartOf, ProtocolDecl, Snapshot};
 use crate::outcome::{Baseline, ProtocolChanges};
 use crate::rules::RuleId;
-use crate::store::{Part, ReleaseSummary, Store};
+use crate::store::{Part, ReleaseSummary, Store, StoredProtocol};
 
 /// How much of an older release's protocol (`old`) is compared with the working tree's (`new`): every
 /// message for releases from the protocol's `min_compatible` on, else only its records (which are still
@@ -135,6 +135,11 @@ impl<'s> OlderRelease<'s> {
 /// messages are kept.
 pub(super) type StoredId<'s> = (&'s ProtocolDecl, &'s str, Keep);
 
+/// What the store names the stored part of `stored` by, kept with `want`.
+pub(super) fn stored_id(stored: &StoredProtocol, want: Keep) -> StoredId<'_> {
+    (&stored.decl, stored.part.as_str(), want)
+}
+
 /// What names the inputs of one protocol's comparison, the key the [store](crate::store) keeps its
 /// findings under: the protocol's and the baseline's names, the working tree's part by its content,
 /// and the baseline's and each older release's (by tag, oldest first) by what the store names it, so
@@ -168,7 +173,7 @@ impl<'s> Reads<'s> {
         let base = match &self.base {
             Some(_) => {
                 let stored = base?.stored().iter().find(|p| p.decl.name == self.name)?;
-                Some((&stored.decl, stored.part.as_str(), stored.keep))
+                Some(stored_id(stored, stored.keep))
             }
             None => None,
         };

@@ -9,7 +9,7 @@
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
-use super::compare::{self, Key, PartRef, Reads, StoredId};
+use super::compare::{self, Key, PartRef, Reads, stored_id};
 use super::kept::{Compared, Declared, Stored};
 use crate::extract::Keep;
 use crate::model::Snapshot;
@@ -41,30 +41,7 @@ pub(super) fn compare(
         .into_iter()
         .map(|name| {
             let base = base.iter().find(|p| p.decl.name == name);
-            let current_part = PartRef::of(current, name);
-            let older: Vec<&OlderPart<'_>> = match current_part {
-                Some(_) => older
-                    .iter()
-                    .filter(|p| p.stored.decl.name == name)
-                    .collect(),
-                None => Vec::new(),
-            };
-            let key = Key {
-                name,
-                rev,
-                base: base.map(|p| stored_id(p, Keep::All)),
-                current: current_part.as_ref(),
-                older: older
-                    .iter()
-                    .map(|p| (p.tag, stored_id(p.stored, p.want)))
-                    .collect(),
-            };
-            if let Some(kept) = store.kept_comparison(&key, name) {
-                return Some(kept);
-            }
-            let changes = compare_read(store, (name, rev), base, current, &older)?;
-            store.keep_comparison(&key, &changes);
-            Some(changes)
+            protocol(store, (name, rev), base, current, &older)
         })
         .collect::<Option<Vec<ProtocolChanges>>>()?;
     let base_notes = stored.base.as_ref().map_or(&[][..], |base| base.notes());
@@ -80,6 +57,43 @@ pub(super) fn compare(
     }
     let compared = Compared { protocols, notes };
     Some((compared, stored.declared(current.protocols.clone())))
+}
+
+/// The findings of the protocol `name` against the baseline named `rev` (whose part of it is `base`):
+/// kept under the key that names its parts, else compared from its parts read from the store (and
+/// kept); `None` when a part does not read back.
+fn protocol(
+    store: &Store,
+    (name, rev): (&str, &str),
+    base: Option<&StoredProtocol>,
+    current: &Snapshot,
+    older: &[OlderPart<'_>],
+) -> Option<ProtocolChanges> {
+    let current_part = PartRef::of(current, name);
+    // Older releases are compared only with a protocol the working tree declares.
+    let older: Vec<&OlderPart<'_>> = match current_part {
+        Some(_) => older
+            .iter()
+            .filter(|p| p.stored.decl.name == name)
+            .collect(),
+        None => Vec::new(),
+    };
+    let key = Key {
+        name,
+        rev,
+        base: base.map(|p| stored_id(p, p.keep)),
+        current: current_part.as_ref(),
+        older: older
+            .iter()
+            .map(|p| (p.tag, stored_id(p.stored, p.want)))
+            .collect(),
+    };
+    if let Some(kept) = store.kept_comparison(&key, name) {
+        return Some(kept);
+    }
+    let changes = compare_read(store, (name, rev), base, current, &older)?;
+    store.keep_comparison(&key, &changes);
+    Some(changes)
 }
 
 /// A stored part of an older release that a comparison reads: of its tag, keeping `want`.
@@ -116,11 +130,6 @@ fn older_parts<'s>(
         }
     }
     Some(parts)
-}
-
-/// What the store names a stored part by, kept with `want`.
-fn stored_id(stored: &StoredProtocol, want: Keep) -> StoredId<'_> {
-    (&stored.decl, stored.part.as_str(), want)
 }
 
 /// The findings of the protocol `name` against the baseline named `rev`, its parts read from the

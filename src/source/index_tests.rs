@@ -179,24 +179,21 @@ fn git_says_clean(dir: &Path) -> bool {
 fn matches_head(dir: &Path) -> (Option<bool>, bool) {
     let repo = Repo::discover(dir).unwrap();
     let index = repo.work_index().unwrap();
-    let tree = repo.repo.head().unwrap().peel_to_tree().unwrap();
-    let head = match repo.prefix.as_str() {
-        "" => Some(tree.id()),
-        prefix => tree.get_path(Path::new(prefix)).ok().map(|e| e.id()),
-    };
+    let head = repo.head_workspace_tree().unwrap();
     (
         index.matches_tree(&repo.prefix, head),
         repo.workspace_matches_head(),
     )
 }
 
-/// Whether the working tree is HEAD's is told from the index where it tells, as `git status` tells it,
-/// and left to git where only git can tell.
-#[test]
-fn the_index_tells_whether_the_tracked_files_are_heads_as_git_status_does() {
+/// A change to a committed working tree (`ws/` the workspace, `other/` outside it).
+type Change = fn(&Path);
+
+/// The situations the index is asked about: what changed, and what the index answers itself (`None`:
+/// it leaves the answer to git).
+fn situations() -> [(&'static str, Change, Option<bool>); 11] {
     use std::os::unix::fs::PermissionsExt as _;
-    type Change = fn(&Path);
-    let cases: [(&str, Change, Option<bool>); 11] = [
+    [
         ("nothing changed", |_| {}, Some(true)),
         (
             "an edit",
@@ -270,8 +267,14 @@ fn the_index_tells_whether_the_tracked_files_are_heads_as_git_status_does() {
             },
             None,
         ),
-    ];
-    for (what, change, index_says) in cases {
+    ]
+}
+
+/// Whether the working tree is HEAD's is told from the index where it tells, as `git status` tells it,
+/// and left to git where only git can tell.
+#[test]
+fn the_index_tells_whether_the_tracked_files_are_heads_as_git_status_does() {
+    for (what, change, index_says) in situations() {
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path();
         write(dir, "ws/src/lib.rs", LIB);

@@ -326,19 +326,10 @@ impl Repo {
     /// looks at the files with the extraction), else by `git status`.
     pub fn workspace_matches_head(&self) -> bool {
         if let Some(index) = self.work_index()
-            && let Ok(tree) = self.repo.head().and_then(|head| head.peel_to_tree())
+            && let Some(head) = self.head_workspace_tree()
+            && let Some(answer) = index.matches_tree(&self.prefix, head)
         {
-            let head = match self.prefix.as_str() {
-                "" => Some(tree.id()),
-                prefix => tree
-                    .get_path(Path::new(prefix))
-                    .ok()
-                    .filter(|entry| entry.kind() == Some(git2::ObjectType::Tree))
-                    .map(|entry| entry.id()),
-            };
-            if let Some(answer) = index.matches_tree(&self.prefix, head) {
-                return answer;
-            }
+            return answer;
         }
         let mut options = git2::StatusOptions::new();
         options
@@ -351,6 +342,20 @@ impl Repo {
         self.repo
             .statuses(Some(&mut options))
             .is_ok_and(|statuses| statuses.is_empty())
+    }
+
+    /// The id of HEAD's tree under the workspace (`Some(None)`: HEAD has no directory there); `None`
+    /// when HEAD's tree cannot be read.
+    fn head_workspace_tree(&self) -> Option<Option<Oid>> {
+        let tree = self.repo.head().and_then(|head| head.peel_to_tree()).ok()?;
+        Some(match self.prefix.as_str() {
+            "" => Some(tree.id()),
+            prefix => tree
+                .get_path(Path::new(prefix))
+                .ok()
+                .filter(|entry| entry.kind() == Some(git2::ObjectType::Tree))
+                .map(|entry| entry.id()),
+        })
     }
 
     /// The commit HEAD points to, as 40 hex digits.

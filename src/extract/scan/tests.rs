@@ -165,13 +165,8 @@ fn attributes_belong_to_their_item() {
 /// Every Rust file of this repository reads the same through the scan and through syn.
 #[test]
 fn scan_agrees_with_syn() {
-    let files = repository_files();
-    assert!(files.len() > 20, "found the repository's sources");
     let mut checked = 0;
-    for path in files {
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            continue; // not UTF-8: a fuzzing input, say
-        };
+    for (path, text) in repository_texts() {
         if syn::parse_file(&text).is_err() {
             continue; // compile-fail fixtures
         }
@@ -189,10 +184,7 @@ fn scan_agrees_with_syn() {
 #[test]
 fn the_recording_pass_scans_alike() {
     let mut checked = 0;
-    for path in repository_files() {
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            continue;
-        };
+    for (path, text) in repository_texts() {
         let content = syn_content(&text);
         assert_eq!(
             scan_with_items(content).map(|(scan, _)| scan),
@@ -346,10 +338,7 @@ fn items_give_up_where_a_brace_group_does_not_end_its_item() {
 #[test]
 fn items_agree_with_syn_on_this_repository() {
     let mut split = 0;
-    for path in repository_files() {
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            continue;
-        };
+    for (path, text) in repository_texts() {
         if syn::parse_file(&text).is_err() || scanned_items(&text).is_none() {
             continue;
         }
@@ -365,6 +354,18 @@ fn items_agree_with_syn_on_this_repository() {
 }
 
 /// Every `.rs` file of this repository.
+/// Every Rust file of this repository read as UTF-8 (one that is not, a fuzzing input say, left out),
+/// with its path.
+fn repository_texts() -> impl Iterator<Item = (std::path::PathBuf, String)> {
+    let files = repository_files();
+    assert!(files.len() > 20, "found the repository's sources");
+    files.into_iter().filter_map(|path| {
+        let text = std::fs::read_to_string(&path).ok()?;
+        Some((path, text))
+    })
+}
+
+/// The paths of every `.rs` file of this repository (`target/` and `.git/` left out).
 fn repository_files() -> Vec<std::path::PathBuf> {
     fn visit(dir: &std::path::Path, files: &mut Vec<std::path::PathBuf>) {
         let Ok(entries) = std::fs::read_dir(dir) else {
