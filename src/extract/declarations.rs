@@ -3,30 +3,45 @@
 //! write such items. Found once per blob and kept by the [`SourceCache`](super::SourceCache).
 
 use proc_macro2::Span;
+use serde::{Deserialize, Serialize};
 use syn::Item;
 use syn::spanned::Spanned;
+use wirecheck_vocab::{Format, Kind, Upgrade};
 
+use super::location;
 use super::scan::macro_body_ident;
 use super::syntax::{
-    derives_named, expand_cfg_attr, file_position, is_cfg, item_attrs, item_ident, unraw,
+    derives_named, expand_cfg_attr, is_cfg, item_attrs, item_ident, path_segments, unraw,
 };
+use crate::model::{AllowDecl, Location};
 
-/// A declaration in a file. Kept per blob in the cache (its spans stay valid as long as the cache).
+/// A declaration in a file: plain data, read from its item's syntax once per blob (kept by the cache).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(super) struct Declaration {
     /// The inline modules it is in, within its file.
     pub(super) inline: Vec<String>,
     /// Where its item is in the file.
     pub(super) item: ItemAt,
-    /// The byte offset of its name in the file (declarations are ordered by it within a file).
-    pub(super) offset: usize,
+    /// The item's name as written (`r#` kept; a macro's for [`Declared::WireMacro`]).
+    pub(super) name: String,
+    /// Where the name is (the macro's path for [`Declared::WireMacro`]); declarations are ordered by its
+    /// start within a file.
+    pub(super) at: Place,
     /// Its item has a `cfg` or `cfg_attr` attribute: whether it declares in the build checked depends
     /// on the build. Without one it does in every build that has its module.
     pub(super) gated: bool,
     pub(super) declared: Declared,
 }
 
+impl Declaration {
+    /// The byte offset of [`Declaration::at`] in the file.
+    pub(super) fn offset(&self) -> usize {
+        self.at.start
+    }
+}
+
 /// Where the item of a [`Declaration`] is.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub(super) enum ItemAt {
     /// In a file parsed whole: the indices of the items leading to it from the file's items (inline
     /// modules, then the item).
@@ -35,12 +50,129 @@ pub(super) enum ItemAt {
     Scanned(usize),
 }
 
-/// What a [`Declaration`] declares, with the `#[wire]` attributes as the grammar read them.
+/// A place in a file: a [`Location`] without its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct Place {
+    line: u32,
+    column: u32,
+    start: usize,
+    end: usize,
+}
+
+impl Place {
+    /// Where `span` (of a tree parsed from a cache's blob) is in its file.
+    pub(super) fn of(span: Span) -> Place {
+        let Location {
+            line,
+            column,
+            start,
+            end,
+            ..
+        } = location("", span);
+        Place {
+            line,
+            column,
+            start,
+            end,
+        }
+    }
+
+    /// The place in `file`.
+    pub(super) fn location(&self, file: &str) -> Location {
+        Location {
+            file: file.to_owned(),
+            line: self.line,
+            column: self.column,
+            start: self.start,
+            end: self.end,
+        }
+    }
+}
+
+/// What a [`Declaration`] declares, with its `#[wire]` attributes as the grammar read them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(super) enum Declared {
-    Protocol(Result<wirecheck_grammar::ProtocolAttrs, syn::Error>),
-    Message(Result<wirecheck_grammar::MessageAttrs, syn::Error>),
-    /// A `macro_rules!` whose body writes `#[wire]` items: the macro's name and where.
-    WireMacro(String, Span),
+    Protocol(Result<ProtocolDeclared, Invalid>),
+    Message(Result<MessageDeclared, Invalid>),
+    /// A `macro_rules!` whose body writes `#[wire]` items.
+    WireMacro,
+}
+
+/// `#[wire(...)]` attributes the grammar rejects: its message, and where.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct Invalid {
+    pub(super) message: String,
+    pub(super) at: Place,
+}
+
+impl From<syn::Error> for Invalid {
+    fn from(error: syn::Error) -> Self {
+        Invalid {
+            message: error.to_string(),
+            at: Place::of(error.span()),
+        }
+    }
+}
+
+/// A protocol's `#[wire(...)]`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct ProtocolDeclared {
+    pub(super) name: String,
+    pub(super) version: semver::Version,
+    pub(super) min_compatible: Option<semver::Version>,
+    pub(super) upgrade: Upgrade,
+    pub(super) format: Format,
+}
+
+impl From<wirecheck_grammar::ProtocolAttrs> for ProtocolDeclared {
+    fn from(attrs: wirecheck_grammar::ProtocolAttrs) -> Self {
+        ProtocolDeclared {
+            name: attrs.name.value,
+            version: attrs.version.value,
+            min_compatible: attrs.min_compatible.map(|version| version.value),
+            upgrade: attrs.upgrade,
+            format: attrs.format,
+        }
+    }
+}
+
+/// A message's `#[wire(...)]`, its paths as written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct MessageDeclared {
+    /// `protocol = Path`, and where the path is.
+    pub(super) protocol: Vec<String>,
+    pub(super) protocol_at: Place,
+    pub(super) topic: String,
+    pub(super) kind: Kind,
+    pub(super) responds: Option<Vec<String>>,
+    pub(super) streams: Option<Vec<String>>,
+    pub(super) since: Option<semver::Version>,
+    /// `allow(...)` with its `reason`, when both are there.
+    pub(super) allow: Option<AllowDecl>,
+}
+
+impl From<wirecheck_grammar::MessageAttrs> for MessageDeclared {
+    fn from(attrs: wirecheck_grammar::MessageAttrs) -> Self {
+        MessageDeclared {
+            protocol: path_segments(&attrs.protocol),
+            protocol_at: Place::of(attrs.protocol.span()),
+            topic: attrs.topic.value,
+            kind: attrs.kind.value,
+            responds: attrs.responds.as_ref().map(path_segments),
+            streams: attrs.streams.as_ref().map(path_segments),
+            since: attrs.since.map(|version| version.value),
+            allow: allow_decl(&attrs.allow),
+        }
+    }
+}
+
+/// An `allow(...)` with its `reason`, as the model keeps it (`None` without either).
+pub(super) fn allow_decl(allow: &wirecheck_grammar::Allow) -> Option<AllowDecl> {
+    let reason = allow.reason.as_ref()?;
+    (!allow.rules.is_empty()).then(|| AllowDecl {
+        rules: allow.rules.iter().map(|r| r.value.clone()).collect(),
+        reason: reason.value.clone(),
+    })
 }
 
 /// The declarations of a parsed file, in source order.
@@ -88,13 +220,13 @@ pub(super) fn item_declarations(
                 && writes_declarations(item_macro.mac.tokens.clone())
             {
                 // A macro_rules! that writes #[wire] items: what it generates is invisible here.
-                let span = item_macro.mac.path.span();
                 out.push(Declaration {
                     inline: inline.to_vec(),
                     item: at,
-                    offset: file_position(span).bytes.start,
+                    name: ident.to_string(),
+                    at: Place::of(item_macro.mac.path.span()),
                     gated: is_gated(&item_macro.attrs),
-                    declared: Declared::WireMacro(ident.to_string(), span),
+                    declared: Declared::WireMacro,
                 });
             }
         }
@@ -139,27 +271,27 @@ fn type_declarations(item: &Item, inline: &[String], at: ItemAt, out: &mut Vec<D
     if !attrs.iter().any(wirecheck_grammar::is_wire_attr) {
         return;
     }
-    let offset = file_position(ident.span()).bytes.start;
+    let name = ident.to_string();
+    let place = Place::of(ident.span());
     let gated = is_gated(item_attrs(item));
     let mut push = |declared| {
         out.push(Declaration {
             inline: inline.to_vec(),
             item: at.clone(),
-            offset,
+            name: name.clone(),
+            at: place,
             gated,
             declared,
         });
     };
     if derives_named(&attrs, "Protocol") {
-        push(Declared::Protocol(wirecheck_grammar::parse_protocol(
-            &attrs,
-            ident.span(),
-        )));
+        let attrs = wirecheck_grammar::parse_protocol(&attrs, ident.span());
+        push(Declared::Protocol(
+            attrs.map(Into::into).map_err(Into::into),
+        ));
     }
     if derives_named(&attrs, "Message") {
-        push(Declared::Message(wirecheck_grammar::parse_message(
-            &attrs,
-            ident.span(),
-        )));
+        let attrs = wirecheck_grammar::parse_message(&attrs, ident.span());
+        push(Declared::Message(attrs.map(Into::into).map_err(Into::into)));
     }
 }

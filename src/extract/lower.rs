@@ -10,7 +10,7 @@ use syn::spanned::Spanned;
 use syn::{Attribute, Fields, Item};
 
 use super::cache::{ModPath, ModuleFile};
-use super::declarations::{Declaration, Declared};
+use super::declarations::{Declaration, Declared, Invalid, MessageDeclared, allow_decl};
 use super::features::CrateFeatures;
 use super::names::{NameTarget, Names};
 use super::serde_attrs::{self, ContainerSerde, MemberSerde, Problems, RenameRule};
@@ -170,45 +170,42 @@ impl<'a> Lowering<'a> {
         for &(file, declaration) in declarations {
             let path = file.path.as_str();
             let attrs = match &declaration.declared {
-                Declared::WireMacro(name, span) => {
-                    self.push_note(note(
-                        path,
-                        *span,
-                        format!(
-                            "macro `{name}` writes #[wire] declarations that wirecheck cannot expand: messages it generates are not checked; declare them without the macro"
+                Declared::WireMacro => {
+                    self.push_note(ExtractNote {
+                        message: format!(
+                            "macro `{}` writes #[wire] declarations that wirecheck cannot expand: messages it generates are not checked; declare them without the macro",
+                            declaration.name
                         ),
-                    ));
+                        location: declaration.at.location(path),
+                    });
                     continue;
                 }
                 Declared::Protocol(attrs) => attrs,
                 Declared::Message(_) => continue,
             };
+            let module = [file.module.as_slice(), &declaration.inline].concat();
             let Some(item) = self.names.declared_item(file, declaration) else {
                 continue;
             };
-            let Some(ident) = item_ident(item) else {
-                continue;
-            };
-            let module = [file.module.as_slice(), &declaration.inline].concat();
             if !self.declared_in_build((file, declaration), &module, item, "Protocol") {
                 continue;
             }
-            let id = self.names.intern(file, &module, item);
-            let attrs = attrs.as_ref().map_err(|error| {
+            let id = self.names.intern(file, &module, &declaration.item, item);
+            let attrs = attrs.as_ref().map_err(|invalid| {
                 invalid_declaration(
                     path,
-                    error.span(),
-                    format!("invalid #[wire] on protocol `{ident}`: {error}"),
+                    invalid,
+                    format!("invalid #[wire] on protocol `{}`", declaration.name),
                 )
             })?;
             let decl = ProtocolDecl {
-                name: attrs.name.value.clone(),
+                name: attrs.name.clone(),
                 rust_path: self.names.canonical(id),
-                version: attrs.version.value.clone(),
-                min_compatible: attrs.min_compatible.as_ref().map(|v| v.value.clone()),
+                version: attrs.version.clone(),
+                min_compatible: attrs.min_compatible.clone(),
                 upgrade: attrs.upgrade,
                 format: attrs.format,
-                location: location(path, ident.span()),
+                location: declaration.at.location(path),
             };
             if let Some(first) = snapshot
                 .protocols
@@ -237,29 +234,27 @@ impl<'a> Lowering<'a> {
         &mut self,
         file: &'a ModuleFile,
         declaration: &'a Declaration,
-        attrs: &'a Result<wirecheck_grammar::MessageAttrs, syn::Error>,
+        attrs: &'a Result<MessageDeclared, Invalid>,
         filter: &MessageFilter<'_>,
         snapshot: &Snapshot,
     ) -> Result<Option<(usize, MessageDecl)>, ExtractError> {
         let path = file.path.as_str();
+        let name = &declaration.name;
         let Some(item) = self.names.declared_item(file, declaration) else {
-            return Ok(None);
-        };
-        let Some(ident) = item_ident(item) else {
             return Ok(None);
         };
         let attrs = match attrs {
             Ok(attrs) => attrs,
-            Err(error) if filter.keep.is_none() => {
+            Err(invalid) if filter.keep.is_none() => {
                 return Err(invalid_declaration(
                     path,
-                    error.span(),
-                    format!("invalid #[wire] on message `{ident}`: {error}"),
+                    invalid,
+                    format!("invalid #[wire] on message `{name}`"),
                 ));
             }
             Err(_) => return Ok(None),
         };
-        let message_kind = attrs.kind.value;
+        let message_kind = attrs.kind;
         if filter.records_only && message_kind != Kind::Record {
             return Ok(None);
         }
@@ -267,14 +262,13 @@ impl<'a> Lowering<'a> {
         if !self.declared_in_build((file, declaration), &module, item, "Message") {
             return Ok(None);
         }
-        let id = self.names.intern(file, &module, item);
+        let id = self.names.intern(file, &module, &declaration.item, item);
         let Some(protocol) = self.message_protocol(&module, &attrs.protocol, filter, snapshot)
         else {
-            self.push_note(note(
-                path,
-                attrs.protocol.span(),
-                format!("message `{ident}`: its `protocol` does not name a #[derive(Protocol)] type wirecheck can find; the message is skipped"),
-            ));
+            self.push_note(ExtractNote {
+                message: format!("message `{name}`: its `protocol` does not name a #[derive(Protocol)] type wirecheck can find; the message is skipped"),
+                location: attrs.protocol_at.location(path),
+            });
             return Ok(None);
         };
         if !filter
@@ -292,25 +286,24 @@ impl<'a> Lowering<'a> {
             (None, Some(p)) => (ResponseMode::Stream, Some(p)),
             (None, None) => (ResponseMode::None, None),
         };
-        let response_type = response_path.map(|response_path| {
-            match self.resolve(&module, &path_segments(response_path)) {
+        let response_type =
+            response_path.map(|response_path| match self.resolve(&module, response_path) {
                 NameTarget::Type(response_id) => self.names.canonical(response_id),
                 NameTarget::External(segments) | NameTarget::Module(segments) => {
                     segments.join("::")
                 }
-            }
-        });
+            });
         let message = MessageDecl {
             protocol,
-            name: unraw(ident),
+            name: name.strip_prefix("r#").unwrap_or(name).to_owned(),
             rust_path: self.names.canonical(id),
-            topic: attrs.topic.value.clone(),
+            topic: attrs.topic.clone(),
             kind: message_kind,
             response,
             response_type,
-            since: attrs.since.as_ref().map(|v| v.value.clone()),
-            allow: allow_decl(&attrs.allow),
-            location: location(path, ident.span()),
+            since: attrs.since.clone(),
+            allow: attrs.allow.clone(),
+            location: declaration.at.location(path),
         };
         Ok(Some((id, message)))
     }
@@ -319,11 +312,11 @@ impl<'a> Lowering<'a> {
     fn message_protocol(
         &mut self,
         module: &[String],
-        protocol_path: &syn::Path,
+        protocol_path: &[String],
         filter: &MessageFilter<'_>,
         snapshot: &Snapshot,
     ) -> Option<String> {
-        match self.resolve(module, &path_segments(protocol_path)) {
+        match self.resolve(module, protocol_path) {
             NameTarget::Type(protocol_id) => filter.protocols.by_item.get(&protocol_id).cloned(),
             NameTarget::External(segments) => {
                 // A protocol declared in another crate of the workspace, named through a path the
@@ -623,8 +616,8 @@ impl<'a> Lowering<'a> {
                 match unknown {
                     Some(unknown) => self.note_unknown_rule(invalid_declaration(
                         file,
-                        unknown.span(),
-                        format!("invalid #[wire] on a field or variant: {unknown}"),
+                        &Invalid::from(unknown),
+                        "invalid #[wire] on a field or variant".to_owned(),
                     )),
                     None => self.push_note(note(
                         file,
@@ -1050,13 +1043,13 @@ struct MessageFilter<'f> {
 
 /// A declaration the compiler rejects: an error rather than a note, since the protocol or message would
 /// otherwise look removed.
-fn invalid_declaration(file: &str, span: proc_macro2::Span, message: String) -> ExtractError {
-    let at = location(file, span);
+fn invalid_declaration(file: &str, invalid: &Invalid, what: String) -> ExtractError {
+    let at = invalid.at.location(file);
     ExtractError::InvalidDeclaration {
         file: file.to_owned(),
         line: at.line,
         column: at.column,
-        message: format!("{message} (the compiler rejects it too)"),
+        message: format!("{what}: {} (the compiler rejects it too)", invalid.message),
     }
 }
 
@@ -1093,15 +1086,6 @@ fn with_module(custom: &Custom) -> Option<String> {
     let ser = custom.ser.as_deref()?.strip_suffix("::serialize")?;
     let de = custom.de.as_deref()?.strip_suffix("::deserialize")?;
     (ser == de).then(|| ser.to_owned())
-}
-
-/// A `#[wire(allow(...), reason = "...")]`, when it names rules and gives a reason.
-fn allow_decl(allow: &wirecheck_grammar::Allow) -> Option<AllowDecl> {
-    let reason = allow.reason.as_ref()?;
-    (!allow.rules.is_empty()).then(|| AllowDecl {
-        rules: allow.rules.iter().map(|r| r.value.clone()).collect(),
-        reason: reason.value.clone(),
-    })
 }
 
 /// Whether `full` is std's module named like the primitive type `name` (`std::str`, `core::u8`).

@@ -153,8 +153,9 @@ impl<'a> ModuleScope<'a> {
 pub(super) struct Names<'a> {
     tree: &'a ModuleTree<'a>,
     items: Vec<TypeItem<'a>>,
-    /// Item ids by (module file, syntax node) addresses: an item reached twice is the same item.
-    item_ids: FxHashMap<(usize, usize), usize>,
+    /// Item ids by module file address and the item's number in its blob: an item reached twice is the
+    /// same item.
+    item_ids: FxHashMap<(usize, u32), usize>,
     /// Modules indexed so far (`None`: not in the module tree, or its file does not parse).
     modules: FxHashMap<ModPath, Option<ModuleScope<'a>>>,
     /// The first file that failed to parse when resolution needed it.
@@ -393,7 +394,7 @@ impl<'a> Names<'a> {
                                 cfg::active(&module.attrs, features) != Truth::No
                             })
                         })
-                        .map(|items| self.index_module(file, path, items)),
+                        .map(|(indices, items)| self.index_module(file, path, &indices, items)),
                     None => None,
                 },
                 None => None,
@@ -486,29 +487,33 @@ impl<'a> Names<'a> {
             (TypeSlot::Id(id), _) => Some(id),
             (TypeSlot::Scanned(index), Some(file)) => {
                 let item = self.scanned_item(file, index)?;
-                Some(self.intern(file, module, item))
+                Some(self.intern(file, module, &ItemAt::Scanned(index), item))
             }
             (TypeSlot::Scanned(_), None) => None,
         }
     }
 
+    /// The names of a module of a file parsed whole: its `items`, which the indices `inline` lead to
+    /// from the file's items.
     fn index_module(
         &mut self,
         file: &'a ModuleFile,
         path: &[String],
+        inline: &[usize],
         items: &'a [Item],
     ) -> ModuleScope<'a> {
         let mut scope = ModuleScope {
             path: path.to_vec(),
             ..ModuleScope::default()
         };
-        for item in items {
+        for (index, item) in items.iter().enumerate() {
             match item {
                 Item::Struct(_) | Item::Enum(_) | Item::Type(_) => {
                     if !self.in_build(path, item) {
                         continue;
                     }
-                    let id = self.intern(file, path, item);
+                    let at = ItemAt::Path([inline, &[index]].concat());
+                    let id = self.intern(file, path, &at, item);
                     scope.types.insert(item_name(item), TypeSlot::Id(id));
                 }
                 // A `use` its `#[cfg]` leaves out binds nothing.
@@ -546,17 +551,17 @@ impl<'a> Names<'a> {
         scope
     }
 
-    /// The id of a type item, the same however it is reached.
+    /// The id of a type item (`item`, at `at` in `file`), the same however it is reached.
     pub(super) fn intern(
         &mut self,
         file: &'a ModuleFile,
         module: &[String],
+        at: &ItemAt,
         item: &'a Item,
     ) -> usize {
-        let key = (
-            std::ptr::from_ref(file) as usize,
-            std::ptr::from_ref(item) as usize,
-        );
+        let lowered = self.tree.cache.lowered();
+        let number = lowered.item(file.blob.id(), at);
+        let key = (std::ptr::from_ref(file) as usize, number);
         if let Some(&id) = self.item_ids.get(&key) {
             return id;
         }
@@ -564,8 +569,8 @@ impl<'a> Names<'a> {
         canonical.push_str("::");
         canonical.push_str(&item_name(item));
         let identity = Identity {
-            item: key.1,
-            place: self.tree.cache.lowered().place(&file.path, module),
+            item: number,
+            place: lowered.place(&file.path, module),
         };
         self.items.push(TypeItem {
             module: module.to_vec(),

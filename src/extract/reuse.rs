@@ -10,8 +10,9 @@
 //! definition when it asks the same questions and gets the same answers, one after the other as the
 //! lowering asked them: every answer is then the same, so the lowering would be.
 //!
-//! Item syntax is compared by address: an item lives in its blob, and the [`SourceCache`] that holds
-//! these records holds every blob for as long as it lives, so one address is one item of one blob.
+//! An item is named by its blob (git blob id) and its place in it (the scan's index, or the path of
+//! indices in a file parsed whole): one blob's bytes parse to the same items wherever and whenever it is
+//! read, so the name needs no syntax tree, and holds across checks.
 //!
 //! [`SourceCache`]: super::SourceCache
 
@@ -22,6 +23,9 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
+use git2::Oid;
+
+use super::declarations::ItemAt;
 use super::{ExternalCrate, ExtractError};
 use crate::model::{ExtractNote, TypeDef};
 
@@ -29,12 +33,12 @@ use crate::model::{ExtractNote, TypeDef};
 /// check differ little, and a record that failed once is unlikely to fit later.
 const RECORDS_PER_ITEM: usize = 2;
 
-/// A type item the same in two revisions: the same syntax node (its address in the cache's blobs) in
+/// A type item the same in two revisions: the same item of the same blob ([`LoweredTypes::item`]) in
 /// the same module of a file at the same path ([`LoweredTypes::place`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) struct Identity {
-    /// The syntax node's address.
-    pub(super) item: usize,
+    /// The blob and the item's place in it, interned.
+    pub(super) item: u32,
     /// The file path and module, interned.
     pub(super) place: u32,
 }
@@ -117,6 +121,7 @@ pub(super) struct Lowered {
 pub(super) struct LoweredTypes {
     records: RefCell<FxHashMap<Identity, Vec<Rc<Lowered>>>>,
     places: RefCell<FxHashMap<String, u32>>,
+    items: RefCell<FxHashMap<(Oid, ItemAt), u32>>,
     paths: RefCell<Interned>,
     feature_sets: RefCell<Vec<BTreeSet<String>>>,
     contexts: RefCell<Vec<BTreeMap<String, String>>>,
@@ -141,6 +146,7 @@ impl LoweredTypes {
         LoweredTypes {
             records: self.records.take().into(),
             places: self.places.take().into(),
+            items: self.items.take().into(),
             paths: self.paths.take().into(),
             feature_sets: self.feature_sets.take().into(),
             contexts: self.contexts.take().into(),
@@ -158,6 +164,17 @@ impl LoweredTypes {
         let mut places = self.places.borrow_mut();
         let next = u32::try_from(places.len()).unwrap_or(u32::MAX);
         *places.entry(key).or_insert(next)
+    }
+
+    /// The number of an item of a blob (the same for the same item of the same blob).
+    pub(super) fn item(&self, blob: Oid, at: &ItemAt) -> u32 {
+        let mut items = self.items.borrow_mut();
+        if let Some(&known) = items.get(&(blob, at.clone())) {
+            return known;
+        }
+        let next = u32::try_from(items.len()).unwrap_or(u32::MAX);
+        items.insert((blob, at.clone()), next);
+        next
     }
 
     /// The id of a path (the same for equal paths).

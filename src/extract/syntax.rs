@@ -320,27 +320,38 @@ pub(super) fn item_at<'f>(file: &'f syn::File, indices: &[usize]) -> &'f Item {
     &items[*last]
 }
 
-/// The items of the inline module `inline` of a file: at each level, the last module of the name that
-/// `in_build` keeps (as the index keeps it; two of one name are each behind a `cfg`).
+/// The items of the inline module `inline` of a file, with the indices that lead to them from the file's
+/// items: at each level, the last module of the name that `in_build` keeps (as the index keeps it; two of
+/// one name are each behind a `cfg`).
 pub(super) fn inline_items<'f>(
     file: &'f syn::File,
     inline: &[String],
     in_build: &dyn Fn(&syn::ItemMod) -> bool,
-) -> Option<&'f [Item]> {
+) -> Option<(Vec<usize>, &'f [Item])> {
     let mut items: &[Item] = &file.items;
+    let mut indices = Vec::with_capacity(inline.len());
     for name in inline {
-        items = items.iter().rev().find_map(|item| match item {
-            Item::Mod(
-                module @ syn::ItemMod {
-                    ident,
-                    content: Some((_, content)),
-                    ..
-                },
-            ) if unraw(ident) == *name && in_build(module) => Some(content.as_slice()),
-            _ => None,
-        })?;
+        let (index, content) =
+            items
+                .iter()
+                .enumerate()
+                .rev()
+                .find_map(|(index, item)| match item {
+                    Item::Mod(
+                        module @ syn::ItemMod {
+                            ident,
+                            content: Some((_, content)),
+                            ..
+                        },
+                    ) if unraw(ident) == *name && in_build(module) => {
+                        Some((index, content.as_slice()))
+                    }
+                    _ => None,
+                })?;
+        indices.push(index);
+        items = content;
     }
-    Some(items)
+    Some((indices, items))
 }
 
 /// Where an item parsed alone starts in its file, for the spans of its syntax tree.

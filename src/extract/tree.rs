@@ -296,7 +296,8 @@ fn collect_declarations<'t>(
         let ChildSource::File(below) = &child.source else {
             continue;
         };
-        while let Some(declaration) = own.next_if(|declaration| declaration.offset < child.offset) {
+        while let Some(declaration) = own.next_if(|declaration| declaration.offset() < child.offset)
+        {
             out.push((file, declaration));
         }
         collect_declarations(cache, wanted, below, out)?;

@@ -148,7 +148,10 @@ impl Lowering<'_> {
         item: &syn::Item,
         derive: &str,
     ) -> bool {
-        if !self.names.module_in_build(file, module, declaration.offset) {
+        if !self
+            .names
+            .module_in_build(file, module, declaration.offset())
+        {
             return false;
         }
         if !declaration.gated {
