@@ -21,7 +21,7 @@ use super::tree::ModuleTree;
 use super::{ExtractError, Keep, known, location, note};
 use super::{serde_repr, serde_with};
 use crate::model::{
-    AllowDecl, Body, ContainerAttrs, Custom, EnumRepr, ExtractNote, Field, MessageDecl,
+    AllowDecl, Body, ContainerAttrs, Custom, EnumRepr, ExtractNote, Field, Location, MessageDecl,
     ProtocolDecl, Proxy, SeqKind, SkipSer, Snapshot, Style, Ty, TypeDef, Variant,
 };
 use crate::{Kind, ResponseMode};
@@ -190,7 +190,13 @@ impl<'a> Lowering<'a> {
             if !self.declared_in_build((file, declaration), &module, item, "Protocol") {
                 continue;
             }
-            let id = self.names.intern(file, &module, &declaration.item, item);
+            let id = self.names.intern(
+                file,
+                &module,
+                declaration.item.clone(),
+                declared_name(declaration),
+                Some(item),
+            );
             let attrs = attrs.as_ref().map_err(|invalid| {
                 invalid_declaration(
                     path,
@@ -262,7 +268,13 @@ impl<'a> Lowering<'a> {
         if !self.declared_in_build((file, declaration), &module, item, "Message") {
             return Ok(None);
         }
-        let id = self.names.intern(file, &module, &declaration.item, item);
+        let id = self.names.intern(
+            file,
+            &module,
+            declaration.item.clone(),
+            declared_name(declaration),
+            Some(item),
+        );
         let Some(protocol) = self.message_protocol(&module, &attrs.protocol, filter, snapshot)
         else {
             self.push_note(ExtractNote {
@@ -295,7 +307,7 @@ impl<'a> Lowering<'a> {
             });
         let message = MessageDecl {
             protocol,
-            name: name.strip_prefix("r#").unwrap_or(name).to_owned(),
+            name: declared_name(declaration).to_owned(),
             rust_path: self.names.canonical(id),
             topic: attrs.topic.clone(),
             kind: message_kind,
@@ -359,8 +371,24 @@ impl<'a> Lowering<'a> {
     /// The definition of a type item; the crate types its fields, variants and proxies name are pushed on
     /// `reached` (see `Lowering::type_def`, which reuses an earlier revision's when it fits).
     fn lower_type_def(&mut self, id: usize, reached: &mut Vec<usize>) -> TypeDef {
-        let item = self.names.item(id).item;
         let file = self.names.item(id).file;
+        let Some(item) = self.names.syntax(id) else {
+            // Its text could not be read again (the error is kept: the revision fails with it).
+            return TypeDef {
+                path: self.names.canonical(id),
+                generics: Vec::new(),
+                attrs: ContainerAttrs::default(),
+                body: Body::Struct {
+                    style: Style::Unit,
+                    fields: Vec::new(),
+                },
+                location: Location {
+                    file: file.to_owned(),
+                    ..Location::default()
+                },
+                package: None,
+            };
+        };
         let module = self.names.item(id).module.clone();
         let generics = item_generics(item);
         let path = self.names.canonical(id);
@@ -1039,6 +1067,12 @@ struct MessageFilter<'f> {
     /// Only `kind = "record"` messages are kept (no protocol is kept whole).
     records_only: bool,
     protocols: &'f Protocols,
+}
+
+/// The name of a declaration's item, without `r#`.
+fn declared_name(declaration: &Declaration) -> &str {
+    let name = declaration.name.as_str();
+    name.strip_prefix("r#").unwrap_or(name)
 }
 
 /// A declaration the compiler rejects: an error rather than a note, since the protocol or message would

@@ -27,13 +27,17 @@ use crate::model::{ExtractNote, Location};
 /// compiler reports; here the path is then taken as external).
 const MAX_HOPS: usize = 32;
 
-/// A type item (struct, enum or type alias) and where it lives.
+/// A type item (struct, enum or type alias) and where it lives; its syntax is parsed when first asked
+/// for ([`Names::syntax`]).
 pub(super) struct TypeItem<'a> {
     /// The module it is defined in (inline modules included): its fields' types resolve from here.
     pub(super) module: ModPath,
     /// Its file, relative to the workspace root.
     pub(super) file: &'a str,
-    pub(super) item: &'a Item,
+    /// Its file, and where it is there.
+    source: (&'a ModuleFile, ItemAt),
+    /// Its syntax, once parsed.
+    item: Option<&'a Item>,
     /// `crate::module::Name`.
     pub(super) canonical: String,
     /// The item across revisions (see [`Names::identity`]).
@@ -332,10 +336,28 @@ impl<'a> Names<'a> {
         file: &'a ModuleFile,
         declaration: &Declaration,
     ) -> Option<&'a Item> {
-        match &declaration.item {
+        self.item_at(file, &declaration.item)
+    }
+
+    /// The item at `at` in `file`; `None` when it does not parse (the error is kept).
+    fn item_at(&mut self, file: &'a ModuleFile, at: &ItemAt) -> Option<&'a Item> {
+        match at {
             ItemAt::Path(indices) => self.ast(file).map(|ast| item_at(ast, indices)),
             ItemAt::Scanned(index) => self.scanned_item(file, *index),
         }
+    }
+
+    /// The syntax of the type item `id`, parsed on first use; `None` when it does not parse (the error is
+    /// kept). An item interned unparsed is one a record of the check names, made from the same blob, so
+    /// it parses.
+    pub(super) fn syntax(&mut self, id: usize) -> Option<&'a Item> {
+        if let Some(item) = self.items[id].item {
+            return Some(item);
+        }
+        let (file, at) = self.items[id].source.clone();
+        let item = self.item_at(file, &at)?;
+        self.items[id].item = Some(item);
+        Some(item)
     }
 
     /// The type item of an id.
@@ -486,8 +508,23 @@ impl<'a> Names<'a> {
         match (slot, file) {
             (TypeSlot::Id(id), _) => Some(id),
             (TypeSlot::Scanned(index), Some(file)) => {
-                let item = self.scanned_item(file, index)?;
-                Some(self.intern(file, module, &ItemAt::Scanned(index), item))
+                let at = ItemAt::Scanned(index);
+                // An item a record names parsed when the record was made (the same blob's item): it is
+                // parsed only if its lowering is not replayed. Any other is parsed now, so that one
+                // that does not parse is not a type.
+                let item = if self.tree.cache.lowered().knows(file.blob.id(), &at) {
+                    None
+                } else {
+                    Some(self.scanned_item(file, index)?)
+                };
+                let name = match &file.blob.scanned_items(self.tree.cache) {
+                    Ok(Some(items)) => match &items[index].kind {
+                        ItemKind::Type(name) => name.clone(),
+                        _ => return None,
+                    },
+                    _ => return None,
+                };
+                Some(self.intern(file, module, at, &name, item))
             }
             (TypeSlot::Scanned(_), None) => None,
         }
@@ -513,7 +550,7 @@ impl<'a> Names<'a> {
                         continue;
                     }
                     let at = ItemAt::Path([inline, &[index]].concat());
-                    let id = self.intern(file, path, &at, item);
+                    let id = self.intern(file, path, at, &item_name(item), Some(item));
                     scope.types.insert(item_name(item), TypeSlot::Id(id));
                 }
                 // A `use` its `#[cfg]` leaves out binds nothing.
@@ -551,23 +588,28 @@ impl<'a> Names<'a> {
         scope
     }
 
-    /// The id of a type item (`item`, at `at` in `file`), the same however it is reached.
+    /// The id of the type item `name` at `at` in `file` (`item`: its syntax, when parsed), the same
+    /// however it is reached.
     pub(super) fn intern(
         &mut self,
         file: &'a ModuleFile,
         module: &[String],
-        at: &ItemAt,
-        item: &'a Item,
+        at: ItemAt,
+        name: &str,
+        item: Option<&'a Item>,
     ) -> usize {
         let lowered = self.tree.cache.lowered();
-        let number = lowered.item(file.blob.id(), at);
+        let number = lowered.item(file.blob.id(), &at);
         let key = (std::ptr::from_ref(file) as usize, number);
         if let Some(&id) = self.item_ids.get(&key) {
+            if self.items[id].item.is_none() {
+                self.items[id].item = item;
+            }
             return id;
         }
         let mut canonical = module.join("::");
         canonical.push_str("::");
-        canonical.push_str(&item_name(item));
+        canonical.push_str(name);
         let identity = Identity {
             item: number,
             place: lowered.place(&file.path, module),
@@ -575,6 +617,7 @@ impl<'a> Names<'a> {
         self.items.push(TypeItem {
             module: module.to_vec(),
             file: &file.path,
+            source: (file, at),
             item,
             canonical,
             identity,

@@ -21,7 +21,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use git2::Oid;
 
@@ -122,6 +122,8 @@ pub(super) struct LoweredTypes {
     records: RefCell<FxHashMap<Identity, Vec<Rc<Lowered>>>>,
     places: RefCell<FxHashMap<String, u32>>,
     items: RefCell<FxHashMap<(Oid, ItemAt), u32>>,
+    /// The items (numbers) some record is of.
+    recorded: RefCell<FxHashSet<u32>>,
     paths: RefCell<Interned>,
     feature_sets: RefCell<Vec<BTreeSet<String>>>,
     contexts: RefCell<Vec<BTreeMap<String, String>>>,
@@ -147,6 +149,7 @@ impl LoweredTypes {
             records: self.records.take().into(),
             places: self.places.take().into(),
             items: self.items.take().into(),
+            recorded: self.recorded.take().into(),
             paths: self.paths.take().into(),
             feature_sets: self.feature_sets.take().into(),
             contexts: self.contexts.take().into(),
@@ -175,6 +178,12 @@ impl LoweredTypes {
         let next = u32::try_from(items.len()).unwrap_or(u32::MAX);
         items.insert((blob, at.clone()), next);
         next
+    }
+
+    /// Whether some record is of the item `at` of `blob` (which then parsed when it was made).
+    pub(super) fn knows(&self, blob: Oid, at: &ItemAt) -> bool {
+        let number = self.items.borrow().get(&(blob, at.clone())).copied();
+        number.is_some_and(|number| self.recorded.borrow().contains(&number))
     }
 
     /// The id of a path (the same for equal paths).
@@ -213,6 +222,7 @@ impl LoweredTypes {
 
     /// Keeps a record of `identity` (dropping the oldest beyond [`RECORDS_PER_ITEM`]).
     pub(super) fn keep(&self, identity: Identity, lowered: Lowered) {
+        self.recorded.borrow_mut().insert(identity.item);
         let mut records = self.records.borrow_mut();
         let kept = records.entry(identity).or_default();
         if kept.len() == RECORDS_PER_ITEM {

@@ -18,7 +18,9 @@ impl Lowering<'_> {
         args: &mut Vec<Ty>,
         reached: &mut Vec<usize>,
     ) {
-        let item = self.names.item(id).item;
+        let Some(item) = self.names.syntax(id) else {
+            return;
+        };
         let Some(generics) = syn_generics(item) else {
             return;
         };

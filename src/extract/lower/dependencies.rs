@@ -103,12 +103,14 @@ impl Lowering<'_> {
         };
         // Derived in the build the dependency is built with (undecided `cfg_attr`s are noted where the
         // type is lowered).
-        let item = self.names.item(id).item;
+        let Some(item) = self.names.syntax(id) else {
+            return Some(external(with_args(&public, &lowered)));
+        };
         let item_module = self.names.item(id).module.clone();
         let mut undecided = Vec::new();
         let attrs = cfg::applied(item_attrs(item), &features, &mut undecided);
         let derived = self.derives_serde(&item_module, &attrs);
-        if !derived && !matches!(self.names.item(id).item, syn::Item::Type(_)) {
+        if !derived && !matches!(item, syn::Item::Type(_)) {
             let message = format!(
                 "`{}` of package `{label}` has no serde derive wirecheck can read (its impls are written by hand or generated): it is compared by path and version only",
                 public.join("::")
