@@ -45,6 +45,11 @@
 //!   declare nothing, by blob id, from its last extraction (see `store/scans.rs`): a check that extracts
 //!   the working tree again neither reads nor scans the files the git index knows unchanged.
 //!
+//! - `lowered/<crates>.json`: the lowering records (what each type's lowering asked, with its answers,
+//!   and what it built) and the declarations of the working tree's last extraction, items named by
+//!   blob id and place (see `store/lowered.rs`): a check that extracts the working tree again replays
+//!   the records whose answers still hold, and parses only the items of the files that changed.
+//!
 //! - `checked/<crates>.json`: the last check's whole comparison step, keyed by the identity of every model
 //!   it read (see `store/checked.rs`): an unchanged check reads it back and no model at all.
 //!
@@ -1043,6 +1048,7 @@ fn write_atomically_with(
 }
 
 mod checked;
+mod lowered;
 mod scans;
 #[cfg(test)]
 mod tests;

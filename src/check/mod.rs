@@ -195,7 +195,8 @@ fn compare_models(
         || history
             .release_summary(&releases.baseline.commit, None)
             .is_some();
-    history.keep_lowered(!baseline_kept);
+    // With the store, the working tree's records are kept for the next check (`store/lowered`).
+    history.keep_lowered(!baseline_kept || history.store().is_enabled());
     let current = history.current();
     history.keep_lowered(true);
     let current = current?;

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::declarations::{self, Declaration, ItemAt};
 use super::expand;
-use super::reuse::LoweredTypes;
+use super::reuse::{KeptLowering, LoweredTypes};
 use super::scan::{self, ItemKind, ModItem, ScanItem};
 use super::syntax::{self, ItemBase};
 use super::{ExtractError, FileReader};
@@ -80,6 +80,8 @@ pub struct SourceCache {
     keeps_lowered: Cell<bool>,
     /// Files known by their scan alone (see [`SourceCache::know_scans`]).
     known_scans: RefCell<Option<KnownScans>>,
+    /// Declarations an earlier check kept, by blob id (see [`SourceCache::know_lowering`]).
+    known_declarations: RefCell<FxHashMap<Oid, Vec<Declaration>>>,
     stats: Cell<CacheStats>,
 }
 
@@ -123,6 +125,7 @@ impl SourceCache {
             lowered: LoweredTypes::default(),
             keeps_lowered: Cell::new(true),
             known_scans: RefCell::new(None),
+            known_declarations: RefCell::default(),
             stats: Cell::new(CacheStats::default()),
         }
     }
@@ -152,6 +155,43 @@ impl SourceCache {
                 })
                 .collect(),
         )
+    }
+
+    /// Takes the lowering records and declarations an earlier check kept (see [`KeptLowering`]): an
+    /// extraction replays a record whose probes hold without parsing its item, and a file's kept
+    /// declarations stand for parsing the items that declare.
+    pub(crate) fn know_lowering(&self, mut kept: KeptLowering) {
+        let declarations = std::mem::take(&mut kept.declarations);
+        *self.known_declarations.borrow_mut() = declarations
+            .into_iter()
+            .filter_map(|(id, found)| Some((Oid::from_str(&id).ok()?, found)))
+            .collect();
+        self.lowered.know(kept);
+    }
+
+    /// The records the extractions since the last call lowered with or replayed, and the declarations
+    /// of the blobs `ids` the cache holds, to keep for the next check (see [`KeptLowering`]).
+    pub(crate) fn kept_lowering(&self, ids: impl IntoIterator<Item = Oid>) -> KeptLowering {
+        let mut kept = self.lowered.take_used();
+        let blobs = self.blobs.borrow();
+        kept.declarations = ids
+            .into_iter()
+            .filter_map(|id| {
+                let found = blobs.get(&id)?.declarations.get()?;
+                (!found.is_empty()).then(|| (id.to_string(), found.clone()))
+            })
+            .collect();
+        kept
+    }
+
+    /// Forgets which records the extractions so far used (see [`SourceCache::kept_lowering`]).
+    pub(crate) fn forget_used(&self) {
+        self.lowered.forget_used();
+    }
+
+    /// The declarations of the blob `id` an earlier check kept, taken.
+    fn known_declarations(&self, id: Oid) -> Option<Vec<Declaration>> {
+        self.known_declarations.borrow_mut().remove(&id)
     }
 
     /// The blob `id` as a scan an earlier check kept knows it, when the repository holds its text.
@@ -458,6 +498,9 @@ impl Blob {
     pub(super) fn declarations(&self, cache: &SourceCache) -> Result<&[Declaration], ParseFailure> {
         if let Some(found) = self.declarations.get() {
             return Ok(found);
+        }
+        if let Some(found) = cache.known_declarations(self.id) {
+            return Ok(self.declarations.get_or_init(|| found));
         }
         let found = match self.scanned_items(cache)? {
             Some(items) => {

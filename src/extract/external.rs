@@ -9,7 +9,7 @@ use std::rc::Rc;
 use super::FileReader;
 
 /// One package version a revision depends on, directly or not.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ExternalCrate {
     /// The package's name (`serde_json`, `fluent-uri`).
     pub package: String,

@@ -184,7 +184,7 @@ impl<'a> Lowering<'a> {
                 Declared::Message(_) => continue,
             };
             let module = [file.module.as_slice(), &declaration.inline].concat();
-            let Some(item) = self.names.declared_item(file, declaration) else {
+            let Some(item) = self.declaration_syntax(file, declaration) else {
                 continue;
             };
             if !self.declared_in_build((file, declaration), &module, item, "Protocol") {
@@ -195,7 +195,7 @@ impl<'a> Lowering<'a> {
                 &module,
                 declaration.item.clone(),
                 declared_name(declaration),
-                Some(item),
+                item,
             );
             let attrs = attrs.as_ref().map_err(|invalid| {
                 invalid_declaration(
@@ -246,7 +246,7 @@ impl<'a> Lowering<'a> {
     ) -> Result<Option<(usize, MessageDecl)>, ExtractError> {
         let path = file.path.as_str();
         let name = &declaration.name;
-        let Some(item) = self.names.declared_item(file, declaration) else {
+        let Some(item) = self.declaration_syntax(file, declaration) else {
             return Ok(None);
         };
         let attrs = match attrs {
@@ -273,7 +273,7 @@ impl<'a> Lowering<'a> {
             &module,
             declaration.item.clone(),
             declared_name(declaration),
-            Some(item),
+            item,
         );
         let Some(protocol) = self.message_protocol(&module, &attrs.protocol, filter, snapshot)
         else {
@@ -318,6 +318,22 @@ impl<'a> Lowering<'a> {
             location: declaration.at.location(path),
         };
         Ok(Some((id, message)))
+    }
+
+    /// The syntax of a declaration's item, when the lowering needs it: its `cfg` decides whether it
+    /// declares, or no record of the check is of it (a replayed lowering needs no syntax); `Some(None)`
+    /// when it is not needed (it parsed when the record was made), `None` when it does not parse (the
+    /// error is kept).
+    fn declaration_syntax(
+        &mut self,
+        file: &'a ModuleFile,
+        declaration: &Declaration,
+    ) -> Option<Option<&'a Item>> {
+        let lowered = self.names.tree().cache.lowered();
+        if !declaration.gated && lowered.knows(file.blob.id(), &declaration.item) {
+            return Some(None);
+        }
+        self.names.declared_item(file, declaration).map(Some)
     }
 
     /// The name of the protocol a message's `protocol = Path` names.

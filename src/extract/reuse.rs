@@ -24,8 +24,9 @@ use std::sync::Arc;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use git2::Oid;
+use serde::{Deserialize, Serialize};
 
-use super::declarations::ItemAt;
+use super::declarations::{Declaration, ItemAt};
 use super::{ExternalCrate, ExtractError};
 use crate::model::{ExtractNote, TypeDef};
 
@@ -35,7 +36,7 @@ const RECORDS_PER_ITEM: usize = 2;
 
 /// A type item the same in two revisions: the same item of the same blob ([`LoweredTypes::item`]) in
 /// the same module of a file at the same path ([`LoweredTypes::place`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub(super) struct Identity {
     /// The blob and the item's place in it, interned.
     pub(super) item: u32,
@@ -45,11 +46,11 @@ pub(super) struct Identity {
 
 /// A module path or a path as written, interned ([`LoweredTypes::path`]): records hold many, most of
 /// them the same few.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub(super) struct PathId(u32);
 
 /// What a path resolved to, in terms that hold across revisions.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub(super) enum Target {
     Type(Identity),
     Module(PathId),
@@ -58,7 +59,7 @@ pub(super) enum Target {
 
 /// A question a lowering asked of its revision, with the answer it got (large answers boxed: a record
 /// holds many probes, most of them small).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub(super) enum Probe {
     /// A path resolved in a module (`to_border`: stopping where it enters a dependency), and where it
     /// entered one.
@@ -90,7 +91,7 @@ pub(super) enum Probe {
 }
 
 /// Something a lowering did besides building its definition, replayed as it was done.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(super) enum Event {
     /// A note pushed.
     Note(ExtractNote),
@@ -100,12 +101,14 @@ pub(super) enum Event {
     NoteOnce(ExtractNote),
     /// Definitions of known types the definition names.
     KnownDefs(Vec<TypeDef>),
-    /// An `allow` naming no rule, kept when it is the first.
+    /// An `allow` naming no rule, kept when it is the first (a record with one is not kept across
+    /// checks: [`KeptLowering`]).
+    #[serde(skip)]
     UnknownRule(ExtractError),
 }
 
 /// One lowering of a type item: what it asked, what it did, what it built and the items it reached.
-#[derive(Debug)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub(super) struct Lowered {
     /// The check's options it was lowered under ([`LoweredTypes::context`]).
     pub(super) context: u32,
@@ -124,6 +127,9 @@ pub(super) struct LoweredTypes {
     items: RefCell<FxHashMap<(Oid, ItemAt), u32>>,
     /// The items (numbers) some record is of.
     recorded: RefCell<FxHashSet<u32>>,
+    /// The record each item lowered since [`LoweredTypes::take_used`] was last called was lowered
+    /// with, or replayed from.
+    used: RefCell<FxHashMap<Identity, Rc<Lowered>>>,
     paths: RefCell<Interned>,
     feature_sets: RefCell<Vec<BTreeSet<String>>>,
     contexts: RefCell<Vec<BTreeMap<String, String>>>,
@@ -150,6 +156,7 @@ impl LoweredTypes {
             places: self.places.take().into(),
             items: self.items.take().into(),
             recorded: self.recorded.take().into(),
+            used: self.used.take().into(),
             paths: self.paths.take().into(),
             feature_sets: self.feature_sets.take().into(),
             contexts: self.contexts.take().into(),
@@ -164,9 +171,18 @@ impl LoweredTypes {
             key.push('\n');
             key.push_str(segment);
         }
+        self.place_key(&key)
+    }
+
+    /// The number of a place by its key (see [`LoweredTypes::place`]).
+    fn place_key(&self, key: &str) -> u32 {
         let mut places = self.places.borrow_mut();
+        if let Some(&known) = places.get(key) {
+            return known;
+        }
         let next = u32::try_from(places.len()).unwrap_or(u32::MAX);
-        *places.entry(key).or_insert(next)
+        places.insert(key.to_owned(), next);
+        next
     }
 
     /// The number of an item of a blob (the same for the same item of the same blob).
@@ -221,14 +237,105 @@ impl LoweredTypes {
     }
 
     /// Keeps a record of `identity` (dropping the oldest beyond [`RECORDS_PER_ITEM`]).
-    pub(super) fn keep(&self, identity: Identity, lowered: Lowered) {
+    pub(super) fn keep(&self, identity: Identity, lowered: Lowered) -> Rc<Lowered> {
         self.recorded.borrow_mut().insert(identity.item);
         let mut records = self.records.borrow_mut();
         let kept = records.entry(identity).or_default();
         if kept.len() == RECORDS_PER_ITEM {
             kept.remove(0);
         }
-        kept.push(Rc::new(lowered));
+        let lowered = Rc::new(lowered);
+        kept.push(Rc::clone(&lowered));
+        lowered
+    }
+
+    /// Notes that `identity` was lowered with `record`, or replayed from it.
+    pub(super) fn use_record(&self, identity: Identity, record: &Rc<Lowered>) {
+        self.used.borrow_mut().insert(identity, Rc::clone(record));
+    }
+
+    /// Forgets the records used so far (see [`LoweredTypes::take_used`]).
+    pub(super) fn forget_used(&self) {
+        self.used.borrow_mut().clear();
+    }
+
+    /// The records used since the last call (see [`LoweredTypes::use_record`]), with every value
+    /// they name, to keep across checks; records of an `allow` naming no rule are left out (the
+    /// error is not plain data).
+    pub(super) fn take_used(&self) -> KeptLowering {
+        let used = self.used.take();
+        let mut items: Vec<(String, ItemAt)> =
+            vec![(String::new(), ItemAt::Scanned(0)); self.items.borrow().len()];
+        for ((blob, at), &number) in self.items.borrow().iter() {
+            items[number as usize] = (blob.to_string(), at.clone());
+        }
+        let mut places = vec![String::new(); self.places.borrow().len()];
+        for (place, &number) in self.places.borrow().iter() {
+            places[number as usize].clone_from(place);
+        }
+        let mut records: Vec<(Identity, Lowered)> = used
+            .into_iter()
+            .filter(|(_, record)| {
+                !record
+                    .events
+                    .iter()
+                    .any(|event| matches!(event, Event::UnknownRule(_)))
+            })
+            .map(|(identity, record)| (identity, Lowered::clone(&record)))
+            .collect();
+        records.sort_by_key(|(identity, _)| (identity.item, identity.place));
+        KeptLowering {
+            items,
+            places,
+            paths: self
+                .paths
+                .borrow()
+                .values
+                .iter()
+                .map(|path| path.to_vec())
+                .collect(),
+            feature_sets: self.feature_sets.borrow().clone(),
+            contexts: self.contexts.borrow().clone(),
+            records,
+            declarations: BTreeMap::new(),
+        }
+    }
+
+    /// Takes the records `kept` holds as made in this check (an item, path or value they name is
+    /// numbered as this check numbers it). A record whose blob id does not read is dropped.
+    pub(super) fn know(&self, kept: KeptLowering) {
+        let KeptLowering {
+            items,
+            places,
+            paths,
+            feature_sets,
+            contexts,
+            records,
+            declarations: _,
+        } = kept;
+        let items: Vec<Option<u32>> = items
+            .iter()
+            .map(|(blob, at)| Some(self.item(Oid::from_str(blob).ok()?, at)))
+            .collect();
+        let places: Vec<u32> = places.iter().map(|place| self.place_key(place)).collect();
+        let paths: Vec<PathId> = paths.iter().map(|path| self.path(path)).collect();
+        let feature_sets: Vec<u32> = feature_sets
+            .iter()
+            .map(|features| self.features(features))
+            .collect();
+        let contexts: Vec<u32> = contexts.iter().map(|shapes| self.context(shapes)).collect();
+        let renumber = Renumber {
+            items: &items,
+            places: &places,
+            paths: &paths,
+            feature_sets: &feature_sets,
+            contexts: &contexts,
+        };
+        for (identity, record) in records {
+            if let Some((identity, record)) = renumber.record(identity, record) {
+                self.keep(identity, record);
+            }
+        }
     }
 }
 
@@ -249,5 +356,112 @@ impl Interned {
         self.ids.insert(Rc::clone(&path), id);
         self.values.push(path);
         id
+    }
+}
+
+/// Lowering records kept across checks (in the store), with the values they name by number: what a
+/// later check's extraction of the working tree replays for the items of files that did not change,
+/// without parsing them ([`LoweredTypes::take_used`], [`LoweredTypes::know`]). A record holds or not by
+/// its probes in the revision at hand, as within one check; its item is named by blob id and place.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub(crate) struct KeptLowering {
+    /// Item numbers: the blob id and the item's place in it.
+    items: Vec<(String, ItemAt)>,
+    /// Place numbers: the file path and module (see [`LoweredTypes::place`]).
+    places: Vec<String>,
+    paths: Vec<Vec<String>>,
+    feature_sets: Vec<BTreeSet<String>>,
+    contexts: Vec<BTreeMap<String, String>>,
+    records: Vec<(Identity, Lowered)>,
+    /// The declarations of the files, by blob id (the cache fills it: `SourceCache::kept_lowering`).
+    pub(super) declarations: BTreeMap<String, Vec<Declaration>>,
+}
+
+/// The numbers of a [`KeptLowering`]'s values in this check, by their numbers there.
+struct Renumber<'r> {
+    items: &'r [Option<u32>],
+    places: &'r [u32],
+    paths: &'r [PathId],
+    feature_sets: &'r [u32],
+    contexts: &'r [u32],
+}
+
+impl Renumber<'_> {
+    /// `record` of `identity`, renumbered; `None` when a number is out of range or names a blob id
+    /// that does not read (a damaged store).
+    fn record(&self, identity: Identity, record: Lowered) -> Option<(Identity, Lowered)> {
+        let identity = self.identity(identity)?;
+        let probes = record
+            .probes
+            .into_iter()
+            .map(|probe| self.probe(probe))
+            .collect::<Option<_>>()?;
+        let reached = record
+            .reached
+            .iter()
+            .map(|&identity| self.identity(identity))
+            .collect::<Option<_>>()?;
+        Some((
+            identity,
+            Lowered {
+                context: *self.contexts.get(record.context as usize)?,
+                probes,
+                events: record.events,
+                def: record.def,
+                reached,
+            },
+        ))
+    }
+
+    fn identity(&self, identity: Identity) -> Option<Identity> {
+        Some(Identity {
+            item: (*self.items.get(identity.item as usize)?)?,
+            place: *self.places.get(identity.place as usize)?,
+        })
+    }
+
+    fn path(&self, path: PathId) -> Option<PathId> {
+        self.paths.get(path.0 as usize).copied()
+    }
+
+    fn probe(&self, probe: Probe) -> Option<Probe> {
+        Some(match probe {
+            Probe::Resolve {
+                module,
+                segments,
+                to_border,
+                target,
+                entered,
+            } => Probe::Resolve {
+                module: self.path(module)?,
+                segments: self.path(segments)?,
+                to_border,
+                target: match target {
+                    Target::Type(identity) => Target::Type(self.identity(identity)?),
+                    Target::Module(path) => Target::Module(self.path(path)?),
+                    Target::External(path) => Target::External(self.path(path)?),
+                },
+                entered: match entered {
+                    Some(path) => Some(self.path(path)?),
+                    None => None,
+                },
+            },
+            Probe::Features { module, features } => Probe::Features {
+                module: self.path(module)?,
+                features: *self.feature_sets.get(features as usize)?,
+            },
+            Probe::Macros { module, macros } => Probe::Macros {
+                module: self.path(module)?,
+                macros,
+            },
+            Probe::Dependency { module, krate } => Probe::Dependency {
+                module: self.path(module)?,
+                krate,
+            },
+            Probe::Mount { module, mount } => Probe::Mount {
+                module: self.path(module)?,
+                mount,
+            },
+        })
     }
 }

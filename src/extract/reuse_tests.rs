@@ -193,3 +193,117 @@ fn a_cache_left_to_exit_starts_over() {
     assert_eq!(twice.blobs, 2 * once.blobs, "{twice:?}");
     assert_eq!(twice.types_lowered, 2 * once.types_lowered, "{twice:?}");
 }
+
+/// The revisions extracted in turn, each in a check of its own (a cache of its own) given the records
+/// and declarations the check before kept, through their JSON form as the store keeps them; each must
+/// give what it gives through a cache of its own. With what each check's cache did.
+fn kept(revisions: &[Revision]) -> (Vec<Snapshot>, Vec<CacheStats>) {
+    let mut carried: Option<String> = None;
+    let mut snapshots = Vec::new();
+    let mut stats = Vec::new();
+    for (index, revision) in revisions.iter().enumerate() {
+        let cache = SourceCache::new();
+        if let Some(json) = &carried {
+            cache.know_lowering(serde_json::from_str(json).expect("reads back"));
+        }
+        let snapshot = revision.extract(&cache);
+        assert_eq!(
+            snapshot,
+            revision.extract(&SourceCache::new()),
+            "revision {index} extracted with the records kept before differs from it extracted alone"
+        );
+        let ids = revision.files.values().map(|text| {
+            git2::Oid::hash_object(git2::ObjectType::Blob, text.as_bytes()).expect("hashes")
+        });
+        carried = Some(serde_json::to_string(&cache.kept_lowering(ids)).expect("writes"));
+        snapshots.push(snapshot);
+        stats.push(cache.stats());
+    }
+    (snapshots, stats)
+}
+
+#[test]
+fn an_unchanged_revision_in_a_later_check_replays_every_type_without_parsing_it() {
+    let (snapshots, stats) = kept(&[Revision::new(), Revision::new()]);
+    assert_eq!(snapshots[0], snapshots[1]);
+    assert_eq!(
+        (stats[1].types_lowered, stats[1].types_reused),
+        (0, 3),
+        "{:?}",
+        stats[1]
+    );
+    // Only `use` items and the protocol's item (no record names it) are parsed again, not the message
+    // or the types it reaches.
+    assert_eq!(
+        stats[1].parsed_items,
+        stats[0].parsed_items - 3,
+        "M, Shared and Kind are parsed again: {:?} then {:?}",
+        stats[0],
+        stats[1]
+    );
+    // The records the second check used are kept again: a third replays them too.
+    let (_, stats) = kept(&[Revision::new(), Revision::new(), Revision::new()]);
+    assert_eq!(stats[2].types_reused, 3, "{:?}", stats[2]);
+}
+
+#[test]
+fn records_kept_across_checks_hold_only_where_their_answers_do() {
+    let outside = Revision::new().with_file("crates/p/src/kinds.rs", "pub use elsewhere::Kind;\n");
+    let moved = Revision::new().with_file("crates/p/src/kinds.rs", "pub use crate::alt::Kind;\n");
+    let without = Revision::new().with_file(
+        "crates/p/Cargo.toml",
+        "[package]\nname = \"p\"\n[features]\ndefault = []\nextra = []\n",
+    );
+    let declared = Revision::new().with_shape("geo::Point", "String");
+    let edited = Revision::new().with_file(
+        "crates/p/src/types.rs",
+        &TYPES.replace(
+            "pub note: Option<String>,",
+            "pub note: Option<String>,\n    pub added: u8,",
+        ),
+    );
+    let (snapshots, stats) = kept(&[
+        outside,
+        Revision::new(),
+        moved,
+        without,
+        declared,
+        Revision::new(),
+        edited,
+    ]);
+    assert_eq!(
+        field_ty(&snapshots[2], "p::types::Shared", "kind"),
+        named("p::alt::Kind")
+    );
+    assert!(field_ty(&snapshots[3], "p::types::Shared", "extra").is_none());
+    assert_eq!(field_ty(&snapshots[4], "p::M", "at"), Some(Ty::String));
+    assert!(field_ty(&snapshots[6], "p::types::Shared", "added").is_some());
+    // The edited file's type is lowered again, and the message whose field names it (the name now
+    // answers another item); `Kind`, in a file that did not change, is replayed.
+    assert_eq!(
+        (stats[6].types_lowered, stats[6].types_reused),
+        (2, 1),
+        "{:?}",
+        stats[6]
+    );
+}
+
+/// A record that names a blob id that does not read, or a number out of range, is dropped: the type
+/// is lowered again.
+#[test]
+fn a_damaged_record_is_lowered_again() {
+    let cache = SourceCache::new();
+    let first = Revision::new().extract(&cache);
+    let ids = Revision::new().files.into_values().map(|text| {
+        git2::Oid::hash_object(git2::ObjectType::Blob, text.as_bytes()).expect("hashes")
+    });
+    let json = serde_json::to_string(&cache.kept_lowering(ids)).expect("writes");
+    let mut value: serde_json::Value = serde_json::from_str(&json).expect("reads");
+    for item in value["items"].as_array_mut().expect("items") {
+        item[0] = serde_json::Value::String("not a blob id".into());
+    }
+    let damaged = SourceCache::new();
+    damaged.know_lowering(serde_json::from_value(value).expect("reads back"));
+    assert_eq!(Revision::new().extract(&damaged), first);
+    assert_eq!(damaged.stats().types_reused, 0, "{:?}", damaged.stats());
+}

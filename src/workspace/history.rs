@@ -82,6 +82,7 @@ impl<'w> History<'w> {
     pub(crate) fn current(&self) -> Result<Arc<Snapshot>, WorkspaceError> {
         self.store.working(&|recorded| self.holds(recorded), || {
             let known = self.know_scans();
+            self.know_lowering();
             let recorder = Recorder::default();
             let reader = recorder.work_tree(&self.work_tree);
             let snapshot = (self.workspace)
@@ -89,6 +90,10 @@ impl<'w> History<'w> {
                 .map_err(WorkspaceError::Current)?;
             let inputs = recorder.inputs();
             self.keep_scans(&inputs, known);
+            if self.store.is_enabled() {
+                self.store
+                    .keep_lowered(self.cache.kept_lowering(inputs.blob_ids()));
+            }
             Ok((snapshot, serde_json::to_value(inputs).unwrap_or_default()))
         })
     }
@@ -99,6 +104,15 @@ impl<'w> History<'w> {
         let scans = self.store.scans()?;
         self.cache.know_scans(self.repo.objects()?, &scans);
         Some(scans)
+    }
+
+    /// Gives the source cache the lowering records and declarations the store kept (see
+    /// [`KeptLowering`](crate::extract::KeptLowering)), and starts noting which the extraction uses.
+    fn know_lowering(&self) {
+        self.cache.forget_used();
+        if let Some(kept) = self.store.lowered() {
+            self.cache.know_lowering(kept);
+        }
     }
 
     /// Keeps the scans of the working tree's files an extraction with `inputs` looked at, unless they

@@ -140,12 +140,12 @@ impl Lowering<'_> {
     /// in the build checked: its module (every `mod` on the way) and its item are in the build, and the
     /// derive is still there once the build's `cfg_attr`s are applied (a derive behind a feature that is
     /// off declares nothing). An item without `cfg` or `cfg_attr` is in every build of its module, with
-    /// the derive it was found with.
+    /// the derive it was found with (`item`: its syntax, which only an item without `cfg` may lack).
     pub(super) fn declared_in_build(
         &self,
         (file, declaration): (&ModuleFile, &Declaration),
         module: &[String],
-        item: &syn::Item,
+        item: Option<&syn::Item>,
         derive: &str,
     ) -> bool {
         if !self
@@ -154,9 +154,10 @@ impl Lowering<'_> {
         {
             return false;
         }
-        if !declaration.gated {
+        // Only an item without a `cfg` is left unparsed (`Lowering::declaration_syntax`).
+        let (true, Some(item)) = (declaration.gated, item) else {
             return true;
-        }
+        };
         if !self.item_built(module, item) {
             return false;
         }

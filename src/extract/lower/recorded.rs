@@ -43,6 +43,7 @@ impl Lowering<'_> {
         for record in lowered.records(identity) {
             if let Some(def) = self.replayed(&record, reached) {
                 cache.count(|stats| stats.types_reused += 1);
+                lowered.use_record(identity, &record);
                 return def;
             }
         }
@@ -67,7 +68,8 @@ impl Lowering<'_> {
                     .map(|&id| self.names.identity(id))
                     .collect(),
             };
-            lowered.keep(identity, record);
+            let record = lowered.keep(identity, record);
+            lowered.use_record(identity, &record);
         }
         def
     }
