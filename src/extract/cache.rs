@@ -7,12 +7,12 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use git2::{ObjectType, Oid};
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 
 use super::declarations::{self, Declaration, ItemAt};
 use super::expand;
-use super::reuse::{KeptLowering, LoweredTypes};
+use super::reuse::{KeptLowering, KeptScope, LoweredTypes, ScopeKey};
 use super::scan::{self, ItemKind, ModItem, ScanItem};
 use super::syntax::{self, ItemBase};
 use super::{ExtractError, FileReader};
@@ -48,19 +48,33 @@ pub struct CacheStats {
     pub types_reused: usize,
     /// Files known by a scan an earlier check kept ([`FileScans`]), neither read nor scanned.
     pub scans_reused: usize,
+    /// Of those, the files whose text was read after all (from the repository's objects), for an item's
+    /// syntax or a module's names.
+    pub objects_read: usize,
+    /// Modules whose names an earlier check kept (`store/lowered`), not indexed again.
+    pub scopes_reused: usize,
 }
 
-/// The scans of files that declare nothing, by git blob id: their `mod` declarations. A scan depends on
-/// the file's bytes alone, so the store keeps these across checks; a file the git index knows unchanged
-/// is then neither read nor scanned again, only read (from the repository's objects) if a lookup needs
-/// its items. Files that may declare are not kept: their declarations are parsed at every extraction.
+/// The scans of files, by git blob id: their `mod` declarations, and for a file that may declare, its
+/// items as the scan splits them. A scan depends on the file's bytes alone, so the store keeps these
+/// across checks; a file the git index knows unchanged is then neither read nor scanned again, only
+/// read (from the repository's objects) if an extraction needs an item's syntax or its text.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct FileScans(BTreeMap<String, Vec<ModItem>>);
+pub(crate) struct FileScans(BTreeMap<String, FileScan>);
+
+/// One file's scan (see [`FileScans`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct FileScan {
+    mods: Vec<ModItem>,
+    /// The items, for a file that may declare (`None`: it declares nothing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    items: Option<Vec<ScanItem>>,
+}
 
 /// Scans an earlier check kept, and the repository whose objects hold those files' text.
 struct KnownScans {
     repo: git2::Repository,
-    mods: FxHashMap<Oid, Vec<ModItem>>,
+    scans: FxHashMap<Oid, FileScan>,
 }
 
 /// The text, module scan, syntax tree and declarations of every file an extraction looked at, keyed by
@@ -82,6 +96,9 @@ pub struct SourceCache {
     known_scans: RefCell<Option<KnownScans>>,
     /// Declarations an earlier check kept, by blob id (see [`SourceCache::know_lowering`]).
     known_declarations: RefCell<FxHashMap<Oid, Vec<Declaration>>>,
+    /// The names modules bind, by blob id and what else they depend on: kept by an earlier check, or
+    /// indexed by this one.
+    scopes: RefCell<FxHashMap<(Oid, ScopeKey), Rc<KeptScope>>>,
     stats: Cell<CacheStats>,
 }
 
@@ -126,6 +143,7 @@ impl SourceCache {
             keeps_lowered: Cell::new(true),
             known_scans: RefCell::new(None),
             known_declarations: RefCell::default(),
+            scopes: RefCell::default(),
             stats: Cell::new(CacheStats::default()),
         }
     }
@@ -135,26 +153,42 @@ impl SourceCache {
     /// nor scanned when its blob is one of them and `repo` holds that blob, from which its text is read
     /// if an extraction needs more than its `mod` declarations.
     pub(crate) fn know_scans(&self, repo: git2::Repository, scans: &FileScans) {
-        let mods = scans
+        let scans = scans
             .0
             .iter()
-            .filter_map(|(id, mods)| Some((Oid::from_str(id).ok()?, mods.clone())))
+            .filter_map(|(id, scan)| Some((Oid::from_str(id).ok()?, scan.clone())))
             .collect();
-        *self.known_scans.borrow_mut() = Some(KnownScans { repo, mods });
+        *self.known_scans.borrow_mut() = Some(KnownScans { repo, scans });
     }
 
-    /// The scans of the blobs `ids` that the cache holds and that declare nothing (see [`FileScans`]).
+    /// The scans of the blobs `ids` that the cache holds (see [`FileScans`]): of a file that may
+    /// declare, only when the scan split it into items.
     pub(crate) fn scans_of(&self, ids: impl IntoIterator<Item = Oid>) -> FileScans {
         let blobs = self.blobs.borrow();
         FileScans(
             ids.into_iter()
                 .filter_map(|id| {
                     let blob = blobs.get(&id)?;
-                    let mods = blob.scanned.as_ref().filter(|_| !blob.may_declare)?;
-                    Some((id.to_string(), mods.clone()))
+                    let mods = blob.scanned.clone()?;
+                    let items = if blob.may_declare {
+                        let items = blob.items.get()?.as_ref()?;
+                        Some(items.items.clone())
+                    } else {
+                        None
+                    };
+                    Some((id.to_string(), FileScan { mods, items }))
                 })
                 .collect(),
         )
+    }
+
+    /// The blob `id` as a scan an earlier check kept knows it, when the repository holds its text.
+    fn known_blob(&self, id: Oid) -> Option<Blob> {
+        let known = self.known_scans.borrow();
+        let known = known.as_ref()?;
+        let scan = known.scans.get(&id)?;
+        let held = known.repo.odb().is_ok_and(|odb| odb.exists(id));
+        held.then(|| Blob::known(id, scan.clone()))
     }
 
     /// Takes the lowering records and declarations an earlier check kept (see [`KeptLowering`]): an
@@ -166,6 +200,12 @@ impl SourceCache {
             .into_iter()
             .filter_map(|(id, found)| Some((Oid::from_str(&id).ok()?, found)))
             .collect();
+        let scopes = std::mem::take(&mut kept.scopes);
+        self.scopes
+            .borrow_mut()
+            .extend(scopes.into_iter().filter_map(|(id, key, scope)| {
+                Some(((Oid::from_str(&id).ok()?, key), Rc::new(scope)))
+            }));
         self.lowered.know(kept);
     }
 
@@ -174,14 +214,40 @@ impl SourceCache {
     pub(crate) fn kept_lowering(&self, ids: impl IntoIterator<Item = Oid>) -> KeptLowering {
         let mut kept = self.lowered.take_used();
         let blobs = self.blobs.borrow();
-        kept.declarations = ids
-            .into_iter()
+        let kept_ids: Vec<Oid> = ids.into_iter().collect();
+        kept.declarations = kept_ids
+            .iter()
+            .copied()
             .filter_map(|id| {
                 let found = blobs.get(&id)?.declarations.get()?;
                 (!found.is_empty()).then(|| (id.to_string(), found.clone()))
             })
             .collect();
+        let ids: FxHashSet<Oid> = kept_ids.into_iter().collect();
+        kept.scopes = self
+            .scopes
+            .borrow()
+            .iter()
+            .filter(|((id, _), _)| ids.contains(id))
+            .map(|((id, key), scope)| (id.to_string(), key.clone(), KeptScope::clone(scope)))
+            .collect();
+        kept.scopes
+            .sort_by(|a, b| (&a.0, &a.1.inline).cmp(&(&b.0, &b.1.inline)));
         kept
+    }
+
+    /// The names the module `key` of the blob `id` binds, as kept or indexed before.
+    pub(super) fn scope(&self, id: Oid, key: &ScopeKey) -> Option<Rc<KeptScope>> {
+        let found = self.scopes.borrow().get(&(id, key.clone())).cloned();
+        if found.is_some() {
+            self.count(|stats| stats.scopes_reused += 1);
+        }
+        found
+    }
+
+    /// Keeps the names the module `key` of the blob `id` binds, for the next revisions and checks.
+    pub(super) fn keep_scope(&self, id: Oid, key: ScopeKey, scope: KeptScope) {
+        self.scopes.borrow_mut().insert((id, key), Rc::new(scope));
     }
 
     /// Forgets which records the extractions so far used (see [`SourceCache::kept_lowering`]).
@@ -194,15 +260,6 @@ impl SourceCache {
         self.known_declarations.borrow_mut().remove(&id)
     }
 
-    /// The blob `id` as a scan an earlier check kept knows it, when the repository holds its text.
-    fn known_blob(&self, id: Oid) -> Option<Blob> {
-        let known = self.known_scans.borrow();
-        let known = known.as_ref()?;
-        let mods = known.mods.get(&id)?;
-        let held = known.repo.odb().is_ok_and(|odb| odb.exists(id));
-        held.then(|| Blob::known(id, mods.clone()))
-    }
-
     /// The text of the blob `id`, from the repository of the scans the cache was given.
     fn object_text(&self, id: Oid) -> Result<String, ParseFailure> {
         let unread = |why: String| {
@@ -210,6 +267,7 @@ impl SourceCache {
                 "its content (git blob {id}) could not be read from the repository: {why}; check the repository with `git fsck`, or run with --no-cache"
             ))
         };
+        self.count(|stats| stats.objects_read += 1);
         let known = self.known_scans.borrow();
         let repo = &known
             .as_ref()
@@ -428,15 +486,18 @@ impl Blob {
         }
     }
 
-    /// A file that declares nothing, known by its `mod` declarations (its text read on first use).
-    fn known(id: Oid, mods: Vec<ModItem>) -> Self {
+    /// A file known by its kept scan (its text read on first use).
+    fn known(id: Oid, scan: FileScan) -> Self {
+        let may_declare = scan.items.is_some();
         Blob {
             id,
             text: OnceCell::new(),
-            scanned: Some(mods),
-            may_declare: false,
+            scanned: Some(scan.mods),
+            may_declare,
             ast: OnceCell::new(),
-            items: OnceCell::new(),
+            items: scan.items.map_or_else(OnceCell::new, |items| {
+                OnceCell::from(Items::of(Some(items)))
+            }),
             ast_mods: OnceCell::new(),
             declarations: OnceCell::new(),
         }
@@ -523,6 +584,13 @@ impl Blob {
         Ok(self.declarations.get_or_init(|| found))
     }
 
+    /// Whether a declaration of the file, as read so far, is on the item at `at` (which then parses).
+    pub(super) fn declares_at(&self, at: &ItemAt) -> bool {
+        self.declarations
+            .get()
+            .is_some_and(|found| found.iter().any(|declaration| declaration.item == *at))
+    }
+
     /// The items of the file as the scan splits them (read on first use); `None` when the file is
     /// parsed whole: the scan cannot split it with certainty, or it invokes at item level a
     /// `macro_rules!` it defines (`expand` replaces such invocations in the whole file's tree).
@@ -548,29 +616,34 @@ impl Blob {
         index: usize,
         cache: &SourceCache,
     ) -> Result<&syn::Item, ParseFailure> {
-        let items = self
-            .items
-            .get()
-            .and_then(Option::as_ref)
-            .expect("items are asked for by the index scanned_items gave");
-        // Read with the items.
+        // The items of a file the index knew by its kept names are split now.
+        self.scanned_items(cache)?;
         let text = self.text(cache)?;
-        items.trees[index]
-            .get_or_init(|| {
-                cache.count(|stats| stats.parsed_items += 1);
-                let scanned = &items.items[index];
-                let content = scan::syn_content(text);
-                let column = content[scanned.line_start..scanned.start].chars().count();
-                let base = ItemBase {
-                    line: scanned.line,
-                    column: u32::try_from(column).unwrap_or(u32::MAX),
-                    byte: scanned.start,
-                };
-                syntax::parse_item(&content[scanned.start..scanned.end], base)
-                    .map_err(|e| ParseFailure::new(&e, Some(base)))
-            })
-            .as_ref()
-            .map_err(Clone::clone)
+        let Some(items) = self.items.get().and_then(Option::as_ref) else {
+            return Err(ParseFailure::unread(
+                "its items were asked for, but it is parsed whole; run with --no-cache".to_owned(),
+            ));
+        };
+        let Some(tree) = items.trees.get(index) else {
+            return Err(ParseFailure::unread(format!(
+                "it has no item {index}; run with --no-cache"
+            )));
+        };
+        tree.get_or_init(|| {
+            cache.count(|stats| stats.parsed_items += 1);
+            let scanned = &items.items[index];
+            let content = scan::syn_content(text);
+            let column = content[scanned.line_start..scanned.start].chars().count();
+            let base = ItemBase {
+                line: scanned.line,
+                column: u32::try_from(column).unwrap_or(u32::MAX),
+                byte: scanned.start,
+            };
+            syntax::parse_item(&content[scanned.start..scanned.end], base)
+                .map_err(|e| ParseFailure::new(&e, Some(base)))
+        })
+        .as_ref()
+        .map_err(Clone::clone)
     }
 }
 
@@ -690,7 +763,11 @@ mod tests {
         let text = "pub struct T;\nmod inner;\n";
         let id = repo.blob(text.as_bytes()).unwrap();
         let mods = scan::scan(text).unwrap().mods;
-        let scans = FileScans([(id.to_string(), mods.clone())].into());
+        let scan = FileScan {
+            mods: mods.clone(),
+            items: None,
+        };
+        let scans = FileScans([(id.to_string(), scan)].into());
         let reader = Indexed { id, text };
         let known = || {
             let cache = SourceCache::new();
@@ -725,6 +802,39 @@ mod tests {
         let (cache, blob) = known();
         assert_eq!((cache.stats().reads, cache.stats().scans_reused), (1, 0));
         assert!(blob.scanned_items(&cache).unwrap().is_some());
+    }
+
+    /// A file that may declare is kept with its items: known by its scan, it gives them and its `mod`
+    /// declarations unread, and is read (from the repository) only for an item's syntax.
+    #[test]
+    fn a_declaring_file_known_by_its_scan_gives_its_items_unread() {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = git2::Repository::init(tmp.path()).unwrap();
+        let text = "use x::Y;\nmod inner;\n#[derive(Message)]\n#[wire(protocol = P, topic = \"t\", kind = \"event\")]\npub struct M { pub y: Y }\n";
+        let id = repo.blob(text.as_bytes()).unwrap();
+        let reader = Indexed { id, text };
+        let first = SourceCache::new();
+        let read = first.load(&reader, "src/m.rs").unwrap().unwrap();
+        assert!(read.may_declare());
+        let scans = first.scans_of([id]);
+        assert!(scans.0[&id.to_string()].items.is_some(), "{scans:?}");
+
+        let cache = SourceCache::new();
+        cache.know_scans(git2::Repository::open(tmp.path()).unwrap(), &scans);
+        let blob = cache.load(&reader, "src/m.rs").unwrap().unwrap();
+        assert!(blob.may_declare());
+        assert_eq!(
+            blob.scanned_items(&cache).unwrap(),
+            read.scanned_items(&first).unwrap()
+        );
+        assert_eq!(blob.mods(&cache).unwrap(), read.mods(&first).unwrap());
+        assert_eq!((cache.stats().reads, cache.stats().scans_reused), (0, 1));
+        assert!(
+            blob.text.get().is_none(),
+            "read before an item was asked for"
+        );
+        assert!(matches!(blob.item(2, &cache), Ok(syn::Item::Struct(_))));
+        assert!(blob.text.get().is_some());
     }
 
     fn blob(text: &str) -> Blob {

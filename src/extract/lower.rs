@@ -320,17 +320,16 @@ impl<'a> Lowering<'a> {
         Ok(Some((id, message)))
     }
 
-    /// The syntax of a declaration's item, when the lowering needs it: its `cfg` decides whether it
-    /// declares, or no record of the check is of it (a replayed lowering needs no syntax); `Some(None)`
-    /// when it is not needed (it parsed when the record was made), `None` when it does not parse (the
-    /// error is kept).
+    /// The syntax of a declaration's item, when the lowering needs it: when its `cfg` decides whether
+    /// it declares. `Some(None)` otherwise: a declaration is read from its item's syntax, in this check
+    /// or in one whose declarations the store kept for the same blob, so the item parses, and a
+    /// replayed lowering needs no syntax. `None` when it does not parse (the error is kept).
     fn declaration_syntax(
         &mut self,
         file: &'a ModuleFile,
         declaration: &Declaration,
     ) -> Option<Option<&'a Item>> {
-        let lowered = self.names.tree().cache.lowered();
-        if !declaration.gated && lowered.knows(file.blob.id(), &declaration.item) {
+        if !declaration.gated {
             return Some(None);
         }
         self.names.declared_item(file, declaration).map(Some)

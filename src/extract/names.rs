@@ -17,7 +17,7 @@ use super::cfg::Truth;
 use super::declarations::{Declaration, ItemAt};
 use super::features::CrateFeatures;
 use super::note;
-use super::reuse::{Identity, Target};
+use super::reuse::{Identity, KeptScope, ScopeKey, Target};
 use super::scan::{ItemKind, ScanItem};
 use super::syntax::{inline_items, item_at, item_attrs, item_name, unraw};
 use super::tree::ModuleTree;
@@ -69,6 +69,44 @@ struct ModuleScope<'a> {
     globs: Vec<Vec<String>>,
     /// Module-level macro invocations (they may define types wirecheck cannot see).
     macros: Vec<ExtractNote>,
+}
+
+/// The scope of the module at `path` of `file` whose names are `kept`.
+fn scope_of<'a>(kept: &KeptScope, file: &'a ModuleFile, path: &[String]) -> ModuleScope<'a> {
+    ModuleScope {
+        path: path.to_vec(),
+        file: Some(file),
+        types: kept
+            .types
+            .iter()
+            .map(|(name, index)| (name.clone(), TypeSlot::Scanned(*index)))
+            .collect(),
+        mods: kept
+            .mods
+            .iter()
+            .map(|name| {
+                let mut child = path.to_vec();
+                child.push(name.clone());
+                (name.clone(), child)
+            })
+            .collect(),
+        uses: kept.uses.iter().cloned().collect(),
+        globs: kept.globs.clone(),
+        macros: kept
+            .macros
+            .iter()
+            .map(|(name, pos)| ExtractNote {
+                message: format!("macro `{name}!`"),
+                location: Location {
+                    file: file.path.clone(),
+                    line: pos.line,
+                    column: pos.column,
+                    start: pos.start,
+                    end: pos.end,
+                },
+            })
+            .collect(),
+    }
 }
 
 /// What a path names.
@@ -404,6 +442,9 @@ impl<'a> Names<'a> {
     fn module(&mut self, path: &[String]) -> Option<&ModuleScope<'a>> {
         if !self.modules.contains_key(path) {
             let scope = match self.find_in_build(path) {
+                Some((file, inline)) if let Some(kept) = self.kept_scope(file, path, &inline) => {
+                    Some(kept)
+                }
                 Some((file, inline)) => match self.scanned_items(file) {
                     Some(Some(items)) => {
                         Some(self.index_scanned_module(file, path, &inline, items))
@@ -428,7 +469,8 @@ impl<'a> Names<'a> {
 
     /// The names of a module of a file parsed item by item, from the scan: type items by name (parsed
     /// when a lookup reaches them), `use` items (each parsed alone), child modules and macro invocations.
-    /// Only what a lookup needs is ever parsed.
+    /// Only what a lookup needs is ever parsed. The names are kept in the cache (see
+    /// [`Names::kept_scope`]) unless a `use` item does not parse.
     fn index_scanned_module(
         &mut self,
         file: &'a ModuleFile,
@@ -436,11 +478,49 @@ impl<'a> Names<'a> {
         inline: &[String],
         items: &'a [ScanItem],
     ) -> ModuleScope<'a> {
-        let mut scope = ModuleScope {
-            path: path.to_vec(),
-            file: Some(file),
-            ..ModuleScope::default()
+        let key = ScopeKey {
+            inline: inline.to_vec(),
+            features: self.features_of(path).clone(),
         };
+        let cache = self.tree.cache;
+        let mut kept = KeptScope::default();
+        // A `use` that does not parse leaves the scope without it, not kept (the error is).
+        let parsed = self.read_scanned_items(file, path, inline, items, &mut kept);
+        let scope = scope_of(&kept, file, path);
+        if parsed {
+            cache.keep_scope(file.blob.id(), key, kept);
+        }
+        scope
+    }
+
+    /// The scope of the module at `path` (the inline modules `inline` of `file`) when the cache knows
+    /// its names (the same blob, inline modules and features: kept by an earlier check, or indexed at
+    /// an earlier revision), without reading the file.
+    fn kept_scope(
+        &self,
+        file: &'a ModuleFile,
+        path: &[String],
+        inline: &[String],
+    ) -> Option<ModuleScope<'a>> {
+        let key = ScopeKey {
+            inline: inline.to_vec(),
+            features: self.features_of(path).clone(),
+        };
+        let kept = self.tree.cache.scope(file.blob.id(), &key)?;
+        Some(scope_of(&kept, file, path))
+    }
+
+    /// Reads the names the items of a module bind into `kept`; whether every `use` item parsed.
+    fn read_scanned_items(
+        &mut self,
+        file: &'a ModuleFile,
+        path: &[String],
+        inline: &[String],
+        items: &'a [ScanItem],
+        kept: &mut KeptScope,
+    ) -> bool {
+        let mut scope = ModuleScope::default();
+        let mut parsed = true;
         for (index, item) in items.iter().enumerate() {
             if item.parents != inline || !self.inside_built_inline(file, inline, item.start) {
                 continue;
@@ -460,10 +540,15 @@ impl<'a> Names<'a> {
                 ItemKind::Use => {
                     // A `use` its `#[cfg]` leaves out binds nothing (two of one name, each behind a
                     // `cfg`, are common).
-                    if let Some(Item::Use(item_use)) = self.scanned_item(file, index)
-                        && cfg::active(&item_use.attrs, self.features_of(path)) != Truth::No
-                    {
-                        scope.add_use(&item_use.tree, &mut Vec::new());
+                    match self.scanned_item(file, index) {
+                        Some(Item::Use(item_use))
+                            if cfg::active(&item_use.attrs, self.features_of(path))
+                                != Truth::No =>
+                        {
+                            scope.add_use(&item_use.tree, &mut Vec::new());
+                        }
+                        Some(_) => {}
+                        None => parsed = false,
                     }
                 }
                 ItemKind::Mod(name) => {
@@ -471,24 +556,26 @@ impl<'a> Names<'a> {
                     if item.cfg && !self.mod_in_build(file, item.start..item.end) {
                         continue;
                     }
-                    let mut child = path.to_vec();
-                    child.push(name.clone());
-                    scope.mods.insert(name.clone(), child);
+                    kept.mods.retain(|known| known != name);
+                    kept.mods.push(name.clone());
                 }
-                ItemKind::MacroCall(name, pos) => scope.macros.push(ExtractNote {
-                    message: format!("macro `{name}!`"),
-                    location: Location {
-                        file: file.path.clone(),
-                        line: pos.line,
-                        column: pos.column,
-                        start: pos.start,
-                        end: pos.end,
-                    },
-                }),
+                ItemKind::MacroCall(name, pos) => kept.macros.push((name.clone(), *pos)),
                 ItemKind::MacroRules(_) | ItemKind::Other => {}
             }
         }
-        scope
+        kept.types = scope
+            .types
+            .into_iter()
+            .filter_map(|(name, slot)| match slot {
+                TypeSlot::Scanned(index) => Some((name, index)),
+                TypeSlot::Id(_) => None,
+            })
+            .collect();
+        kept.types.sort();
+        kept.uses = scope.uses.into_iter().collect();
+        kept.uses.sort();
+        kept.globs = scope.globs;
+        parsed
     }
 
     /// Whether the type item `item` of the module at `path` is in the build checked, by its `#[cfg]`s
@@ -497,34 +584,31 @@ impl<'a> Names<'a> {
         cfg::active(item_attrs(item), self.features_of(path)) != Truth::No
     }
 
-    /// The id of the type item a slot of the module `module` (in `file`) holds, parsing it first when
-    /// needed; `None` when it does not parse (the error is kept).
+    /// The id of the type item `name` a slot of the module `module` (in `file`) holds, parsing it first
+    /// when needed; `None` when it does not parse (the error is kept).
     fn type_id(
         &mut self,
         slot: TypeSlot,
         file: Option<&'a ModuleFile>,
         module: &[String],
+        name: &str,
     ) -> Option<usize> {
         match (slot, file) {
             (TypeSlot::Id(id), _) => Some(id),
             (TypeSlot::Scanned(index), Some(file)) => {
                 let at = ItemAt::Scanned(index);
-                // An item a record names parsed when the record was made (the same blob's item): it is
-                // parsed only if its lowering is not replayed. Any other is parsed now, so that one
-                // that does not parse is not a type.
-                let item = if self.tree.cache.lowered().knows(file.blob.id(), &at) {
+                // An item a record names parsed when the record was made (the same blob's item), and
+                // so did one that declares (declarations are read from the syntax): it is parsed only
+                // if its lowering is not replayed. Any other is parsed now, so that one that does not
+                // parse is not a type.
+                let item = if self.tree.cache.lowered().knows(file.blob.id(), &at)
+                    || file.blob.declares_at(&at)
+                {
                     None
                 } else {
                     Some(self.scanned_item(file, index)?)
                 };
-                let name = match &file.blob.scanned_items(self.tree.cache) {
-                    Ok(Some(items)) => match &items[index].kind {
-                        ItemKind::Type(name) => name.clone(),
-                        _ => return None,
-                    },
-                    _ => return None,
-                };
-                Some(self.intern(file, module, at, &name, item))
+                Some(self.intern(file, module, at, name, item))
             }
             (TypeSlot::Scanned(_), None) => None,
         }
@@ -716,7 +800,7 @@ impl<'a> Names<'a> {
                 };
                 match step {
                     Step::Type(slot, file, owner) => {
-                        return match self.type_id(slot, file, &owner) {
+                        return match self.type_id(slot, file, &owner, first) {
                             Some(id) => NameTarget::Type(id),
                             None => NameTarget::External(segments.to_vec()),
                         };
@@ -825,7 +909,7 @@ impl<'a> Names<'a> {
             };
             match step {
                 Step::Type(slot, file, owner) => {
-                    return match self.type_id(slot, file, &owner) {
+                    return match self.type_id(slot, file, &owner, segment) {
                         Some(id) => NameTarget::Type(id),
                         None => external(&base, &rest[i..]),
                     };

@@ -27,6 +27,7 @@ use git2::Oid;
 use serde::{Deserialize, Serialize};
 
 use super::declarations::{Declaration, ItemAt};
+use super::scan::Pos;
 use super::{ExternalCrate, ExtractError};
 use crate::model::{ExtractNote, TypeDef};
 
@@ -298,6 +299,7 @@ impl LoweredTypes {
             contexts: self.contexts.borrow().clone(),
             records,
             declarations: BTreeMap::new(),
+            scopes: Vec::new(),
         }
     }
 
@@ -312,6 +314,7 @@ impl LoweredTypes {
             contexts,
             records,
             declarations: _,
+            scopes: _,
         } = kept;
         let items: Vec<Option<u32>> = items
             .iter()
@@ -375,6 +378,29 @@ pub(crate) struct KeptLowering {
     records: Vec<(Identity, Lowered)>,
     /// The declarations of the files, by blob id (the cache fills it: `SourceCache::kept_lowering`).
     pub(super) declarations: BTreeMap<String, Vec<Declaration>>,
+    /// The names modules of the files bind, by blob id (the cache fills it).
+    #[serde(default)]
+    pub(super) scopes: Vec<(String, ScopeKey, KeptScope)>,
+}
+
+/// What the names a module of a file parsed item by item binds depend on besides the file's bytes: its
+/// inline modules in the file, and the features its crate is built with (its `cfg`s).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub(super) struct ScopeKey {
+    pub(super) inline: Vec<String>,
+    pub(super) features: BTreeSet<String>,
+}
+
+/// The names a module binds, as the index of a file parsed item by item reads them (`Names::module`),
+/// without the module's path: type items by name (the scan's index), child modules, `use` imports by
+/// the name they bind (the path as written), glob imports, and macro invocations (name and position).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) struct KeptScope {
+    pub(super) types: Vec<(String, usize)>,
+    pub(super) mods: Vec<String>,
+    pub(super) uses: Vec<(String, Vec<String>)>,
+    pub(super) globs: Vec<Vec<String>>,
+    pub(super) macros: Vec<(String, Pos)>,
 }
 
 /// The numbers of a [`KeptLowering`]'s values in this check, by their numbers there.

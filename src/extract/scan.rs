@@ -51,7 +51,7 @@ pub(crate) struct ModItem {
 }
 
 /// A module-level item (or an item of an inline module) as [`items`] reads it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ScanItem {
     /// The inline modules it is written in, outermost first (raw prefixes stripped).
     pub(crate) parents: Vec<String>,
@@ -71,7 +71,7 @@ pub(crate) struct ScanItem {
 }
 
 /// What a [`ScanItem`] is, as far as name resolution needs to know.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum ItemKind {
     /// `struct`, `enum` or `type`, by name (`r#` stripped).
     Type(String),
