@@ -71,6 +71,12 @@ struct FileScan {
     items: Option<Vec<ScanItem>>,
 }
 
+/// The most items a file's kept scan, or names a module's kept scope, may have: beyond, the file is
+/// generated code, which reading and scanning again costs about what reading its kept scan does, and
+/// whose scan would make the store's files, and the memory of every check that reads them, follow the
+/// largest file again.
+pub(super) const MAX_KEPT_ITEMS: usize = 1_000;
+
 /// Scans an earlier check kept, and the repository whose objects hold those files' text.
 struct KnownScans {
     repo: git2::Repository,
@@ -172,6 +178,10 @@ impl SourceCache {
                     let mods = blob.scanned.clone()?;
                     let items = if blob.may_declare {
                         let items = blob.items.get()?.as_ref()?;
+                        // A larger file that declares is read and scanned again.
+                        if items.items.len() > MAX_KEPT_ITEMS {
+                            return None;
+                        }
                         Some(items.items.clone())
                     } else {
                         None
@@ -835,6 +845,35 @@ mod tests {
         );
         assert!(matches!(blob.item(2, &cache), Ok(syn::Item::Struct(_))));
         assert!(blob.text.get().is_some());
+    }
+
+    /// A declaring file of more items than a kept scan may have (generated code) is not kept: it is
+    /// read and scanned again, so that the store's files do not follow the largest file.
+    #[test]
+    fn a_large_declaring_file_is_not_kept() {
+        let mut text = String::from(
+            "#[derive(Message)]\n#[wire(protocol = P, topic = \"t\", kind = \"event\")]\npub struct M;\n",
+        );
+        let id_of = |text: &str| Oid::hash_object(ObjectType::Blob, text.as_bytes()).unwrap();
+        let kept = |text: &str| {
+            // The reader holds a `&'static str`.
+            let text: &'static str = Box::leak(text.to_owned().into_boxed_str());
+            let cache = SourceCache::new();
+            let reader = Indexed {
+                id: id_of(text),
+                text,
+            };
+            let blob = cache.load(&reader, "src/m.rs").unwrap().unwrap();
+            assert!(blob.may_declare());
+            blob.scanned_items(&cache).unwrap();
+            !cache.scans_of([id_of(text)]).0.is_empty()
+        };
+        for index in 0..MAX_KEPT_ITEMS - 1 {
+            text.push_str(&format!("pub struct S{index};\n"));
+        }
+        assert!(kept(&text));
+        text.push_str("pub struct Last;\n");
+        assert!(!kept(&text));
     }
 
     fn blob(text: &str) -> Blob {

@@ -11,6 +11,7 @@ use syn::spanned::Spanned;
 use syn::{Item, UseTree};
 
 use super::ExtractError;
+use super::cache::MAX_KEPT_ITEMS;
 use super::cache::{ChildModule, ModPath, ModuleFile, ParseFailure};
 use super::cfg;
 use super::cfg::Truth;
@@ -18,7 +19,7 @@ use super::declarations::{Declaration, ItemAt};
 use super::features::CrateFeatures;
 use super::note;
 use super::reuse::{Identity, KeptScope, ScopeKey, Target};
-use super::scan::{ItemKind, ScanItem};
+use super::scan::{ItemKind, Pos, ScanItem};
 use super::syntax::{inline_items, item_at, item_attrs, item_name, unraw};
 use super::tree::ModuleTree;
 use crate::model::{ExtractNote, Location};
@@ -71,6 +72,53 @@ struct ModuleScope<'a> {
     macros: Vec<ExtractNote>,
 }
 
+/// The names of `scope`, to keep (see [`KeptScope`]).
+fn kept_of(scope: &ModuleScope<'_>) -> KeptScope {
+    let mut types: Vec<(String, usize)> = scope
+        .types
+        .iter()
+        .filter_map(|(name, slot)| match slot {
+            TypeSlot::Scanned(index) => Some((name.clone(), *index)),
+            TypeSlot::Id(_) => None,
+        })
+        .collect();
+    types.sort();
+    let mut mods: Vec<String> = scope.mods.keys().cloned().collect();
+    mods.sort();
+    let mut uses: Vec<(String, Vec<String>)> = scope
+        .uses
+        .iter()
+        .map(|(name, path)| (name.clone(), path.clone()))
+        .collect();
+    uses.sort();
+    KeptScope {
+        types,
+        mods,
+        uses,
+        globs: scope.globs.clone(),
+        macros: scope
+            .macros
+            .iter()
+            .map(|note| {
+                let name = note
+                    .message
+                    .strip_prefix("macro `")
+                    .and_then(|rest| rest.strip_suffix("!`"))
+                    .unwrap_or_default()
+                    .to_owned();
+                let at = &note.location;
+                let pos = Pos {
+                    line: at.line,
+                    column: at.column,
+                    start: at.start,
+                    end: at.end,
+                };
+                (name, pos)
+            })
+            .collect(),
+    }
+}
+
 /// The scope of the module at `path` of `file` whose names are `kept`.
 fn scope_of<'a>(kept: &KeptScope, file: &'a ModuleFile, path: &[String]) -> ModuleScope<'a> {
     ModuleScope {
@@ -95,17 +143,22 @@ fn scope_of<'a>(kept: &KeptScope, file: &'a ModuleFile, path: &[String]) -> Modu
         macros: kept
             .macros
             .iter()
-            .map(|(name, pos)| ExtractNote {
-                message: format!("macro `{name}!`"),
-                location: Location {
-                    file: file.path.clone(),
-                    line: pos.line,
-                    column: pos.column,
-                    start: pos.start,
-                    end: pos.end,
-                },
-            })
+            .map(|(name, pos)| macro_note(&file.path, name, *pos))
             .collect(),
+    }
+}
+
+/// The note of a module-level macro invocation (`name!` at `pos` of `file`).
+fn macro_note(file: &str, name: &str, pos: Pos) -> ExtractNote {
+    ExtractNote {
+        message: format!("macro `{name}!`"),
+        location: Location {
+            file: file.to_owned(),
+            line: pos.line,
+            column: pos.column,
+            start: pos.start,
+            end: pos.end,
+        },
     }
 }
 
@@ -478,17 +531,23 @@ impl<'a> Names<'a> {
         inline: &[String],
         items: &'a [ScanItem],
     ) -> ModuleScope<'a> {
-        let key = ScopeKey {
-            inline: inline.to_vec(),
-            features: self.features_of(path).clone(),
-        };
-        let cache = self.tree.cache;
-        let mut kept = KeptScope::default();
-        // A `use` that does not parse leaves the scope without it, not kept (the error is).
-        let parsed = self.read_scanned_items(file, path, inline, items, &mut kept);
-        let scope = scope_of(&kept, file, path);
-        if parsed {
-            cache.keep_scope(file.blob.id(), key, kept);
+        let features = self.features_of(path).clone();
+        let (scope, parsed) = self.read_scanned_items(file, path, inline, items);
+        // A `use` that does not parse leaves the scope without it, not kept (the error is); nor is the
+        // scope of a large generated module (see `MAX_KEPT_ITEMS`).
+        let names = scope.types.len()
+            + scope.mods.len()
+            + scope.uses.len()
+            + scope.globs.len()
+            + scope.macros.len();
+        if parsed && names <= MAX_KEPT_ITEMS {
+            let key = ScopeKey {
+                inline: inline.to_vec(),
+                features,
+            };
+            self.tree
+                .cache
+                .keep_scope(file.blob.id(), key, kept_of(&scope));
         }
         scope
     }
@@ -510,16 +569,19 @@ impl<'a> Names<'a> {
         Some(scope_of(&kept, file, path))
     }
 
-    /// Reads the names the items of a module bind into `kept`; whether every `use` item parsed.
+    /// The scope a module's items make, and whether every `use` item parsed.
     fn read_scanned_items(
         &mut self,
         file: &'a ModuleFile,
         path: &[String],
         inline: &[String],
         items: &'a [ScanItem],
-        kept: &mut KeptScope,
-    ) -> bool {
-        let mut scope = ModuleScope::default();
+    ) -> (ModuleScope<'a>, bool) {
+        let mut scope = ModuleScope {
+            path: path.to_vec(),
+            file: Some(file),
+            ..ModuleScope::default()
+        };
         let mut parsed = true;
         for (index, item) in items.iter().enumerate() {
             if item.parents != inline || !self.inside_built_inline(file, inline, item.start) {
@@ -556,26 +618,17 @@ impl<'a> Names<'a> {
                     if item.cfg && !self.mod_in_build(file, item.start..item.end) {
                         continue;
                     }
-                    kept.mods.retain(|known| known != name);
-                    kept.mods.push(name.clone());
+                    let mut child = path.to_vec();
+                    child.push(name.clone());
+                    scope.mods.insert(name.clone(), child);
                 }
-                ItemKind::MacroCall(name, pos) => kept.macros.push((name.clone(), *pos)),
+                ItemKind::MacroCall(name, pos) => {
+                    scope.macros.push(macro_note(&file.path, name, *pos));
+                }
                 ItemKind::MacroRules(_) | ItemKind::Other => {}
             }
         }
-        kept.types = scope
-            .types
-            .into_iter()
-            .filter_map(|(name, slot)| match slot {
-                TypeSlot::Scanned(index) => Some((name, index)),
-                TypeSlot::Id(_) => None,
-            })
-            .collect();
-        kept.types.sort();
-        kept.uses = scope.uses.into_iter().collect();
-        kept.uses.sort();
-        kept.globs = scope.globs;
-        parsed
+        (scope, parsed)
     }
 
     /// Whether the type item `item` of the module at `path` is in the build checked, by its `#[cfg]`s
