@@ -41,8 +41,8 @@
 //! - `releases/<commit>-<crates>.unreadable.json`: an older release whose source could not be read, with
 //!   the error and what its extraction depended on (see `store/unreadable.rs`).
 //!
-//! - `scans/<crates>.json`: the scans (`mod` declarations) of the working tree's files that
-//!   declare nothing, by blob id, from its last extraction (see `store/scans.rs`): a check that extracts
+//! - `scans/<crates>.json`: the scans (`mod` declarations, and a declaring file's items) of the working
+//!   tree's files, by blob id, from its last extraction (see `store/scans.rs`): a check that extracts
 //!   the working tree again neither reads nor scans the files the git index knows unchanged.
 //!
 //! - `lowered/<crates>.json`: the lowering records (what each type's lowering asked, with its answers,

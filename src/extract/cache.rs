@@ -531,7 +531,7 @@ impl Blob {
         self.may_declare
     }
 
-    /// Whether the file's text contains `word`; a file whose text is not read (it declares nothing:
+    /// Whether the file's text contains `word`; a file whose text is not read (known by its kept scan:
     /// see [`Blob::known`]) counts as one that does, so that no caller skips it unread.
     pub(super) fn mentions(&self, word: &str) -> bool {
         match self.text.get() {

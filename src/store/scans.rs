@@ -1,6 +1,6 @@
-//! The scans of the working tree's files that declare nothing (see [`FileScans`]), kept across checks:
-//! a file's scan depends on its bytes alone, so a check whose working tree changed since the last one
-//! neither reads nor scans again the files the git index knows unchanged. The file is
+//! The scans of the working tree's files (see [`FileScans`]: `mod` declarations, and a declaring file's
+//! items), kept across checks: a file's scan depends on its bytes alone, so a check whose working tree
+//! changed since the last one neither reads nor scans again the files the git index knows unchanged. The file is
 //! `scans/<crates>.json`, the scans of the last extraction of the working tree by blob id.
 
 use std::path::PathBuf;
