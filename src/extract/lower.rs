@@ -190,13 +190,7 @@ impl<'a> Lowering<'a> {
             if !self.declared_in_build((file, declaration), &module, item, "Protocol") {
                 continue;
             }
-            let id = self.names.intern(
-                file,
-                &module,
-                declaration.item.clone(),
-                declared_name(declaration),
-                item,
-            );
+            let id = self.intern_declared(file, &module, declaration, item);
             let attrs = attrs.as_ref().map_err(|invalid| {
                 invalid_declaration(
                     path,
@@ -268,13 +262,7 @@ impl<'a> Lowering<'a> {
         if !self.declared_in_build((file, declaration), &module, item, "Message") {
             return Ok(None);
         }
-        let id = self.names.intern(
-            file,
-            &module,
-            declaration.item.clone(),
-            declared_name(declaration),
-            item,
-        );
+        let id = self.intern_declared(file, &module, declaration, item);
         let Some(protocol) = self.message_protocol(&module, &attrs.protocol, filter, snapshot)
         else {
             self.push_note(ExtractNote {
@@ -333,6 +321,19 @@ impl<'a> Lowering<'a> {
             return Some(None);
         }
         self.names.declared_item(file, declaration).map(Some)
+    }
+
+    /// The id of a declaration's item (`item`: its syntax, when parsed), in `module`.
+    fn intern_declared(
+        &mut self,
+        file: &'a ModuleFile,
+        module: &[String],
+        declaration: &Declaration,
+        item: Option<&'a Item>,
+    ) -> usize {
+        let name = declared_name(declaration);
+        self.names
+            .intern(file, module, declaration.item.clone(), name, item)
     }
 
     /// The name of the protocol a message's `protocol = Path` names.

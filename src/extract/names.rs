@@ -21,8 +21,8 @@ use super::note;
 use super::reuse::{Identity, KeptScope, ScopeKey, Target};
 use super::scan::{ItemKind, Pos, ScanItem};
 use super::syntax::{inline_items, item_at, item_attrs, item_name, unraw};
-use super::tree::ModuleTree;
-use crate::model::{ExtractNote, Location};
+use super::tree::{ModuleTree, pos_note};
+use crate::model::ExtractNote;
 
 /// How many `use` and glob hops a lookup follows before it gives up (a `use` cycle is an error the
 /// compiler reports; here the path is then taken as external).
@@ -150,16 +150,7 @@ fn scope_of<'a>(kept: &KeptScope, file: &'a ModuleFile, path: &[String]) -> Modu
 
 /// The note of a module-level macro invocation (`name!` at `pos` of `file`).
 fn macro_note(file: &str, name: &str, pos: Pos) -> ExtractNote {
-    ExtractNote {
-        message: format!("macro `{name}!`"),
-        location: Location {
-            file: file.to_owned(),
-            line: pos.line,
-            column: pos.column,
-            start: pos.start,
-            end: pos.end,
-        },
-    }
+    pos_note(file, pos, format!("macro `{name}!`"))
 }
 
 /// What a path names.

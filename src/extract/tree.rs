@@ -72,7 +72,8 @@ fn join(dir: &str, rest: &str) -> String {
     }
 }
 
-fn pos_note(file: &str, pos: Pos, message: String) -> ExtractNote {
+/// A note at `pos` of `file`.
+pub(super) fn pos_note(file: &str, pos: Pos, message: String) -> ExtractNote {
     ExtractNote {
         message,
         location: Location {
