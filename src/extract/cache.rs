@@ -51,7 +51,8 @@ pub struct CacheStats {
     /// Of those, the files whose text was read after all (from the repository's objects), for an item's
     /// syntax or a module's names.
     pub objects_read: usize,
-    /// Modules whose names an earlier check kept (`store/lowered`), not indexed again.
+    /// Modules whose names were known (kept by an earlier check in `store/lowered`, or indexed at an
+    /// earlier revision of this one), not indexed again.
     pub scopes_reused: usize,
 }
 
@@ -201,9 +202,10 @@ impl SourceCache {
         held.then(|| Blob::known(id, scan.clone()))
     }
 
-    /// Takes the lowering records and declarations an earlier check kept (see [`KeptLowering`]): an
-    /// extraction replays a record whose probes hold without parsing its item, and a file's kept
-    /// declarations stand for parsing the items that declare.
+    /// Takes the lowering records, declarations and module names an earlier check kept (see
+    /// [`KeptLowering`]): an extraction replays a record whose probes hold without parsing its item, a
+    /// file's kept declarations stand for parsing the items that declare, and a module's kept names
+    /// for indexing it.
     pub(crate) fn know_lowering(&self, mut kept: KeptLowering) {
         let declarations = std::mem::take(&mut kept.declarations);
         *self.known_declarations.borrow_mut() = declarations
@@ -220,20 +222,18 @@ impl SourceCache {
     }
 
     /// The records the extractions since the last call lowered with or replayed, and the declarations
-    /// of the blobs `ids` the cache holds, to keep for the next check (see [`KeptLowering`]).
+    /// and module names of the blobs `ids`, to keep for the next check (see [`KeptLowering`]).
     pub(crate) fn kept_lowering(&self, ids: impl IntoIterator<Item = Oid>) -> KeptLowering {
         let mut kept = self.lowered.take_used();
+        let ids: FxHashSet<Oid> = ids.into_iter().collect();
         let blobs = self.blobs.borrow();
-        let kept_ids: Vec<Oid> = ids.into_iter().collect();
-        kept.declarations = kept_ids
+        kept.declarations = ids
             .iter()
-            .copied()
             .filter_map(|id| {
-                let found = blobs.get(&id)?.declarations.get()?;
+                let found = blobs.get(id)?.declarations.get()?;
                 (!found.is_empty()).then(|| (id.to_string(), found.clone()))
             })
             .collect();
-        let ids: FxHashSet<Oid> = kept_ids.into_iter().collect();
         kept.scopes = self
             .scopes
             .borrow()
@@ -241,8 +241,7 @@ impl SourceCache {
             .filter(|((id, _), _)| ids.contains(id))
             .map(|((id, key), scope)| (id.to_string(), key.clone(), KeptScope::clone(scope)))
             .collect();
-        kept.scopes
-            .sort_by(|a, b| (&a.0, &a.1.inline).cmp(&(&b.0, &b.1.inline)));
+        kept.scopes.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
         kept
     }
 

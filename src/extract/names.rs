@@ -100,12 +100,6 @@ fn kept_of(scope: &ModuleScope<'_>) -> KeptScope {
             .macros
             .iter()
             .map(|note| {
-                let name = note
-                    .message
-                    .strip_prefix("macro `")
-                    .and_then(|rest| rest.strip_suffix("!`"))
-                    .unwrap_or_default()
-                    .to_owned();
                 let at = &note.location;
                 let pos = Pos {
                     line: at.line,
@@ -113,7 +107,7 @@ fn kept_of(scope: &ModuleScope<'_>) -> KeptScope {
                     start: at.start,
                     end: at.end,
                 };
-                (name, pos)
+                (note.message.clone(), pos)
             })
             .collect(),
     }
@@ -143,7 +137,7 @@ fn scope_of<'a>(kept: &KeptScope, file: &'a ModuleFile, path: &[String]) -> Modu
         macros: kept
             .macros
             .iter()
-            .map(|(name, pos)| macro_note(&file.path, name, *pos))
+            .map(|(message, pos)| pos_note(&file.path, *pos, message.clone()))
             .collect(),
     }
 }

@@ -149,6 +149,21 @@ fn number_in<T: PartialEq + Clone>(known: &RefCell<Vec<T>>, value: &T) -> u32 {
     u32::try_from(index).unwrap_or(u32::MAX)
 }
 
+/// The number of `key` in `known`, the next one when it is not there yet: the same for equal keys.
+fn numbered<K, Q>(known: &RefCell<FxHashMap<K, u32>>, key: &Q) -> u32
+where
+    K: std::borrow::Borrow<Q> + std::hash::Hash + Eq,
+    Q: ToOwned<Owned = K> + std::hash::Hash + Eq + ?Sized,
+{
+    let mut known = known.borrow_mut();
+    if let Some(&number) = known.get(key) {
+        return number;
+    }
+    let next = u32::try_from(known.len()).unwrap_or(u32::MAX);
+    known.insert(key.to_owned(), next);
+    next
+}
+
 impl LoweredTypes {
     /// Everything recorded, taken out (see `SourceCache::leave_to_exit`).
     pub(super) fn take(&self) -> LoweredTypes {
@@ -177,24 +192,12 @@ impl LoweredTypes {
 
     /// The number of a place by its key (see [`LoweredTypes::place`]).
     fn place_key(&self, key: &str) -> u32 {
-        let mut places = self.places.borrow_mut();
-        if let Some(&known) = places.get(key) {
-            return known;
-        }
-        let next = u32::try_from(places.len()).unwrap_or(u32::MAX);
-        places.insert(key.to_owned(), next);
-        next
+        numbered(&self.places, key)
     }
 
     /// The number of an item of a blob (the same for the same item of the same blob).
     pub(super) fn item(&self, blob: Oid, at: &ItemAt) -> u32 {
-        let mut items = self.items.borrow_mut();
-        if let Some(&known) = items.get(&(blob, at.clone())) {
-            return known;
-        }
-        let next = u32::try_from(items.len()).unwrap_or(u32::MAX);
-        items.insert((blob, at.clone()), next);
-        next
+        numbered(&self.items, &(blob, at.clone()))
     }
 
     /// Whether some record is of the item `at` of `blob` (which then parsed when it was made).
@@ -385,7 +388,7 @@ pub(crate) struct KeptLowering {
 
 /// What the names a module of a file parsed item by item binds depend on besides the file's bytes: its
 /// inline modules in the file, and the features its crate is built with (its `cfg`s).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub(super) struct ScopeKey {
     pub(super) inline: Vec<String>,
     pub(super) features: BTreeSet<String>,
@@ -393,7 +396,8 @@ pub(super) struct ScopeKey {
 
 /// The names a module binds, as the index of a file parsed item by item reads them (`Names::module`),
 /// without the module's path: type items by name (the scan's index), child modules, `use` imports by
-/// the name they bind (the path as written), glob imports, and macro invocations (name and position).
+/// the name they bind (the path as written), glob imports, and macro invocations (their note's message
+/// and position, without the file, which depends on where the blob is mounted).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub(super) struct KeptScope {
     pub(super) types: Vec<(String, usize)>,
