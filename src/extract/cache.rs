@@ -29,8 +29,12 @@ thread_local! {
 /// What a [`SourceCache`] did, for tests and benchmarks.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CacheStats {
-    /// Files whose bytes were read through a [`FileReader`].
+    /// Files whose bytes were read: through a [`FileReader`], or from disk by the thread that reads a
+    /// working tree ahead of its extraction (see `read_ahead`).
     pub reads: usize,
+    /// Of those, the files read and scanned by that thread, taken instead of reading them again: how
+    /// many depends on how the two threads met, never what the extraction finds.
+    pub read_ahead: usize,
     /// Lookups answered with a blob the cache already held (no scan, no parse).
     pub hits: usize,
     /// Distinct blobs held (each was scanned once).
@@ -193,6 +197,12 @@ impl SourceCache {
         )
     }
 
+    /// Whether the cache holds a file, or knows one by a scan an earlier check kept: an extraction
+    /// through it then reads only some of its files.
+    pub(super) fn knows_files(&self) -> bool {
+        !self.blobs.borrow().is_empty() || self.known_scans.borrow().is_some()
+    }
+
     /// The blob `id` as a scan an earlier check kept knows it, when the repository holds its text.
     fn known_blob(&self, id: Oid) -> Option<Blob> {
         let known = self.known_scans.borrow();
@@ -352,6 +362,18 @@ impl SourceCache {
         reader: &dyn FileReader,
         path: &str,
     ) -> Result<Option<Rc<Blob>>, ExtractError> {
+        self.load_ahead(reader, path, &|| None)
+    }
+
+    /// [`SourceCache::load`], taking what `ahead` gives (the file as another thread read and scanned
+    /// it) instead of reading and scanning it, when those are the file's bytes. `ahead` is asked once,
+    /// unless the cache holds the file.
+    pub(super) fn load_ahead(
+        &self,
+        reader: &dyn FileReader,
+        path: &str,
+        ahead: &dyn Fn() -> Option<Scanned>,
+    ) -> Result<Option<Rc<Blob>>, ExtractError> {
         let known = reader.blob_id(path)?;
         if let Some(id) = known {
             if let Some(blob) = self.blobs.borrow().get(&id) {
@@ -365,26 +387,49 @@ impl SourceCache {
                 return Ok(Some(blob));
             }
         }
-        let Some(bytes) = reader.read(path)? else {
-            return Ok(None);
+        let (id, scanned) = match (known, ahead()) {
+            // The index vouches for the bytes the thread read, as it does for the reader's.
+            (Some(id), Some(scanned)) => (id, Ok(scanned)),
+            (known, scanned) => {
+                let Some(bytes) = reader.read(path)? else {
+                    return Ok(None);
+                };
+                let id = match known {
+                    Some(id) => id,
+                    None => Oid::hash_object(ObjectType::Blob, &bytes).map_err(|e| {
+                        ExtractError::Read {
+                            file: path.to_owned(),
+                            message: e.message().to_owned(),
+                        }
+                    })?,
+                };
+                match scanned {
+                    Some(scanned) if scanned.text().as_bytes() == bytes.as_slice() => {
+                        (id, Ok(scanned))
+                    }
+                    _ => (id, Err(bytes)),
+                }
+            }
         };
         self.count(|stats| stats.reads += 1);
-        let id = match known {
-            Some(id) => id,
-            None => Oid::hash_object(ObjectType::Blob, &bytes).map_err(|e| ExtractError::Read {
-                file: path.to_owned(),
-                message: e.message().to_owned(),
-            })?,
-        };
         if let Some(blob) = self.blobs.borrow().get(&id) {
             self.count(|stats| stats.hits += 1);
             return Ok(Some(Rc::clone(blob)));
         }
-        let text = String::from_utf8(bytes).map_err(|e| ExtractError::NotUtf8 {
-            file: path.to_owned(),
-            offset: e.utf8_error().valid_up_to(),
-        })?;
-        let blob = Rc::new(Blob::new(id, text));
+        let blob = match scanned {
+            Ok(scanned) => {
+                self.count(|stats| stats.read_ahead += 1);
+                Blob::scanned(id, scanned)
+            }
+            Err(bytes) => {
+                let text = String::from_utf8(bytes).map_err(|e| ExtractError::NotUtf8 {
+                    file: path.to_owned(),
+                    offset: e.utf8_error().valid_up_to(),
+                })?;
+                Blob::new(id, text)
+            }
+        };
+        let blob = Rc::new(blob);
         self.blobs.borrow_mut().insert(id, Rc::clone(&blob));
         self.count(|stats| stats.blobs += 1);
         Ok(Some(blob))
@@ -464,32 +509,63 @@ pub(super) struct Blob {
     declarations: OnceCell<Vec<Declaration>>,
 }
 
-impl Blob {
-    fn new(id: Oid, text: String) -> Self {
+/// What a file's text alone tells: its scan, and its items when it may declare. Plain data, so that it
+/// can be made on another thread (see [`ReadAhead`](super::ahead::ReadAhead)) and become a [`Blob`]
+/// there where its id is known.
+pub(super) struct Scanned {
+    text: String,
+    /// The scan; `None` when it could not read the file.
+    scan: Option<scan::Scan>,
+    /// The items as the scan split them, for a file that may declare.
+    items: Option<Option<Vec<ScanItem>>>,
+}
+
+impl Scanned {
+    /// Scans `text`.
+    pub(super) fn of(text: String) -> Self {
         let content = scan::syn_content(&text);
         // A file that may declare has its items asked for (its declarations are parsed item by item):
         // such a file says `wire`, and is read once for both. The items of one that does not declare are
         // not kept (a large generated file that only mentions the word): a lookup that reaches it
         // splits it again.
-        let (scanned, items) = if content.contains("wire") {
+        let (scan, items) = if content.contains("wire") {
             match scan::scan_with_items(content) {
-                Some((scan, items)) if scan.declares => {
-                    (Some(scan), OnceCell::from(Items::of(items)))
-                }
-                Some((scan, _)) => (Some(scan), OnceCell::new()),
-                None => (None, OnceCell::new()),
+                Some((scan, items)) if scan.declares => (Some(scan), Some(items)),
+                Some((scan, _)) => (Some(scan), None),
+                None => (None, None),
             }
         } else {
-            (scan::scan(content), OnceCell::new())
+            (scan::scan(content), None)
         };
-        let may_declare = scanned.as_ref().is_none_or(|scan| scan.declares);
+        Scanned { text, scan, items }
+    }
+
+    /// The text scanned.
+    pub(super) fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The `mod` declarations the scan read (none when it could not read the file).
+    pub(super) fn mods(&self) -> &[ModItem] {
+        self.scan.as_ref().map_or(&[], |scan| &scan.mods)
+    }
+}
+
+impl Blob {
+    fn new(id: Oid, text: String) -> Self {
+        Self::scanned(id, Scanned::of(text))
+    }
+
+    /// The blob `id`, whose text is `scanned`'s.
+    fn scanned(id: Oid, Scanned { text, scan, items }: Scanned) -> Self {
+        let may_declare = scan.as_ref().is_none_or(|scan| scan.declares);
         Blob {
             id,
             text: OnceCell::from(Ok(text)),
-            scanned: scanned.map(|scan| scan.mods),
+            scanned: scan.map(|scan| scan.mods),
             may_declare,
             ast: OnceCell::new(),
-            items,
+            items: items.map_or_else(OnceCell::new, |items| OnceCell::from(Items::of(items))),
             ast_mods: OnceCell::new(),
             declarations: OnceCell::new(),
         }
@@ -759,6 +835,64 @@ mod tests {
 
         fn blob_id(&self, _: &str) -> Result<Option<Oid>, ExtractError> {
             Ok(Some(self.id))
+        }
+    }
+
+    /// A reader of one file that does not know its blob id, counting its reads.
+    struct Unindexed {
+        text: &'static str,
+        reads: Cell<usize>,
+    }
+
+    impl FileReader for Unindexed {
+        fn read(&self, _: &str) -> Result<Option<Vec<u8>>, ExtractError> {
+            self.reads.set(self.reads.get() + 1);
+            Ok(Some(self.text.as_bytes().to_vec()))
+        }
+    }
+
+    /// What another thread scanned is taken unread when the reader knows the blob id (the index
+    /// vouches for the bytes), and after reading when the bytes are the same; bytes that differ are
+    /// scanned again, and the blob is the reader's.
+    #[test]
+    fn a_file_scanned_ahead_is_taken_only_with_its_bytes() {
+        let text = "mod a;\npub struct T;\n";
+        let other = "mod b;\npub struct T;\n";
+        let ahead = |scanned: &'static str| move || Some(Scanned::of(scanned.to_owned()));
+        let id = Oid::hash_object(ObjectType::Blob, text.as_bytes()).unwrap();
+        let mods_of = |blob: &Blob, cache: &SourceCache| {
+            let mods = blob.mods(cache).unwrap();
+            mods.iter().map(|m| m.name.clone()).collect::<Vec<_>>()
+        };
+
+        let cache = SourceCache::new();
+        let blob = cache
+            .load_ahead(&Indexed { id, text }, "m.rs", &ahead(text))
+            .unwrap()
+            .unwrap();
+        assert_eq!((cache.stats().reads, cache.stats().read_ahead), (1, 1));
+        assert_eq!(
+            (blob.id(), mods_of(&blob, &cache)),
+            (id, vec!["a".to_owned()])
+        );
+
+        for (scanned, taken, mods) in [(text, 1, "a"), (other, 0, "a")] {
+            let cache = SourceCache::new();
+            let reader = Unindexed {
+                text,
+                reads: Cell::new(0),
+            };
+            let blob = cache
+                .load_ahead(&reader, "m.rs", &ahead(scanned))
+                .unwrap()
+                .unwrap();
+            assert_eq!(reader.reads.get(), 1);
+            assert_eq!((cache.stats().reads, cache.stats().read_ahead), (1, taken));
+            assert_eq!(
+                (blob.id(), mods_of(&blob, &cache)),
+                (id, vec![mods.to_owned()])
+            );
+            assert_eq!(blob.text(&cache).unwrap(), text);
         }
     }
 

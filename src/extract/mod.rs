@@ -35,7 +35,10 @@
 //!
 //! Parsing is not spread over threads: syn's trees are `!Send` (proc-macro2 keeps span data in a
 //! thread-local map), so a parallel parse would have to rebuild a span-free copy of every tree it hands
-//! back, and only a fifth of a typical workspace's files is parsed at all.
+//! back, and only a fifth of a typical workspace's files is parsed at all. The scan is: when an
+//! extraction reads its files from disk and its cache knows none of them (a cold check's working tree),
+//! a second thread reads and scans the module trees' files from the other end (`tree/ahead`), and the
+//! mounting takes what it scanned.
 //!
 //! # Modules
 //!
@@ -57,7 +60,8 @@
 //! - `cfg`: the one evaluator of `#[cfg(...)]` and `#[cfg_attr(...)]`, for any crate's enabled features.
 //! - `external`: the dependencies a revision's code may name ([`Externals`]) and how they are found.
 //! - `tree`: the crates' module trees, mounted from the scans (`mod`, `name/mod.rs`, `#[path]`); a
-//!   dependency's tree is mounted when name resolution first reaches it.
+//!   dependency's tree is mounted when name resolution first reaches it; `tree/ahead` reads a cold
+//!   working tree's files ahead on a second thread.
 //! - `names`: what a path written in a module names (`use`, renames, globs, `super`, re-exports).
 //! - `features`: the cargo features each workspace crate is built with (`cfg` evaluates with them).
 //! - `lower`: declarations and the types they reach, converted to the model (`lower/impls`: derived,
@@ -113,6 +117,13 @@ pub trait FileReader {
     fn dir_id(&self, path: &str) -> Result<DirId, ExtractError> {
         let _ = path;
         Ok(DirId::Unknown)
+    }
+
+    /// The directory the reader reads its files from, when it reads them from disk as they are (a
+    /// path's file is the directory's): an extraction may then read and scan them on another thread
+    /// before it needs them. `None` (the default): files are read only through [`FileReader::read`].
+    fn disk_dir(&self) -> Option<&std::path::Path> {
+        None
     }
 }
 

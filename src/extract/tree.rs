@@ -18,6 +18,9 @@ use super::scan::{ModItem, Pos};
 use super::{CrateRoot, DirId, ExtractError, FileReader};
 use crate::model::{ExtractNote, Location};
 
+mod ahead;
+use ahead::ReadAhead;
+
 /// Every crate's module tree at one revision.
 pub(super) struct ModuleTree<'c> {
     pub(super) cache: &'c SourceCache,
@@ -58,6 +61,26 @@ struct Mounting<'a> {
     reader: &'a dyn FileReader,
     /// The files being mounted, outermost first (a `#[path]` back to one of them is not followed).
     chain: Vec<String>,
+    /// The thread reading the same trees ahead, if any: told every file mounted.
+    ahead: Option<&'a ReadAhead>,
+}
+
+/// A thread reading the crates' module trees ahead of their mounting (see [`ReadAhead`]), when
+/// `reader` reads them from disk and `cache` knows none of their files: a cold check's working tree.
+fn read_ahead(
+    crates: &[CrateRoot],
+    reader: &dyn FileReader,
+    cache: &SourceCache,
+) -> Option<ReadAhead> {
+    let dir = reader.disk_dir()?;
+    if cache.knows_files() {
+        return None;
+    }
+    let roots: Vec<&str> = crates
+        .iter()
+        .map(|krate| krate.root_file.as_str())
+        .collect();
+    ReadAhead::start(dir, &roots)
 }
 
 fn parent_dir(path: &str) -> &str {
@@ -95,14 +118,16 @@ impl<'c> ModuleTree<'c> {
         describe: &'c dyn Fn() -> Externals,
     ) -> Result<Self, ExtractError> {
         let mut roots = Vec::new();
+        let ahead = read_ahead(crates, reader, cache);
         for krate in crates {
-            let Some(blob) = cache.load(reader, &krate.root_file)? else {
-                continue; // The crate does not exist at this revision.
-            };
             let mut mounting = Mounting {
                 cache,
                 reader,
                 chain: vec![krate.root_file.clone()],
+                ahead: ahead.as_ref(),
+            };
+            let Some(blob) = mounting.load(&krate.root_file)? else {
+                continue; // The crate does not exist at this revision.
             };
             // Files whose `mod` children live beside them (`lib.rs`, `main.rs`, `mod.rs`).
             let child_dir = parent_dir(&krate.root_file);
@@ -215,6 +240,7 @@ impl<'c> ModuleTree<'c> {
             cache: self.cache,
             reader,
             chain: vec![root_file.to_owned()],
+            ahead: None,
         };
         mounting
             .mount(root_file, blob, module, parent_dir(root_file))
@@ -320,6 +346,9 @@ impl Mounting<'_> {
         child_dir: &str,
     ) -> Result<Rc<ModuleFile>, ExtractError> {
         let mods = blob.mods(self.cache).map_err(|error| error.at(path))?;
+        if let Some(ahead) = self.ahead {
+            ahead.mounted(path, mods);
+        }
         let key = self.key(path, &blob, &module, mods, child_dir)?;
         if let Some(key) = &key
             && let Some(shared) = self.cache.module_file(key)
@@ -346,6 +375,20 @@ impl Mounting<'_> {
             self.cache.keep_module_file(key, Rc::clone(&file));
         }
         Ok(file)
+    }
+
+    /// The file at `path`, taken from the read-ahead when it has it; a path without a file is told it.
+    fn load(&self, path: &str) -> Result<Option<Rc<Blob>>, ExtractError> {
+        let Some(ahead) = self.ahead else {
+            return self.cache.load(self.reader, path);
+        };
+        let blob = self
+            .cache
+            .load_ahead(self.reader, path, &|| ahead.take(path))?;
+        if blob.is_none() {
+            ahead.absent(path);
+        }
+        Ok(blob)
     }
 
     /// The key a file is shared under, when the reader knows its children's directory (and the file has
@@ -407,7 +450,7 @@ impl Mounting<'_> {
                 ));
                 return Ok(child);
             }
-            if let Some(blob) = self.cache.load(self.reader, &candidate)? {
+            if let Some(blob) = self.load(&candidate)? {
                 let mut child_module = parent.module.clone();
                 child_module.extend(child.relative_path.iter().cloned());
                 self.chain.push(candidate.clone());

@@ -196,6 +196,10 @@ impl FileReader for WorkTree {
         })
     }
 
+    fn disk_dir(&self) -> Option<&Path> {
+        Some(&self.root)
+    }
+
     fn read(&self, path: &str) -> Result<Option<Vec<u8>>, ExtractError> {
         let full = self.root.join(path);
         match std::fs::read(&full) {

@@ -202,6 +202,10 @@ impl FileReader for Recording<'_> {
         Ok(id)
     }
 
+    fn disk_dir(&self) -> Option<&std::path::Path> {
+        self.reader.disk_dir()
+    }
+
     fn dir_id(&self, path: &str) -> Result<DirId, ExtractError> {
         let id = self.reader.dir_id(path)?;
         let recorded = match id {
