@@ -8,5 +8,25 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
-    wirecheck::cli::main()
+    let status = wirecheck::cli::main_status();
+    end(status)
+}
+
+/// Ends the process with `status` at once: everything the command writes is written and flushed (its
+/// store writes joined) when `main_status` returns, and nothing needs the C runtime's exit handlers,
+/// of which mimalloc's walked every page the process still held to free it (13 ms of a 0.6 s cold
+/// check), for memory the operating system takes back whole.
+#[cfg(unix)]
+fn end(status: u8) -> std::process::ExitCode {
+    use std::io::Write as _;
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    // SAFETY: `_exit` only ends the process; no Rust state is observed after it.
+    unsafe { libc::_exit(i32::from(status)) }
+}
+
+/// Elsewhere, the process ends as usual.
+#[cfg(not(unix))]
+fn end(status: u8) -> std::process::ExitCode {
+    std::process::ExitCode::from(status)
 }

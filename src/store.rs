@@ -611,11 +611,30 @@ impl Store {
 
     /// The working tree's file (`None` when the store is disabled).
     fn working_path(&self) -> Option<PathBuf> {
+        self.crates_path("worktree")
+    }
+
+    /// The file of the workspace's crates in the store's folder `folder` (`None` when the store is
+    /// disabled): what the last extraction of the working tree kept there.
+    fn crates_path(&self, folder: &str) -> Option<PathBuf> {
         let dir = self.dir.as_ref()?;
-        Some(
-            dir.join("worktree")
-                .join(format!("{}.json", self.crates_key)),
-        )
+        Some(dir.join(folder).join(format!("{}.json", self.crates_key)))
+    }
+
+    /// What the last extraction of the working tree kept in `folder` (`None`: nothing, or unreadable).
+    fn kept_for_crates<T: serde::de::DeserializeOwned>(&self, folder: &str) -> Option<T> {
+        let path = self.crates_path(folder)?;
+        self.settled(&path);
+        read_json(&std::fs::read(path).ok()?)
+    }
+
+    /// Keeps `value` in `folder` for the next check (on the writer's thread).
+    fn keep_for_crates<T: Serialize + Send + 'static>(&self, folder: &str, value: T) {
+        if let Some(path) = self.crates_path(folder) {
+            self.queue(path, move |path| {
+                write_json(path, &value);
+            });
+        }
     }
 
     /// The comparison of one protocol (named `name`) whose inputs are `reads`: from the store when an

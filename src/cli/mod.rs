@@ -255,9 +255,16 @@ pub enum RulesFormat {
     Json,
 }
 
-/// Parses the process's arguments and runs; the `main` of the `wirecheck` binary. The process is to end
-/// with the command: a check leaves what it parsed to the operating system instead of freeing it.
+/// Parses the process's arguments and runs; a `main`. The process is to end with the command: a check
+/// leaves what it parsed to the operating system instead of freeing it.
 pub fn main() -> ExitCode {
+    ExitCode::from(main_status())
+}
+
+/// [`main`], giving its exit status as a number, for a binary that ends the process itself: the
+/// `wirecheck` binary ends it at once, without the C runtime's exit handlers. Everything the command
+/// writes is written, and its standard output flushed, when this returns.
+pub fn main_status() -> u8 {
     finish(execute(Cli::parse().command, Then::Exit))
 }
 
@@ -285,7 +292,7 @@ pub fn run(cli: Cli) -> ExitCode {
 /// Runs one subcommand, for an xtask that embeds [`Command`] in its own clap parser. Same exit codes
 /// as [`run`].
 pub fn run_command(command: Command) -> ExitCode {
-    finish(execute(command, Then::Return))
+    ExitCode::from(finish(execute(command, Then::Return)))
 }
 
 /// What the process does once a command is done.
@@ -298,12 +305,12 @@ enum Then {
 }
 
 /// The exit code of a command's outcome; an error is printed.
-fn finish(outcome: Result<ExitCode, String>) -> ExitCode {
+fn finish(outcome: Result<u8, String>) -> u8 {
     match outcome {
         Ok(code) => code,
         Err(message) => {
             eprintln!("error: {message}");
-            ExitCode::from(2)
+            2
         }
     }
 }
@@ -323,7 +330,7 @@ fn emit(text: &str, output: Option<&PathBuf>) -> Result<(), String> {
     }
 }
 
-fn execute(command: Command, then: Then) -> Result<ExitCode, String> {
+fn execute(command: Command, then: Then) -> Result<u8, String> {
     match command {
         Command::Check(args) => check_command(&args, then),
         Command::Baseline(args) => baseline_command(&args),
@@ -336,7 +343,7 @@ fn execute(command: Command, then: Then) -> Result<ExitCode, String> {
 }
 
 /// `wirecheck check`: exit 1 when a protocol's declared version is short.
-fn check_command(args: &CheckArgs, then: Then) -> Result<ExitCode, String> {
+fn check_command(args: &CheckArgs, then: Then) -> Result<u8, String> {
     let options = CheckOptions {
         manifest_path: args.manifest.manifest_path.clone(),
         against: args.against.clone(),
@@ -362,15 +369,11 @@ fn check_command(args: &CheckArgs, then: Then) -> Result<ExitCode, String> {
         &report::render_with(&report, args.format, &render_options),
         args.output.as_ref(),
     )?;
-    Ok(if report.ok {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(if report.ok { 0 } else { 1 })
 }
 
 /// `wirecheck baseline`: the release tag and commit `check` compares against.
-fn baseline_command(args: &BaselineArgs) -> Result<ExitCode, String> {
+fn baseline_command(args: &BaselineArgs) -> Result<u8, String> {
     let workspace =
         Workspace::load(args.manifest.manifest_path.as_deref(), &[]).map_err(|e| e.to_string())?;
     let repo = workspace.repository().map_err(|e| e.to_string())?;
@@ -388,11 +391,11 @@ fn baseline_command(args: &BaselineArgs) -> Result<ExitCode, String> {
     for statement in baseline.statements() {
         eprintln!("note: {statement}");
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }
 
 /// `wirecheck snapshot`: the model of the working tree, or of `--rev`, as JSON.
-fn snapshot_command(args: &SnapshotArgs) -> Result<ExitCode, String> {
+fn snapshot_command(args: &SnapshotArgs) -> Result<u8, String> {
     let mut workspace =
         Workspace::load(args.manifest.manifest_path.as_deref(), &[]).map_err(|e| e.to_string())?;
     // The model `check` reads: the same features and declared shapes.
@@ -413,11 +416,11 @@ fn snapshot_command(args: &SnapshotArgs) -> Result<ExitCode, String> {
     let mut text = serde_json::to_string_pretty(&snapshot).map_err(|e| e.to_string())?;
     text.push('\n');
     emit(&text, None)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }
 
 /// `wirecheck matrix`.
-fn matrix_command(args: &MatrixArgs) -> Result<ExitCode, String> {
+fn matrix_command(args: &MatrixArgs) -> Result<u8, String> {
     let options = MatrixOptions {
         manifest_path: args.manifest.manifest_path.clone(),
         releases: args.releases,
@@ -431,11 +434,11 @@ fn matrix_command(args: &MatrixArgs) -> Result<ExitCode, String> {
         &report::render_matrix(&matrix, args.format),
         args.output.as_ref(),
     )?;
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }
 
 /// `wirecheck rules`: every rule with its level and summary.
-fn rules_command(args: &RulesArgs) -> Result<ExitCode, String> {
+fn rules_command(args: &RulesArgs) -> Result<u8, String> {
     let text = match args.format {
         RulesFormat::Json => {
             let rules: Vec<_> = crate::rules::RULES
@@ -463,11 +466,11 @@ fn rules_command(args: &RulesArgs) -> Result<ExitCode, String> {
         }
     };
     emit(&text, None)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }
 
 /// `wirecheck explain RULE`.
-fn explain_command(rule: &str) -> Result<ExitCode, String> {
+fn explain_command(rule: &str) -> Result<u8, String> {
     let Some(r) = crate::rules::RuleId::from_id(rule).map(|id| id.rule()) else {
         return Err(format!("no rule `{rule}`: `wirecheck rules` lists them"));
     };
@@ -481,10 +484,10 @@ fn explain_command(rule: &str) -> Result<ExitCode, String> {
         ),
         None,
     )?;
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }
 
-fn fixtures_write(args: &FixturesWriteArgs) -> Result<ExitCode, String> {
+fn fixtures_write(args: &FixturesWriteArgs) -> Result<u8, String> {
     use crate::fixtures::{self, FileStatus, WriteOptions};
     let report = fixtures::write(&WriteOptions {
         manifest_path: args.manifest.manifest_path.clone(),
@@ -531,7 +534,7 @@ fn fixtures_write(args: &FixturesWriteArgs) -> Result<ExitCode, String> {
         eprintln!(
             "error: the wire fixtures are not up to date: run `wirecheck fixtures write` and commit the files"
         );
-        return Ok(ExitCode::from(1));
+        return Ok(1);
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(0)
 }
