@@ -41,10 +41,16 @@
 //! Every run of a workspace (warm, cold, and one with `--no-cache`) must print the report of the first.
 //! - `floor`: `examples/floor.rs`, built the same way: read every `.rs` file of both revisions (the working
 //!   tree from disk, the last tag from git objects) and parse each with `syn::parse_file`, nothing else.
-//! - `cargo check`: `cargo check --offline --workspace` of the generated crates, in a target directory of
+//! - `cargo check`: `cargo check --offline --workspace` of a copy of the generated crates (touching the
+//!   workspace's own files would leave its git index stale for the checks), in a target directory of
 //!   their own, after a warm-up build of the dependencies (serde, serde_json, wirecheck's derives); each run
 //!   first touches every `.rs` file of the crates, so it checks the crates' own code and nothing else.
 //!   Any checker that builds the baseline pays at least this, once per revision.
+//!
+//! The runs go in `--runs` rounds, each checking every workspace warm then cold, then running the floor
+//! and `cargo check` once: every ratio of the last line compares measurements of the same rounds, so the
+//! machine's drift over the minutes of the bench falls on both of its sides alike. The pull-request
+//! check runs after the rounds (it edits the first workspace for its runs).
 //!
 //! Release builds for both `check` and the floor: syn is several times slower in a debug build, and a user
 //! runs an installed (release) `wirecheck`. The xtask itself (a debug build) only generates and times.
@@ -131,6 +137,12 @@ impl Timing {
 
     fn max(&self) -> Duration {
         self.runs.iter().copied().max().unwrap_or_default()
+    }
+
+    /// Adds the runs of `other`, measured in another round.
+    fn absorb(&mut self, other: Timing) {
+        self.runs.extend(other.runs);
+        self.peak_kib = self.peak_kib.max(other.peak_kib);
     }
 }
 
@@ -293,9 +305,27 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         args.runs
     );
     let dirs: Vec<&Path> = workspaces.iter().map(|w| w.dir.as_path()).collect();
-    let checks = measure_checks(&wirecheck, &dirs, args.runs, memory)?;
-    let evidence = DependencyEvidence::read(&workspaces, &checks)?;
     let base = &workspaces[0];
+    let mut checks = first_checks(&wirecheck, &dirs)?;
+    let cargo = if args.no_cargo_check {
+        None
+    } else {
+        Some(CargoCheck::prepare(&base.dir, &base_dir, &repo_root)?)
+    };
+    // Every ratio of the last line compares measurements of the same rounds: the machine's drift over
+    // the minutes of the bench falls on both sides alike.
+    let mut floor_t = Timing::default();
+    let mut cargo_t = Timing::default();
+    for round in 1..=args.runs {
+        eprintln!("bench: round {round} of {}", args.runs);
+        check_round(&wirecheck, &dirs, &mut checks, memory)?;
+        floor_t.absorb(measure_floor(&floor, base, 1, memory)?);
+        if let Some(cargo) = &cargo {
+            cargo_t.absorb(cargo.run(memory)?);
+        }
+    }
+    let cargo_check = cargo.map(|_| cargo_t);
+    let evidence = DependencyEvidence::read(&workspaces, &checks)?;
     eprintln!("bench: a pull-request check");
     let pull_request = pull_request::measure_pull_request(
         &wirecheck,
@@ -304,15 +334,6 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         args.runs,
         memory,
     )?;
-    eprintln!("bench: floor");
-    let floor_t = measure_floor(&floor, base, args.runs, memory)?;
-    let cargo_check = if args.no_cargo_check {
-        None
-    } else {
-        Some(cargo_check(
-            &base.dir, &base_dir, &repo_root, args.runs, memory,
-        )?)
-    };
     print_report(&args, &workspaces, &checks, &evidence, memory);
     let measured = Measured {
         checks: &checks,
@@ -595,51 +616,49 @@ fn cold(check: &Checked) -> &Timing {
     &check.cold
 }
 
-/// Times `wirecheck check --format json` in each generated workspace of `dirs`, with the store warm (an
-/// earlier check filled it) and cold (removed before the run, as on a CI runner without a cached target
-/// directory). The runs go in `runs` rounds, each running every workspace warm then cold, so that the
-/// machine's drift over the minutes of the bench falls on all of them alike. Every run of a workspace
-/// (and one with `--no-cache`, which extracts every release from git again) must print the same report.
-fn measure_checks(
+/// Each workspace's first check (see [`first_report`]), with no run measured yet.
+fn first_checks(wirecheck: &Path, dirs: &[&Path]) -> Result<Vec<Checked>> {
+    dirs.iter()
+        .map(|dir| {
+            Ok(Checked {
+                warm: Timing::default(),
+                cold: Timing::default(),
+                report: first_report(wirecheck, dir)?,
+            })
+        })
+        .collect()
+}
+
+/// One round: every workspace checked with its store warm, then cold; every run must print the first
+/// run's report.
+fn check_round(
     wirecheck: &Path,
     dirs: &[&Path],
-    runs: usize,
+    checks: &mut [Checked],
     memory: bool,
-) -> Result<Vec<Checked>> {
-    let mut checks = Vec::new();
-    for dir in dirs {
-        checks.push(Checked {
-            warm: Timing::default(),
-            cold: Timing::default(),
-            report: first_report(wirecheck, dir)?,
-        });
-    }
-    for _ in 0..runs {
-        for (dir, check) in dirs.iter().zip(&mut checks) {
-            for store_kept in [true, false] {
-                let make = || {
-                    if !store_kept {
-                        let _ = std::fs::remove_dir_all(dir.join("target").join("wirecheck"));
-                    }
-                    check_command(wirecheck, dir)
-                };
-                let (t, out) = measure(1, memory, make, check_ok)?;
-                ensure!(
-                    out == check.report,
-                    "wirecheck check reported differently with and without its store in {}",
-                    dir.display()
-                );
-                let timing = if store_kept {
-                    &mut check.warm
-                } else {
-                    &mut check.cold
-                };
-                timing.runs.extend(t.runs);
-                timing.peak_kib = timing.peak_kib.max(t.peak_kib);
+) -> Result<()> {
+    for (dir, check) in dirs.iter().zip(checks) {
+        for store_kept in [true, false] {
+            let make = || {
+                if !store_kept {
+                    let _ = std::fs::remove_dir_all(dir.join("target").join("wirecheck"));
+                }
+                check_command(wirecheck, dir)
+            };
+            let (t, out) = measure(1, memory, make, check_ok)?;
+            ensure!(
+                out == check.report,
+                "wirecheck check reported differently with and without its store in {}",
+                dir.display()
+            );
+            if store_kept {
+                check.warm.absorb(t);
+            } else {
+                check.cold.absorb(t);
             }
         }
     }
-    Ok(checks)
+    Ok(())
 }
 
 /// A first check of `dir` (it fills the store) and one with `--no-cache`: the report every later run must
@@ -819,52 +838,80 @@ fn touch_sources(ws: &Path) -> Result<()> {
     Ok(())
 }
 
-/// `cargo check --offline --workspace` of the generated crates: a warm-up that builds the dependencies,
-/// then `runs` timed checks of the crates' own code.
-fn cargo_check(
-    ws: &Path,
-    base_dir: &Path,
-    repo_root: &Path,
-    runs: usize,
-    memory: bool,
-) -> Result<Timing> {
-    // The versions this repository already uses: no network, no new downloads.
-    std::fs::copy(repo_root.join("Cargo.lock"), ws.join("Cargo.lock"))
-        .context("copying Cargo.lock")?;
-    let target = base_dir.join("cargo-check-target");
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let make = || {
-        let mut cmd = Command::new(&cargo);
+/// `cargo check --offline --workspace` of a copy of the first workspace's crates (touching the sources
+/// of the workspace itself would leave the git index's stat data stale for the checks measured after),
+/// after a warm-up that builds the dependencies; each run checks the crates' own code.
+struct CargoCheck {
+    dir: PathBuf,
+    target: PathBuf,
+    cargo: std::ffi::OsString,
+}
+
+impl CargoCheck {
+    /// Copies the workspace `ws` (without `.git` and `target`) under `base_dir`, with this repository's
+    /// `Cargo.lock`, and runs the warm-up.
+    fn prepare(ws: &Path, base_dir: &Path, repo_root: &Path) -> Result<Self> {
+        let dir = base_dir.join("cargo-check-workspace");
+        copy_dir(ws, &dir, &[".git", "target"]).context("copying the workspace")?;
+        // The versions this repository already uses: no network, no new downloads.
+        std::fs::copy(repo_root.join("Cargo.lock"), dir.join("Cargo.lock"))
+            .context("copying Cargo.lock")?;
+        let check = CargoCheck {
+            dir,
+            target: base_dir.join("cargo-check-target"),
+            cargo: std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()),
+        };
+        eprintln!(
+            "bench: cargo check warm-up (builds serde, serde_json and wirecheck's derives once)"
+        );
+        let warm = check
+            .command()
+            .stdin(Stdio::null())
+            .status()
+            .context("running cargo check")?;
+        if !warm.success() {
+            bail!("cargo check of the generated workspace failed (see above)");
+        }
+        Ok(check)
+    }
+
+    fn command(&self) -> Command {
+        let mut cmd = Command::new(&self.cargo);
         cmd.args(["check", "--offline", "--workspace", "--quiet"])
-            .current_dir(ws)
-            .env("CARGO_TARGET_DIR", &target)
+            .current_dir(&self.dir)
+            .env("CARGO_TARGET_DIR", &self.target)
             .env_remove("RUSTFLAGS")
             // Cargo's own default for `cargo check` (incremental), whatever the caller's environment
             // says: with `CARGO_INCREMENTAL=0` the same check took 104 s instead of about 37 s.
             .env_remove("CARGO_INCREMENTAL")
             .env("CARGO_TERM_COLOR", "never");
         cmd
-    };
-    eprintln!("bench: cargo check warm-up (builds serde, serde_json and wirecheck's derives once)");
-    let warm = make()
-        .stdin(Stdio::null())
-        .status()
-        .context("running cargo check")?;
-    if !warm.success() {
-        bail!("cargo check of the generated workspace failed (see above)");
     }
-    eprintln!("bench: cargo check of the crates ({runs} runs)");
-    let mut timing = Timing {
-        runs: Vec::new(),
-        peak_kib: None,
-    };
-    for _ in 0..runs {
-        touch_sources(ws)?;
-        let (t, _) = measure(1, memory, make, |_, status| status == Some(0))?;
-        timing.runs.extend(t.runs);
-        timing.peak_kib = timing.peak_kib.max(t.peak_kib);
+
+    /// One timed check, every source touched first.
+    fn run(&self, memory: bool) -> Result<Timing> {
+        touch_sources(&self.dir)?;
+        let make = || self.command();
+        Ok(measure(1, memory, make, |_, status| status == Some(0))?.0)
     }
-    Ok(timing)
+}
+
+/// Copies the directory `from` to `to`, files and subdirectories, but none named in `skip`.
+fn copy_dir(from: &Path, to: &Path, skip: &[&str]) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        if skip.iter().any(|name| entry.file_name() == *name) {
+            continue;
+        }
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_dir(&entry.path(), &target, skip)?;
+        } else {
+            std::fs::copy(entry.path(), target)?;
+        }
+    }
+    Ok(())
 }
 
 /// What `wirecheck check --format json` decided: ok or not, and its findings by level.

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use anyhow::{Context as _, Result, ensure};
 
-use super::{Timing, check_command, check_ok, measure, no_cache_report};
+use super::{Timing, check_command, check_ok, copy_dir, measure, no_cache_report};
 
 /// The message file the pull request edits (the first crate's first message file) and the field it adds
 /// to the file's first `#[wire(protocol = ...)]` struct.
@@ -27,7 +27,7 @@ pub(super) fn measure_pull_request(
     let kept = dir.join("target").join("wirecheck-main");
     measure(1, false, || check_command(wirecheck, dir), check_ok)?;
     let _ = std::fs::remove_dir_all(&kept);
-    copy_dir(&store, &kept).context("copying the store")?;
+    copy_dir(&store, &kept, &[]).context("copying the store")?;
     let file = dir.join(format!("crates/{first_crate}/src/proto/g0/m0.rs"));
     let original =
         std::fs::read_to_string(&file).with_context(|| format!("reading {}", file.display()))?;
@@ -36,7 +36,7 @@ pub(super) fn measure_pull_request(
         let no_cache = no_cache_report(wirecheck, dir)?;
         let make = || {
             let _ = std::fs::remove_dir_all(&store);
-            let _ = copy_dir(&kept, &store);
+            let _ = copy_dir(&kept, &store, &[]);
             check_command(wirecheck, dir)
         };
         let (timing, last) = measure(runs, memory, make, check_ok)?;
@@ -49,7 +49,7 @@ pub(super) fn measure_pull_request(
     })();
     std::fs::write(&file, original)?;
     let _ = std::fs::remove_dir_all(&store);
-    copy_dir(&kept, &store)?;
+    copy_dir(&kept, &store, &[])?;
     std::fs::remove_dir_all(&kept)?;
     result
 }
@@ -69,21 +69,6 @@ fn with_field(text: &str) -> Result<String> {
         }
     }
     anyhow::bail!("the message file declares no struct message with named fields")
-}
-
-/// Copies the directory `from` to `to` (which must not exist), files and subdirectories.
-fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        let target = to.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
-            copy_dir(&entry.path(), &target)?;
-        } else {
-            std::fs::copy(entry.path(), target)?;
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]
