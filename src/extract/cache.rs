@@ -5,6 +5,7 @@
 use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
+use std::sync::Arc;
 
 use git2::{ObjectType, Oid};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -106,10 +107,10 @@ pub struct SourceCache {
     /// Files known by their scan alone (see [`SourceCache::know_scans`]).
     known_scans: RefCell<Option<KnownScans>>,
     /// Declarations an earlier check kept, by blob id (see [`SourceCache::know_lowering`]).
-    known_declarations: RefCell<FxHashMap<Oid, Vec<Declaration>>>,
+    known_declarations: RefCell<FxHashMap<Oid, Arc<[Declaration]>>>,
     /// The names modules bind, by blob id and what else they depend on: kept by an earlier check, or
     /// indexed by this one.
-    scopes: RefCell<FxHashMap<(Oid, ScopeKey), Rc<KeptScope>>>,
+    scopes: RefCell<FxHashMap<(Oid, ScopeKey), Arc<KeptScope>>>,
     stats: Cell<CacheStats>,
 }
 
@@ -223,11 +224,11 @@ impl SourceCache {
             .filter_map(|(id, found)| Some((Oid::from_str(&id).ok()?, found)))
             .collect();
         let scopes = std::mem::take(&mut kept.scopes);
-        self.scopes
-            .borrow_mut()
-            .extend(scopes.into_iter().filter_map(|(id, key, scope)| {
-                Some(((Oid::from_str(&id).ok()?, key), Rc::new(scope)))
-            }));
+        self.scopes.borrow_mut().extend(
+            scopes
+                .into_iter()
+                .filter_map(|(id, key, scope)| Some(((Oid::from_str(&id).ok()?, key), scope))),
+        );
         self.lowered.know(kept);
     }
 
@@ -241,7 +242,7 @@ impl SourceCache {
             .iter()
             .filter_map(|id| {
                 let found = blobs.get(id)?.declarations.get()?;
-                (!found.is_empty()).then(|| (id.to_string(), found.clone()))
+                (!found.is_empty()).then(|| (id.to_string(), Arc::clone(found)))
             })
             .collect();
         kept.scopes = self
@@ -249,14 +250,14 @@ impl SourceCache {
             .borrow()
             .iter()
             .filter(|((id, _), _)| ids.contains(id))
-            .map(|((id, key), scope)| (id.to_string(), key.clone(), KeptScope::clone(scope)))
+            .map(|((id, key), scope)| (id.to_string(), key.clone(), Arc::clone(scope)))
             .collect();
         kept.scopes.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)));
         kept
     }
 
     /// The names the module `key` of the blob `id` binds, as kept or indexed before.
-    pub(super) fn scope(&self, id: Oid, key: &ScopeKey) -> Option<Rc<KeptScope>> {
+    pub(super) fn scope(&self, id: Oid, key: &ScopeKey) -> Option<Arc<KeptScope>> {
         let found = self.scopes.borrow().get(&(id, key.clone())).cloned();
         if found.is_some() {
             self.count(|stats| stats.scopes_reused += 1);
@@ -266,7 +267,7 @@ impl SourceCache {
 
     /// Keeps the names the module `key` of the blob `id` binds, for the next revisions and checks.
     pub(super) fn keep_scope(&self, id: Oid, key: ScopeKey, scope: KeptScope) {
-        self.scopes.borrow_mut().insert((id, key), Rc::new(scope));
+        self.scopes.borrow_mut().insert((id, key), Arc::new(scope));
     }
 
     /// Forgets which records the extractions so far used (see [`SourceCache::kept_lowering`]).
@@ -275,7 +276,7 @@ impl SourceCache {
     }
 
     /// The declarations of the blob `id` an earlier check kept, taken.
-    fn known_declarations(&self, id: Oid) -> Option<Vec<Declaration>> {
+    fn known_declarations(&self, id: Oid) -> Option<Arc<[Declaration]>> {
         self.known_declarations.borrow_mut().remove(&id)
     }
 
@@ -506,7 +507,7 @@ pub(super) struct Blob {
     items: OnceCell<Option<Items>>,
     /// The `mod` declarations read from the syntax tree, when the scan could not read them.
     ast_mods: OnceCell<Vec<ModItem>>,
-    declarations: OnceCell<Vec<Declaration>>,
+    declarations: OnceCell<Arc<[Declaration]>>,
 }
 
 /// What a file's text alone tells: its scan, and its items when it may declare. Plain data, so that it
@@ -666,7 +667,7 @@ impl Blob {
             }
             None => declarations::declarations_of(self.ast(cache)?),
         };
-        Ok(self.declarations.get_or_init(|| found))
+        Ok(self.declarations.get_or_init(|| found.into()))
     }
 
     /// Whether a declaration of the file, as read so far, is on the item at `at` (which then parses).

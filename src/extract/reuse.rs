@@ -123,14 +123,14 @@ pub(super) struct Lowered {
 /// The lowered type items of the extractions of one check, by [`Identity`].
 #[derive(Debug, Default)]
 pub(super) struct LoweredTypes {
-    records: RefCell<FxHashMap<Identity, Vec<Rc<Lowered>>>>,
+    records: RefCell<FxHashMap<Identity, Vec<Arc<Lowered>>>>,
     places: RefCell<FxHashMap<String, u32>>,
     items: RefCell<FxHashMap<(Oid, ItemAt), u32>>,
     /// The items (numbers) some record is of.
     recorded: RefCell<FxHashSet<u32>>,
     /// The record each item lowered since [`LoweredTypes::take_used`] was last called was lowered
     /// with, or replayed from.
-    used: RefCell<FxHashMap<Identity, Rc<Lowered>>>,
+    used: RefCell<FxHashMap<Identity, Arc<Lowered>>>,
     paths: RefCell<Interned>,
     feature_sets: RefCell<Vec<BTreeSet<String>>>,
     contexts: RefCell<Vec<BTreeMap<String, String>>>,
@@ -232,7 +232,7 @@ impl LoweredTypes {
     }
 
     /// The records of `identity`, the latest first.
-    pub(super) fn records(&self, identity: Identity) -> Vec<Rc<Lowered>> {
+    pub(super) fn records(&self, identity: Identity) -> Vec<Arc<Lowered>> {
         self.records
             .borrow()
             .get(&identity)
@@ -241,21 +241,21 @@ impl LoweredTypes {
     }
 
     /// Keeps a record of `identity` (dropping the oldest beyond [`RECORDS_PER_ITEM`]).
-    pub(super) fn keep(&self, identity: Identity, lowered: Lowered) -> Rc<Lowered> {
+    pub(super) fn keep(&self, identity: Identity, lowered: Lowered) -> Arc<Lowered> {
         self.recorded.borrow_mut().insert(identity.item);
         let mut records = self.records.borrow_mut();
         let kept = records.entry(identity).or_default();
         if kept.len() == RECORDS_PER_ITEM {
             kept.remove(0);
         }
-        let lowered = Rc::new(lowered);
-        kept.push(Rc::clone(&lowered));
+        let lowered = Arc::new(lowered);
+        kept.push(Arc::clone(&lowered));
         lowered
     }
 
     /// Notes that `identity` was lowered with `record`, or replayed from it.
-    pub(super) fn use_record(&self, identity: Identity, record: &Rc<Lowered>) {
-        self.used.borrow_mut().insert(identity, Rc::clone(record));
+    pub(super) fn use_record(&self, identity: Identity, record: &Arc<Lowered>) {
+        self.used.borrow_mut().insert(identity, Arc::clone(record));
     }
 
     /// Forgets the records used so far (see [`LoweredTypes::take_used`]).
@@ -277,7 +277,8 @@ impl LoweredTypes {
         for (place, &number) in self.places.borrow().iter() {
             places[number as usize].clone_from(place);
         }
-        let mut records: Vec<(Identity, Lowered)> = used
+        // Shared with the cache, not copied: the writer thread reads them while this check goes on.
+        let mut records: Vec<(Identity, Arc<Lowered>)> = used
             .into_iter()
             .filter(|(_, record)| {
                 !record
@@ -285,7 +286,6 @@ impl LoweredTypes {
                     .iter()
                     .any(|event| matches!(event, Event::UnknownRule(_)))
             })
-            .map(|(identity, record)| (identity, Lowered::clone(&record)))
             .collect();
         records.sort_by_key(|(identity, _)| (identity.item, identity.place));
         KeptLowering {
@@ -338,7 +338,10 @@ impl LoweredTypes {
             contexts: &contexts,
         };
         for (identity, record) in records {
-            if let Some((identity, record)) = renumber.record(identity, record) {
+            // A record read back is this one's alone: taken, not copied.
+            if let Some((identity, record)) =
+                renumber.record(identity, Arc::unwrap_or_clone(record))
+            {
                 self.keep(identity, record);
             }
         }
@@ -378,12 +381,12 @@ pub(crate) struct KeptLowering {
     paths: Vec<Vec<String>>,
     feature_sets: Vec<BTreeSet<String>>,
     contexts: Vec<BTreeMap<String, String>>,
-    records: Vec<(Identity, Lowered)>,
+    records: Vec<(Identity, Arc<Lowered>)>,
     /// The declarations of the files, by blob id (the cache fills it: `SourceCache::kept_lowering`).
-    pub(super) declarations: BTreeMap<String, Vec<Declaration>>,
+    pub(super) declarations: BTreeMap<String, Arc<[Declaration]>>,
     /// The names modules of the files bind, by blob id (the cache fills it).
     #[serde(default)]
-    pub(super) scopes: Vec<(String, ScopeKey, KeptScope)>,
+    pub(super) scopes: Vec<(String, ScopeKey, Arc<KeptScope>)>,
 }
 
 /// What the names a module of a file parsed item by item binds depend on besides the file's bytes: its
