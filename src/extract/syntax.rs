@@ -376,7 +376,17 @@ pub(super) struct FilePosition {
 thread_local! {
     /// The items parsed alone on this thread, by the range of proc-macro2's source map (characters,
     /// counted over every text parsed on the thread) their text took: ascending, as the map grows.
-    static ITEM_BASES: RefCell<Vec<(u32, u32, ItemBase)>> = const { RefCell::new(Vec::new()) };
+    static ITEM_BASES: RefCell<Vec<ItemRange>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The range of proc-macro2's source map an item's text took, and where the item starts in its file.
+#[derive(Clone, Copy)]
+struct ItemRange {
+    from: u32,
+    to: u32,
+    base: ItemBase,
+    /// The text is ASCII: a character's offset in it is its byte offset.
+    ascii: bool,
 }
 
 /// Parses the text of one item of a file, which starts at `base` in it; the spans of the tree then read
@@ -385,12 +395,17 @@ pub(super) fn parse_item(text: &str, base: ItemBase) -> syn::Result<Item> {
     let tokens: proc_macro2::TokenStream = text.parse()?;
     // The source map range the text took: from its first token's place and offset in the text.
     if let Some(first) = tokens.clone().into_iter().next()
-        && let Some(lo) = map_offset(first.span())
+        && let Some((lo, _)) = map_range(first.span())
     {
         let before = text[..first.span().byte_range().start].chars().count();
-        let lo = lo.saturating_sub(u32::try_from(before).unwrap_or(u32::MAX));
-        let hi = lo.saturating_add(u32::try_from(text.chars().count()).unwrap_or(u32::MAX));
-        ITEM_BASES.with(|bases| bases.borrow_mut().push((lo, hi, base)));
+        let from = lo.saturating_sub(u32::try_from(before).unwrap_or(u32::MAX));
+        let range = ItemRange {
+            from,
+            to: from.saturating_add(u32::try_from(text.chars().count()).unwrap_or(u32::MAX)),
+            base,
+            ascii: text.is_ascii(),
+        };
+        ITEM_BASES.with(|bases| bases.borrow_mut().push(range));
     }
     syn::parse2(tokens)
 }
@@ -401,19 +416,17 @@ pub(super) fn clear_item_bases() {
     ITEM_BASES.with(|bases| bases.borrow_mut().clear());
 }
 
-/// The offset of a span's start in proc-macro2's source map of the thread (its `Debug` form is
+/// The range of a span in proc-macro2's source map of the thread, in characters (its `Debug` form is
 /// `bytes(lo..hi)` outside a procedural macro); `None` for a span without a place (`call_site`).
-fn map_offset(span: Span) -> Option<u32> {
+fn map_range(span: Span) -> Option<(u32, u32)> {
     use std::fmt::Write as _;
     // Formatted on the stack: every located token of the model asks.
     let mut debug = StackText::default();
     write!(debug, "{span:?}").ok()?;
     let range = debug.text()?.strip_prefix("bytes(")?.strip_suffix(')')?;
-    let digits = range.bytes().position(|b| b == b'.')?;
-    if range.as_bytes().get(digits + 1) != Some(&b'.') {
-        return None;
-    }
-    range[..digits].parse().ok().filter(|&lo| lo > 0)
+    let (lo, hi) = range.split_once("..")?;
+    let lo: u32 = lo.parse().ok().filter(|&lo| lo > 0)?;
+    Some((lo, hi.parse().ok()?))
 }
 
 /// A short text written on the stack (a span's `Debug` form, `bytes(4294967295..4294967295)` at most);
@@ -444,41 +457,88 @@ impl std::fmt::Write for StackText {
 /// item starts; for a token of a file parsed whole, as proc-macro2 reports it.
 pub(super) fn file_position(span: Span) -> FilePosition {
     let start = span.start();
-    let bytes = span.byte_range();
-    let own = FilePosition {
+    let own = |bytes| FilePosition {
         line: start.line,
         column: start.column,
         bytes,
     };
-    let Some(lo) = map_offset(span) else {
-        return own;
+    let Some((lo, hi)) = map_range(span) else {
+        return own(span.byte_range());
     };
-    let base = ITEM_BASES.with(|bases| {
+    let item = ITEM_BASES.with(|bases| {
         let bases = bases.borrow();
-        let after = bases.partition_point(|(from, _, _)| *from <= lo);
+        let after = bases.partition_point(|range| range.from <= lo);
         after
             .checked_sub(1)
             .map(|i| bases[i])
-            .filter(|(_, to, _)| lo <= *to)
-            .map(|(_, _, base)| base)
+            .filter(|range| lo <= range.to)
     });
-    match base {
-        None => own,
-        Some(base) => FilePosition {
-            line: own.line + base.line as usize - 1,
-            column: if own.line == 1 {
-                own.column + base.column as usize
-            } else {
-                own.column
-            },
-            bytes: own.bytes.start + base.byte..own.bytes.end + base.byte,
+    let Some(item) = item else {
+        return own(span.byte_range());
+    };
+    // In an ASCII text the characters proc-macro2 counts are bytes: no walk over the text to convert.
+    let bytes = if item.ascii && hi >= lo {
+        (lo - item.from) as usize..(hi - item.from) as usize
+    } else {
+        span.byte_range()
+    };
+    let base = item.base;
+    FilePosition {
+        line: start.line + base.line as usize - 1,
+        column: if start.line == 1 {
+            start.column + base.column as usize
+        } else {
+            start.column
         },
+        bytes: bytes.start + base.byte..bytes.end + base.byte,
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{DerivePath, derive_paths, syn_derive_paths};
+    use super::{DerivePath, ItemBase, derive_paths, file_position, parse_item, syn_derive_paths};
+
+    /// Every token of an item parsed alone reads back at its place in the file, in an ASCII item (whose
+    /// byte offsets are its character offsets) after non-ASCII text, and in an item with non-ASCII
+    /// identifiers and literals.
+    #[test]
+    fn tokens_of_items_parsed_alone_are_where_the_file_has_them() {
+        fn visit(tokens: proc_macro2::TokenStream, out: &mut Vec<(String, proc_macro2::Span)>) {
+            for token in tokens {
+                match token {
+                    proc_macro2::TokenTree::Group(group) => visit(group.stream(), out),
+                    other => out.push((other.to_string(), other.span())),
+                }
+            }
+        }
+        let file = "// héllo wörld\nmod a;\n#[derive(X)]\nstruct S {\n    f: u8, g: String }\nconst É: &str = \"ça\";\nstruct T { é: u8 }\n";
+        let mut checked = 0;
+        for item_text in [
+            "#[derive(X)]\nstruct S {\n    f: u8, g: String }",
+            "const É: &str = \"ça\";",
+            "struct T { é: u8 }",
+        ] {
+            let byte = file.find(item_text).unwrap();
+            let line_start = file[..byte].rfind('\n').map_or(0, |i| i + 1);
+            let base = ItemBase {
+                line: u32::try_from(file[..byte].matches('\n').count() + 1).unwrap(),
+                column: u32::try_from(file[line_start..byte].chars().count()).unwrap(),
+                byte,
+            };
+            let item = parse_item(item_text, base).unwrap();
+            let mut tokens = Vec::new();
+            visit(quote::ToTokens::into_token_stream(item), &mut tokens);
+            for (text, span) in tokens {
+                let at = file_position(span);
+                assert_eq!(&file[at.bytes.clone()], text, "{item_text}");
+                let line_start = file[..at.bytes.start].rfind('\n').map_or(0, |i| i + 1);
+                assert_eq!(at.line, file[..at.bytes.start].matches('\n').count() + 1);
+                assert_eq!(at.column, file[line_start..at.bytes.start].chars().count());
+                checked += 1;
+            }
+        }
+        assert!(checked > 20);
+    }
 
     fn attrs(source: &str) -> Vec<syn::Attribute> {
         syn::parse_str::<syn::ItemStruct>(source)
