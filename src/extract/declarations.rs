@@ -11,7 +11,7 @@ use wirecheck_vocab::{Format, Kind, Upgrade};
 use super::location;
 use super::scan::macro_body_ident;
 use super::syntax::{
-    derives_named, expand_cfg_attr, is_cfg, item_attrs, item_ident, path_segments, unraw,
+    derive_paths, expand_cfg_attr, is_cfg, item_attrs, item_ident, path_segments, unraw,
 };
 use crate::model::{AllowDecl, Location};
 
@@ -284,13 +284,16 @@ fn type_declarations(item: &Item, inline: &[String], at: ItemAt, out: &mut Vec<D
             declared,
         });
     };
-    if derives_named(&attrs, "Protocol") {
+    // One read of the derive lists for both names.
+    let derives = derive_paths(&attrs);
+    let derives_named = |name: &str| derives.iter().any(|path| path.ends_with(name));
+    if derives_named("Protocol") {
         let attrs = wirecheck_grammar::parse_protocol(&attrs, ident.span());
         push(Declared::Protocol(
             attrs.map(Into::into).map_err(Into::into),
         ));
     }
-    if derives_named(&attrs, "Message") {
+    if derives_named("Message") {
         let attrs = wirecheck_grammar::parse_message(&attrs, ident.span());
         push(Declared::Message(attrs.map(Into::into).map_err(Into::into)));
     }
