@@ -37,7 +37,7 @@ struct State {
     files: FxHashMap<String, Slot>,
     /// The extraction no longer needs the thread.
     stopped: bool,
-    /// The thread has returned.
+    /// The thread has returned (or panicked): a file it was reading will not be scanned.
     finished: bool,
 }
 
@@ -79,9 +79,9 @@ impl ReadAhead {
         std::thread::Builder::new()
             .name("wirecheck-ahead".to_owned())
             .spawn(move || {
+                // Told even when the scan panics: the extraction then reads what is left itself.
+                let _finished = Finished(&thread);
                 thread.run(&dir, stack);
-                thread.lock().finished = true;
-                thread.changed.notify_all();
             })
             .ok()?;
         Some(ReadAhead { shared })
@@ -92,7 +92,7 @@ impl ReadAhead {
     /// `mod` declarations ([`ReadAhead::mounted`]), or that there is none ([`ReadAhead::absent`]).
     pub(in crate::extract) fn take(&self, path: &str) -> Option<Scanned> {
         let mut state = self.shared.lock();
-        while matches!(state.files.get(path), Some(Slot::Reading)) {
+        while !state.finished && matches!(state.files.get(path), Some(Slot::Reading)) {
             state = self.shared.wait(state);
         }
         match state.files.insert(path.to_owned(), Slot::Taken(None)) {
@@ -127,6 +127,16 @@ impl Drop for ReadAhead {
     fn drop(&mut self) {
         self.shared.lock().stopped = true;
         self.shared.changed.notify_all();
+    }
+}
+
+/// Marks the thread finished when it returns or unwinds.
+struct Finished<'a>(&'a Shared);
+
+impl Drop for Finished<'_> {
+    fn drop(&mut self) {
+        self.0.lock().finished = true;
+        self.0.changed.notify_all();
     }
 }
 
