@@ -50,7 +50,8 @@
 //! The runs go in `--runs` rounds, each checking every workspace warm then cold, then running the floor
 //! and `cargo check` once: every ratio of the last line compares measurements of the same rounds, so the
 //! machine's drift over the minutes of the bench falls on both of its sides alike. The pull-request
-//! check runs after the rounds (it edits the first workspace for its runs).
+//! check runs after the rounds (it edits the first workspace for its runs). Every timed run starts
+//! with the writes of the runs before it flushed (`sync`, untimed): no run pays for another's.
 //!
 //! Release builds for both `check` and the floor: syn is several times slower in a debug build, and a user
 //! runs an installed (release) `wirecheck`. The xtask itself (a debug build) only generates and times.
@@ -771,12 +772,21 @@ fn measure(
     Ok((timing, last))
 }
 
+/// Flushes what earlier runs wrote (`sync`, untimed) before a timed run: `cargo check` leaves hundreds of
+/// MiB of its target directory to the kernel's writeback, and a check started while that is flushed
+/// took 0.69-0.83 s instead of 0.45-0.51 s, so the measurement after it would pay for its writes. Where
+/// `sync` cannot run, nothing is flushed.
+fn settle_writes() {
+    let _ = Command::new("sync").status();
+}
+
 /// One process run: wall time, stdout, exit code, peak resident set in KiB.
 type Run = (Duration, Vec<u8>, Option<i32>, Option<u64>);
 
 /// Runs one command, with stderr discarded (unless it fails); wall time measured here, peak memory by
 /// `/usr/bin/time -v` (written to a file, so the command's own output stays apart).
 fn run_timed(cmd: Command, memory: bool) -> Result<Run> {
+    settle_writes();
     let report = tempfile::NamedTempFile::new()?;
     let mut actual = if memory {
         let mut time = Command::new("/usr/bin/time");
