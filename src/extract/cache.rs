@@ -51,7 +51,7 @@ pub struct CacheStats {
     /// Type items whose lowering at an earlier revision was reused (the same item, asking the same
     /// questions with the same answers), not lowered again.
     pub types_reused: usize,
-    /// Files known by a scan an earlier check kept ([`FileScans`]), neither read nor scanned.
+    /// Files known by a scan an earlier check kept (the store's `scans/`), neither read nor scanned.
     pub scans_reused: usize,
     /// Of those, the files whose text was read after all (from the repository's objects), for an item's
     /// syntax or a module's names.
@@ -511,8 +511,8 @@ pub(super) struct Blob {
 }
 
 /// What a file's text alone tells: its scan, and its items when it may declare. Plain data, so that it
-/// can be made on another thread (see [`ReadAhead`](super::ahead::ReadAhead)) and become a [`Blob`]
-/// there where its id is known.
+/// can be made on another thread (the read-ahead of `tree/ahead`) and become a [`Blob`] on the
+/// extraction's, where its id is known.
 pub(super) struct Scanned {
     text: String,
     /// The scan; `None` when it could not read the file.
@@ -839,6 +839,14 @@ mod tests {
         }
     }
 
+    /// A new repository holding `text` as a blob, and a reader of that blob by its id.
+    fn in_repository(text: &'static str) -> (tempfile::TempDir, Indexed) {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = git2::Repository::init(tmp.path()).unwrap();
+        let id = repo.blob(text.as_bytes()).unwrap();
+        (tmp, Indexed { id, text })
+    }
+
     /// A reader of one file that does not know its blob id, counting its reads.
     struct Unindexed {
         text: &'static str,
@@ -902,17 +910,15 @@ mod tests {
     /// repository does not hold is read as any other.
     #[test]
     fn a_file_known_by_its_scan_is_read_from_the_repository_if_needed() {
-        let tmp = tempfile::tempdir().unwrap();
-        let repo = git2::Repository::init(tmp.path()).unwrap();
         let text = "pub struct T;\nmod inner;\n";
-        let id = repo.blob(text.as_bytes()).unwrap();
+        let (tmp, reader) = in_repository(text);
+        let id = reader.id;
         let mods = scan::scan(text).unwrap().mods;
         let scan = FileScan {
             mods: mods.clone(),
             items: None,
         };
         let scans = FileScans([(id.to_string(), scan)].into());
-        let reader = Indexed { id, text };
         let known = || {
             let cache = SourceCache::new();
             cache.know_scans(git2::Repository::open(tmp.path()).unwrap(), &scans);
@@ -952,11 +958,9 @@ mod tests {
     /// declarations unread, and is read (from the repository) only for an item's syntax.
     #[test]
     fn a_declaring_file_known_by_its_scan_gives_its_items_unread() {
-        let tmp = tempfile::tempdir().unwrap();
-        let repo = git2::Repository::init(tmp.path()).unwrap();
         let text = "use x::Y;\nmod inner;\n#[derive(Message)]\n#[wire(protocol = P, topic = \"t\", kind = \"event\")]\npub struct M { pub y: Y }\n";
-        let id = repo.blob(text.as_bytes()).unwrap();
-        let reader = Indexed { id, text };
+        let (tmp, reader) = in_repository(text);
+        let id = reader.id;
         let first = SourceCache::new();
         let read = first.load(&reader, "src/m.rs").unwrap().unwrap();
         assert!(read.may_declare());

@@ -1,7 +1,7 @@
 //! Reading ahead: while an extraction mounts the crates' module trees file by file, reading and scanning
 //! each, a second thread reads and scans files of the same trees from disk, taking them in the opposite
 //! order (the last crate first, a file's last `mod` first). The two meet in the middle, so that the two
-//! cores share what was the first third of a cold check's working tree.
+//! cores share the mounting, about a fifth of a cold check's main thread.
 //!
 //! Which thread scans a file cannot change what the extraction sees: a file's [`Scanned`] depends on
 //! its bytes alone, and the extraction takes the thread's only for bytes it knows to be the file's (the
