@@ -450,6 +450,17 @@ impl Hash for Blanked<'_, Field> {
     }
 }
 
+/// Whether a store of this build is under `target_dir` (a workspace's target directory): a check there
+/// may find what it needs kept.
+pub(crate) fn exists_under(target_dir: &Path) -> bool {
+    stores_under(target_dir).join(BUILD_ID).is_dir()
+}
+
+/// The folder of the stores of every build under `target_dir`.
+fn stores_under(target_dir: &Path) -> PathBuf {
+    target_dir.join("wirecheck").join("store")
+}
+
 impl Store {
     /// The store under `target_dir` (a workspace's target directory) for these crates of the workspace
     /// at `prefix` in its repository (two workspaces of one repository may share a target directory).
@@ -480,7 +491,7 @@ impl Store {
                     .map(|c| format!("{}={}\n", c.name, c.root_file)),
             )
             .collect();
-        let stores = target_dir.join("wirecheck").join("store");
+        let stores = stores_under(target_dir);
         prune(&stores, BUILD_ID, SystemTime::now());
         Store {
             dir: Some(stores.join(BUILD_ID)),

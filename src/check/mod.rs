@@ -99,6 +99,12 @@ fn check_in(
     progress: &mut dyn Progress,
     exiting: bool,
 ) -> Result<Report, CheckError> {
+    // While `cargo metadata` runs, the second core reads the working tree from a guess of its crates.
+    let early = crate::workspace::start_read_ahead(
+        options.manifest_path.as_deref(),
+        &options.packages,
+        options.no_cache,
+    );
     let mut workspace = Workspace::load(options.manifest_path.as_deref(), &options.packages)?;
     let config = config::load(&workspace.root)?;
     workspace.options = crate::extract::ExtractOptions {
@@ -114,6 +120,9 @@ fn check_in(
     };
     let releases = CheckedReleases::select(&repo, &request, progress)?;
     let history = History::new(&workspace, &repo, options.no_cache);
+    if let Some(early) = early {
+        history.offer_read_ahead(early);
+    }
     let (compared, models) = compare_models(&history, &releases, progress)?;
     let Compared {
         mut protocols,

@@ -11,10 +11,11 @@ use git2::{ObjectType, Oid};
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 
+use super::ahead::EarlyReadAhead;
 use super::declarations::{self, Declaration, ItemAt};
 use super::expand;
 use super::reuse::{KeptLowering, KeptScope, LoweredTypes, ScopeKey};
-use super::scan::{self, ItemKind, ModItem, ScanItem};
+use super::scan::{self, ItemKind, ModItem, ScanItem, Scanned};
 use super::syntax::{self, ItemBase};
 use super::{ExtractError, FileReader};
 use crate::model::ExtractNote;
@@ -111,6 +112,8 @@ pub struct SourceCache {
     /// The names modules bind, by blob id and what else they depend on: kept by an earlier check, or
     /// indexed by this one.
     scopes: RefCell<FxHashMap<(Oid, ScopeKey), Arc<KeptScope>>>,
+    /// A read-ahead started before the crates were known (see [`SourceCache::offer_read_ahead`]).
+    early_read_ahead: RefCell<Option<EarlyReadAhead>>,
     stats: Cell<CacheStats>,
 }
 
@@ -156,8 +159,21 @@ impl SourceCache {
             known_scans: RefCell::new(None),
             known_declarations: RefCell::default(),
             scopes: RefCell::default(),
+            early_read_ahead: RefCell::new(None),
             stats: Cell::new(CacheStats::default()),
         }
+    }
+
+    /// Offers the next extraction of a working tree from disk a read-ahead started before the crates
+    /// were known: it takes it if it reads the same module trees, and else stops it and starts its own
+    /// (see `tree::read_ahead`).
+    pub(crate) fn offer_read_ahead(&self, early: EarlyReadAhead) {
+        *self.early_read_ahead.borrow_mut() = Some(early);
+    }
+
+    /// The read-ahead offered, if any (see [`SourceCache::offer_read_ahead`]).
+    pub(super) fn take_read_ahead(&self) -> Option<EarlyReadAhead> {
+        self.early_read_ahead.borrow_mut().take()
     }
 
     /// Takes the files `scans` knows as scanned: a file a reader gives the blob id of without reading
@@ -508,48 +524,6 @@ pub(super) struct Blob {
     /// The `mod` declarations read from the syntax tree, when the scan could not read them.
     ast_mods: OnceCell<Vec<ModItem>>,
     declarations: OnceCell<Arc<[Declaration]>>,
-}
-
-/// What a file's text alone tells: its scan, and its items when it may declare. Plain data, so that it
-/// can be made on another thread (the read-ahead of `tree/ahead`) and become a [`Blob`] on the
-/// extraction's, where its id is known.
-pub(super) struct Scanned {
-    text: String,
-    /// The scan; `None` when it could not read the file.
-    scan: Option<scan::Scan>,
-    /// The items as the scan split them, for a file that may declare.
-    items: Option<Option<Vec<ScanItem>>>,
-}
-
-impl Scanned {
-    /// Scans `text`.
-    pub(super) fn of(text: String) -> Self {
-        let content = scan::syn_content(&text);
-        // A file that may declare has its items asked for (its declarations are parsed item by item):
-        // such a file says `wire`, and is read once for both. The items of one that does not declare are
-        // not kept (a large generated file that only mentions the word): a lookup that reaches it
-        // splits it again.
-        let (scan, items) = if content.contains("wire") {
-            match scan::scan_with_items(content) {
-                Some((scan, items)) if scan.declares => (Some(scan), Some(items)),
-                Some((scan, _)) => (Some(scan), None),
-                None => (None, None),
-            }
-        } else {
-            (scan::scan(content), None)
-        };
-        Scanned { text, scan, items }
-    }
-
-    /// The text scanned.
-    pub(super) fn text(&self) -> &str {
-        &self.text
-    }
-
-    /// The `mod` declarations the scan read (none when it could not read the file).
-    pub(super) fn mods(&self) -> &[ModItem] {
-        self.scan.as_ref().map_or(&[], |scan| &scan.mods)
-    }
 }
 
 impl Blob {

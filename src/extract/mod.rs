@@ -37,7 +37,7 @@
 //! thread-local map), so a parallel parse would have to rebuild a span-free copy of every tree it hands
 //! back, and only a fifth of a typical workspace's files is parsed at all. The scan is: when an
 //! extraction reads its files from disk and its cache knows none of them (a cold check's working tree),
-//! a second thread reads and scans the module trees' files from the other end (`tree/ahead`), and the
+//! a second thread reads and scans the module trees' files from the other end (`ahead`), and the
 //! mounting takes what it scanned.
 //!
 //! # Modules
@@ -48,7 +48,12 @@
 //!   predicate the caller evaluates, derive paths), and items parsed alone with file-relative positions.
 //! - `expand`: simple `macro_rules!` invocations at item position, replaced by the items they write.
 //! - `scan`: a file's `mod` declarations, whether it may declare, and its items, by the lexer scan (or,
-//!   when it gives up, the `mod` declarations from syn's tree).
+//!   when it gives up, the `mod` declarations from syn's tree); `scan/scanned`: a file's `Scanned`,
+//!   plain data that can cross threads.
+//! - `mod_paths`: the files a `mod name;` may be in, as rustc looks for them.
+//! - `ahead`: the read-ahead, a second thread that reads and scans a cold working tree's module trees
+//!   from disk while they are mounted, and `EarlyReadAhead`, one started before the crates were known
+//!   for certain (from `workspace`'s guess while `cargo metadata` runs).
 //! - `serde_attrs`: `#[serde(...)]` attributes, as serde_derive reads them.
 //! - `serde_with`: serde_with's `#[serde_as]` adapters, `with` modules and `#[skip_serializing_none]`.
 //! - `serde_repr`: enums deriving serde_repr's `Serialize_repr`/`Deserialize_repr` (written as integers).
@@ -60,8 +65,8 @@
 //! - `cfg`: the one evaluator of `#[cfg(...)]` and `#[cfg_attr(...)]`, for any crate's enabled features.
 //! - `external`: the dependencies a revision's code may name ([`Externals`]) and how they are found.
 //! - `tree`: the crates' module trees, mounted from the scans (`mod`, `name/mod.rs`, `#[path]`); a
-//!   dependency's tree is mounted when name resolution first reaches it; `tree/ahead` reads a cold
-//!   working tree's files ahead on a second thread.
+//!   dependency's tree is mounted when name resolution first reaches it; a cold working tree's is
+//!   read ahead (`ahead`).
 //! - `names`: what a path written in a module names (`use`, renames, globs, `super`, re-exports).
 //! - `features`: the cargo features each workspace crate is built with (`cfg` evaluates with them).
 //! - `lower`: declarations and the types they reach, converted to the model (`lower/impls`: derived,
@@ -69,6 +74,7 @@
 //!   configuration decides; `lower/recorded`: every question a type's lowering asks of its revision,
 //!   recorded, and a recorded lowering replayed where its answers hold).
 
+mod ahead;
 mod cache;
 mod cfg;
 mod declarations;
@@ -77,6 +83,7 @@ mod external;
 mod features;
 mod known;
 mod lower;
+mod mod_paths;
 mod names;
 mod reuse;
 mod scan;
@@ -90,6 +97,7 @@ use std::collections::BTreeMap;
 
 use proc_macro2::Span;
 
+pub(crate) use ahead::EarlyReadAhead;
 pub(crate) use cache::FileScans;
 pub use cache::{CacheStats, SourceCache};
 pub use external::{CrateSource, ExternalCrate, Externals, Locate, Located};

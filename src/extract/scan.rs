@@ -1166,11 +1166,13 @@ fn closing(open: u8) -> u8 {
 }
 
 mod from_syntax;
+mod scanned;
 
 use from_syntax::cfg_text;
 pub(super) use from_syntax::mods_of_syntax;
 #[cfg(test)]
 use from_syntax::{mod_cfg, path_attr, pos_of};
+pub(crate) use scanned::Scanned;
 
 #[cfg(test)]
 mod tests;

@@ -18,8 +18,8 @@ use super::scan::{ModItem, Pos};
 use super::{CrateRoot, DirId, ExtractError, FileReader};
 use crate::model::{ExtractNote, Location};
 
-mod ahead;
-use ahead::ReadAhead;
+use super::ahead::ReadAhead;
+use super::mod_paths::{candidates, parent_dir};
 
 /// Every crate's module tree at one revision.
 pub(super) struct ModuleTree<'c> {
@@ -67,12 +67,15 @@ struct Mounting<'a> {
 
 /// A thread reading the crates' module trees ahead of their mounting (see [`ReadAhead`]), when
 /// `reader` reads them from disk and `cache` knows none of their files: a cold check's working tree.
+/// The one the cache was offered ([`SourceCache::offer_read_ahead`]) when it reads the same trees.
 fn read_ahead(
     crates: &[CrateRoot],
     reader: &dyn FileReader,
     cache: &SourceCache,
 ) -> Option<ReadAhead> {
     let dir = reader.disk_dir()?;
+    // One started before the crates were known is for this extraction or none: taken now either way.
+    let early = cache.take_read_ahead();
     if cache.knows_files() {
         return None;
     }
@@ -80,19 +83,9 @@ fn read_ahead(
         .iter()
         .map(|krate| krate.root_file.as_str())
         .collect();
-    ReadAhead::start(dir, &roots)
-}
-
-fn parent_dir(path: &str) -> &str {
-    path.rfind('/').map_or("", |i| &path[..i])
-}
-
-fn join(dir: &str, rest: &str) -> String {
-    if dir.is_empty() {
-        rest.to_owned()
-    } else {
-        format!("{dir}/{rest}")
-    }
+    early
+        .and_then(|early| early.take_if(dir, &roots))
+        .or_else(|| ReadAhead::start(dir, &roots))
 }
 
 /// A note at `pos` of `file`.
@@ -472,31 +465,5 @@ impl Mounting<'_> {
             ),
         ));
         Ok(child)
-    }
-}
-
-/// The files a `mod name;` may be in, each with the directory of its own children: its `#[path]`, or
-/// `name.rs` then `name/mod.rs`.
-fn candidates(declared: &ModItem, child_dir: &str) -> Vec<(String, String)> {
-    let dir = declared
-        .parents
-        .iter()
-        .fold(child_dir.to_owned(), |dir, parent| join(&dir, parent));
-    match &declared.path_attr {
-        Some(path) => {
-            let file = join(&dir, path);
-            let sub_dir = parent_dir(&file).to_owned();
-            vec![(file, sub_dir)]
-        }
-        None => vec![
-            (
-                join(&dir, &format!("{}.rs", declared.name)),
-                join(&dir, &declared.name),
-            ),
-            (
-                join(&dir, &format!("{}/mod.rs", declared.name)),
-                join(&dir, &declared.name),
-            ),
-        ],
     }
 }

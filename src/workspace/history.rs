@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::recorded::{Inputs, Recorder};
 use super::{Progress, Workspace, WorkspaceError, revision_error};
-use crate::extract::{FileReader as _, FileScans, Keep, SourceCache};
+use crate::extract::{EarlyReadAhead, FileReader as _, FileScans, Keep, SourceCache};
 use crate::model::{ProtocolDecl, Snapshot};
 use crate::source::{GitRevision, Release, Repo, SourceError, WorkTree};
 use crate::store::{Part, ReleaseSummary, Store, Unseen, WorkingSummary};
@@ -48,6 +48,12 @@ impl<'w> History<'w> {
             work_tree: WorkTree::with_index(&workspace.root, repo),
             trees: RefCell::default(),
         }
+    }
+
+    /// Offers the working tree's extraction a read-ahead started before the crates were known (see
+    /// [`SourceCache::offer_read_ahead`]).
+    pub(crate) fn offer_read_ahead(&self, early: EarlyReadAhead) {
+        self.cache.offer_read_ahead(early);
     }
 
     /// Leaves what the source cache holds to the operating system (see `SourceCache::leave_to_exit`).

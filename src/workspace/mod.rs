@@ -11,6 +11,7 @@
 //!   `Cargo.lock` and manifests; the sources are found by its `CargoLocator`.
 
 mod dependencies;
+mod guess;
 mod history;
 mod progress;
 mod recorded;
@@ -27,6 +28,7 @@ use crate::model::{ProtocolDecl, Snapshot};
 use crate::source::{CargoLocator, Repo, SourceError, WorkTree};
 use recorded::Recorder;
 
+pub(crate) use guess::read_ahead as start_read_ahead;
 pub(crate) use history::{History, read_releases};
 pub use progress::{NoProgress, Progress};
 pub(crate) use releases::{BaselineRequest, CheckedReleases, last_releases, tag_pattern};

@@ -11,14 +11,13 @@
 //!
 //! Nothing of syn's crosses threads: the scan is a lexer's, and what it keeps is plain data.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::{candidates, parent_dir};
-use crate::extract::cache::Scanned;
-use crate::extract::scan::ModItem;
+use super::mod_paths::{candidates, parent_dir};
+use super::scan::{ModItem, Scanned};
 
 /// The read-ahead of one extraction's module trees; it stops when dropped.
 pub(in crate::extract) struct ReadAhead {
@@ -110,6 +109,50 @@ impl ReadAhead {
     pub(in crate::extract) fn absent(&self, path: &str) {
         self.shared.set(path, Slot::Absent);
     }
+}
+
+/// A read-ahead started before the workspace's crates were known for certain: from a guess of the
+/// workspace root and of its crate roots, made while `cargo metadata` runs (its answer is the truth).
+/// The working tree's extraction takes it only when the guess was right ([`EarlyReadAhead::take_if`]),
+/// so that a wrong guess costs the files it read and nothing else; dropped, it stops.
+pub(crate) struct EarlyReadAhead {
+    dir: PathBuf,
+    /// The guessed crate roots (paths from `dir`), sorted, without repeats.
+    roots: Vec<String>,
+    ahead: ReadAhead,
+}
+
+impl EarlyReadAhead {
+    /// Starts reading ahead the module trees of `roots` (paths from `dir`) below `dir`.
+    pub(crate) fn start(dir: &Path, mut roots: Vec<String>) -> Option<Self> {
+        roots.sort();
+        roots.dedup();
+        let listed: Vec<&str> = roots.iter().map(String::as_str).collect();
+        let ahead = ReadAhead::start(dir, &listed)?;
+        Some(EarlyReadAhead {
+            dir: dir.to_path_buf(),
+            roots,
+            ahead,
+        })
+    }
+
+    /// The read-ahead, when it reads the module trees of `roots` (in the extraction's order: sorted)
+    /// below `dir`; else it stops, and `None`.
+    pub(super) fn take_if(self, dir: &Path, roots: &[&str]) -> Option<ReadAhead> {
+        let mut wanted = roots.to_vec();
+        wanted.dedup();
+        let same_roots = self.roots.iter().map(String::as_str).eq(wanted);
+        (same_roots && same_dir(&self.dir, dir)).then_some(self.ahead)
+    }
+}
+
+/// Whether two paths name the same directory (as written, or once resolved).
+fn same_dir(a: &Path, b: &Path) -> bool {
+    a == b
+        || matches!(
+            (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+            (Ok(a), Ok(b)) if a == b
+        )
 }
 
 #[cfg(test)]

@@ -4,9 +4,9 @@ use std::sync::Arc;
 
 use git2::{ObjectType, Oid};
 
-use super::ReadAhead;
-use crate::extract::cache::Scanned;
-use crate::extract::{CrateRoot, ExtractError, FileReader, extract};
+use super::{EarlyReadAhead, ReadAhead};
+use crate::extract::scan::Scanned;
+use crate::extract::{CrateRoot, ExtractError, FileReader, SourceCache, extract, extract_cached};
 
 /// Two crates: modules beside their parent, in `name/mod.rs`, behind `#[path]`, inline, missing, one
 /// found only as `name/mod.rs` after `name.rs` is not there, and a file no tree declares.
@@ -224,4 +224,60 @@ fn a_file_that_is_not_utf8_is_reported_as_without_reading_ahead() {
         matches!(&error, ExtractError::NotUtf8 { file, offset: 14 } if file == "src/msgs.rs"),
         "{error}"
     );
+}
+
+/// An early read-ahead is taken for the trees it reads (the roots in any order, repeated or not, the
+/// directory however written) and for no other.
+#[test]
+fn an_early_read_ahead_is_taken_only_for_the_trees_it_reads() {
+    let dir = written(FILES);
+    let other = written(FILES);
+    let early = || {
+        EarlyReadAhead::start(
+            dir.path(),
+            vec!["b/src/main.rs".into(), "a/src/lib.rs".into()],
+        )
+        .unwrap()
+    };
+    let roots = ["a/src/lib.rs", "a/src/lib.rs", "b/src/main.rs"];
+    assert!(early().take_if(dir.path(), &roots).is_some());
+    assert!(early().take_if(&dir.path().join("."), &roots).is_some());
+    assert!(early().take_if(other.path(), &roots).is_none());
+    assert!(early().take_if(dir.path(), &["a/src/lib.rs"]).is_none());
+    assert!(
+        early()
+            .take_if(
+                dir.path(),
+                &["a/src/lib.rs", "b/src/main.rs", "c/src/lib.rs"]
+            )
+            .is_none()
+    );
+}
+
+/// The working tree's extraction takes the early read-ahead offered for its trees: every file comes
+/// from it once its thread is done; one offered for other trees is dropped, and the extraction finds
+/// the same either way.
+#[test]
+fn an_extraction_takes_the_early_read_ahead_offered_for_its_trees() {
+    let files = [("src/lib.rs", PROTOCOL), ("src/msgs.rs", MESSAGES)];
+    let dir = written(&files);
+    let expected = from_map(&files).unwrap();
+    let disk = Disk {
+        dir: dir.path().to_path_buf(),
+        replaced: BTreeMap::new(),
+        ids: false,
+    };
+    let cache = SourceCache::new();
+    let early = EarlyReadAhead::start(dir.path(), vec!["src/lib.rs".into()]).unwrap();
+    early.ahead.wait_finished();
+    cache.offer_read_ahead(early);
+    assert_eq!(extract_cached(&crates(), &disk, &cache).unwrap(), expected);
+    assert_eq!(cache.stats().read_ahead, files.len());
+    assert!(cache.take_read_ahead().is_none());
+
+    let cache = SourceCache::new();
+    let early = EarlyReadAhead::start(dir.path(), vec!["src/main.rs".into()]).unwrap();
+    cache.offer_read_ahead(early);
+    assert_eq!(extract_cached(&crates(), &disk, &cache).unwrap(), expected);
+    assert!(cache.take_read_ahead().is_none());
 }
