@@ -21,10 +21,27 @@ use super::TypeDef;
 /// XXH3-128 of the bytes `value`'s `Hash` writes.
 pub(crate) fn content_digest(value: &(impl Hash + ?Sized)) -> u128 {
     // What `value` feeds a hasher, once, then hashed in one pass: hashing it piecewise cost a fifth of a
-    // warm check (std's `Hasher`s take each integer and string on its own).
-    let mut bytes = Bytes(Vec::new());
+    // warm check (std's `Hasher`s take each integer and string on its own). The buffer is one the
+    // thread used before: a cold check takes thousands of digests (two per definition, nested in the
+    // digests of the models and parts that hold them), and growing a fresh buffer for each cost more
+    // than hashing it.
+    let mut bytes = Bytes(BUFFERS.with(|buffers| buffers.borrow_mut().pop().unwrap_or_default()));
     value.hash(&mut bytes);
-    twox_hash::XxHash3_128::oneshot(&bytes.0)
+    let digest = twox_hash::XxHash3_128::oneshot(&bytes.0);
+    let mut buffer = bytes.0;
+    if buffer.capacity() <= MAX_KEPT_BUFFER {
+        buffer.clear();
+        BUFFERS.with(|buffers| buffers.borrow_mut().push(buffer));
+    }
+    digest
+}
+
+/// The largest buffer kept for the next digest (a model's digest may take megabytes once).
+const MAX_KEPT_BUFFER: usize = 64 * 1024;
+
+thread_local! {
+    /// Buffers of finished digests, for the next ones (one per level of nesting in use at once).
+    static BUFFERS: RefCell<Vec<Vec<u8>>> = const { RefCell::new(Vec::new()) };
 }
 
 /// A [`Hasher`] that keeps what it is fed (see [`content_digest`]): the bytes a hasher would see, so the
