@@ -60,6 +60,7 @@ pub(super) fn snapshot(
         unknown_rule_id: None,
         known_defs: Vec::new(),
         derived_names: FxHashMap::default(),
+        dependency_derives: FxHashMap::default(),
         shapes,
         recording: None,
         answers: FxHashMap::default(),
@@ -97,6 +98,9 @@ struct Lowering<'a> {
     /// The serde trait each single-name derive implements, by module then name (see
     /// `Lowering::derived_by_name`).
     derived_names: FxHashMap<ModPath, FxHashMap<String, Option<impls::SerdeTrait>>>,
+    /// Whether each dependency type item derives serde, with the features it was decided under (see
+    /// `Lowering::dependency_derives_serde`).
+    dependency_derives: FxHashMap<usize, (BTreeSet<String>, bool)>,
     /// The shapes `wirecheck.toml` declares, by full path.
     shapes: gated::Shapes,
     /// The number of the declared shapes among those of the check's extractions (a lowering is reused

@@ -3,6 +3,8 @@
 //! like the workspace's own, its definition naming the package), or a [`Ty::External`] naming the package
 //! version (with a note when the source is not on disk, or the type has no serde derive to read).
 
+use std::collections::BTreeSet;
+
 use syn::spanned::Spanned;
 
 use super::super::cfg;
@@ -106,11 +108,9 @@ impl Lowering<'_> {
         let Some(item) = self.names.syntax(id) else {
             return Some(external(with_args(&public, &lowered)));
         };
-        let item_module = self.names.item(id).module.clone();
-        let mut undecided = Vec::new();
-        let attrs = cfg::applied(item_attrs(item), &features, &mut undecided);
-        let derived = self.derives_serde(&item_module, &attrs);
-        if !derived && !matches!(item, syn::Item::Type(_)) {
+        let is_alias = matches!(item, syn::Item::Type(_));
+        let derived = self.dependency_derives_serde(id, &features);
+        if !derived && !is_alias {
             let message = format!(
                 "`{}` of package `{label}` has no serde derive wirecheck can read (its impls are written by hand or generated): it is compared by path and version only",
                 public.join("::")
@@ -125,6 +125,27 @@ impl Lowering<'_> {
             path: self.names.canonical(id),
             args,
         })
+    }
+
+    /// Whether the dependency's type item `id` derives serde in the build with `features`, its
+    /// `cfg_attr`s applied: decided once per item and features (every field naming the type asks, and
+    /// the answer depends on nothing else).
+    fn dependency_derives_serde(&mut self, id: usize, features: &BTreeSet<String>) -> bool {
+        if let Some((decided_under, derived)) = self.dependency_derives.get(&id)
+            && decided_under == features
+        {
+            return *derived;
+        }
+        let Some(item) = self.names.syntax(id) else {
+            return false;
+        };
+        let item_module = self.names.item(id).module.clone();
+        let mut undecided = Vec::new();
+        let attrs = cfg::applied(item_attrs(item), features, &mut undecided);
+        let derived = self.derives_serde(&item_module, &attrs);
+        self.dependency_derives
+            .insert(id, (features.clone(), derived));
+        derived
     }
 
     /// A note, unless the same message was already noted (once per package or type is enough).
