@@ -66,7 +66,7 @@ impl Walk<'_> {
                 self.reader_name(),
                 reader.key()
             ),
-            pair.base.clone().map(Value::Object),
+            pair.base().clone().map(Value::Object),
         )
         .at(
             reader.path.clone(),
@@ -86,7 +86,7 @@ impl Walk<'_> {
                 self.reader_name()
             ),
             self.sample(&writer.field.ty, true)
-                .and_then(|v| with_key(&pair.base, writer.key(), v)),
+                .and_then(|v| with_key(pair.base(), writer.key(), v)),
         )
         .at(
             writer.path.clone(),
@@ -143,7 +143,7 @@ impl Walk<'_> {
             Some(Value::Object(m)) => m.keys().cloned().collect(),
             _ => Vec::new(),
         };
-        let base: Option<Map<String, Value>> = pair.base.clone().map(|mut m| {
+        let base: Option<Map<String, Value>> = pair.base().clone().map(|mut m| {
             for key in &own_keys {
                 m.remove(key);
             }
@@ -236,7 +236,7 @@ impl Walk<'_> {
                     reader.path.join("."),
                     self.writer_name()
                 ),
-                pair.base.clone().map(Value::Object),
+                pair.base().clone().map(Value::Object),
             )
         };
         let place = Place {
@@ -253,13 +253,13 @@ impl Walk<'_> {
         match (&pair.writer.map, &pair.reader.map) {
             (Some(writer), Some(reader)) => {
                 let inner = self.compare(&writer.value, &reader.value);
-                let inner = embedded(inner, |c| with_key(&pair.base, "extra", c));
+                let inner = embedded(inner, |c| with_key(pair.base(), "extra", c));
                 placed(inner, &map_place(&writer.path))
             }
             (Some(writer), None) => {
                 let witness = self
                     .sample(&writer.value, true)
-                    .and_then(|c| with_key(&pair.base, "extra", c));
+                    .and_then(|c| with_key(pair.base(), "extra", c));
                 let path = writer.path.join(".");
                 let issue = if pair.reader.deny_unknown_fields {
                     Issue::breaking(

@@ -2,6 +2,7 @@
 //! by Rust path (renames); keys only the writer writes (unknown fields) and keys only the reader reads
 //! (missing fields); the struct tag. Flattened parts are in `flatten`.
 
+use std::cell::OnceCell;
 use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
@@ -10,7 +11,7 @@ use super::decode::Decoder;
 use super::issue::{Issue, Place, embedded, placed};
 use super::namespace::{FlatField, FlatMap, FlatObject, flatten};
 use super::sample::Sampler;
-use super::shape::{Role, StructDef, has_custom_de};
+use super::shape::{Role, SideRef, StructDef, has_custom_de};
 use super::walk::Walk;
 use super::witness::{with_key, without_key};
 use super::wording::quoted_alternatives;
@@ -27,7 +28,18 @@ pub(super) struct ObjectPair<'o> {
     /// The reader's own namespace as its own release writes it: a key the reader requires that its own
     /// release never writes either is not this change's doing.
     pub reader_as_written: &'o FlatObject,
-    pub base: Option<Map<String, Value>>,
+    /// The side the writer's payloads are sampled on, for [`ObjectPair::base`].
+    writer_side: SideRef<'o>,
+    base: OnceCell<Option<Map<String, Value>>>,
+}
+
+impl ObjectPair<'_> {
+    /// A payload of the writer's object (sampled on first use: only a finding's witness embeds it,
+    /// and most pairs of a check have none), into which a witness of one of its fields is put.
+    pub fn base(&self) -> &Option<Map<String, Value>> {
+        self.base
+            .get_or_init(|| Sampler::new(self.writer_side).object(self.writer, false))
+    }
 }
 
 /// How the writer's fields and the reader's fields pair up (indices into their `fields`).
@@ -122,7 +134,8 @@ impl Walk<'_> {
             writer_as_read,
             reader,
             reader_as_written,
-            base: Sampler::new(self.writer).object(writer, false),
+            writer_side: self.writer,
+            base: OnceCell::new(),
         };
         let (mut out, moved) = self.flatten_changes(&pair);
         out.extend(self.struct_tag_changed(&pair));
@@ -211,7 +224,7 @@ impl Walk<'_> {
                     tag.key,
                     self.reader_name()
                 ),
-                pair.base.clone().map(Value::Object),
+                pair.base().clone().map(Value::Object),
             )),
             (Some(tag), reader_key) if reader_key != Some(&tag.key) => Some(Issue::change(
                 RuleId::StructTagChanged,
@@ -245,7 +258,7 @@ impl Walk<'_> {
             .fields
             .iter()
             .find(|o| o.field.de_names.iter().any(|n| n == writer.key()));
-        let mut found = self.compare_field(writer, reader, own, &pair.base);
+        let mut found = self.compare_field(writer, reader, own, pair);
         found.extend(self.key_switched_to_alias(writer, reader));
         placed(found, &self.field_place(Some(writer), Some(reader)))
     }
@@ -275,14 +288,14 @@ impl Walk<'_> {
         writer: &FlatField,
         reader: &FlatField,
         own: Option<&FlatField>,
-        base: &Option<Map<String, Value>>,
+        pair: &ObjectPair<'_>,
     ) -> Vec<Issue> {
         let mut out = Vec::new();
         let custom = writer.field.custom.is_some() || reader.field.custom.is_some();
         if custom {
             out.extend(self.custom_field_changed(writer, reader));
         }
-        out.extend(self.field_left_out(writer, reader, own, base));
+        out.extend(self.field_left_out(writer, reader, own, pair));
         if !custom_on_path(writer, reader) {
             // A field skipped when `None` is never written as null: only its inner type is.
             let written_ty = match (&writer.field.ty, is_none_predicate(&writer.field.skip_ser)) {
@@ -291,7 +304,7 @@ impl Walk<'_> {
             };
             let found = self.compare(&written_ty, &reader.field.ty);
             let key = writer.key().to_owned();
-            out.extend(embedded(found, |c| with_key(base, &key, c)));
+            out.extend(embedded(found, |c| with_key(pair.base(), &key, c)));
         }
         out
     }
@@ -304,7 +317,7 @@ impl Walk<'_> {
         writer: &FlatField,
         reader: &FlatField,
         own: Option<&FlatField>,
-        base: &Option<Map<String, Value>>,
+        pair: &ObjectPair<'_>,
     ) -> Option<Issue> {
         let may_omit = matches!(writer.field.skip_ser, SkipSer::If(_)) || writer.optional_parent;
         let own_reads_absence = own.is_none_or(FlatField::tolerates_absence)
@@ -336,7 +349,7 @@ impl Walk<'_> {
                     ""
                 }
             ),
-            without_key(base, key),
+            without_key(pair.base(), key),
         ))
     }
 
@@ -349,7 +362,7 @@ impl Walk<'_> {
     ) -> Vec<Issue> {
         let witness = self
             .sample(&writer.field.ty, true)
-            .and_then(|v| with_key(&pair.base, writer.key(), v));
+            .and_then(|v| with_key(pair.base(), writer.key(), v));
         let issue = Issue::breaking(
             RuleId::FieldRenamed,
             format!(
@@ -391,7 +404,7 @@ impl Walk<'_> {
                     self.reader_name()
                 ),
                 self.sample(&field.field.ty, true)
-                    .and_then(|v| with_key(&pair.base, field.key(), v)),
+                    .and_then(|v| with_key(pair.base(), field.key(), v)),
             )]
         } else {
             vec![Issue::change(
@@ -424,12 +437,12 @@ impl Walk<'_> {
                     field.key()
                 ),
                 self.sample(&field.field.ty, true)
-                    .and_then(|v| with_key(&pair.base, field.key(), v)),
+                    .and_then(|v| with_key(pair.base(), field.key(), v)),
             ));
         }
         let found = self.compare(&field.field.ty, &map.value);
         let key = field.key().to_owned();
-        out.extend(embedded(found, |c| with_key(&pair.base, &key, c)));
+        out.extend(embedded(found, |c| with_key(pair.base(), &key, c)));
         out.push(Issue::change(
             self.pick_rule(RuleId::FieldAdded, RuleId::FieldRemoved),
             format!(
@@ -479,7 +492,7 @@ impl Walk<'_> {
                     },
                     self.writer_name()
                 ),
-                pair.base.clone().map(Value::Object),
+                pair.base().clone().map(Value::Object),
             )
         };
         placed(vec![issue], &self.field_place(None, Some(field)))
