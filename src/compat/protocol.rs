@@ -89,6 +89,10 @@ struct Pass<'s> {
     records_only: bool,
     format_changed: bool,
     out: Vec<Candidate<'s>>,
+    /// One walk per direction, shared by the protocol's messages: what one message's walk compared
+    /// (its memo of type pairs, the types proven the same on the wire) another reaching the same types
+    /// does not compare again. A pair's result is the same whichever message reaches it.
+    walks: Vec<(Direction, Walk<'s>)>,
 }
 
 /// The candidates of findings between two releases of the protocol `name`.
@@ -106,6 +110,7 @@ pub(crate) fn candidates<'s>(
         releases,
         records_only,
         out: Vec::new(),
+        walks: Vec::new(),
     };
     if pass.format_changed {
         pass.format_changed_candidate(news.first().copied());
@@ -144,6 +149,24 @@ impl<'s> Pass<'s> {
             side,
             human: self.releases.new_protocol.format.is_human_readable(),
         }
+    }
+
+    /// The walk of `direction` (`writer` writing, `reader` reading), made on first use.
+    fn walk(&mut self, direction: Direction, writer: Side, reader: Side) -> &mut Walk<'s> {
+        let at = match self.walks.iter().position(|(d, _)| *d == direction) {
+            Some(at) => at,
+            None => {
+                let walk = Walk::new(
+                    self.side(writer),
+                    self.side(reader),
+                    direction,
+                    self.releases.new_protocol.format,
+                );
+                self.walks.push((direction, walk));
+                self.walks.len() - 1
+            }
+        };
+        &mut self.walks[at].1
     }
 
     /// A minimal payload of `message` as `side` writes it.
@@ -328,13 +351,10 @@ impl<'s> Pass<'s> {
                 Direction::OldReadsNew => (Side::New, Side::Old, new, old),
                 Direction::NewReadsOld => (Side::Old, Side::New, old, new),
             };
-            let mut walk = Walk::new(
-                self.side(writer),
-                self.side(reader),
-                direction,
-                self.releases.new_protocol.format,
-            );
-            for issue in walk.compare(&root(writer_message), &root(reader_message)) {
+            let issues = self
+                .walk(direction, writer, reader)
+                .compare(&root(writer_message), &root(reader_message));
+            for issue in issues {
                 self.push(Candidate {
                     direction: issue.breaks.then_some(direction),
                     needed: needed.contains(&direction),
