@@ -356,12 +356,16 @@ fn ungroup_type(mut ty: syn::Type) -> syn::Type {
 }
 
 fn string_value(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<LitStr> {
-    let message = format!("`{key}` takes a string literal: write `{key} = \"...\"`");
+    let message = || format!("`{key}` takes a string literal: write `{key} = \"...\"`");
     let Some((eq, tokens)) = assigned(meta, false) else {
-        return Err(syn::Error::new(meta.path.span(), message));
+        return Err(syn::Error::new(meta.path.span(), message()));
     };
     if tokens.is_empty() {
-        return Err(syn::Error::new(eq, message));
+        return Err(syn::Error::new(eq, message()));
+    }
+    // The common case, one string literal, without the expression parser (what it would give).
+    if let Some(lit) = single_str_literal(&tokens) {
+        return Ok(lit);
     }
     if let Ok(expr) = syn::parse2::<syn::Expr>(tokens.clone())
         && let syn::Expr::Lit(syn::ExprLit {
@@ -371,21 +375,46 @@ fn string_value(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<LitStr> {
     {
         return Ok(lit.clone());
     }
-    Err(syn::Error::new_spanned(tokens, message))
+    Err(syn::Error::new_spanned(tokens, message()))
+}
+
+/// `tokens` as a string literal when they are that one literal token, as syn parses it; `None` for
+/// anything else (another literal, several tokens, an invisible group), which the caller parses.
+fn single_str_literal(tokens: &TokenStream) -> Option<LitStr> {
+    let mut iter = tokens.clone().into_iter();
+    match (iter.next(), iter.next()) {
+        (Some(TokenTree::Literal(literal)), None) => match syn::Lit::new(literal) {
+            syn::Lit::Str(lit) => Some(lit),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether `tokens` cannot be a string literal for syn: they start with neither a literal nor an
+/// invisible group (which `macro_rules!` wraps around `$x:literal`).
+fn not_a_literal(tokens: &TokenStream) -> bool {
+    match tokens.clone().into_iter().next() {
+        Some(TokenTree::Literal(_)) => false,
+        Some(TokenTree::Group(group)) => group.delimiter() != Delimiter::None,
+        _ => true,
+    }
 }
 
 /// A type path with optional generic arguments (`Sched`, `crate::m::Reply<u64>`, `Reply::<T>`).
 ///
 /// The value is parsed as a type, not as an expression: `Reply<T>` is not a chained comparison.
 fn path_value(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Path> {
-    let message = format!("`{key}` takes a type path: write `{key} = path::to::Type`");
+    let message = || format!("`{key}` takes a type path: write `{key} = path::to::Type`");
     let Some((eq, tokens)) = assigned(meta, true) else {
-        return Err(syn::Error::new(meta.path.span(), message));
+        return Err(syn::Error::new(meta.path.span(), message()));
     };
     if tokens.is_empty() {
-        return Err(syn::Error::new(eq, message));
+        return Err(syn::Error::new(eq, message()));
     }
-    if let Ok(lit) = syn::parse2::<LitStr>(tokens.clone()) {
+    if !not_a_literal(&tokens)
+        && let Ok(lit) = syn::parse2::<LitStr>(tokens.clone())
+    {
         let text = lit.value();
         let written = if syn::parse_str::<Path>(&text).is_ok() {
             text.trim()
@@ -401,7 +430,7 @@ fn path_value(meta: &ParseNestedMeta<'_>, key: &str) -> syn::Result<Path> {
         Ok(syn::Type::Path(syn::TypePath {
             qself: None, path, ..
         })) => Ok(path),
-        _ => Err(syn::Error::new_spanned(tokens, message)),
+        _ => Err(syn::Error::new_spanned(tokens, message())),
     }
 }
 
@@ -893,8 +922,9 @@ pub fn parse_message(attrs: &[Attribute], item_span: Span) -> Result<MessageAttr
     if missing("topic") {
         required.push(("topic = \"...\"", None));
     }
-    let kind_hint = format!("`kind` is one of {}", quoted_keywords::<Kind>());
-    if missing("kind") {
+    let kind_hint =
+        missing("kind").then(|| format!("`kind` is one of {}", quoted_keywords::<Kind>()));
+    if let Some(kind_hint) = &kind_hint {
         required.push(("kind = \"...\"", Some(kind_hint.as_str())));
     }
     missing_keys(&required, "message", item_span, &mut errors);
