@@ -17,7 +17,9 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::rc::Rc;
 
-use crate::extract::{CrateRoot, ExternalCrate, Externals, FileReader, Locate};
+use crate::extract::{
+    CrateRoot, ExternalCrate, Externals, FileReader, Locate, join_path, parent_dir,
+};
 use crate::model::{ExtractNote, Location};
 
 /// A package of a `Cargo.lock`.
@@ -266,9 +268,9 @@ fn file_note(file: &str, message: &str) -> ExtractNote {
 /// The directory and text of the manifest of the package whose crate root is `root_file`: the nearest
 /// `Cargo.toml` above it that has a `[package]`.
 fn manifest_of(root_file: &str, read: &dyn Fn(&str) -> Option<String>) -> Option<(String, String)> {
-    let mut dir = parent(root_file);
+    let mut dir = parent_dir(root_file);
     loop {
-        let path = join(dir, "Cargo.toml");
+        let path = join_path(dir, "Cargo.toml");
         if let Some(text) = read(&path)
             && text.contains("[package]")
         {
@@ -277,19 +279,7 @@ fn manifest_of(root_file: &str, read: &dyn Fn(&str) -> Option<String>) -> Option
         if dir.is_empty() {
             return None;
         }
-        dir = parent(dir);
-    }
-}
-
-fn parent(path: &str) -> &str {
-    path.rfind('/').map_or("", |i| &path[..i])
-}
-
-fn join(dir: &str, rest: &str) -> String {
-    if dir.is_empty() {
-        rest.to_owned()
-    } else {
-        format!("{dir}/{rest}")
+        dir = parent_dir(dir);
     }
 }
 
@@ -447,7 +437,7 @@ impl<'l> Graph<'l> {
 
 /// The crate root of the path dependency in `dir`: its `[lib] path`, else `src/lib.rs`.
 fn path_root(dir: &str, read: &dyn Fn(&str) -> Option<String>) -> String {
-    let lib = read(&join(dir, "Cargo.toml")).and_then(|text| {
+    let lib = read(&join_path(dir, "Cargo.toml")).and_then(|text| {
         let value: toml::Table = toml::from_str(&text).ok()?;
         Some(value.get("lib")?.get("path")?.as_str()?.to_owned())
     });

@@ -36,47 +36,42 @@ fn package(name: &str) -> String {
 fn the_guess_is_what_cargo_says_on_common_layouts() {
     let dir = tempfile::tempdir().unwrap();
     let root = std::fs::canonicalize(dir.path()).unwrap();
-    write(
-        &root,
-        "Cargo.toml",
-        &format!(
-            "{}\n[workspace]\nmembers = [\"crates/*\", \"tools/one\", \"x?z\"]\nexclude = [\"crates/skipped\"]\n",
-            package("top")
+    let manifests = [
+        (
+            "Cargo.toml",
+            "top",
+            "\n[workspace]\nmembers = [\"crates/*\", \"tools/one\", \"x?z\"]\nexclude = [\"crates/skipped\"]\n",
         ),
-    );
-    write(&root, "src/lib.rs", "");
-    write(&root, "src/main.rs", "fn main() {}\n");
-    write(&root, "crates/alpha/Cargo.toml", &package("alpha"));
-    write(&root, "crates/alpha/src/lib.rs", "");
-    write(&root, "crates/alpha/src/bin/tool.rs", "fn main() {}\n");
-    write(
-        &root,
-        "crates/alpha/src/bin/other/main.rs",
-        "fn main() {}\n",
-    );
-    write(
-        &root,
-        "crates/beta/Cargo.toml",
-        &format!(
-            "{}[lib]\npath = \"code/beta.rs\"\n[[bin]]\nname = \"run\"\npath = \"code/run.rs\"\n",
-            package("beta")
+        ("crates/alpha/Cargo.toml", "alpha", ""),
+        (
+            "crates/beta/Cargo.toml",
+            "beta",
+            "[lib]\npath = \"code/beta.rs\"\n[[bin]]\nname = \"run\"\npath = \"code/run.rs\"\n",
         ),
-    );
-    write(&root, "crates/beta/code/beta.rs", "");
-    write(&root, "crates/beta/code/run.rs", "fn main() {}\n");
-    write(
-        &root,
-        "crates/gamma/Cargo.toml",
-        &format!("{}autobins = false\n", package("gamma")),
-    );
-    write(&root, "crates/gamma/src/lib.rs", "");
-    write(&root, "crates/gamma/src/main.rs", "fn main() {}\n");
-    write(&root, "crates/skipped/Cargo.toml", &package("skipped"));
-    write(&root, "crates/skipped/src/lib.rs", "");
-    write(&root, "tools/one/Cargo.toml", &package("one"));
-    write(&root, "tools/one/src/main.rs", "fn main() {}\n");
-    write(&root, "xyz/Cargo.toml", &package("xyz"));
-    write(&root, "xyz/src/lib.rs", "");
+        ("crates/gamma/Cargo.toml", "gamma", "autobins = false\n"),
+        ("crates/skipped/Cargo.toml", "skipped", ""),
+        ("tools/one/Cargo.toml", "one", ""),
+        ("xyz/Cargo.toml", "xyz", ""),
+    ];
+    for (path, name, rest) in manifests {
+        write(&root, path, &format!("{}{rest}", package(name)));
+    }
+    for (path, text) in [
+        ("src/lib.rs", ""),
+        ("src/main.rs", "fn main() {}\n"),
+        ("crates/alpha/src/lib.rs", ""),
+        ("crates/alpha/src/bin/tool.rs", "fn main() {}\n"),
+        ("crates/alpha/src/bin/other/main.rs", "fn main() {}\n"),
+        ("crates/beta/code/beta.rs", ""),
+        ("crates/beta/code/run.rs", "fn main() {}\n"),
+        ("crates/gamma/src/lib.rs", ""),
+        ("crates/gamma/src/main.rs", "fn main() {}\n"),
+        ("crates/skipped/src/lib.rs", ""),
+        ("tools/one/src/main.rs", "fn main() {}\n"),
+        ("xyz/src/lib.rs", ""),
+    ] {
+        write(&root, path, text);
+    }
     for packages in [vec![], vec!["beta".to_owned(), "top".to_owned()]] {
         let (guessed, cargo) = guessed_and_cargo(&root, &packages);
         assert!(cargo.crate_roots.len() >= 3, "{cargo:?}");
