@@ -151,11 +151,12 @@ impl<'s> Pass<'s> {
         }
     }
 
-    /// The walk of `direction` (`writer` writing, `reader` reading), made on first use.
-    fn walk(&mut self, direction: Direction, writer: Side, reader: Side) -> &mut Walk<'s> {
+    /// The walk of `direction`, made on first use.
+    fn walk(&mut self, direction: Direction) -> &mut Walk<'s> {
         let at = match self.walks.iter().position(|(d, _)| *d == direction) {
             Some(at) => at,
             None => {
+                let (writer, reader) = writer_and_reader(direction);
                 let walk = Walk::new(
                     self.side(writer),
                     self.side(reader),
@@ -347,13 +348,14 @@ impl<'s> Pass<'s> {
         };
         let needed = self.needed_for(new.kind);
         for &direction in run {
-            let (writer, reader, writer_message, reader_message) = match direction {
-                Direction::OldReadsNew => (Side::New, Side::Old, new, old),
-                Direction::NewReadsOld => (Side::Old, Side::New, old, new),
+            let message = |side| match side {
+                Side::Old => old,
+                Side::New => new,
             };
+            let (writer, reader) = writer_and_reader(direction);
             let issues = self
-                .walk(direction, writer, reader)
-                .compare(&root(writer_message), &root(reader_message));
+                .walk(direction)
+                .compare(&root(message(writer)), &root(message(reader)));
             for issue in issues {
                 self.push(Candidate {
                     direction: issue.breaks.then_some(direction),
@@ -364,6 +366,14 @@ impl<'s> Pass<'s> {
                 });
             }
         }
+    }
+}
+
+/// The side that writes and the side that reads in `direction`.
+fn writer_and_reader(direction: Direction) -> (Side, Side) {
+    match direction {
+        Direction::OldReadsNew => (Side::New, Side::Old),
+        Direction::NewReadsOld => (Side::Old, Side::New),
     }
 }
 

@@ -1172,7 +1172,7 @@ use from_syntax::cfg_text;
 pub(super) use from_syntax::mods_of_syntax;
 #[cfg(test)]
 use from_syntax::{mod_cfg, path_attr, pos_of};
-pub(crate) use scanned::Scanned;
+pub(in crate::extract) use scanned::Scanned;
 
 #[cfg(test)]
 mod tests;

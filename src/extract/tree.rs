@@ -9,17 +9,16 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
+use super::ahead::ReadAhead;
 use super::cache::{
     Blob, ChildModule, ChildSource, ModPath, ModuleFile, ModuleFileKey, SourceCache,
 };
 use super::declarations::Declaration;
 use super::external::{CrateSource, ExternalCrate, Externals, From};
+use super::mod_paths::{candidates, parent_dir};
 use super::scan::{ModItem, Pos};
 use super::{CrateRoot, DirId, ExtractError, FileReader};
 use crate::model::{ExtractNote, Location};
-
-use super::ahead::ReadAhead;
-use super::mod_paths::{candidates, parent_dir};
 
 /// Every crate's module tree at one revision.
 pub(super) struct ModuleTree<'c> {

@@ -62,28 +62,7 @@ pub(super) fn guess(
             .map(|dir| dir.join("Cargo.toml"))
             .find(|path| path.is_file())?,
     };
-    let nearest_manifest = read_manifest(&nearest)?;
-    let nearest_dir = nearest.parent()?;
-    if nearest_manifest
-        .get("package")
-        .and_then(|package| package.get("workspace"))
-        .is_some()
-    {
-        return None; // `package.workspace` names the root: not followed.
-    }
-    let (root, manifest) = if nearest_manifest.contains_key("workspace") {
-        (nearest_dir.to_path_buf(), nearest_manifest)
-    } else {
-        match nearest_dir.ancestors().skip(1).find_map(|dir| {
-            let manifest = read_manifest(&dir.join("Cargo.toml"))?;
-            manifest
-                .contains_key("workspace")
-                .then(|| (dir.to_path_buf(), manifest))
-        }) {
-            Some(found) => found,
-            None => (nearest_dir.to_path_buf(), nearest_manifest),
-        }
-    };
+    let (root, manifest) = workspace_root(&nearest)?;
     let mut crate_roots = Vec::new();
     for member in members(&root, &manifest) {
         let manifest = if member == root {
@@ -104,6 +83,31 @@ pub(super) fn guess(
     crate_roots.sort();
     crate_roots.dedup();
     Some(Guess { root, crate_roots })
+}
+
+/// The workspace root of the package whose manifest is `nearest`, with the root's manifest: the first
+/// directory from there up whose manifest has `[workspace]`, else the package's own. `None` when a
+/// manifest does not parse, or the package names its root (`package.workspace`, not followed).
+fn workspace_root(nearest: &Path) -> Option<(PathBuf, Table)> {
+    let nearest_manifest = read_manifest(nearest)?;
+    let nearest_dir = nearest.parent()?;
+    if nearest_manifest
+        .get("package")
+        .and_then(|package| package.get("workspace"))
+        .is_some()
+    {
+        return None;
+    }
+    if nearest_manifest.contains_key("workspace") {
+        return Some((nearest_dir.to_path_buf(), nearest_manifest));
+    }
+    let above = nearest_dir.ancestors().skip(1).find_map(|dir| {
+        let manifest = read_manifest(&dir.join("Cargo.toml"))?;
+        manifest
+            .contains_key("workspace")
+            .then(|| (dir.to_path_buf(), manifest))
+    });
+    Some(above.unwrap_or_else(|| (nearest_dir.to_path_buf(), nearest_manifest)))
 }
 
 /// The manifest at `path`, parsed; `None` when there is none or it does not parse.

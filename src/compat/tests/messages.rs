@@ -6,7 +6,7 @@ use serde_json::json;
 use super::build::*;
 use super::harness::*;
 use crate::compat::directions;
-use crate::findings::{Direction, Level, Side};
+use crate::findings::{Direction, Finding, Level, Side};
 use crate::model::{AllowDecl, EnumRepr, Field, Ty};
 use crate::rules::RuleId;
 use crate::{Format, Kind, ResponseMode, Upgrade};
@@ -211,4 +211,38 @@ fn messages_are_matched_by_topic_and_kind_before_names() {
     new.messages[0].name = "Renamed".into();
     new.messages[0].rust_path = "c::Renamed".into();
     assert_eq!(check(&old, &new), vec![]);
+}
+
+/// Messages of one protocol share a walk per direction (its memo of type pairs): a changed type that
+/// two messages reach is a finding of each, placed in each and with each message's own witness.
+#[test]
+fn a_changed_type_two_messages_reach_is_a_finding_of_each() {
+    let shared = |fields| st("Shared", fields);
+    let build = |shared_fields| {
+        let mut s = snap(vec![
+            msg_struct(vec![f("first", u(8)), f("x", named("Shared"))]),
+            st("Other", vec![f("x", named("Shared"))]),
+            shared(shared_fields),
+        ]);
+        s.messages.push(msg("Other", "t.other", Kind::Event));
+        s
+    };
+    let old = build(vec![f("a", u(8))]);
+    let new = build(vec![f("a", u(8)), f("b", u(8))]);
+    let out = check(&old, &new);
+    let added: Vec<&Finding> = out
+        .iter()
+        .filter(|f| f.rule == RuleId::RequiredFieldAdded && f.level == Level::Major)
+        .collect();
+    let mut messages: Vec<&str> = added.iter().map(|f| f.message_type.as_str()).collect();
+    messages.sort_unstable();
+    assert_eq!(messages, ["Msg", "Other"], "{out:#?}");
+    for finding in added {
+        assert_eq!(finding.field.as_deref(), Some("x.b"));
+        let expected = match finding.message_type.as_str() {
+            "Msg" => json!({"first": 0, "x": {"a": 0}}),
+            _ => json!({"x": {"a": 0}}),
+        };
+        assert_eq!(finding.witness, Some(expected), "{}", finding.message_type);
+    }
 }

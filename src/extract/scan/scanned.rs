@@ -5,17 +5,17 @@ use super::{ModItem, Scan, ScanItem, scan, scan_with_items, syn_content};
 /// What a file's text alone tells: its scan, and its items when it may declare. Plain data, so that it
 /// can be made on another thread (the read-ahead of `extract/ahead`) and become a `Blob` of the
 /// source cache on the extraction's, where its id is known.
-pub(crate) struct Scanned {
-    pub(crate) text: String,
+pub(in crate::extract) struct Scanned {
+    pub(in crate::extract) text: String,
     /// The scan; `None` when it could not read the file.
-    pub(crate) scan: Option<Scan>,
+    pub(in crate::extract) scan: Option<Scan>,
     /// The items as the scan split them, for a file that may declare.
-    pub(crate) items: Option<Option<Vec<ScanItem>>>,
+    pub(in crate::extract) items: Option<Option<Vec<ScanItem>>>,
 }
 
 impl Scanned {
     /// Scans `text`.
-    pub(crate) fn of(text: String) -> Self {
+    pub(in crate::extract) fn of(text: String) -> Self {
         let content = syn_content(&text);
         // A file that may declare has its items asked for (its declarations are parsed item by item):
         // such a file says `wire`, and is read once for both. The items of one that does not declare are
@@ -34,12 +34,12 @@ impl Scanned {
     }
 
     /// The text scanned.
-    pub(crate) fn text(&self) -> &str {
+    pub(in crate::extract) fn text(&self) -> &str {
         &self.text
     }
 
     /// The `mod` declarations the scan read (none when it could not read the file).
-    pub(crate) fn mods(&self) -> &[ModItem] {
+    pub(in crate::extract) fn mods(&self) -> &[ModItem] {
         self.scan.as_ref().map_or(&[], |scan| &scan.mods)
     }
 }
