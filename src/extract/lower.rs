@@ -5,35 +5,32 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
 use syn::spanned::Spanned;
 use syn::{Attribute, Fields, Item};
 
-use super::cache::{ModPath, ModuleFile};
-use super::declarations::{Declaration, Declared, Invalid, MessageDeclared, allow_decl};
+use super::declarations::{Invalid, allow_decl};
 use super::features::CrateFeatures;
 use super::names::{NameTarget, Names};
 use super::serde_attrs::{self, ContainerSerde, MemberSerde, Problems, RenameRule};
 use super::syntax::{
     item_attrs, item_generics, item_ident, item_name, path_segments, tokens_text, unraw,
 };
-use super::tree::ModuleTree;
+use super::tree::{ModuleTree, STD_ROOTS};
 use super::{ExtractError, Keep, known, location, note};
 use super::{serde_repr, serde_with};
 use crate::model::{
-    AllowDecl, Body, ContainerAttrs, Custom, EnumRepr, ExtractNote, Field, Location, MessageDecl,
-    ProtocolDecl, Proxy, SeqKind, SkipSer, Snapshot, Style, Ty, TypeDef, Variant,
+    AllowDecl, Body, ContainerAttrs, Custom, EnumRepr, ExtractNote, Field, Location, ProtocolDecl,
+    Proxy, SeqKind, SkipSer, Snapshot, Style, Ty, TypeDef, Variant,
 };
-use crate::{Kind, ResponseMode};
+use declared::Declaring;
+use recorded::{Memo, Revision};
 
+mod declared;
 mod defaults;
 mod dependencies;
 mod gated;
 mod impls;
 mod recorded;
-
-/// The crates whose types are known by name (when no crate type shadows them).
-const STD_ROOTS: &[&str] = &["std", "core", "alloc"];
 
 /// Which messages a snapshot keeps (`None`: every message).
 type KeepFilter<'k> = Option<&'k dyn Fn(&ProtocolDecl) -> Keep>;
@@ -51,30 +48,33 @@ pub(super) fn snapshot(
     let mut names = Names::new(tree);
     names.set_features(features);
     let mut notes: Vec<ExtractNote> = tree.notes().cloned().collect();
-    let shapes_declared = shapes;
+    let context = tree.cache.lowered().context(shapes);
     let shapes = gated::Shapes::parse(shapes, &mut notes);
-    Lowering {
-        context: tree.cache.lowered().context(shapes_declared),
-        names,
-        notes,
-        unknown_rule_id: None,
-        known_defs: Vec::new(),
-        derived_names: FxHashMap::default(),
-        dependency_derives: FxHashMap::default(),
+    let mut declaring = Declaring { names, notes };
+    let (mut snapshot, queue) = declaring.declarations(tree, keep)?;
+    let mut lowering = Lowering {
+        rev: Revision::new(declaring.names, declaring.notes),
         shapes,
-        recording: None,
-        answers: FxHashMap::default(),
+        context,
+        dependency_derives: Memo::default(),
+    };
+    lowering.reached_types(queue, &mut snapshot);
+    let finished = lowering.rev.finish();
+    if let Some(error) = finished.error {
+        return Err(error);
     }
-    .snapshot(keep)
-}
-
-/// The protocols declared so far.
-#[derive(Default)]
-struct Protocols {
-    /// Protocol names by the id of the type item that declares them.
-    by_item: FxHashMap<usize, String>,
-    /// Which messages of each protocol are kept.
-    keeps: FxHashMap<String, Keep>,
+    if let (None, Some(error)) = (keep, finished.unknown_rule_id) {
+        return Err(error);
+    }
+    for def in finished.known_defs {
+        snapshot
+            .types
+            .entry(def.path.clone())
+            .or_insert_with(|| Arc::new(def));
+    }
+    snapshot.notes = finished.notes;
+    snapshot.sort();
+    Ok(snapshot)
 }
 
 /// Where a type is written: what its names resolve against.
@@ -85,288 +85,22 @@ struct TypeScope<'s> {
     file: &'s str,
 }
 
-/// One snapshot being built: name resolution over the module trees, and the notes so far (those of
-/// mounting the trees first).
+/// The type lowering of one snapshot: what it may ask of the revision, and what it keeps while it
+/// lowers.
 struct Lowering<'a> {
-    names: Names<'a>,
-    notes: Vec<ExtractNote>,
-    /// The first `allow(...)` of a field or variant naming a rule that does not exist: an error when every
-    /// message is kept (the allow would otherwise be ignored without a word).
-    unknown_rule_id: Option<ExtractError>,
-    /// Definitions of known types (std, the catalogue) that the lowered types name.
-    known_defs: Vec<TypeDef>,
-    /// The serde trait each single-name derive implements, by module then name (see
-    /// `Lowering::derived_by_name`).
-    derived_names: FxHashMap<ModPath, FxHashMap<String, Option<impls::SerdeTrait>>>,
-    /// Whether each dependency type item derives serde, with the features it was decided under (see
-    /// `Lowering::dependency_derives_serde`).
-    dependency_derives: FxHashMap<usize, (BTreeSet<String>, bool)>,
+    /// The revision, through which every question of a type's lowering is recorded.
+    rev: Revision<'a>,
     /// The shapes `wirecheck.toml` declares, by full path.
     shapes: gated::Shapes,
     /// The number of the declared shapes among those of the check's extractions (a lowering is reused
     /// only under the same shapes).
     context: u32,
-    /// What the type item being lowered asked and did, when its lowering is recorded.
-    recording: Option<recorded::Recording>,
-    /// The answers to the resolutions records asked, in this revision (see `Lowering::replayed`).
-    answers: FxHashMap<recorded::Question, recorded::Answer>,
+    /// Whether each dependency type item derives serde, by item and the features it was decided
+    /// under (see `Lowering::dependency_derives_serde`).
+    dependency_derives: Memo<(usize, BTreeSet<String>), bool>,
 }
 
 impl<'a> Lowering<'a> {
-    fn snapshot(mut self, keep: KeepFilter<'_>) -> Result<Snapshot, ExtractError> {
-        let tree = self.names.tree();
-        // With a filter, only files that name `Protocol` can declare one (and, when only records are
-        // kept, only files that say `record` can declare a kept message): older releases parse only those
-        // of their changed files.
-        let declarations = if keep.is_none() {
-            tree.declarations(&|_| true)?
-        } else {
-            tree.declarations(&|blob| blob.mentions("Protocol"))?
-        };
-        let mut snapshot = Snapshot::default();
-        // Protocols first: messages name them.
-        let protocols = self.protocols(&declarations, keep, &mut snapshot)?;
-        // With a filter that keeps no protocol whole, only records need their protocol resolved.
-        let records_only =
-            keep.is_some() && !protocols.keeps.values().any(|kept| *kept == Keep::All);
-        let declarations = match (keep, records_only) {
-            (None, _) => declarations,
-            (Some(_), true) => tree.declarations(&|blob| blob.mentions("record"))?,
-            (Some(_), false) => tree.declarations(&|_| true)?,
-        };
-        let filter = MessageFilter {
-            keep,
-            records_only,
-            protocols: &protocols,
-        };
-        let mut queue: VecDeque<usize> = VecDeque::new();
-        for &(file, declaration) in &declarations {
-            let Declared::Message(attrs) = &declaration.declared else {
-                continue;
-            };
-            if let Some((id, message)) =
-                self.message(file, declaration, attrs, &filter, &snapshot)?
-            {
-                queue.push_back(id);
-                snapshot.messages.push(message);
-            }
-        }
-        self.reached_types(queue, &mut snapshot);
-        if let Some(error) = self.names.take_error() {
-            return Err(error);
-        }
-        if let (None, Some(error)) = (keep, self.unknown_rule_id.take()) {
-            return Err(error);
-        }
-        snapshot.notes = self.notes;
-        snapshot.sort();
-        Ok(snapshot)
-    }
-
-    /// The protocol declarations, into `snapshot`; a macro that writes declarations gets a note.
-    fn protocols(
-        &mut self,
-        declarations: &[(&'a ModuleFile, &'a Declaration)],
-        keep: KeepFilter<'_>,
-        snapshot: &mut Snapshot,
-    ) -> Result<Protocols, ExtractError> {
-        let mut protocols = Protocols::default();
-        for &(file, declaration) in declarations {
-            let path = file.path.as_str();
-            let attrs = match &declaration.declared {
-                Declared::WireMacro => {
-                    self.push_note(ExtractNote {
-                        message: format!(
-                            "macro `{}` writes #[wire] declarations that wirecheck cannot expand: messages it generates are not checked; declare them without the macro",
-                            declaration.name
-                        ),
-                        location: declaration.at.location(path),
-                    });
-                    continue;
-                }
-                Declared::Protocol(attrs) => attrs,
-                Declared::Message(_) => continue,
-            };
-            let module = [file.module.as_slice(), &declaration.inline].concat();
-            let Some(item) = self.declaration_syntax(file, declaration) else {
-                continue;
-            };
-            if !self.declared_in_build((file, declaration), &module, item, "Protocol") {
-                continue;
-            }
-            let id = self.intern_declared(file, &module, declaration, item);
-            let attrs = attrs.as_ref().map_err(|invalid| {
-                invalid_declaration(
-                    path,
-                    invalid,
-                    format!("invalid #[wire] on protocol `{}`", declaration.name),
-                )
-            })?;
-            let decl = ProtocolDecl {
-                name: attrs.name.clone(),
-                rust_path: self.names.canonical(id),
-                version: attrs.version.clone(),
-                min_compatible: attrs.min_compatible.clone(),
-                upgrade: attrs.upgrade,
-                format: attrs.format,
-                location: declaration.at.location(path),
-            };
-            if let Some(first) = snapshot
-                .protocols
-                .iter()
-                .find(|earlier| earlier.name == decl.name)
-            {
-                return Err(ExtractError::DuplicateProtocol {
-                    name: decl.name.clone(),
-                    first: first.location.clone(),
-                    second: decl.location,
-                });
-            }
-            protocols.by_item.insert(id, decl.name.clone());
-            protocols.keeps.insert(
-                decl.name.clone(),
-                keep.map_or(Keep::All, |keep| keep(&decl)),
-            );
-            snapshot.protocols.push(decl);
-        }
-        Ok(protocols)
-    }
-
-    /// A message declaration with the id of its type, unless the filter drops it or its protocol cannot
-    /// be found (a note then says so).
-    fn message(
-        &mut self,
-        file: &'a ModuleFile,
-        declaration: &'a Declaration,
-        attrs: &'a Result<MessageDeclared, Invalid>,
-        filter: &MessageFilter<'_>,
-        snapshot: &Snapshot,
-    ) -> Result<Option<(usize, MessageDecl)>, ExtractError> {
-        let path = file.path.as_str();
-        let name = &declaration.name;
-        let Some(item) = self.declaration_syntax(file, declaration) else {
-            return Ok(None);
-        };
-        let attrs = match attrs {
-            Ok(attrs) => attrs,
-            Err(invalid) if filter.keep.is_none() => {
-                return Err(invalid_declaration(
-                    path,
-                    invalid,
-                    format!("invalid #[wire] on message `{name}`"),
-                ));
-            }
-            Err(_) => return Ok(None),
-        };
-        let message_kind = attrs.kind;
-        if filter.records_only && message_kind != Kind::Record {
-            return Ok(None);
-        }
-        let module = [file.module.as_slice(), &declaration.inline].concat();
-        if !self.declared_in_build((file, declaration), &module, item, "Message") {
-            return Ok(None);
-        }
-        let id = self.intern_declared(file, &module, declaration, item);
-        let Some(protocol) = self.message_protocol(&module, &attrs.protocol, filter, snapshot)
-        else {
-            self.push_note(ExtractNote {
-                message: format!("message `{name}`: its `protocol` does not name a #[derive(Protocol)] type wirecheck can find; the message is skipped"),
-                location: attrs.protocol_at.location(path),
-            });
-            return Ok(None);
-        };
-        if !filter
-            .protocols
-            .keeps
-            .get(&protocol)
-            .copied()
-            .unwrap_or(Keep::All)
-            .keeps(message_kind)
-        {
-            return Ok(None);
-        }
-        let (response, response_path) = match (&attrs.responds, &attrs.streams) {
-            (Some(p), _) => (ResponseMode::Single, Some(p)),
-            (None, Some(p)) => (ResponseMode::Stream, Some(p)),
-            (None, None) => (ResponseMode::None, None),
-        };
-        let response_type =
-            response_path.map(|response_path| match self.resolve(&module, response_path) {
-                NameTarget::Type(response_id) => self.names.canonical(response_id),
-                NameTarget::External(segments) | NameTarget::Module(segments) => {
-                    segments.join("::")
-                }
-            });
-        let message = MessageDecl {
-            protocol,
-            name: declared_name(declaration).to_owned(),
-            rust_path: self.names.canonical(id),
-            topic: attrs.topic.clone(),
-            kind: message_kind,
-            response,
-            response_type,
-            since: attrs.since.clone(),
-            allow: attrs.allow.clone(),
-            location: declaration.at.location(path),
-        };
-        Ok(Some((id, message)))
-    }
-
-    /// The syntax of a declaration's item, when the lowering needs it: when its `cfg` decides whether
-    /// it declares. `Some(None)` otherwise: a declaration is read from its item's syntax, in this check
-    /// or in one whose declarations the store kept for the same blob, so the item parses, and a
-    /// replayed lowering needs no syntax. `None` when it does not parse (the error is kept).
-    fn declaration_syntax(
-        &mut self,
-        file: &'a ModuleFile,
-        declaration: &Declaration,
-    ) -> Option<Option<&'a Item>> {
-        if !declaration.gated {
-            return Some(None);
-        }
-        self.names.declared_item(file, declaration).map(Some)
-    }
-
-    /// The id of a declaration's item (`item`: its syntax, when parsed), in `module`.
-    fn intern_declared(
-        &mut self,
-        file: &'a ModuleFile,
-        module: &[String],
-        declaration: &Declaration,
-        item: Option<&'a Item>,
-    ) -> usize {
-        let name = declared_name(declaration);
-        self.names
-            .intern(file, module, declaration.item.clone(), name, item)
-    }
-
-    /// The name of the protocol a message's `protocol = Path` names.
-    fn message_protocol(
-        &mut self,
-        module: &[String],
-        protocol_path: &[String],
-        filter: &MessageFilter<'_>,
-        snapshot: &Snapshot,
-    ) -> Option<String> {
-        match self.resolve(module, protocol_path) {
-            NameTarget::Type(protocol_id) => filter.protocols.by_item.get(&protocol_id).cloned(),
-            NameTarget::External(segments) => {
-                // A protocol declared in another crate of the workspace, named through a path the
-                // resolver could not follow: match on the type's name when that is unambiguous.
-                let last = segments.last().cloned().unwrap_or_default();
-                let matching: Vec<&ProtocolDecl> = snapshot
-                    .protocols
-                    .iter()
-                    .filter(|protocol| {
-                        protocol.rust_path.rsplit("::").next() == Some(last.as_str())
-                    })
-                    .collect();
-                (matching.len() == 1).then(|| matching[0].name.clone())
-            }
-            NameTarget::Module(_) => None,
-        }
-    }
-
     /// Every type reached from the messages' types (`queue`), into `snapshot`.
     fn reached_types(&mut self, mut queue: VecDeque<usize>, snapshot: &mut Snapshot) {
         let mut seen: BTreeSet<usize> = queue.iter().copied().collect();
@@ -380,22 +114,16 @@ impl<'a> Lowering<'a> {
                 }
             }
         }
-        for def in self.known_defs.drain(..) {
-            snapshot
-                .types
-                .entry(def.path.clone())
-                .or_insert_with(|| Arc::new(def));
-        }
     }
 
     /// The definition of a type item; the crate types its fields, variants and proxies name are pushed on
     /// `reached` (see `Lowering::type_def`, which reuses an earlier revision's when it fits).
     fn lower_type_def(&mut self, id: usize, reached: &mut Vec<usize>) -> TypeDef {
-        let file = self.names.item(id).file;
-        let Some(item) = self.names.syntax(id) else {
+        let file = self.rev.item_file(id);
+        let Some(item) = self.rev.syntax(id) else {
             // Its text could not be read again (the error is kept: the revision fails with it).
             return TypeDef {
-                path: self.names.canonical(id),
+                path: self.rev.canonical(id),
                 generics: Vec::new(),
                 attrs: ContainerAttrs::default(),
                 body: Body::Struct {
@@ -409,9 +137,9 @@ impl<'a> Lowering<'a> {
                 package: None,
             };
         };
-        let module = self.names.item(id).module.clone();
+        let module = self.rev.item_module(id);
         let generics = item_generics(item);
-        let path = self.names.canonical(id);
+        let path = self.rev.canonical(id);
         let mut problems: Problems = Vec::new();
         let scope = TypeScope {
             module: &module,
@@ -423,7 +151,7 @@ impl<'a> Lowering<'a> {
         let built_attrs = self.applied(&scope, item_attrs(item));
         // What a struct or enum derives decides how it is lowered (a type alias is followed).
         let derived = matches!(item, Item::Struct(_) | Item::Enum(_))
-            .then(|| self.derived_serde_traits(&module, &built_attrs));
+            .then(|| impls::derived_serde_traits(&mut self.rev, &module, &built_attrs));
         let impls = self.impls(item, derived, &path);
         if !matches!(impls, impls::Impls::Derived) {
             return self.not_derived(&scope, item, path, &impls, reached);
@@ -468,11 +196,11 @@ impl<'a> Lowering<'a> {
             },
         };
         for (span, message) in problems {
-            self.push_note(note(file, span, message));
+            self.rev.push_note(note(file, span, message));
         }
         let derived = match derived {
             Some(derived) => derived,
-            None => self.derived_serde_traits(&module, &built_attrs),
+            None => impls::derived_serde_traits(&mut self.rev, &module, &built_attrs),
         };
         self.hand_written_side(derived, &path, &mut attrs, file, ident_span);
         TypeDef {
@@ -481,7 +209,7 @@ impl<'a> Lowering<'a> {
             attrs,
             body,
             location: location(file, ident_span),
-            package: self.dependency_of(&module).map(|krate| krate.label()),
+            package: self.rev.dependency_of(&module).map(|krate| krate.label()),
         }
     }
 
@@ -503,14 +231,14 @@ impl<'a> Lowering<'a> {
         let integer = match read {
             Ok(integer) => integer,
             Err(message) => {
-                self.push_note(note(file, item.ident.span(), message));
+                self.rev.push_note(note(file, item.ident.span(), message));
                 return Body::Alias {
                     target: Ty::external(path),
                 };
             }
         };
         if integer.one_sided {
-            self.push_note(note(
+            self.rev.push_note(note(
                 file,
                 item.ident.span(),
                 format!(
@@ -662,12 +390,12 @@ impl<'a> Lowering<'a> {
                     .into_iter()
                     .find(wirecheck_grammar::is_unknown_rule_id);
                 match unknown {
-                    Some(unknown) => self.note_unknown_rule(invalid_declaration(
+                    Some(unknown) => self.rev.note_unknown_rule(invalid_declaration(
                         file,
                         &Invalid::from(unknown),
                         "invalid #[wire] on a field or variant".to_owned(),
                     )),
-                    None => self.push_note(note(
+                    None => self.rev.push_note(note(
                         file,
                         error.span(),
                         format!("invalid #[wire] (the compiler rejects it too): {error}"),
@@ -754,7 +482,7 @@ impl<'a> Lowering<'a> {
             if adapted {
                 let mut on_wire = Vec::new();
                 lowered.ty.named_paths(&mut on_wire);
-                field_reached.retain(|&id| on_wire.contains(&self.names.canonical(id).as_str()));
+                field_reached.retain(|&id| on_wire.contains(&self.rev.canonical(id).as_str()));
             }
             reached.extend(field_reached);
             out.push(lowered);
@@ -808,7 +536,7 @@ impl<'a> Lowering<'a> {
                 true
             }
             Err(message) => {
-                self.push_note(note(
+                self.rev.push_note(note(
                     scope.file,
                     field.ty.span(),
                     format!("{message}: the field is compared as custom (de)serialization code"),
@@ -886,7 +614,7 @@ impl<'a> Lowering<'a> {
         };
         let adapted = adapters.adapt(adapter, field);
         if adapters.one_or_many {
-            self.add_known_defs(vec![serde_with::one_or_many_def()]);
+            self.rev.add_known_defs(vec![serde_with::one_or_many_def()]);
         }
         adapted
     }
@@ -940,7 +668,7 @@ impl<'a> Lowering<'a> {
                 self.path_ty(scope, &path.path, reached)
             }
             other => {
-                self.push_note(note(
+                self.rev.push_note(note(
                     scope.file,
                     other.span(),
                     format!("type `{}` is not a serializable data type wirecheck can follow; compared by its text", tokens_text(other)),
@@ -963,14 +691,14 @@ impl<'a> Lowering<'a> {
             .split("::")
             .map(str::to_owned)
             .collect();
-        let full = match self.resolve(scope.module, &segments) {
+        let full = match self.rev.resolve(scope.module, &segments).target {
             NameTarget::External(full) | NameTarget::Module(full) => full,
             NameTarget::Type(_) => return,
         };
         let Some(known) = known::lookup_with(&full, &field.ty, None) else {
             return;
         };
-        self.add_known_defs(known.defs);
+        self.rev.add_known_defs(known.defs);
         field.custom = None;
         field.ty = match known.ty {
             ty @ Ty::Option { .. } if !field.default => Ty::Choice {
@@ -1004,18 +732,19 @@ impl<'a> Lowering<'a> {
                 name: segments[0].clone(),
             };
         }
-        let mut target = self.resolve_to_border(scope.module, &segments);
+        let mut found = self.rev.resolve_to_border(scope.module, &segments);
         let mut lowered = None;
-        if let Some(entered) = self.names.take_entered() {
-            match self.known_dependency_ty(scope, &entered, &args, reached) {
+        if let Some(entered) = &found.entered {
+            match self.known_dependency_ty(scope, entered, &args, reached) {
                 Ok(known) => return known,
                 Err(args) => lowered = Some(args),
             }
-            target = self.resolve(scope.module, &segments);
+            found = self.rev.resolve(scope.module, &segments);
         }
-        if let Some(ty) = self.dependency_ty(scope, path, &target, lowered, &args, reached) {
+        if let Some(ty) = self.dependency_ty(scope, path, &found, lowered, &args, reached) {
             return ty;
         }
+        let target = found.target;
         // rustc's rule: a one-segment path naming a primitive type that resolves to a module is the
         // primitive type (after `use std::str;`, `str` names std's module `str` too).
         if let (NameTarget::External(full) | NameTarget::Module(full), [name]) =
@@ -1034,7 +763,7 @@ impl<'a> Lowering<'a> {
                     .collect();
                 self.fill_default_args(id, &mut args, reached);
                 Ty::Named {
-                    path: self.names.canonical(id),
+                    path: self.rev.canonical(id),
                     args,
                 }
             }
@@ -1051,7 +780,7 @@ impl<'a> Lowering<'a> {
                 if std_like {
                     let args: Vec<Ty> = args.iter().map(|a| self.ty(scope, a, reached)).collect();
                     if let Some(known) = known::lookup(&full, &args, None) {
-                        self.add_known_defs(known.defs);
+                        self.rev.add_known_defs(known.defs);
                         return known.ty;
                     }
                 }
@@ -1077,22 +806,8 @@ impl<'a> Lowering<'a> {
                 macros.join(", ")
             )
         };
-        self.push_note(note(scope.file, path.span(), message));
+        self.rev.push_note(note(scope.file, path.span(), message));
     }
-}
-
-/// What [`Lowering::message`] keeps.
-struct MessageFilter<'f> {
-    keep: KeepFilter<'f>,
-    /// Only `kind = "record"` messages are kept (no protocol is kept whole).
-    records_only: bool,
-    protocols: &'f Protocols,
-}
-
-/// The name of a declaration's item, without `r#`.
-fn declared_name(declaration: &Declaration) -> &str {
-    let name = declaration.name.as_str();
-    name.strip_prefix("r#").unwrap_or(name)
 }
 
 /// A declaration the compiler rejects: an error rather than a note, since the protocol or message would

@@ -387,3 +387,6 @@ mod read_back_tests;
 
 #[cfg(test)]
 mod reuse_tests;
+
+#[cfg(test)]
+mod glob_tests;

@@ -21,7 +21,7 @@ use super::note;
 use super::reuse::{Identity, KeptScope, ScopeKey, Target};
 use super::scan::{ItemKind, Pos, ScanItem};
 use super::syntax::{inline_items, item_at, item_attrs, item_name, unraw};
-use super::tree::{ModuleTree, pos_note};
+use super::tree::{ModuleTree, STD_ROOTS, is_prelude_name, pos_note};
 use crate::model::ExtractNote;
 
 /// How many `use` and glob hops a lookup follows before it gives up (a `use` cycle is an error the
@@ -147,6 +147,34 @@ fn macro_note(file: &str, name: &str, pos: Pos) -> ExtractNote {
     pos_note(file, pos, format!("macro `{name}!`"))
 }
 
+/// A glob lookup in progress, by the module whose globs it follows and the path it looks for, until
+/// dropped: glob imports may form cycles (`pub use child::*;` in a module whose child has
+/// `use super::*;`), and a lookup already in progress through the same module's globs finds nothing new.
+/// Without this, every cycle is walked again at each level, exponentially (a hang on ordinary code).
+struct InProgress((ModPath, Vec<String>));
+
+thread_local! {
+    static GLOB_LOOKUPS: RefCell<HashSet<(ModPath, Vec<String>)>> = RefCell::default();
+}
+
+impl InProgress {
+    /// The lookup of `segments` through the globs of `module`, unless it is in progress already.
+    fn enter(module: &[String], segments: &[String]) -> Option<InProgress> {
+        let key = (module.to_vec(), segments.to_vec());
+        // `then`, not `then_some`: a guard made and dropped when the lookup is in progress already
+        // would end that lookup's guard.
+        GLOB_LOOKUPS
+            .with(|lookups| lookups.borrow_mut().insert(key.clone()))
+            .then(|| InProgress(key))
+    }
+}
+
+impl Drop for InProgress {
+    fn drop(&mut self) {
+        GLOB_LOOKUPS.with(|lookups| lookups.borrow_mut().remove(&self.0));
+    }
+}
+
 /// What a path names.
 #[derive(Clone)]
 pub(super) enum NameTarget {
@@ -158,8 +186,28 @@ pub(super) enum NameTarget {
     External(Vec<String>),
 }
 
-/// What a path resolved to, and the path at which it entered a dependency (see [`Names::take_entered`]).
-type Resolved = (NameTarget, Option<Vec<String>>);
+/// What a path resolved to, and the path at which it entered a dependency, as named at the border
+/// (`chrono::DateTime`, its first segment the dependency's root module; not the module it is defined
+/// in), if it did.
+#[derive(Clone)]
+pub(super) struct Resolution {
+    pub(super) target: NameTarget,
+    pub(super) entered: Option<Vec<String>>,
+}
+
+/// Where a glob import's path leads (see [`Names::glob_source`]).
+enum GlobSource {
+    /// A module of a mounted tree: the glob brings what it exports.
+    Module(ModPath),
+    /// A module the lookup does not read: a dependency's, beyond the border of a lookup that stops
+    /// there or whose source is missing, or std's. The path as far as it was followed.
+    Unread(Vec<String>),
+    /// Nothing a glob can import from.
+    Nothing,
+}
+
+/// A resolution as the memo keeps it.
+type Resolved = Resolution;
 
 /// Resolutions by the module a path is written in, then the path: looked up by slices, so a hit
 /// allocates nothing.
@@ -240,9 +288,12 @@ pub(super) struct Names<'a> {
     modules: FxHashMap<ModPath, Option<ModuleScope<'a>>>,
     /// The first file that failed to parse when resolution needed it.
     error: Option<ExtractError>,
-    /// The path at which the last [`Names::resolve`] entered a dependency (`chrono::DateTime`, its
-    /// first segment the dependency's root module), if it did.
+    /// Where the lookup in progress entered a dependency (see [`Resolution::entered`]).
     entered: Option<Vec<String>>,
+    /// The modules whose glob imports the lookup in progress does not consult: a glob's own path is
+    /// resolved without the globs of the module it is written in (a glob never resolves through
+    /// itself, and `use chrono::prelude::*` must not look for `chrono` in `chrono::prelude`).
+    globs_off: Vec<ModPath>,
     /// The current lookup stops where it enters a dependency (see [`Names::resolve_to_border`]).
     stop_at_border: bool,
     /// The features of the workspace crates in the build checked: a type item or module its
@@ -265,6 +316,7 @@ impl<'a> Names<'a> {
             modules: FxHashMap::default(),
             error: None,
             entered: None,
+            globs_off: Vec::new(),
             stop_at_border: false,
             features: CrateFeatures::default(),
             resolved: FxHashMap::default(),
@@ -455,11 +507,6 @@ impl<'a> Names<'a> {
             NameTarget::Module(path) => Target::Module(lowered.path(path)),
             NameTarget::External(path) => Target::External(lowered.path(path)),
         }
-    }
-
-    /// Where the last resolution entered a dependency, left in place (see [`Names::take_entered`]).
-    pub(super) fn entered(&self) -> Option<&Vec<String>> {
-        self.entered.as_ref()
     }
 
     /// `crate::module::Name` of a type item.
@@ -750,17 +797,17 @@ impl<'a> Names<'a> {
     }
 
     /// Resolves a path as written in `module`.
-    pub(super) fn resolve(&mut self, module: &[String], segments: &[String]) -> NameTarget {
+    pub(super) fn resolve(&mut self, module: &[String], segments: &[String]) -> Resolution {
         self.resolve_memoized(module, segments, false)
     }
 
     /// [`Names::resolve`], stopping where the path enters a dependency (without mounting it): the
-    /// path there is then [`Names::take_entered`], and the target `External`.
+    /// target is then `External`, the path at the border.
     pub(super) fn resolve_to_border(
         &mut self,
         module: &[String],
         segments: &[String],
-    ) -> NameTarget {
+    ) -> Resolution {
         self.resolve_memoized(module, segments, true)
     }
 
@@ -771,43 +818,39 @@ impl<'a> Names<'a> {
         module: &[String],
         segments: &[String],
         to_border: bool,
-    ) -> NameTarget {
+    ) -> Resolution {
         let memo = if to_border {
             &self.resolved_to_border
         } else {
             &self.resolved
         };
-        if let Some((target, entered)) = memo.get(module).and_then(|paths| paths.get(segments)) {
-            self.entered = entered.clone();
-            return target.clone();
+        if let Some(resolved) = memo.get(module).and_then(|paths| paths.get(segments)) {
+            return resolved.clone();
         }
         self.entered = None;
         self.stop_at_border = to_border;
         let target = self.resolve_hops(module, segments, 0);
         self.stop_at_border = false;
+        let resolved = Resolution {
+            target,
+            entered: self.entered.take(),
+        };
         let memo = if to_border {
             &mut self.resolved_to_border
         } else {
             &mut self.resolved
         };
-        let resolved = (target.clone(), self.entered.clone());
         match memo.get_mut(module) {
             Some(paths) => {
-                paths.insert(segments.to_vec(), resolved);
+                paths.insert(segments.to_vec(), resolved.clone());
             }
             None => {
                 let mut paths = FxHashMap::default();
-                paths.insert(segments.to_vec(), resolved);
+                paths.insert(segments.to_vec(), resolved.clone());
                 memo.insert(module.to_vec(), paths);
             }
         }
-        target
-    }
-
-    /// Where the last [`Names::resolve`] entered a dependency: the path from its root module, as named
-    /// at the border (`chrono::DateTime`, not the module it is defined in).
-    pub(super) fn take_entered(&mut self) -> Option<Vec<String>> {
-        self.entered.take()
+        resolved
     }
 
     /// [`Names::resolve`], `hops` imports deep.
@@ -830,11 +873,11 @@ impl<'a> Names<'a> {
             }
             "" => return self.resolve_absolute(module, &segments[1..], hops),
             _ => {
-                let Some(scope) = self.module(module) else {
-                    return NameTarget::External(segments.to_vec());
-                };
-                let Some(step) = scope.step(first, segments.len() == 1) else {
-                    return self.resolve_absolute(module, segments, hops);
+                let Some(step) = self.step_in(module, first, segments.len() == 1) else {
+                    return match self.module(module) {
+                        Some(_) => self.resolve_absolute(module, segments, hops),
+                        None => NameTarget::External(segments.to_vec()),
+                    };
                 };
                 match step {
                     Step::Type(slot, file, owner) => {
@@ -857,6 +900,16 @@ impl<'a> Names<'a> {
             }
         };
         self.resolve_below(base, rest, hops)
+    }
+
+    /// What `name` is in the module at `module` (see [`ModuleScope::step`]), its globs left out while
+    /// one of them is being resolved.
+    fn step_in(&mut self, module: &[String], name: &str, is_last: bool) -> Option<Step<'a>> {
+        let globs_off = self.globs_off.iter().any(|off| off.as_slice() == module);
+        match self.module(module)?.step(name, is_last)? {
+            Step::Globs(..) if globs_off => None,
+            step => Some(step),
+        }
     }
 
     /// A path starting with a crate name (or `::name`), written in `module`: a workspace crate, a
@@ -895,8 +948,10 @@ impl<'a> Names<'a> {
         }
     }
 
-    /// `segments` through the glob imports `globs` of the module `owner` (globs resolve from the module
-    /// they are written in; only a hit inside the workspace counts).
+    /// `segments`, whose first is a name the module `owner` neither defines nor imports by name,
+    /// through the glob imports `globs` of `owner`, as rustc resolves them: the first glob whose module
+    /// exports that name gives it (a glob brings only what its module defines or imports, itself by
+    /// name or by its own globs); `None` when no glob brings it.
     fn resolve_glob(
         &mut self,
         owner: &[String],
@@ -904,31 +959,109 @@ impl<'a> Names<'a> {
         segments: &[String],
         hops: usize,
     ) -> Option<NameTarget> {
-        // Glob imports may form cycles (`pub use child::*;` in a module whose child has `use super::*;`):
-        // a lookup already in progress through the same module's globs finds nothing new, and without this
-        // every cycle is walked again at each level, exponentially (a hang on ordinary code).
-        thread_local! {
-            static IN_PROGRESS: RefCell<HashSet<(Vec<String>, Vec<String>)>> = RefCell::default();
-        }
-        struct Done((Vec<String>, Vec<String>));
-        impl Drop for Done {
-            fn drop(&mut self) {
-                IN_PROGRESS.with(|lookups| lookups.borrow_mut().remove(&self.0));
-            }
-        }
-        let key = (owner.to_vec(), segments.to_vec());
-        if !IN_PROGRESS.with(|lookups| lookups.borrow_mut().insert(key.clone())) {
-            return None;
-        }
-        let _done = Done(key);
+        let name = segments.first()?;
+        let _guard = InProgress::enter(owner, segments)?;
         for glob in globs {
-            let mut full = glob.clone();
-            full.extend_from_slice(segments);
-            if let NameTarget::Type(id) = self.resolve_hops(owner, &full, hops + 1) {
-                return Some(NameTarget::Type(id));
+            match self.glob_source(owner, glob, hops) {
+                GlobSource::Module(source) => {
+                    if self.exports(&source, name, hops + 1) {
+                        self.enter_dependency_module(&source, segments);
+                        return Some(self.resolve_below(source, segments, hops + 1));
+                    }
+                }
+                GlobSource::Unread(mut path) if self.unread_glob_brings(owner, name) => {
+                    path.extend_from_slice(segments);
+                    if self.tree.dependency_of(&path).is_some() {
+                        self.entered.get_or_insert_with(|| path.clone());
+                    }
+                    return Some(NameTarget::External(path));
+                }
+                GlobSource::Unread(_) | GlobSource::Nothing => {}
             }
         }
         None
+    }
+
+    /// Where the glob import `glob`, written in `owner`, leads: its path resolved from `owner` without
+    /// `owner`'s own globs, and without changing where the lookup in progress entered a dependency.
+    fn glob_source(&mut self, owner: &[String], glob: &[String], hops: usize) -> GlobSource {
+        let entered = self.entered.take();
+        self.globs_off.push(owner.to_vec());
+        let target = self.resolve_hops(owner, glob, hops + 1);
+        self.globs_off.pop();
+        let crossed = std::mem::replace(&mut self.entered, entered);
+        match target {
+            NameTarget::Module(path) => GlobSource::Module(path),
+            NameTarget::Type(_) => GlobSource::Nothing,
+            NameTarget::External(path) => match crossed {
+                // A dependency beyond the border, or one whose source is not mounted.
+                Some(at_border) if at_border == path => GlobSource::Unread(path),
+                Some(_) => GlobSource::Nothing,
+                None if path
+                    .first()
+                    .is_some_and(|first| STD_ROOTS.contains(&first.as_str())) =>
+                {
+                    GlobSource::Unread(path)
+                }
+                None => GlobSource::Nothing,
+            },
+        }
+    }
+
+    /// Whether the module at `module` exports `name` to a glob import: defines or imports it by name,
+    /// or brings it by a glob of its own.
+    fn exports(&mut self, module: &[String], name: &str, hops: usize) -> bool {
+        if hops > MAX_HOPS {
+            return false;
+        }
+        let Some(scope) = self.module(module) else {
+            return false;
+        };
+        if scope.types.contains_key(name)
+            || scope.mods.contains_key(name)
+            || scope.uses.contains_key(name)
+        {
+            return true;
+        }
+        let globs = scope.globs.clone();
+        if globs.is_empty() {
+            return false;
+        }
+        let segments = [name.to_owned()];
+        let Some(_guard) = InProgress::enter(module, &segments) else {
+            return false;
+        };
+        for glob in &globs {
+            let brings = match self.glob_source(module, glob, hops) {
+                GlobSource::Module(source) => self.exports(&source, name, hops + 1),
+                GlobSource::Unread(_) => self.unread_glob_brings(module, name),
+                GlobSource::Nothing => false,
+            };
+            if brings {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether a glob of a module the lookup does not read (see [`GlobSource::Unread`]), written in
+    /// `module`, is taken to bring `name`: unless the std prelude or the language gives it, or it names
+    /// a crate (a glob that brought it would make the name ambiguous, which rustc rejects).
+    fn unread_glob_brings(&self, module: &[String], name: &str) -> bool {
+        !is_prelude_name(name)
+            && !STD_ROOTS.contains(&name)
+            && !self.tree.crates.iter().any(|krate| krate == name)
+            && self.tree.dependency_named(module, name).is_none()
+    }
+
+    /// Notes that the lookup enters a dependency at `segments` of its module `module`, when `module` is
+    /// a dependency's and the lookup had not entered one yet.
+    fn enter_dependency_module(&mut self, module: &[String], segments: &[String]) {
+        if self.entered.is_none() && self.tree.dependency_of(module).is_some() {
+            let mut entered = module.to_vec();
+            entered.extend_from_slice(segments);
+            self.entered = Some(entered);
+        }
     }
 
     /// `rest` looked up from the module `base` down, one module per segment.
@@ -939,10 +1072,7 @@ impl<'a> Names<'a> {
             NameTarget::External(segments)
         };
         for (i, segment) in rest.iter().enumerate() {
-            let Some(scope) = self.module(&base) else {
-                return external(&base, &rest[i..]);
-            };
-            let Some(step) = scope.step(segment, i + 1 == rest.len()) else {
+            let Some(step) = self.step_in(&base, segment, i + 1 == rest.len()) else {
                 return external(&base, &rest[i..]);
             };
             match step {

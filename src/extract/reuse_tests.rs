@@ -307,3 +307,58 @@ fn a_damaged_record_is_lowered_again() {
     assert_eq!(Revision::new().extract(&damaged), first);
     assert_eq!(damaged.stats().types_reused, 0, "{:?}", damaged.stats());
 }
+
+/// A prelude that re-exports serde's derives, or serde_with's `SerializeDisplay`/`DeserializeFromStr`
+/// under their names.
+const SERDE_PRELUDE: &str = "pub use serde::{Deserialize, Serialize};\n";
+const DISPLAY_PRELUDE: &str =
+    "pub use serde_with::{DeserializeFromStr as Deserialize, SerializeDisplay as Serialize};\n";
+
+/// The revision whose `Shared` derives through `import` (of `crate::prelude`, which is `prelude`); its
+/// file is the same blob whatever the prelude says.
+fn through_prelude(import: &str, prelude: &str) -> Revision {
+    Revision::new()
+        .with_file(
+            "crates/p/src/lib.rs",
+            &LIB.replace("pub mod alt;", "pub mod alt;\npub mod prelude;"),
+        )
+        .with_file("crates/p/src/prelude.rs", prelude)
+        .with_file(
+            "crates/p/src/types.rs",
+            &TYPES.replace("use serde::{Deserialize, Serialize};", import),
+        )
+}
+
+fn derives_serde(snapshot: &Snapshot) -> bool {
+    matches!(snapshot.types["p::types::Shared"].body, Body::Struct { .. })
+}
+
+/// The name a derive resolves to is a question of the type's lowering like any other: a prelude that
+/// swaps serde's derives for serde_with's (or back), in another file, changes the type, warm or cold,
+/// whether the prelude is imported by name or by a glob.
+#[test]
+fn a_derive_re_exported_by_a_prelude_is_recorded() {
+    for import in [
+        "use crate::prelude::{Deserialize, Serialize};",
+        "use crate::prelude::*;",
+        "use crate::prelude::{self, *};",
+    ] {
+        let serde = || through_prelude(import, SERDE_PRELUDE);
+        let display = || through_prelude(import, DISPLAY_PRELUDE);
+        for order in [
+            [serde(), display(), serde()],
+            [display(), serde(), display()],
+        ] {
+            let expected: Vec<bool> = order
+                .iter()
+                .map(|revision| revision.files["crates/p/src/prelude.rs"] == SERDE_PRELUDE)
+                .collect();
+            let (snapshots, _) = shared(&order);
+            let derived: Vec<bool> = snapshots.iter().map(derives_serde).collect();
+            assert_eq!(derived, expected, "{import}, one check");
+            let (snapshots, _) = kept(&order);
+            let derived: Vec<bool> = snapshots.iter().map(derives_serde).collect();
+            assert_eq!(derived, expected, "{import}, checks in turn");
+        }
+    }
+}

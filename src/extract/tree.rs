@@ -20,6 +20,72 @@ use super::scan::{ModItem, Pos};
 use super::{CrateRoot, DirId, ExtractError, FileReader};
 use crate::model::{ExtractNote, Location};
 
+/// The crates of the standard library, never a dependency's: their types are known by path.
+pub(super) const STD_ROOTS: &[&str] = &["std", "core", "alloc"];
+
+/// Whether a bare `name` is one the std prelude or the language gives every module without an import
+/// (`String`, `Vec`, `Option`, `u64`).
+pub(super) fn is_prelude_name(name: &str) -> bool {
+    const PRELUDE: &[&str] = &[
+        "Option",
+        "Some",
+        "None",
+        "Result",
+        "Ok",
+        "Err",
+        "String",
+        "Vec",
+        "Box",
+        "ToString",
+        "ToOwned",
+        "Clone",
+        "Copy",
+        "Send",
+        "Sync",
+        "Sized",
+        "Unpin",
+        "Drop",
+        "Fn",
+        "FnMut",
+        "FnOnce",
+        "Iterator",
+        "Extend",
+        "IntoIterator",
+        "DoubleEndedIterator",
+        "ExactSizeIterator",
+        "Default",
+        "Eq",
+        "PartialEq",
+        "Ord",
+        "PartialOrd",
+        "AsRef",
+        "AsMut",
+        "Into",
+        "From",
+        "TryFrom",
+        "TryInto",
+        "FromIterator",
+        "bool",
+        "char",
+        "str",
+        "u8",
+        "u16",
+        "u32",
+        "u64",
+        "u128",
+        "usize",
+        "i8",
+        "i16",
+        "i32",
+        "i64",
+        "i128",
+        "isize",
+        "f32",
+        "f64",
+    ];
+    PRELUDE.contains(&name)
+}
+
 /// Every crate's module tree at one revision.
 pub(super) struct ModuleTree<'c> {
     pub(super) cache: &'c SourceCache,
@@ -165,7 +231,7 @@ impl<'c> ModuleTree<'c> {
 
     /// The root module name of the dependency the code at `module` calls `name`, if it names one.
     pub(super) fn dependency_named(&self, module: &[String], name: &str) -> Option<&str> {
-        if ["std", "core", "alloc"].contains(&name) {
+        if STD_ROOTS.contains(&name) {
             return None;
         }
         let first = module.first()?;

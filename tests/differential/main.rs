@@ -27,6 +27,10 @@ mod regressions;
 mod rng;
 mod swaps;
 mod vocab;
+mod warm_cold;
+
+#[path = "../support/mod.rs"]
+mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;

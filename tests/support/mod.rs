@@ -7,6 +7,9 @@
 use std::path::Path;
 use std::process::Command;
 
+#[cfg(feature = "checker")]
+pub mod warm_cold;
+
 /// Runs `git ARGS` in `dir` with a fixed identity, `main` as the first branch and no signing, and
 /// fails the test with git's message if it fails.
 pub fn git(dir: &Path, args: &[&str]) {

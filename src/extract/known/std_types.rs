@@ -34,19 +34,11 @@
 //!   `N`; serde implements arrays up to 32 and tuples up to 16, so longer ones do not compile with a
 //!   derive).
 
+use super::super::tree::{STD_ROOTS, is_prelude_name};
 use super::Known;
 use crate::model::{
     Body, ContainerAttrs, EnumRepr, Field, Location, SeqKind, Style, Ty, TypeDef, Variant,
 };
-
-/// The crates whose paths are std's.
-const STD_ROOTS: &[&str] = &["std", "core", "alloc"];
-
-/// The names the prelude brings and the primitive types: known without a path.
-const PRELUDE: &[&str] = &[
-    "bool", "char", "str", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32", "i64",
-    "i128", "isize", "f32", "f64", "String", "Vec", "Option", "Result", "Box",
-];
 
 /// The wire shape of a std type (or of `serde_json::Value` and `serde_json::Map`), by its resolved path.
 pub(super) fn lookup(path: &[String], args: &[Ty]) -> Option<Known> {
@@ -55,7 +47,7 @@ pub(super) fn lookup(path: &[String], args: &[Ty]) -> Option<Known> {
         return serde_json_type(name).map(Known::plain);
     }
     let std_path = match path.len() {
-        1 => PRELUDE.contains(&name),
+        1 => is_prelude_name(name),
         _ => STD_ROOTS.contains(&first) && std_module_of(name).contains(&module(path).as_str()),
     };
     if !std_path {

@@ -18,7 +18,7 @@ impl Lowering<'_> {
         args: &mut Vec<Ty>,
         reached: &mut Vec<usize>,
     ) {
-        let Some(item) = self.names.syntax(id) else {
+        let Some(item) = self.rev.syntax(id) else {
             return;
         };
         let Some(generics) = syn_generics(item) else {
@@ -28,8 +28,8 @@ impl Lowering<'_> {
         if args.len() >= params.len() {
             return;
         }
-        let module = self.names.item(id).module.clone();
-        let file = self.names.item(id).file;
+        let module = self.rev.item_module(id);
+        let file = self.rev.item_file(id);
         let names = item_generics(item);
         let scope = TypeScope {
             module: &module,

@@ -8,9 +8,10 @@ use std::collections::BTreeSet;
 use syn::spanned::Spanned;
 
 use super::super::cfg;
-use super::super::names::NameTarget;
+use super::super::names::{NameTarget, Resolution};
 use super::super::syntax::{item_attrs, path_segments};
 use super::super::{known, note};
+use super::impls::derived_serde_traits;
 use super::{Lowering, TypeScope};
 use crate::model::Ty;
 
@@ -29,38 +30,38 @@ impl Lowering<'_> {
             .iter()
             .map(|arg| self.ty(scope, arg, reached))
             .collect();
-        let Some(krate) = self.dependency_of(entered) else {
+        let Some(krate) = self.rev.dependency_of(entered) else {
             return Err(lowered);
         };
         let version = semver::Version::parse(&krate.version).ok();
         let public = public_path(entered, &krate.package);
         match known::lookup(&public, &lowered, version.as_ref()) {
             Some(known) => {
-                self.add_known_defs(known.defs);
+                self.rev.add_known_defs(known.defs);
                 Ok(known.ty)
             }
             None => Err(lowered),
         }
     }
 
-    /// The model of the type at `written`, resolved to `target`, when it is a dependency's; `None` when
+    /// The model of the type at `written`, resolved to `found`, when it is a dependency's; `None` when
     /// it is not. `lowered` are its generic arguments when the caller lowered them already.
     pub(super) fn dependency_ty(
         &mut self,
         scope: &TypeScope<'_>,
         written: &syn::Path,
-        target: &NameTarget,
+        found: &Resolution,
         lowered: Option<Vec<Ty>>,
         args: &[&syn::Type],
         reached: &mut Vec<usize>,
     ) -> Option<Ty> {
-        let entered = self.names.take_entered();
+        let (target, entered) = (&found.target, &found.entered);
         let item_module = match target {
-            NameTarget::Type(id) => Some(self.names.item(*id).module.clone()),
+            NameTarget::Type(id) => Some(self.rev.item_module(*id)),
             _ => None,
         };
         let module = entered.as_deref().or(item_module.as_deref())?;
-        let krate = self.dependency_of(module)?;
+        let krate = self.rev.dependency_of(module)?;
         let label = krate.label();
         let version = semver::Version::parse(&krate.version).ok();
         // The path under the package's own name: where the catalogue and the notes look for it.
@@ -68,7 +69,7 @@ impl Lowering<'_> {
             (Some(entered), _) => public_path(entered, &krate.package),
             (None, NameTarget::Type(id)) => {
                 let canonical: Vec<String> = self
-                    .names
+                    .rev
                     .canonical(*id)
                     .split("::")
                     .map(str::to_owned)
@@ -83,10 +84,10 @@ impl Lowering<'_> {
                 .collect()
         });
         if let Some(known) = known::lookup(&public, &lowered, version.as_ref()) {
-            self.add_known_defs(known.defs);
+            self.rev.add_known_defs(known.defs);
             return Some(known.ty);
         }
-        let (features, missing) = self.dependency_mount(module)?;
+        let (features, missing) = self.rev.dependency_mount(module)?;
         let external = |path: String| Ty::External {
             path,
             package: Some(label.clone()),
@@ -105,7 +106,7 @@ impl Lowering<'_> {
         };
         // Derived in the build the dependency is built with (undecided `cfg_attr`s are noted where the
         // type is lowered).
-        let Some(item) = self.names.syntax(id) else {
+        let Some(item) = self.rev.syntax(id) else {
             return Some(external(with_args(&public, &lowered)));
         };
         let is_alias = matches!(item, syn::Item::Type(_));
@@ -122,35 +123,33 @@ impl Lowering<'_> {
         let mut args = lowered;
         self.fill_default_args(id, &mut args, reached);
         Some(Ty::Named {
-            path: self.names.canonical(id),
+            path: self.rev.canonical(id),
             args,
         })
     }
 
     /// Whether the dependency's type item `id` derives serde in the build with `features`, its
     /// `cfg_attr`s applied: decided once per item and features (every field naming the type asks, and
-    /// the answer depends on nothing else).
+    /// the answer depends on nothing else), the questions deciding it recorded at every use.
     fn dependency_derives_serde(&mut self, id: usize, features: &BTreeSet<String>) -> bool {
-        if let Some((decided_under, derived)) = self.dependency_derives.get(&id)
-            && decided_under == features
-        {
-            return *derived;
-        }
-        let Some(item) = self.names.syntax(id) else {
-            return false;
-        };
-        let item_module = self.names.item(id).module.clone();
-        let mut undecided = Vec::new();
-        let attrs = cfg::applied(item_attrs(item), features, &mut undecided);
-        let derived = self.derives_serde(&item_module, &attrs);
-        self.dependency_derives
-            .insert(id, (features.clone(), derived));
-        derived
+        self.rev.memoized(
+            &mut self.dependency_derives,
+            (id, features.clone()),
+            |rev| {
+                let Some(item) = rev.syntax(id) else {
+                    return false;
+                };
+                let module = rev.item_module(id);
+                let mut undecided = Vec::new();
+                let attrs = cfg::applied(item_attrs(item), features, &mut undecided);
+                derived_serde_traits(rev, &module, &attrs).any()
+            },
+        )
     }
 
     /// A note, unless the same message was already noted (once per package or type is enough).
     pub(super) fn note_once(&mut self, file: &str, span: proc_macro2::Span, message: String) {
-        self.push_note_once(note(file, span, message));
+        self.rev.push_note_once(note(file, span, message));
     }
 }
 

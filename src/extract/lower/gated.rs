@@ -8,11 +8,8 @@ use std::collections::BTreeMap;
 use rustc_hash::FxHashMap;
 use syn::Attribute;
 
-use super::super::cache::ModuleFile;
 use super::super::cfg::{self, Truth};
-use super::super::declarations::Declaration;
 use super::super::note;
-use super::super::syntax::{derives_named, item_attrs};
 use super::{Lowering, TypeScope};
 use crate::model::{ExtractNote, Location, Ty};
 
@@ -74,7 +71,7 @@ impl Lowering<'_> {
         attrs: &[Attribute],
         span: impl FnOnce() -> proc_macro2::Span,
     ) -> bool {
-        match cfg::active(attrs, self.features_of(scope.module)) {
+        match cfg::active(attrs, self.rev.features_of(scope.module)) {
             Truth::Yes => true,
             Truth::No => false,
             Truth::Unknown(predicate) => {
@@ -99,7 +96,7 @@ impl Lowering<'_> {
         attrs: &'x [Attribute],
     ) -> Cow<'x, [Attribute]> {
         let mut undecided = Vec::new();
-        let applied = cfg::applied(attrs, self.features_of(scope.module), &mut undecided);
+        let applied = cfg::applied(attrs, self.rev.features_of(scope.module), &mut undecided);
         for found in undecided {
             self.note_undecided(
                 scope,
@@ -116,58 +113,16 @@ impl Lowering<'_> {
     /// The note of a predicate the build cannot decide: at each place in the workspace's code, once per
     /// predicate for a dependency's (named by its package: its code is not the user's to change).
     fn note_undecided(&mut self, scope: &TypeScope<'_>, span: proc_macro2::Span, message: String) {
-        match self.dependency_of(scope.module) {
+        match self.rev.dependency_of(scope.module) {
             Some(krate) => self.note_once(
                 scope.file,
                 span,
                 format!("package `{}`: {message}", krate.label()),
             ),
-            None => self.push_note_unless_noted(note(scope.file, span, message)),
+            None => self
+                .rev
+                .push_note_unless_noted(note(scope.file, span, message)),
         }
-    }
-
-    /// Whether a message's or protocol's item exists in the build checked (one whose `cfg` depends on
-    /// the target or profile is kept).
-    pub(super) fn item_built(&self, module: &[String], item: &syn::Item) -> bool {
-        debug_assert!(
-            self.recording.is_none(),
-            "a type's lowering asks through `Lowering::features_of`"
-        );
-        cfg::active(item_attrs(item), self.names.features_of(module)) != Truth::No
-    }
-
-    /// Whether `declaration` of `file` (`derive`: `Message` or `Protocol`) on `item` in `module` exists
-    /// in the build checked: its module (every `mod` on the way) and its item are in the build, and the
-    /// derive is still there once the build's `cfg_attr`s are applied (a derive behind a feature that is
-    /// off declares nothing). An item without `cfg` or `cfg_attr` is in every build of its module, with
-    /// the derive it was found with (`item`: its syntax, which only an item without `cfg` may lack).
-    pub(super) fn declared_in_build(
-        &self,
-        (file, declaration): (&ModuleFile, &Declaration),
-        module: &[String],
-        item: Option<&syn::Item>,
-        derive: &str,
-    ) -> bool {
-        if !self
-            .names
-            .module_in_build(file, module, declaration.offset())
-        {
-            return false;
-        }
-        // Only an item without a `cfg` is left unparsed (`Lowering::declaration_syntax`).
-        let (true, Some(item)) = (declaration.gated, item) else {
-            return true;
-        };
-        if !self.item_built(module, item) {
-            return false;
-        }
-        // Undecided predicates are noted where the type is lowered.
-        let mut undecided = Vec::new();
-        let features = self.names.features_of(module);
-        derives_named(
-            &cfg::applied(item_attrs(item), features, &mut undecided),
-            derive,
-        )
     }
 
     /// The shape `wirecheck.toml` declares for the type at `path` (outside the crates), lowered from the

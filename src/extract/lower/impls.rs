@@ -3,12 +3,12 @@
 //! what `T` writes), or neither: the type is opaque, compared by its full path, with a note saying how to
 //! declare its shape.
 
-use rustc_hash::FxHashMap;
 use syn::{Attribute, Item};
 
 use super::super::names::NameTarget;
 use super::super::syntax::{derive_paths, item_attrs, item_generics, item_ident, item_name};
 use super::super::{location, note};
+use super::recorded::Revision;
 use super::{Lowering, TypeScope};
 use crate::model::{Body, ContainerAttrs, Proxy, Ty, TypeDef};
 
@@ -61,67 +61,6 @@ impl<'a> Lowering<'a> {
         }
     }
 
-    /// Whether `attrs` derive serde's `Serialize` or `Deserialize`, by any path that names them:
-    /// `Serialize`, `serde::Serialize`, `::serde::Deserialize`, or a name a `use` binds to them
-    /// (`use serde::Serialize as Ser;`).
-    pub(super) fn derives_serde(&mut self, module: &[String], attrs: &[Attribute]) -> bool {
-        self.derived_serde_traits(module, attrs).any()
-    }
-
-    /// Which of serde's two traits `attrs` derive (serde's or serde_repr's derives, by any path).
-    pub(super) fn derived_serde_traits(
-        &mut self,
-        module: &[String],
-        attrs: &[Attribute],
-    ) -> DerivedTraits {
-        let mut derived = DerivedTraits::default();
-        for path in derive_paths(attrs) {
-            if derived.serialize && derived.deserialize {
-                // Resolving the other derives could enter a dependency for nothing.
-                break;
-            }
-            // `::serde::Serialize` is `serde::Serialize`: no module of the crate is named `serde`.
-            let segments = path.segments;
-            let trait_name = match segments.as_slice() {
-                [single] => self.derived_by_name(module, single),
-                _ => serde_trait(&segments),
-            };
-            match trait_name {
-                Some(SerdeTrait::Serialize) => derived.serialize = true,
-                Some(SerdeTrait::Deserialize) => derived.deserialize = true,
-                None => {}
-            }
-        }
-        derived
-    }
-
-    /// The serde trait a derive written as the single name `name` in `module` implements, as that name
-    /// resolves there (memoized: every type of a module derives by the same few names).
-    fn derived_by_name(&mut self, module: &[String], name: &String) -> Option<SerdeTrait> {
-        if let Some(&found) = self
-            .derived_names
-            .get(module)
-            .and_then(|names| names.get(name.as_str()))
-        {
-            return found;
-        }
-        let found = match self.names.resolve(module, std::slice::from_ref(name)) {
-            NameTarget::External(full) => serde_trait(&full),
-            NameTarget::Type(_) | NameTarget::Module(_) => None,
-        };
-        match self.derived_names.get_mut(module) {
-            Some(names) => {
-                names.insert(name.clone(), found);
-            }
-            None => {
-                let mut names = FxHashMap::default();
-                names.insert(name.clone(), found);
-                self.derived_names.insert(module.to_vec(), names);
-            }
-        }
-        found
-    }
-
     /// A type deriving one of serde's traits and writing the other by hand (a validating `Deserialize`,
     /// a `Serialize` through `Display`): the side written by hand is opaque, the type itself by its full
     /// path standing in as the proxy serde would go through (`from` for reading, `into` for writing),
@@ -152,7 +91,7 @@ impl<'a> Lowering<'a> {
             _ => return,
         };
         let name = path.rsplit("::").next().unwrap_or(path);
-        self.push_note(note(
+        self.rev.push_note(note(
             file,
             span,
             format!(
@@ -186,7 +125,7 @@ impl<'a> Lowering<'a> {
             }
             Impls::Derived | Impls::Unknown => {
                 let message = undeclared_note(&path, &self.macros_near(scope.module));
-                self.push_note(note(scope.file, ident_span, message));
+                self.rev.push_note(note(scope.file, ident_span, message));
                 Ty::external(path.clone())
             }
         };
@@ -205,7 +144,8 @@ impl<'a> Lowering<'a> {
 
     /// The macros invoked at item level in `module`, as `name!` at file:line.
     pub(super) fn macros_near(&mut self, module: &[String]) -> Vec<String> {
-        self.macros_in(module)
+        self.rev
+            .macros_in(module)
             .iter()
             .map(|macro_note| {
                 format!(
@@ -215,6 +155,59 @@ impl<'a> Lowering<'a> {
             })
             .collect()
     }
+}
+
+/// Which of serde's two traits `attrs` derive (serde's or serde_repr's derives), by any path that names
+/// them: `Serialize`, `serde::Serialize`, `::serde::Deserialize`, or a name a `use` binds to them
+/// (`use serde::Serialize as Ser;`, a glob of a prelude that re-exports them), as the name resolves in
+/// `module`.
+pub(super) fn derived_serde_traits(
+    rev: &mut Revision<'_>,
+    module: &[String],
+    attrs: &[Attribute],
+) -> DerivedTraits {
+    let mut derived = DerivedTraits::default();
+    for path in derive_paths(attrs) {
+        if derived.serialize && derived.deserialize {
+            // Resolving the other derives could enter a dependency for nothing.
+            break;
+        }
+        // `::serde::Serialize` is `serde::Serialize`: no module of the crate is named `serde`.
+        let segments = path.segments;
+        let trait_name = match segments.as_slice() {
+            [single] => derived_by_name(rev, module, single),
+            _ => serde_trait(&segments),
+        };
+        match trait_name {
+            Some(SerdeTrait::Serialize) => derived.serialize = true,
+            Some(SerdeTrait::Deserialize) => derived.deserialize = true,
+            None => {}
+        }
+    }
+    derived
+}
+
+/// The serde trait a derive written as the single name `name` in `module` implements, as that name
+/// resolves there: to the border of the crate it comes from (`serde::Serialize`, whatever re-exports
+/// it on the way), or, when it resolves to nothing, by the name itself.
+fn derived_by_name(rev: &mut Revision<'_>, module: &[String], name: &String) -> Option<SerdeTrait> {
+    let found = rev.resolve_to_border(module, std::slice::from_ref(name));
+    match (found.target, found.entered) {
+        (_, Some(entered)) => serde_trait(&package_path(entered)),
+        (NameTarget::External(full), None) => serde_trait(&full),
+        (NameTarget::Type(_) | NameTarget::Module(_), None) => None,
+    }
+}
+
+/// A path entered into a dependency, its first segment the package's name as code writes it
+/// (`serde`, not the root module `serde@1.0.219` a workspace with two versions of it gives it).
+fn package_path(mut entered: Vec<String>) -> Vec<String> {
+    if let Some(root) = entered.first_mut()
+        && let Some((package, _version)) = root.split_once('@')
+    {
+        *root = package.to_owned();
+    }
+    entered
 }
 
 /// The note of a type whose serde impls are neither derived nor declared: what wirecheck does with it,
