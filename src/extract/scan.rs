@@ -83,7 +83,18 @@ pub(crate) enum ItemKind {
     MacroCall(String, Pos),
     /// `macro_rules! name { ... }`, by name (`r#` stripped).
     MacroRules(String),
-    /// Anything else (functions, impls, traits, constants, unions, `extern crate`).
+    /// `impl ... { ... }`: the last name of the type it is for and of the trait it implements (`impl<'de>
+    /// serde::Deserialize<'de> for Id<'_>`: `Id`, `Deserialize`), `None` where the first tokens do not
+    /// tell (a tuple or slice type, a header longer than the scan reads).
+    Impl {
+        self_name: Option<String>,
+        trait_name: Option<String>,
+    },
+    /// `fn name`, by name (`r#` stripped).
+    Fn(String),
+    /// `const name` or `static name`, by name (`r#` stripped).
+    Value(String),
+    /// Anything else (traits, unions, `extern crate`, `const _`).
     Other,
 }
 
@@ -547,7 +558,7 @@ pub(crate) fn items(text: &str) -> Option<Vec<ScanItem>> {
 }
 
 /// The first module-level tokens of an item (outside its attributes): enough to tell its kind.
-const HEAD_TOKENS: usize = 12;
+const HEAD_TOKENS: usize = 40;
 
 /// An item being read by [`items`].
 #[derive(Debug)]
@@ -611,88 +622,6 @@ fn starts_item(text: &str, token: Token) -> bool {
         Token::Punct(b'#') | Token::Doc => true,
         Token::Ident(s, e) => !matches!(&text[s..e], "as" | "where" | "for" | "else" | "in"),
         _ => false,
-    }
-}
-
-/// The kind of an item from its first module-level tokens; `None` for a `struct`, `enum`, `type` or
-/// `mod` without a name (not Rust: a lookup in its module cannot know what it binds).
-fn item_kind(text: &str, head: &[(Token, usize, (u32, usize))]) -> Option<ItemKind> {
-    let word = |i: usize| match head.get(i) {
-        Some((Token::Ident(s, e), ..)) => Some(&text[*s..*e]),
-        _ => None,
-    };
-    let unraw = |name: &str| name.strip_prefix("r#").unwrap_or(name).to_owned();
-    let mut i = 0;
-    // Visibility and qualifiers: `pub(crate)`, `unsafe`, `extern "C"`, ...
-    while let Some(w) = word(i) {
-        match w {
-            "pub" => {
-                i += 1;
-                if matches!(head.get(i), Some((Token::Open(b'('), ..))) {
-                    i += 1;
-                }
-            }
-            "unsafe" | "async" | "default" | "auto" | "safe" => i += 1,
-            "extern" => {
-                i += 1;
-                if matches!(head.get(i), Some((Token::Str(..), ..))) {
-                    i += 1;
-                }
-            }
-            _ => break,
-        }
-    }
-    match (word(i), word(i + 1)) {
-        (Some("struct" | "enum" | "type"), Some(name)) => Some(ItemKind::Type(unraw(name))),
-        (Some("struct" | "enum" | "type" | "mod"), None) => None,
-        (Some("use"), _) => Some(ItemKind::Use),
-        (Some("mod"), Some(name)) => Some(ItemKind::Mod(unraw(name))),
-        _ => Some(macro_call(text, &head[i.min(head.len())..]).unwrap_or(ItemKind::Other)),
-    }
-}
-
-/// `a::b! ...`: a macro invocation, with its path's position, or `macro_rules! name`.
-fn macro_call(text: &str, head: &[(Token, usize, (u32, usize))]) -> Option<ItemKind> {
-    let mut i = usize::from(matches!(
-        head,
-        [(Token::Punct(b':'), ..), (Token::Punct(b':'), ..), ..]
-    )) * 2;
-    let (first, line) = match head.get(i)? {
-        (Token::Ident(s, _), _, line) => (*s, *line),
-        _ => return None,
-    };
-    loop {
-        let (Token::Ident(s, e), ..) = head.get(i)? else {
-            return None;
-        };
-        match head.get(i + 1..i + 3) {
-            Some([(Token::Punct(b':'), ..), (Token::Punct(b':'), ..)]) => i += 3,
-            _ if matches!(head.get(i + 1), Some((Token::Punct(b'!'), ..))) => {
-                let name = &text[*s..*e];
-                if name == "macro_rules" {
-                    return match head.get(i + 2) {
-                        Some((Token::Ident(s, e), ..)) => {
-                            let name = &text[*s..*e];
-                            Some(ItemKind::MacroRules(
-                                name.strip_prefix("r#").unwrap_or(name).to_owned(),
-                            ))
-                        }
-                        _ => None,
-                    };
-                }
-                let column = text[line.1..first].chars().count() + 1;
-                return Some(ItemKind::MacroCall(
-                    name.strip_prefix("r#").unwrap_or(name).to_owned(),
-                    Pos {
-                        line: line.0,
-                        column: u32::try_from(column).unwrap_or(u32::MAX),
-                        start: first,
-                        end: *e,
-                    },
-                ));
-            }
-            _ => return None,
-        }
     }
 }
 
@@ -1166,12 +1095,14 @@ fn closing(open: u8) -> u8 {
 }
 
 mod from_syntax;
+mod kind;
 mod scanned;
 
 use from_syntax::cfg_text;
 pub(super) use from_syntax::mods_of_syntax;
 #[cfg(test)]
 use from_syntax::{mod_cfg, path_attr, pos_of};
+use kind::item_kind;
 pub(in crate::extract) use scanned::Scanned;
 
 #[cfg(test)]

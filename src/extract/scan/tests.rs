@@ -203,6 +203,30 @@ fn the_recording_pass_scans_alike() {
 /// module).
 type Compared = (Vec<String>, ItemKind, Option<String>);
 
+/// What the scan should say of an `impl`: the last identifiers of its self type and its trait.
+fn syn_impl_kind(item: &syn::ItemImpl) -> ItemKind {
+    fn last_name(ty: &syn::Type) -> Option<String> {
+        match ty {
+            syn::Type::Path(path) => path
+                .path
+                .segments
+                .last()
+                .map(|s| crate::extract::syntax::unraw(&s.ident)),
+            syn::Type::Reference(reference) => last_name(&reference.elem),
+            syn::Type::Paren(paren) => last_name(&paren.elem),
+            _ => None,
+        }
+    }
+    ItemKind::Impl {
+        self_name: last_name(&item.self_ty),
+        trait_name: item
+            .trait_
+            .as_ref()
+            .and_then(|(path, _)| path.segments.last())
+            .map(|s| crate::extract::syntax::unraw(&s.ident)),
+    }
+}
+
 fn syn_items(text: &str) -> Vec<Compared> {
     fn walk(items: &[syn::Item], parents: &mut Vec<String>, out: &mut Vec<Compared>) {
         use quote::ToTokens;
@@ -224,6 +248,11 @@ fn syn_items(text: &str) -> Vec<Compared> {
                 syn::Item::Macro(i) if i.mac.path.is_ident("macro_rules") => {
                     ItemKind::MacroRules(unraw(i.ident.as_ref().expect("a macro_rules! name")))
                 }
+                syn::Item::Impl(i) => syn_impl_kind(i),
+                syn::Item::Fn(i) => ItemKind::Fn(unraw(&i.sig.ident)),
+                syn::Item::Const(i) if i.ident == "_" => ItemKind::Other,
+                syn::Item::Const(i) => ItemKind::Value(unraw(&i.ident)),
+                syn::Item::Static(i) => ItemKind::Value(unraw(&i.ident)),
                 _ => ItemKind::Other,
             };
             match item {
@@ -318,6 +347,17 @@ fn items_split_as_syn_reads_them() {
     items_agree("#![allow(x)]\n");
     items_agree("");
     items_agree("struct A;\n/// trailing doc on nothing? no: on B\nstruct B(u8);");
+}
+
+#[test]
+fn impls_are_named_by_their_self_type_and_trait() {
+    items_agree(
+        "impl<'de> serde::Deserialize<'de> for Id<'de> { fn f() {} }\n\
+         impl<T: Fn() -> u8, const N: usize> ::core::fmt::Display for crate::a::Wrap<T, N> where T: Clone {}\n\
+         impl<'a> From<&'a str> for &'a mut r#Raw {}\nimpl dyn Tr {}\nimpl [u8; 4] {}\nimpl (A, B) {}\n\
+         unsafe impl<T> Send for Box<T> {}\nimpl !Sync for Plain {}\nconst fn cf() {}\nunsafe extern \"C\" fn ef() {}\n\
+         static mut COUNT: u8 = 0;\nconst _: () = ();\n",
+    );
 }
 
 #[test]
