@@ -673,6 +673,23 @@ validates, old-reads-new when the old one did; a reader of the plain type accept
 validated one, so only the direction in which the validating release reads breaks. The witness is a value the writer can write and the reader rejects (the reader's known \
 value outside its domain, or the writer's domain sample).\n\nbefore: count: u32\nafter:  count: std::num::NonZeroU32",
     }
+    SerdeImplChanged {
+        id: "serde_impl_changed",
+        level: Major,
+        evidence: Opaque,
+        summary: "the source of hand-written serde impls changed",
+        help: "check that the new impls write what old readers accept and read what old writers wrote; declare the type's wire shape with `#[wire(as = T)]` (or `[shapes]` in wirecheck.toml) to have it compared, or allow the finding with a reason",
+        explanation: "A type whose `Serialize` or `Deserialize` is written by hand (or by a macro, or a `with` \
+function) is compared by its source: the type item, its impls in its crate (but those of traits that cannot \
+change what serde does, like `Debug` or `Clone`) and the items they name there (helper types, visitors, \
+functions, constants, the methods they call). The same source is the same wire, whatever the package version \
+says, so an upgrade that changed nothing is no finding. A changed source is a change wirecheck cannot read: \
+it may accept less or write more, in either direction, so it is reported once, at the level of a break, \
+without a witness. Declare the shape the impls write (`#[derive(Wire)] #[wire(as = String)]` for a type \
+written as a string) to have it compared like any other type.\n\n\
+before: impl Serialize for Id { .. serializer.serialize_u32(self.0) }\n\
+after:  impl Serialize for Id { .. serializer.serialize_i64(self.0) }",
+    }
 }
 
 #[cfg(test)]

@@ -60,8 +60,27 @@ const SERDE: &str = "pub use serde::{Deserialize, Serialize};\npub type Stamp = 
 const DISPLAY: &str = "pub use serde_with::{DeserializeFromStr as Deserialize, SerializeDisplay as Serialize};\npub type Stamp = u64;\n";
 const SERDE_WIDER: &str = "pub use serde::{Deserialize, Serialize};\npub type Stamp = String;\n";
 
+/// A case whose message names a type with hand-written impls in the file beside it, which change
+/// between checks.
+fn impl_beside_case() -> Case {
+    let lib = format!(
+        "{HEAD}use serde::{{Deserialize, Serialize}};\n#[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = P, topic = \"t\", kind = \"event\")]\npub struct M {{ pub code: Code }}\npub struct Code(pub u32);\n"
+    );
+    let impl_writing = |call: &str| {
+        format!(
+            "impl serde::Serialize for crate::Code {{\n    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {{ {call} }}\n}}\nimpl<'de> serde::Deserialize<'de> for crate::Code {{\n    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {{ <u32 as serde::Deserialize>::deserialize(d).map(crate::Code) }}\n}}\n"
+        )
+    };
+    let mut case = Case::new("hand-written impls beside the type", lib.clone(), lib);
+    case.beside = Some((
+        impl_writing("s.serialize_u32(self.0)"),
+        impl_writing("s.serialize_str(&self.0.to_string())"),
+    ));
+    case
+}
+
 fn beside_cases() -> Vec<Case> {
-    let mut cases = Vec::new();
+    let mut cases = vec![impl_beside_case()];
     for (import, how) in [
         ("use beside::{Deserialize, Serialize, Stamp};", "by name"),
         ("use beside::*;", "by a glob"),

@@ -2193,6 +2193,16 @@ fixture_witnesses!(
 );
 fixture_witnesses!(witnesses_enum_repr_changed, "enum_repr_changed", [Msg]);
 fixture_witnesses!(
+    witnesses_integer_sign_changed__hand_written_impl,
+    "integer_sign_changed__hand_written_impl",
+    [Msg]
+);
+fixture_witnesses!(
+    witnesses_integer_sign_changed__hand_written_visitor,
+    "integer_sign_changed__hand_written_visitor",
+    [Msg]
+);
+fixture_witnesses!(
     witnesses_field_type_changed__declared_shape,
     "field_type_changed__declared_shape",
     [Job]
@@ -2382,6 +2392,10 @@ const WITNESSES_NOT_DECODED: &[(&str, &str)] = &[
     ("none__declared_shape_kept", "no finding"),
     ("none__field_behind_a_feature_not_checked", "no finding"),
     ("field_added", "minor: no witness"),
+    (
+        "field_added__deserialize_written_by_hand_through_a_helper",
+        "minor: no witness",
+    ),
     ("field_renamed__onto_an_accepted_alias", "minor: no witness"),
     ("message_added", "minor: no witness"),
     ("variant_added", "minor: no witness"),
@@ -2391,6 +2405,15 @@ const WITNESSES_NOT_DECODED: &[(&str, &str)] = &[
     ),
     ("none__double_option_to_option", "no finding"),
     ("none__wire_identical", "no finding"),
+    ("none__hand_written_impl_unchanged", "no finding"),
+    (
+        "serde_impl_changed",
+        "opaque: no witness (a changed hand-written impl)",
+    ),
+    (
+        "serde_impl_changed__called_function",
+        "opaque: no witness (a changed function a hand-written impl calls)",
+    ),
     (
         "kind_changed",
         "message-level: the payload decodes, nobody takes it",

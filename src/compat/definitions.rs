@@ -29,8 +29,48 @@ impl Walk<'_> {
         out.extend(self.fallible_conversion_added(writer_def, reader_def));
         if let Some(writer_def) = writer_def {
             out.extend(self.transparent_changed(writer_ty, writer_def, reader_def));
+            out.extend(self.hand_written_changed(writer_def, reader_def));
         }
         out
+    }
+
+    /// The same type with an impl written by hand (see `ContainerAttrs::hand_written`) whose source
+    /// differs between the releases, in the direction that impl serves: a changed `Serialize` where
+    /// the new release writes, a changed `Deserialize` where it reads. A side derived in one release
+    /// and written by hand in the other is a change too.
+    fn hand_written_changed(&self, writer_def: &TypeDef, reader_def: &TypeDef) -> Option<Issue> {
+        if writer_def.path != reader_def.path
+            || (writer_def.attrs.hand_written.is_none() && reader_def.attrs.hand_written.is_none())
+        {
+            return None;
+        }
+        let side = |def: &TypeDef| def.attrs.hand_written.clone().unwrap_or_default();
+        let (writer, reader) = (side(writer_def), side(reader_def));
+        let (name, changed) = if self.writer_is_new() {
+            ("Serialize", writer.ser != reader.ser)
+        } else {
+            ("Deserialize", writer.de != reader.de)
+        };
+        if !changed {
+            return None;
+        }
+        // In the direction it serves only, like custom functions: not `Issue::opaque`.
+        let mut issue = Issue::breaking(
+            RuleId::SerdeImplChanged,
+            format!(
+                "the `{name}` of `{}` written by hand (or what it calls) differs between the releases: \
+                 the checker cannot read what it {} now",
+                short_name(reader_def),
+                if name == "Serialize" {
+                    "writes"
+                } else {
+                    "accepts"
+                }
+            ),
+            None,
+        );
+        issue.location = self.location(Some(&writer_def.location), Some(&reader_def.location));
+        Some(issue)
     }
 
     /// The reader converts with `try_from` and the writer's type did not (or is no named definition at

@@ -26,8 +26,12 @@ impl Walk<'_> {
         use Shape as S;
         match (writer, reader) {
             (_, S::Value) | (S::Unresolved(_), _) | (_, S::Unresolved(_)) => None,
-            (S::External(a, old), S::External(b, new)) if a == b => {
-                Some(self.external_versions(a, old.as_deref(), new.as_deref()))
+            (S::External(a, old, old_source), S::External(b, new, new_source)) if a == b => {
+                Some(self.external_sources(
+                    a,
+                    (old.as_deref(), old_source.as_deref()),
+                    (new.as_deref(), new_source.as_deref()),
+                ))
             }
             (S::External(..), _) | (_, S::External(..)) => None,
             // An option reader reads the writer's value as its content: the caller unwraps it, so that a
@@ -45,32 +49,34 @@ impl Walk<'_> {
         }
     }
 
-    /// The same type of another crate: unchanged at the same package version; at two versions its
-    /// shape may have changed, which the checker cannot see, in either direction.
-    fn external_versions(
+    /// The same opaque type on both sides, each with its package version and the digest of its impls'
+    /// source where it was read: the same source is the same wire, whatever the versions say; a changed
+    /// source is a change the checker cannot read. Where either side's source is unknown (not on disk),
+    /// nothing is decided: a version number alone is no evidence of a change.
+    fn external_sources(
         &self,
         path: &str,
-        writer: Option<&str>,
-        reader: Option<&str>,
+        (writer_version, writer_source): (Option<&str>, Option<&str>),
+        (reader_version, reader_source): (Option<&str>, Option<&str>),
     ) -> Vec<Issue> {
-        if writer == reader {
+        let (Some(writer_source), Some(reader_source)) = (writer_source, reader_source) else {
+            return Vec::new();
+        };
+        if writer_source == reader_source {
             return Vec::new();
         }
-        let version = |v: Option<&str>| {
-            v.map_or_else(|| "an unknown version".to_owned(), |v| format!("`{v}`"))
+        let versions = match (writer_version, reader_version) {
+            (Some(writer), Some(reader)) if writer != reader => {
+                format!(" (`{reader}` and `{writer}`)")
+            }
+            _ => String::new(),
         };
-        // A dependency upgrade may change what is written and what is read: one finding per direction.
-        vec![Issue::breaking(
-            RuleId::ExternalTypeChanged,
+        vec![Issue::opaque(
+            RuleId::SerdeImplChanged,
             format!(
-                "{} writes `{path}` from {} and {} reads it from {}: the checker cannot see whether its wire \
-                 shape changed between the two versions",
-                self.writer_name(),
-                version(writer),
-                self.reader_name(),
-                version(reader)
+                "the source of the hand-written serde impls of `{path}` (or of what they call) differs \
+                 between the releases{versions}: the checker cannot read what they write and accept now"
             ),
-            None,
         )]
     }
 
@@ -263,6 +269,19 @@ impl Walk<'_> {
         writer: &Shape,
         reads: &[Ty],
     ) -> Vec<Issue> {
+        // A value of one kind (a number, a string) is read only by the reads of its kind: when one
+        // read alone is, the choice is that read.
+        if let Some(kind) = json_kind(writer) {
+            let of_kind: Vec<&Ty> = reads
+                .iter()
+                .filter(|read| {
+                    json_kind(&resolve(self.reader, read, Role::Reader).shape) == Some(kind)
+                })
+                .collect();
+            if let [read] = of_kind.as_slice() {
+                return self.compare(writer_ty, read);
+            }
+        }
         let mut narrowed = None;
         let mut rejected = Vec::new();
         for read in reads {
@@ -284,5 +303,15 @@ impl Walk<'_> {
             (Shape::Refined(_), None) => self.compare_by_samples(writer_ty, reader_ty, writer),
             _ => self.compare_by_candidates(writer_ty, reader_ty, writer, rejected),
         }
+    }
+}
+
+/// The kind of JSON value a shape is written as, for the shapes whose values are all of one kind.
+fn json_kind(shape: &Shape) -> Option<&'static str> {
+    match shape {
+        Shape::Bool => Some("bool"),
+        Shape::Int { .. } | Shape::Float { .. } => Some("number"),
+        Shape::Str | Shape::Char => Some("string"),
+        _ => None,
     }
 }

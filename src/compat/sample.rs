@@ -163,7 +163,7 @@ impl<'a> Sampler<'a> {
             Shape::Int { signed, bits } => self.integer(signed, bits, full, proxied),
             Shape::Float { .. } => json!(if full { 0.5 } else { 0.0 }),
             // No release is known to write any particular value of an opaque type: none is invented.
-            Shape::External(p, _) | Shape::Unresolved(p) => {
+            Shape::External(p, ..) | Shape::Unresolved(p) => {
                 if let Some(fx) = &mut self.fixture {
                     fx.opaque.insert(format!(
                         "a value of `{p}` is needed, and wirecheck cannot see into that type"

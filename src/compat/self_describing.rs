@@ -6,9 +6,10 @@ use serde_json::{Value, json};
 use super::decode::Decoder;
 use super::issue::{Issue, located};
 use super::sample::Sampler;
-use super::shape::{MAX_DEPTH, Role, Shape, resolve};
+use super::shape::{EnumDef, MAX_DEPTH, Role, Shape, resolve};
 use super::walk::Walk;
 use crate::model::Ty;
+use crate::model::{EnumRepr, Style};
 use crate::rules::RuleId;
 
 impl Walk<'_> {
@@ -39,6 +40,12 @@ impl Walk<'_> {
         reader: Shape,
     ) -> Vec<Issue> {
         use Shape as S;
+        if let S::Enum(union) = &writer
+            && union_of_newtypes(union)
+            && !matches!(reader, S::Enum(_) | S::Value)
+        {
+            return self.compare_union(union, reader_ty);
+        }
         if let Some(found) = self.compare_forms(writer_ty, reader_ty, &writer, &reader) {
             return found;
         }
@@ -108,6 +115,23 @@ impl Walk<'_> {
             (S::Enum(a), S::Enum(b)) => self.compare_enums(writer_ty, reader_ty, &a, &b),
             (writer, _) => self.compare_by_samples(writer_ty, reader_ty, &writer),
         }
+    }
+
+    /// An untagged enum of newtype variants written, read by a type that is not an enum: each variant
+    /// writes its content alone, which the reader must read.
+    fn compare_union(&mut self, writer: &EnumDef, reader_ty: &Ty) -> Vec<Issue> {
+        let mut out: Vec<Issue> = Vec::new();
+        for variant in writer.variants.iter().filter(|v| !v.skip_ser) {
+            for issue in self.compare(&variant.fields[0].ty, reader_ty) {
+                if !out
+                    .iter()
+                    .any(|seen| seen.rule == issue.rule && seen.witness == issue.witness)
+                {
+                    out.push(issue);
+                }
+            }
+        }
+        out
     }
 
     /// What an option's content is on the wire inside another option: a `None` inside is written as
@@ -211,4 +235,13 @@ impl Walk<'_> {
         }
         Vec::new()
     }
+}
+
+/// Whether an enum is untagged with newtype variants only (each writes its content alone).
+fn union_of_newtypes(en: &EnumDef) -> bool {
+    en.attrs.repr == EnumRepr::Untagged
+        && en
+            .variants
+            .iter()
+            .all(|v| v.style == Style::Tuple && v.fields.len() == 1 && v.custom.is_none())
 }

@@ -77,9 +77,10 @@ pub(crate) enum Shape {
     Map(Ty, Ty),
     Struct(StructDef),
     Enum(EnumDef),
-    /// A type whose impls the checker cannot see: compared by path (the first) and package version
-    /// (the second, when known).
-    External(String, Option<String>),
+    /// A type whose impls the checker cannot see: compared by path (the first), and by the digest of
+    /// its impls' source (the third) where both sides read it; the package version (the second, when
+    /// known) is said, never compared.
+    External(String, Option<String>, Option<String>),
     /// A value of a base type that readers parse, accepting only a domain of it.
     Refined(Box<RefinedDef>),
     /// `serialize_bytes` / `deserialize_bytes`: on the wire what `Vec<u8>` is, except that a reader also
@@ -365,7 +366,11 @@ fn structural_shape(ty: &Ty) -> Shape {
         Ty::Tuple { elems } if elems.is_empty() => Shape::Unit,
         Ty::Tuple { elems } => Shape::Tuple(elems.clone(), Vec::new()),
         Ty::Map { key, value } => Shape::Map((**key).clone(), (**value).clone()),
-        Ty::External { path, package } => Shape::External(path.clone(), package.clone()),
+        Ty::External {
+            path,
+            package,
+            source,
+        } => Shape::External(path.clone(), package.clone(), source.clone()),
         Ty::Refined {
             base,
             domain,
@@ -496,9 +501,11 @@ fn struct_step(
             Some(field) if field.custom.is_none() => {
                 return Step::Follow(subst(&field.ty, params, args));
             }
-            Some(field) => {
-                Shape::External(format!("{path} (custom: {})", custom_text(field)), None)
-            }
+            Some(field) => Shape::External(
+                format!("{path} (custom: {})", custom_text(field)),
+                None,
+                None,
+            ),
             None => Shape::Unit,
         },
         Style::Tuple => {

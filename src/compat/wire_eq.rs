@@ -204,6 +204,7 @@ impl<'a> WireEq<'a> {
                 depth,
             )
             && self.same_optional_ty(a.into.as_ref(), b.into.as_ref(), depth)
+            && a.hand_written == b.hand_written
     }
 
     fn same_variant(

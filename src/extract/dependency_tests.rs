@@ -200,14 +200,36 @@ fn known_types(snapshot: &Snapshot) -> usize {
         .count()
 }
 
+/// `ty` without the digest of its impls' source, and whether it had one (it was read).
+fn source_read(ty: Ty) -> (Ty, bool) {
+    match ty {
+        Ty::External {
+            path,
+            package,
+            source,
+        } => (
+            Ty::External {
+                path,
+                package,
+                source: None,
+            },
+            source.is_some(),
+        ),
+        ty => (ty, false),
+    }
+}
+
 #[test]
 fn a_dependency_type_without_a_derive_is_external_with_its_package() {
     let s = extract_demo(&externals());
+    let (raw, read) = source_read(field_ty(&s, "demo::Req", "raw"));
+    assert!(read, "the source of `Raw`'s impls is read");
     assert_eq!(
-        field_ty(&s, "demo::Req", "raw"),
+        raw,
         Ty::External {
             path: "net_lib::Raw".to_owned(),
-            package: Some("net-lib 1.2.0".to_owned())
+            package: Some("net-lib 1.2.0".to_owned()),
+            source: None,
         }
     );
     assert!(
@@ -222,19 +244,21 @@ fn a_dependency_type_without_a_derive_is_external_with_its_package() {
         field_ty(&s, "demo::Req", "stamp"),
         Ty::External {
             path: "net_lib::Missing".to_owned(),
-            package: Some("net-lib 1.2.0".to_owned())
+            package: Some("net-lib 1.2.0".to_owned()),
+            source: None,
         }
     );
 }
 
 #[test]
-fn a_dependency_not_on_disk_is_noted_and_compared_by_path_and_version() {
+fn a_dependency_not_on_disk_is_noted_and_compared_by_path_only() {
     let s = extract_demo(&externals());
     assert_eq!(
         field_ty(&s, "demo::Req", "gone"),
         Ty::External {
             path: "ghost::Thing".to_owned(),
-            package: Some("ghost 0.3.0".to_owned())
+            package: Some("ghost 0.3.0".to_owned()),
+            source: None,
         }
     );
     let notes: Vec<&str> = s
@@ -246,7 +270,9 @@ fn a_dependency_not_on_disk_is_noted_and_compared_by_path_and_version() {
     assert_eq!(notes.len(), 1, "{:?}", s.notes);
     // The locator's account of where it looked (and what brings the package) ends the note.
     assert!(
-        notes[0].contains("is compared by path and version only (looked nowhere)"),
+        notes[0].contains(
+            "is compared by path only, and a version bump alone is no change (looked nowhere)"
+        ),
         "{}",
         notes[0]
     );
@@ -424,14 +450,18 @@ pub struct Req { pub kind: netlib::Kind }
             args: Vec::new()
         }
     );
-    // Without it, the hand-written one: compared by path and version.
+    // Without it, the hand-written one: compared by the source of its impls.
     let without = extract(&[]);
     assert_eq!(
-        field_ty(&without, "demo::Req", "kind"),
-        Ty::External {
-            path: "net_lib::Kind".to_owned(),
-            package: Some("net-lib 1.2.0".to_owned())
-        }
+        source_read(field_ty(&without, "demo::Req", "kind")),
+        (
+            Ty::External {
+                path: "net_lib::Kind".to_owned(),
+                package: Some("net-lib 1.2.0".to_owned()),
+                source: None,
+            },
+            true
+        )
     );
 }
 
@@ -531,10 +561,11 @@ pub struct Req { pub kind: netlib::Kind, pub extra: netlib::extra::Extra }
     let external = |path: &str| Ty::External {
         path: path.to_owned(),
         package: Some("net-lib 1.2.0".to_owned()),
+        source: None,
     };
     assert_eq!(
-        field_ty(&without, "demo::Req", "kind"),
-        external("net_lib::Kind")
+        source_read(field_ty(&without, "demo::Req", "kind")),
+        (external("net_lib::Kind"), true)
     );
     assert_eq!(
         field_ty(&without, "demo::Req", "extra"),

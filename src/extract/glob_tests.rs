@@ -193,7 +193,8 @@ fn a_glob_of_a_dependency_not_on_disk_brings_what_the_prelude_does_not() {
         field_ty(&s, "demo::M", "thing"),
         Ty::External {
             path: "ghost::prelude::Thing".to_owned(),
-            package: Some("ghost 1.0.0".to_owned())
+            package: Some("ghost 1.0.0".to_owned()),
+            source: None,
         }
     );
 }
@@ -310,7 +311,10 @@ fn mutual_globs_of_many_modules_resolve_quickly() {
     }
     let started = std::time::Instant::now();
     let s = extract(
-        &format!("{extra}{}", message("pub a: Option<Ina>, pub f: Option<Inf>")),
+        &format!(
+            "{extra}{}",
+            message("pub a: Option<Ina>, pub f: Option<Inf>")
+        ),
         &[],
     );
     assert!(s.types.contains_key("demo::f::Inf"));

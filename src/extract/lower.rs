@@ -29,6 +29,7 @@ mod declared;
 mod defaults;
 mod dependencies;
 mod gated;
+mod hand_written;
 mod impls;
 mod recorded;
 
@@ -75,6 +76,14 @@ pub(super) fn snapshot(
     snapshot.notes = finished.notes;
     snapshot.sort();
     Ok(snapshot)
+}
+
+/// Where a type item is, for reading its impls: its id, syntax, full path and the scope of its fields.
+struct Owner<'o, 'a> {
+    id: usize,
+    item: &'a Item,
+    path: &'o str,
+    scope: &'o TypeScope<'o>,
 }
 
 /// Where a type is written: what its names resolve against.
@@ -140,7 +149,6 @@ impl<'a> Lowering<'a> {
         let module = self.rev.item_module(id);
         let generics = item_generics(item);
         let path = self.rev.canonical(id);
-        let mut problems: Problems = Vec::new();
         let scope = TypeScope {
             module: &module,
             generics: &generics,
@@ -154,17 +162,45 @@ impl<'a> Lowering<'a> {
             .then(|| impls::derived_serde_traits(&mut self.rev, &module, &built_attrs));
         let impls = self.impls(item, derived, &path);
         if !matches!(impls, impls::Impls::Derived) {
-            return self.not_derived(&scope, item, path, &impls, reached);
+            return self.not_derived(&scope, (id, item), path, &impls, reached);
         }
-        let serde = serde_attrs::container(&built_attrs, &mut problems);
-        let mut serde = serde;
+        let mut def = self.derived_def(&scope, item, path, &built_attrs, reached);
+        let derived = match derived {
+            Some(derived) => derived,
+            None => impls::derived_serde_traits(&mut self.rev, &module, &built_attrs),
+        };
+        let ident_span = item_ident(item).map_or_else(proc_macro2::Span::call_site, |i| i.span());
+        let owner = Owner {
+            id,
+            item,
+            path: &def.path.clone(),
+            scope: &scope,
+        };
+        self.hand_written_side(&owner, derived, &mut def.attrs, ident_span, reached);
+        def.package = self.rev.dependency_of(&module).map(|krate| krate.label());
+        def
+    }
+
+    /// The definition serde's derive gives `item`, at `path`, its attributes in the build checked
+    /// being `built_attrs`.
+    fn derived_def(
+        &mut self,
+        scope: &TypeScope<'_>,
+        item: &Item,
+        path: String,
+        built_attrs: &[Attribute],
+        reached: &mut Vec<usize>,
+    ) -> TypeDef {
+        let file = scope.file;
+        let mut problems: Problems = Vec::new();
+        let mut serde = serde_attrs::container(built_attrs, &mut problems);
         serde.skip_serializing_none = serde_with::skip_serializing_none(item_attrs(item));
         let ident_span = item_ident(item).map_or_else(proc_macro2::Span::call_site, |i| i.span());
-        let mut attrs = self.container_attrs(&scope, &serde, item_name(item), reached);
+        let mut attrs = self.container_attrs(scope, &serde, item_name(item), reached);
         let body = match item {
             Item::Struct(item) => {
                 let (style, fields) = self.fields(
-                    &scope,
+                    scope,
                     &item.fields,
                     &serde,
                     serde.rename_all.clone(),
@@ -176,20 +212,14 @@ impl<'a> Lowering<'a> {
             Item::Enum(item) => {
                 let mut variants = Vec::new();
                 for variant in &item.variants {
-                    if self.built(&scope, &variant.attrs, || variant.ident.span()) {
-                        variants.push(self.variant(
-                            &scope,
-                            &serde,
-                            variant,
-                            reached,
-                            &mut problems,
-                        ));
+                    if self.built(scope, &variant.attrs, || variant.ident.span()) {
+                        variants.push(self.variant(scope, &serde, variant, reached, &mut problems));
                     }
                 }
-                self.integer_enum(file, &path, (item, &built_attrs), &mut attrs, variants)
+                self.integer_enum(file, &path, (item, built_attrs), &mut attrs, variants)
             }
             Item::Type(item) => Body::Alias {
-                target: self.ty(&scope, &item.ty, reached),
+                target: self.ty(scope, &item.ty, reached),
             },
             _ => Body::Alias {
                 target: Ty::external(path.clone()),
@@ -198,18 +228,13 @@ impl<'a> Lowering<'a> {
         for (span, message) in problems {
             self.rev.push_note(note(file, span, message));
         }
-        let derived = match derived {
-            Some(derived) => derived,
-            None => impls::derived_serde_traits(&mut self.rev, &module, &built_attrs),
-        };
-        self.hand_written_side(derived, &path, &mut attrs, file, ident_span);
         TypeDef {
             path,
-            generics,
+            generics: item_generics(item),
             attrs,
             body,
             location: location(file, ident_span),
-            package: self.rev.dependency_of(&module).map(|krate| krate.label()),
+            package: None,
         }
     }
 
@@ -286,6 +311,7 @@ impl<'a> Lowering<'a> {
             },
             from: None,
             into: None,
+            hand_written: None,
         };
         attrs.from = match (&serde.try_from, &serde.from) {
             (Some(proxy), _) => Some(Proxy {

@@ -5,6 +5,7 @@
 
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashSet};
+use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 use syn::spanned::Spanned;
@@ -18,11 +19,15 @@ use super::cfg::Truth;
 use super::declarations::{Declaration, ItemAt};
 use super::features::CrateFeatures;
 use super::note;
-use super::reuse::{Identity, KeptScope, ScopeKey, Target};
+use super::reuse::{Identity, ImplRoots, KeptScope, ScopeKey, Target};
 use super::scan::{ItemKind, Pos, ScanItem};
 use super::syntax::{inline_items, item_at, item_attrs, item_name, unraw};
 use super::tree::{ModuleTree, STD_ROOTS, is_prelude_name, pos_note};
 use crate::model::ExtractNote;
+
+mod impl_source;
+
+pub(super) use impl_source::ImplSource;
 
 /// How many `use` and glob hops a lookup follows before it gives up (a `use` cycle is an error the
 /// compiler reports; here the path is then taken as external).
@@ -305,6 +310,10 @@ pub(super) struct Names<'a> {
     resolved: ResolvedIn,
     /// The same for [`Names::resolve_to_border`] (every field's type is looked up this way first).
     resolved_to_border: ResolvedIn,
+    /// The impls of each crate read so far, by its root module name (see `impl_source`).
+    impl_indexes: FxHashMap<String, Rc<Vec<impl_source::ImplAt<'a>>>>,
+    /// The impl sources read so far, by type item id.
+    impl_sources: FxHashMap<(usize, ImplRoots), Option<Rc<ImplSource>>>,
 }
 
 impl<'a> Names<'a> {
@@ -321,6 +330,8 @@ impl<'a> Names<'a> {
             features: CrateFeatures::default(),
             resolved: FxHashMap::default(),
             resolved_to_border: FxHashMap::default(),
+            impl_indexes: FxHashMap::default(),
+            impl_sources: FxHashMap::default(),
         }
     }
 
@@ -657,7 +668,11 @@ impl<'a> Names<'a> {
                 ItemKind::MacroCall(name, pos) => {
                     scope.macros.push(macro_note(&file.path, name, *pos));
                 }
-                ItemKind::MacroRules(_) | ItemKind::Other => {}
+                ItemKind::MacroRules(_)
+                | ItemKind::Impl { .. }
+                | ItemKind::Fn(_)
+                | ItemKind::Value(_)
+                | ItemKind::Other => {}
             }
         }
         (scope, parsed)

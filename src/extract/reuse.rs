@@ -58,6 +58,32 @@ pub(super) enum Target {
     External(PathId),
 }
 
+/// Where a reading of a type's source starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub(in crate::extract) enum ImplRoots {
+    /// The type item and all its impls: a type whose impls are all written by hand.
+    Type,
+    /// Its `Serialize` impls only (and what they call), not the type item: the other side is derived,
+    /// and a change to the type's shape is compared as a derived one.
+    Serialize,
+    /// Its `Deserialize` impls only, likewise.
+    Deserialize,
+    /// Its `Visitor` impls only (a visitor a hand-written `Deserialize` hands its deserializer).
+    Visitor,
+}
+
+impl ImplRoots {
+    /// The trait whose impls a reading starts from, when it does not start from the type item.
+    pub(in crate::extract) fn trait_name(self) -> Option<&'static str> {
+        match self {
+            ImplRoots::Type => None,
+            ImplRoots::Serialize => Some("Serialize"),
+            ImplRoots::Deserialize => Some("Deserialize"),
+            ImplRoots::Visitor => Some("Visitor"),
+        }
+    }
+}
+
 /// A question a lowering asked of its revision, with the answer it got (large answers boxed: a record
 /// holds many probes, most of them small).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -88,6 +114,13 @@ pub(super) enum Probe {
     Mount {
         module: PathId,
         mount: Option<Box<(BTreeSet<String>, Option<String>)>>,
+    },
+    /// The digest of the source of a type item's hand-written impls (see `Names::impl_source`): it
+    /// reads the impls and items of the item's crate, in any of its files.
+    ImplSource {
+        item: Identity,
+        roots: ImplRoots,
+        digest: Option<Box<str>>,
     },
 }
 
@@ -494,6 +527,15 @@ impl Renumber<'_> {
             Probe::Mount { module, mount } => Probe::Mount {
                 module: self.path(module)?,
                 mount,
+            },
+            Probe::ImplSource {
+                item,
+                roots,
+                digest,
+            } => Probe::ImplSource {
+                item: self.identity(item)?,
+                roots,
+                digest,
             },
         })
     }

@@ -362,3 +362,48 @@ fn a_derive_re_exported_by_a_prelude_is_recorded() {
         }
     }
 }
+
+/// The digest of a hand-written type's impls reads files beside the type's, and so does the reading of
+/// them: an impl in another file that changes changes the type, warm or cold, in one check and across
+/// checks, whether wirecheck reads the impl (`serialize_u8`) or compares its source (a map it builds).
+#[test]
+fn hand_written_impls_in_another_file_are_recorded() {
+    let hand_written = |body: &str| {
+        Revision::new()
+            .with_file(
+                "crates/p/src/lib.rs",
+                &LIB.replace("pub mod alt;", "pub mod alt;\npub mod impls;"),
+            )
+            .with_file(
+                "crates/p/src/kinds.rs",
+                "pub struct Kind { pub a: u8 }\n",
+            )
+            .with_file(
+                "crates/p/src/impls.rs",
+                &format!(
+                    "use crate::kinds::Kind;\nimpl serde::Serialize for Kind {{\n    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {{ {body} }}\n}}\n"
+                ),
+            )
+    };
+    let kind = |snapshot: &Snapshot| snapshot.types["p::kinds::Kind"].clone();
+    for (first, second) in [
+        (
+            "s.serialize_u8(self.a)",
+            "s.serialize_u16(u16::from(self.a))",
+        ),
+        (
+            "let mut m = s.serialize_map(None)?; m.serialize_entry(\"a\", &self.a)?; m.end()",
+            "let mut m = s.serialize_map(None)?; m.serialize_entry(\"b\", &self.a)?; m.end()",
+        ),
+    ] {
+        let revisions = [
+            hand_written(first),
+            hand_written(second),
+            hand_written(first),
+        ];
+        for snapshots in [shared(&revisions).0, kept(&revisions).0] {
+            assert_ne!(kind(&snapshots[0]), kind(&snapshots[1]), "{first}");
+            assert_eq!(kind(&snapshots[0]), kind(&snapshots[2]), "{first}");
+        }
+    }
+}

@@ -121,6 +121,8 @@ twins!("Ty", tag = "t", TyBuffered, TyAfterTag, {
         path: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         package: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        source: Option<String>,
     },
     Refined {
         base: Box<Ty>,

@@ -310,45 +310,42 @@ fn reader_choices() {
 }
 
 #[test]
-fn external_types_at_two_versions() {
-    let at = |package: Option<&str>| Ty::External {
+fn external_types_at_two_versions_are_judged_by_their_source() {
+    let at = |package: &str, source: Option<&str>| Ty::External {
         path: "url::Url".into(),
-        package: package.map(str::to_owned),
+        package: Some(package.to_owned()),
+        source: source.map(str::to_owned),
     };
-    let same = check(
-        &one_field(Format::Json, at(Some("url 2.5.0"))),
-        &one_field(Format::Json, at(Some("url 2.5.0"))),
-    );
-    assert_eq!(same, vec![]);
+    for (old, new) in [
+        (at("url 2.5.0", None), at("url 2.5.0", None)),
+        (at("url 1.7.2", None), at("url 2.5.0", None)),
+        (at("url 1.7.2", Some("s1")), at("url 2.5.0", Some("s1"))),
+    ] {
+        let out = check(
+            &one_field(Format::Json, old.clone()),
+            &one_field(Format::Json, new.clone()),
+        );
+        assert_eq!(out, vec![], "{old} to {new}");
+    }
     let out = check(
-        &one_field(Format::Json, at(Some("url 1.7.2"))),
-        &one_field(Format::Json, at(Some("url 2.5.0"))),
+        &one_field(Format::Json, at("url 1.7.2", Some("s1"))),
+        &one_field(Format::Json, at("url 2.5.0", Some("s2"))),
     );
     assert_eq!(
         summary(&out),
-        vec![
-            (
-                RuleId::ExternalTypeChanged,
-                Level::Major,
-                OLD_READS_NEW,
-                Some("v".into())
-            ),
-            (
-                RuleId::ExternalTypeChanged,
-                Level::Major,
-                NEW_READS_OLD,
-                Some("v".into())
-            ),
-        ]
+        vec![(
+            RuleId::SerdeImplChanged,
+            Level::Major,
+            OLD_READS_NEW,
+            Some("v".into())
+        )]
     );
-    for finding in &out {
-        assert!(
-            finding.message.contains("`url 1.7.2`") && finding.message.contains("`url 2.5.0`"),
-            "{}",
-            finding.message
-        );
-        assert_eq!(finding.witness, None);
-    }
+    assert!(
+        out[0].message.contains("`url 1.7.2`") && out[0].message.contains("`url 2.5.0`"),
+        "{}",
+        out[0].message
+    );
+    assert_eq!(out[0].witness, None);
 }
 
 #[test]

@@ -51,60 +51,68 @@ fn an_upgraded_dependency_whose_type_did_not_change_is_no_finding() {
     assert!(check(&old, &new).is_empty());
 }
 
-#[test]
-fn an_external_type_is_compared_by_path_and_version() {
-    let s = |package: &str| {
-        snap(vec![msg_struct(vec![f(
-            "id",
-            Ty::External {
-                path: "ghost::Id".to_owned(),
-                package: Some(package.to_owned()),
-            },
-        )])])
-    };
-    assert!(check(&s("ghost 0.3.1"), &s("ghost 0.3.1")).is_empty());
-    let out = check(&s("ghost 0.3.1"), &s("ghost 0.4.0"));
-    // Opaque: the checker cannot tell which direction the new version breaks, so it says both.
-    let changed: Vec<_> = (out.iter())
-        .filter(|finding| finding.rule == RuleId::ExternalTypeChanged)
-        .collect();
-    assert_eq!(changed.len(), 2, "{out:#?}");
-    for finding in changed {
-        assert!(
-            finding.message.contains("ghost 0.3.1") && finding.message.contains("ghost 0.4.0"),
-            "{}",
-            finding.message
-        );
+/// An opaque type of another crate at `package`, whose impls' source (when read) is `source`.
+fn ghost_id(package: &str, source: Option<&str>) -> Ty {
+    Ty::External {
+        path: "ghost::Id".to_owned(),
+        package: Some(package.to_owned()),
+        source: source.map(str::to_owned),
     }
+}
+
+#[test]
+fn an_external_type_is_compared_by_the_source_of_its_impls_never_by_its_version() {
+    let s = |package: &str, source: Option<&str>| {
+        snap(vec![msg_struct(vec![f("id", ghost_id(package, source))])])
+    };
+    // A version bump alone is no change, whether the source was read or not.
+    assert!(check(&s("ghost 0.3.1", None), &s("ghost 0.4.0", None)).is_empty());
+    assert!(check(&s("ghost 0.3.1", Some("a1")), &s("ghost 0.4.0", Some("a1"))).is_empty());
+    assert!(check(&s("ghost 0.3.1", Some("a1")), &s("ghost 0.4.0", None)).is_empty());
+    // A changed source is one finding, for both directions, without a witness, naming the versions.
+    let out = check(&s("ghost 0.3.1", Some("a1")), &s("ghost 0.4.0", Some("b2")));
+    assert_eq!(out.len(), 1, "{out:#?}");
+    assert_eq!(out[0].rule, RuleId::SerdeImplChanged);
+    assert_eq!(out[0].level, Level::Major);
+    assert!(out[0].witness.is_none());
+    assert!(
+        out[0].message.contains("ghost 0.3.1") && out[0].message.contains("ghost 0.4.0"),
+        "{}",
+        out[0].message
+    );
+    // At one version, a changed source (a path dependency edited in place) is the same finding.
+    let out = check(&s("ghost 0.3.1", Some("a1")), &s("ghost 0.3.1", Some("b2")));
+    assert_eq!(out.len(), 1, "{out:#?}");
 }
 
 #[test]
 fn an_optional_external_type_skipped_when_none_is_no_change_against_itself() {
     // sentry-types' `#[serde(default, skip_serializing_if = "Option::is_none")] pub x: Option<T>` with an
     // opaque `T` at the same version on both sides, in a message that changed elsewhere.
-    let id = |package: &str| {
-        opt(Ty::External {
-            path: "ghost::Id".to_owned(),
-            package: Some(package.to_owned()),
-        })
-    };
-    let s = |package: &str, more: bool| {
-        let mut fields = vec![f("id", id(package)).dflt().skip_if("Option::is_none")];
+    let s = |(package, source): (&str, &str), more: bool| {
+        let id = opt(ghost_id(package, Some(source)));
+        let mut fields = vec![f("id", id).dflt().skip_if("Option::is_none")];
         if more {
             fields.push(f("extra", opt(u(32))).dflt());
         }
         snap(vec![msg_struct(fields)])
     };
-    let out = check(&s("ghost 0.3.1", false), &s("ghost 0.3.1", true));
+    let out = check(
+        &s(("ghost 0.3.1", "a1"), false),
+        &s(("ghost 0.4.0", "a1"), true),
+    );
     assert!(
         out.iter()
-            .all(|finding| finding.rule != RuleId::ExternalTypeChanged),
+            .all(|finding| finding.rule != RuleId::SerdeImplChanged),
         "{out:#?}"
     );
-    let out = check(&s("ghost 0.3.1", false), &s("ghost 0.4.0", true));
+    let out = check(
+        &s(("ghost 0.3.1", "a1"), false),
+        &s(("ghost 0.4.0", "b2"), true),
+    );
     assert!(
         out.iter()
-            .any(|finding| finding.rule == RuleId::ExternalTypeChanged),
+            .any(|finding| finding.rule == RuleId::SerdeImplChanged),
         "{out:#?}"
     );
 }

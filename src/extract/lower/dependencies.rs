@@ -9,6 +9,7 @@ use syn::spanned::Spanned;
 
 use super::super::cfg;
 use super::super::names::{NameTarget, Resolution};
+use super::super::reuse::ImplRoots;
 use super::super::syntax::{item_attrs, path_segments};
 use super::super::{known, note};
 use super::impls::derived_serde_traits;
@@ -91,10 +92,11 @@ impl Lowering<'_> {
         let external = |path: String| Ty::External {
             path,
             package: Some(label.clone()),
+            source: None,
         };
         if let Some(why) = &missing {
             let message = format!(
-                "package `{label}` is not on disk: `{}` is compared by path and version only ({why})",
+                "package `{label}` is not on disk: `{}` is compared by path only, and a version bump alone is no change ({why}); `cargo fetch` brings its source so that its impls are compared",
                 public.join("::")
             );
             self.note_once(scope.file, written.span(), message);
@@ -112,12 +114,17 @@ impl Lowering<'_> {
         let is_alias = matches!(item, syn::Item::Type(_));
         let derived = self.dependency_derives_serde(id, &features);
         if !derived && !is_alias {
+            let source = self.rev.impl_source(id, ImplRoots::Type);
             let message = format!(
-                "`{}` of package `{label}` has no serde derive wirecheck can read (its impls are written by hand or generated): it is compared by path and version only",
+                "`{}` of package `{label}` has no serde derive wirecheck can read (its impls are written by hand or generated): it is compared by the source of its impls, not by its version",
                 public.join("::")
             );
             self.note_once(scope.file, written.span(), message);
-            return Some(external(with_args(&public, &lowered)));
+            return Some(Ty::External {
+                path: with_args(&public, &lowered),
+                package: Some(label),
+                source: source.map(|source| source.digest.clone()),
+            });
         }
         reached.push(id);
         let mut args = lowered;

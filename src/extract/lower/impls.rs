@@ -6,11 +6,12 @@
 use syn::{Attribute, Item};
 
 use super::super::names::NameTarget;
+use super::super::reuse::ImplRoots;
 use super::super::syntax::{derive_paths, item_attrs, item_generics, item_ident, item_name};
 use super::super::{location, note};
 use super::recorded::Revision;
-use super::{Lowering, TypeScope};
-use crate::model::{Body, ContainerAttrs, Proxy, Ty, TypeDef};
+use super::{Lowering, Owner, TypeScope};
+use crate::model::{Body, ContainerAttrs, HandWritten, Proxy, Ty, TypeDef};
 
 /// The crates whose derives implement serde's traits from the item's Rust shape: serde's own and
 /// serde_repr's (an enum's discriminants, read by `serde_repr::integer_enum`).
@@ -62,41 +63,67 @@ impl<'a> Lowering<'a> {
     }
 
     /// A type deriving one of serde's traits and writing the other by hand (a validating `Deserialize`,
-    /// a `Serialize` through `Display`): the side written by hand is opaque, the type itself by its full
-    /// path standing in as the proxy serde would go through (`from` for reading, `into` for writing),
-    /// with a note saying how to declare the shape.
+    /// a `Serialize` through a helper): each direction is judged by what exists. The derived side is
+    /// read as derived, and the side written by hand is taken to mirror it (a type reads what it
+    /// writes), with the digest of its own source (its impl and what it calls, not the type item:
+    /// see [`ImplRoots`]) kept in `hand_written`, so that a change to it is a finding, and a note
+    /// saying so.
     pub(super) fn hand_written_side(
         &mut self,
+        owner: &Owner<'_, 'a>,
         derived: DerivedTraits,
-        path: &str,
         attrs: &mut ContainerAttrs,
-        file: &str,
         span: proc_macro2::Span,
+        reached: &mut Vec<usize>,
     ) {
-        let opaque = || Ty::external(path.to_owned());
-        let side = match (derived.serialize, derived.deserialize) {
-            (true, false) => {
-                // Not `fallible`: the opaque proxy already says what is unknown, and an unchanged
-                // type must compare equal to itself.
-                attrs.from = Some(Proxy {
-                    ty: opaque(),
-                    fallible: false,
-                });
-                "Deserialize"
-            }
-            (false, true) => {
-                attrs.into = Some(opaque());
-                "Serialize"
-            }
+        let (side, roots) = match (derived.serialize, derived.deserialize) {
+            (true, false) => ("Deserialize", ImplRoots::Deserialize),
+            (false, true) => ("Serialize", ImplRoots::Serialize),
             _ => return,
         };
-        let name = path.rsplit("::").next().unwrap_or(path);
+        let read = if roots == ImplRoots::Serialize {
+            self.read_serialize(owner, reached)
+        } else {
+            self.read_deserialize(owner, reached)
+        };
+        let exact = read.as_ref().is_some_and(|read| read.exact);
+        let digest = (!exact)
+            .then(|| self.rev.impl_source(owner.id, roots))
+            .flatten()
+            .map(|source| source.digest.clone());
+        let how = match read {
+            Some(read) => {
+                let what = format!("`{}`", read.ty);
+                if roots == ImplRoots::Serialize {
+                    attrs.into = Some(read.ty);
+                } else {
+                    attrs.from = Some(Proxy {
+                        ty: read.ty,
+                        fallible: read.fallible,
+                    });
+                }
+                if exact {
+                    format!("wirecheck read it: it {} {what}", verb(roots))
+                } else {
+                    format!(
+                        "wirecheck read it in part: it {} {what}, and its source is compared between releases (a changed source is `serde_impl_changed`)",
+                        verb(roots)
+                    )
+                }
+            }
+            None => "wirecheck takes it to mirror the derived one (a type reads what it writes) and compares its source between releases (a changed source is `serde_impl_changed`)".to_owned(),
+        };
+        if digest.is_some() {
+            attrs.hand_written = Some(HandWritten {
+                ser: digest.clone().filter(|_| roots == ImplRoots::Serialize),
+                de: digest.filter(|_| roots == ImplRoots::Deserialize),
+            });
+        }
+        let path = owner.path;
         self.rev.push_note(note(
-            file,
+            owner.scope.file,
             span,
-            format!(
-                "type `{path}` derives only one of serde's traits: its `{side}` is written by hand, so wirecheck cannot see what it accepts or writes and compares that side by path. Declare the shape at the type: add `Wire` to its derives and `#[wire(as = T)]` (`#[wire(as = String)] pub struct {name} ...` for a string), or `[shapes]` in wirecheck.toml for another crate's type"
-            ),
+            format!("type `{path}` derives only one of serde's traits: its `{side}` is written by hand; {how}"),
         ));
     }
 
@@ -106,7 +133,7 @@ impl<'a> Lowering<'a> {
     pub(super) fn not_derived(
         &mut self,
         scope: &TypeScope<'_>,
-        item: &Item,
+        (id, item): (usize, &'a Item),
         path: String,
         impls: &Impls,
         reached: &mut Vec<usize>,
@@ -124,9 +151,35 @@ impl<'a> Lowering<'a> {
                 self.ty(&at_root, ty, reached)
             }
             Impls::Derived | Impls::Unknown => {
+                let owner = Owner {
+                    id,
+                    item,
+                    path: &path,
+                    scope,
+                };
+                if let Some((written, attrs)) = self.hand_written_shape(&owner, reached) {
+                    return TypeDef {
+                        package: None,
+                        generics: item_generics(item),
+                        attrs: ContainerAttrs {
+                            ser_name: item_name(item),
+                            ..attrs
+                        },
+                        body: Body::Alias { target: written },
+                        location: location(scope.file, ident_span),
+                        path,
+                    };
+                }
                 let message = undeclared_note(&path, &self.macros_near(scope.module));
                 self.rev.push_note(note(scope.file, ident_span, message));
-                Ty::external(path.clone())
+                Ty::External {
+                    path: path.clone(),
+                    package: None,
+                    source: self
+                        .rev
+                        .impl_source(id, ImplRoots::Type)
+                        .map(|source| source.digest.clone()),
+                }
             }
         };
         TypeDef {
@@ -210,6 +263,15 @@ fn package_path(mut entered: Vec<String>) -> Vec<String> {
     entered
 }
 
+/// What a hand-written impl of `roots`' trait does: writes or reads.
+fn verb(roots: ImplRoots) -> &'static str {
+    if roots == ImplRoots::Serialize {
+        "writes"
+    } else {
+        "reads"
+    }
+}
+
 /// The note of a type whose serde impls are neither derived nor declared: what wirecheck does with it,
 /// and exactly how to declare its shape.
 pub(super) fn undeclared_note(path: &str, macros: &[String]) -> String {
@@ -223,7 +285,7 @@ pub(super) fn undeclared_note(path: &str, macros: &[String]) -> String {
         )
     };
     format!(
-        "type `{path}` does not derive serde's Serialize or Deserialize: its impls are written by hand or by a macro{by}, so wirecheck cannot see its wire shape and compares it by path. Declare the shape at the type: add `Wire` to its derives and `#[wire(as = T)]` with T the type it is on the wire (`#[wire(as = String)] pub struct {name} ...` for a type written as a string)"
+        "type `{path}` does not derive serde's Serialize or Deserialize: its impls are written by hand or by a macro{by}, so wirecheck cannot see its wire shape and compares the source of its impls instead (the same source is the same wire; a changed one is `serde_impl_changed`). Declare the shape at the type: add `Wire` to its derives and `#[wire(as = T)]` with T the type it is on the wire (`#[wire(as = String)] pub struct {name} ...` for a type written as a string)"
     )
 }
 
@@ -303,12 +365,18 @@ mod tests {
         let s = snap(
             "pub enum Level { Debug, Info }\nimpl_str_serde!(Level);\nimpl Serialize for Level { fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> { todo!() } }\n",
         );
-        assert_eq!(
-            level(&s),
-            &Body::Alias {
-                target: Ty::external("demo::Level")
-            }
-        );
+        let Body::Alias {
+            target:
+                Ty::External {
+                    path,
+                    package: None,
+                    source: Some(_),
+                },
+        } = level(&s)
+        else {
+            panic!("{:?}", level(&s))
+        };
+        assert_eq!(path, "demo::Level");
         assert_eq!(s.notes.len(), 1, "{:?}", s.notes);
         let message = &s.notes[0].message;
         assert!(

@@ -18,6 +18,7 @@
 
 use std::collections::BTreeSet;
 use std::hash::Hash;
+use std::rc::Rc;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
@@ -25,8 +26,8 @@ use syn::Item;
 
 use super::super::ExtractError;
 use super::super::cache::ModPath;
-use super::super::names::{NameTarget, Names, Resolution};
-use super::super::reuse::{Event, Identity, Lowered, PathId, Probe, Target};
+use super::super::names::{ImplSource, NameTarget, Names, Resolution};
+use super::super::reuse::{Event, Identity, ImplRoots, Lowered, PathId, Probe, Target};
 use super::Lowering;
 use crate::extract::ExternalCrate;
 use crate::model::{ExtractNote, TypeDef};
@@ -54,22 +55,25 @@ impl Recording {
     /// Notes `probe`, unless it is a resolution or a features question asked already (the same
     /// question gets the same answer in one revision: both are memoized).
     fn push(&mut self, probe: Probe) {
-        let asked = match &probe {
-            Probe::Resolve {
-                module,
-                segments,
-                to_border,
-                ..
-            } => self.probes.iter().any(|earlier| {
-                matches!(earlier, Probe::Resolve { module: m, segments: s, to_border: b, .. }
+        let asked =
+            match &probe {
+                Probe::Resolve {
+                    module,
+                    segments,
+                    to_border,
+                    ..
+                } => self.probes.iter().any(|earlier| {
+                    matches!(earlier, Probe::Resolve { module: m, segments: s, to_border: b, .. }
                     if (m, s, b) == (module, segments, to_border))
-            }),
-            Probe::Features { module, .. } => self
-                .probes
-                .iter()
-                .any(|earlier| matches!(earlier, Probe::Features { module: m, .. } if m == module)),
-            Probe::Macros { .. } | Probe::Dependency { .. } | Probe::Mount { .. } => false,
-        };
+                }),
+                Probe::Features { module, .. } => self.probes.iter().any(
+                    |earlier| matches!(earlier, Probe::Features { module: m, .. } if m == module),
+                ),
+                Probe::ImplSource { item, .. } => self.probes.iter().any(
+                    |earlier| matches!(earlier, Probe::ImplSource { item: i, .. } if i == item),
+                ),
+                Probe::Macros { .. } | Probe::Dependency { .. } | Probe::Mount { .. } => false,
+            };
         if !asked {
             self.probes.push(probe);
         }
@@ -293,6 +297,36 @@ impl<'a> Revision<'a> {
         mount
     }
 
+    /// The digest of the source of the type item `id`'s hand-written impls: the item, its impls and
+    /// the items they name in its crate (see `Names::impl_source`); `None` when it cannot be read.
+    pub(super) fn impl_source(&mut self, id: usize, roots: ImplRoots) -> Option<Rc<ImplSource>> {
+        let found = self.names.impl_source(id, roots);
+        self.probe(|this| Probe::ImplSource {
+            item: this.names.identity(id),
+            roots,
+            digest: found.as_ref().map(|source| source.digest.as_str().into()),
+        });
+        found
+    }
+
+    /// The impls of a trait of serde's (`roots`: `Serialize`, `Deserialize` or `Visitor`) for the type
+    /// item `id`, each with the module it is written in and its file. What they say is a function of
+    /// the digest of their source, which is recorded (see [`Revision::impl_source`]).
+    pub(super) fn trait_impls(
+        &mut self,
+        id: usize,
+        roots: ImplRoots,
+    ) -> Vec<(&'a syn::ItemImpl, ModPath, &'a str)> {
+        let trait_name = match roots {
+            ImplRoots::Serialize => "Serialize",
+            ImplRoots::Deserialize => "Deserialize",
+            ImplRoots::Visitor => "Visitor",
+            ImplRoots::Type => return Vec::new(),
+        };
+        self.impl_source(id, roots);
+        self.names.trait_impls(id, trait_name)
+    }
+
     // ----- a type item's own facts: functions of its identity, the same in every revision -----
 
     /// The syntax of the type item `id`, parsed on first use; `None` when it does not parse (the error
@@ -414,6 +448,18 @@ impl<'a> Revision<'a> {
                     _ => false,
                 }
             }
+            Probe::ImplSource {
+                item,
+                roots,
+                digest,
+            } => {
+                // The item is the one lowered, or one a resolution before this probe found.
+                let Some(&id) = ids.get(item) else {
+                    return false;
+                };
+                let found = self.names.impl_source(id, *roots);
+                found.as_ref().map(|source| source.digest.as_str()) == digest.as_deref()
+            }
         }
     }
 
@@ -456,7 +502,7 @@ impl Lowering<'_> {
         let lowered = cache.lowered();
         let identity = self.rev.names.identity(id);
         for record in lowered.records(identity) {
-            if let Some(def) = self.replayed(&record, reached) {
+            if let Some(def) = self.replayed((identity, id), &record, reached) {
                 cache.count(|stats| stats.types_reused += 1);
                 lowered.use_record(identity, &record);
                 return def;
@@ -489,13 +535,20 @@ impl Lowering<'_> {
         def
     }
 
-    /// `record`'s definition, its events done and its reached items pushed on `reached`, when every
-    /// question it asked gets the same answer in this revision, asked in the same order.
-    fn replayed(&mut self, record: &Lowered, reached: &mut Vec<usize>) -> Option<Arc<TypeDef>> {
+    /// `record`'s definition (a record of the item `id`, whose identity is given), its events done and
+    /// its reached items pushed on `reached`, when every question it asked gets the same answer in this
+    /// revision, asked in the same order.
+    fn replayed(
+        &mut self,
+        (identity, id): (Identity, usize),
+        record: &Lowered,
+        reached: &mut Vec<usize>,
+    ) -> Option<Arc<TypeDef>> {
         if record.context != self.context {
             return None;
         }
         let mut ids: FxHashMap<Identity, usize> = FxHashMap::default();
+        ids.insert(identity, id);
         for probe in &record.probes {
             if !self.rev.holds(probe, &mut ids) {
                 return None;

@@ -126,6 +126,7 @@ fn tys() -> Vec<Ty> {
         Ty::External {
             path: "uuid::Uuid".to_owned(),
             package: Some("uuid 1.0.0".to_owned()),
+            source: None,
         },
         refined(vec![], None, false),
         refined(vec!["integer".to_owned()], Some("0"), true),

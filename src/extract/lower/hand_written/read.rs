@@ -1,0 +1,824 @@
+//! The syntax of hand-written serde impls, read into what they write and read where the body follows
+//! a pattern serde users write again and again; anything else is `None` (the impl stays opaque). No
+//! type is resolved here: the lowering turns what is read into the model.
+//!
+//! - `Serialize`: the value the body hands its serializer, through `serializer.serialize_*(value)`,
+//!   `serializer.collect_str(value)`, `value.serialize(serializer)` or `Serialize::serialize(value,
+//!   serializer)`, in each arm of a `match` or branch of an `if`.
+//! - `Deserialize`: one read of the deserializer, `T::deserialize(deserializer)` (then a conversion,
+//!   fallible or not), or `deserializer.deserialize_*(visitor)`, whose `visit_*` methods (read by the
+//!   lowering from the visitor's impl) say what it accepts.
+
+use syn::{Expr, ImplItem, ItemImpl, Lit, Pat, Stmt};
+
+/// A value a `Serialize` body writes.
+#[derive(Clone)]
+pub(crate) enum Value {
+    /// A field of `self` (`self.0`, `self.name`), or of the variant a `match` arm binds (`Id::Number(n)`
+    /// then `n`: the variant `Number`, field `0`).
+    Field {
+        variant: Option<String>,
+        member: String,
+    },
+    /// The text of a value (`x.to_string()`, `x.as_str()`, `format!(..)`, `serialize_str(x)`): the field
+    /// it is made of, when it is one (its own serialized text when that is a string).
+    Text(Option<Box<Value>>),
+    /// A string literal.
+    Const(String),
+    /// A value serde writes as the primitive named (`serialize_u32(..)`: `u32`; `bytes`, `unit`).
+    Primitive(String),
+    /// A value of a type named in the impl (`<T as Serialize>::serialize`).
+    Type(Box<syn::Type>),
+}
+
+/// What a `Deserialize` body reads.
+pub(crate) enum Reading {
+    /// `T::deserialize(deserializer)` (`T` as written, `None` for `Deserialize::deserialize` without an
+    /// annotation), then a conversion: `fallible` when the code after the read can fail, and the type it
+    /// parses the value into when it does (`Uri::parse(s)`, `s.parse::<Uri>()`, `Uri::try_from(s)`).
+    Delegated {
+        ty: Option<Box<syn::Type>>,
+        fallible: bool,
+        parsed_into: Option<syn::Path>,
+        /// The item `ty` names when the body defines it (a helper struct inside the function).
+        local: Option<Box<syn::Item>>,
+    },
+    /// `deserializer.deserialize_<method>(visitor)`: the visitor as written.
+    Visitor { method: String, visitor: syn::Path },
+}
+
+impl std::fmt::Debug for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::Field { variant, member } => write!(f, "Field({variant:?}, {member})"),
+            Value::Text(inner) => write!(f, "Text({inner:?})"),
+            Value::Const(text) => write!(f, "Const({text:?})"),
+            Value::Primitive(name) => write!(f, "Primitive({name})"),
+            Value::Type(ty) => write!(f, "Type({})", super::super::super::syntax::tokens_text(ty)),
+        }
+    }
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        format!("{self:?}") == format!("{other:?}")
+    }
+}
+
+/// What one `visit_*` method of a visitor accepts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Accepts {
+    Bool,
+    /// Integers handed to `visit_u64` (not negative) or `visit_i64` (`negative`: serde_json hands it the
+    /// negative ones), within the range of the integer type its body converts them to with `try_from`
+    /// (`into`: its sign and bits), when it does.
+    Int {
+        negative: bool,
+        into: Option<(bool, u8)>,
+    },
+    Float,
+    Str {
+        parsed: bool,
+    },
+    Unit,
+}
+
+/// The name of the second parameter of `method` in `item` (the serializer or deserializer), and the
+/// method's body.
+fn method<'i>(item: &'i ItemImpl, name: &str) -> Option<(&'i syn::Block, Option<String>)> {
+    item.items.iter().find_map(|impl_item| match impl_item {
+        ImplItem::Fn(function) if function.sig.ident == name => {
+            let param = function
+                .sig
+                .inputs
+                .iter()
+                .rev()
+                .find_map(|input| match input {
+                    syn::FnArg::Typed(typed) => pat_name(&typed.pat),
+                    syn::FnArg::Receiver(_) => None,
+                });
+            Some((&function.block, param))
+        }
+        _ => None,
+    })
+}
+
+fn pat_name(pat: &Pat) -> Option<String> {
+    match pat {
+        Pat::Ident(ident) => Some(ident.ident.to_string()),
+        Pat::Type(typed) => pat_name(&typed.pat),
+        _ => None,
+    }
+}
+
+/// The tail expression of a block (its last statement, without `;`), and the `let` bindings before
+/// it.
+fn tail(block: &syn::Block) -> Option<(&Expr, Vec<&syn::Local>)> {
+    let mut locals = Vec::new();
+    for (index, stmt) in block.stmts.iter().enumerate() {
+        match stmt {
+            Stmt::Local(local) => locals.push(local),
+            Stmt::Expr(expr, None) if index + 1 == block.stmts.len() => {
+                return Some((expr, locals));
+            }
+            Stmt::Expr(Expr::Return(ret), _) => {
+                return ret.expr.as_deref().map(|expr| (expr, locals));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// What the `Serialize` impl `item` writes: one value per branch of its body; `None` when some branch
+/// is not a pattern this reads.
+pub(crate) fn serialized(item: &ItemImpl) -> Option<Vec<Value>> {
+    let (body, serializer) = method(item, "serialize")?;
+    let serializer = serializer?;
+    let (expr, locals) = tail(body)?;
+    let context = SerContext {
+        serializer: &serializer,
+        locals,
+        bound: Vec::new(),
+    };
+    let mut out = Vec::new();
+    context.written(expr, &mut out)?;
+    (!out.is_empty()).then_some(out)
+}
+
+/// Where a `Serialize` body is read: its serializer's name, its `let`s, and the fields the enclosing
+/// `match` arm binds (name, variant, member).
+struct SerContext<'b> {
+    serializer: &'b str,
+    locals: Vec<&'b syn::Local>,
+    bound: Vec<(String, Option<String>, String)>,
+}
+
+impl SerContext<'_> {
+    /// Pushes what `expr`, an expression whose value is the impl's result, writes.
+    fn written(&self, expr: &Expr, out: &mut Vec<Value>) -> Option<()> {
+        match expr {
+            Expr::Paren(inner) => self.written(&inner.expr, out),
+            Expr::Block(block) => {
+                let (expr, locals) = tail(&block.block)?;
+                let mut inner = SerContext {
+                    serializer: self.serializer,
+                    locals: self.locals.clone(),
+                    bound: self.bound.clone(),
+                };
+                inner.locals.extend(locals);
+                inner.written(expr, out)
+            }
+            Expr::Match(matched) if is_self(&matched.expr) => {
+                for arm in &matched.arms {
+                    let mut arm_context = SerContext {
+                        serializer: self.serializer,
+                        locals: self.locals.clone(),
+                        bound: self.bound.clone(),
+                    };
+                    arm_context.bind(&arm.pat);
+                    arm_context.written(&arm.body, out)?;
+                }
+                Some(())
+            }
+            Expr::If(branch) => {
+                let (then, _) = tail(&branch.then_branch)?;
+                self.written(then, out)?;
+                self.written(&branch.else_branch.as_ref()?.1, out)
+            }
+            Expr::MethodCall(call) if is_named(&call.receiver, self.serializer) => {
+                out.push(self.serializer_call(&call.method.to_string(), call.args.first())?);
+                Some(())
+            }
+            Expr::MethodCall(call)
+                if call.method == "serialize"
+                    && call.args.len() == 1
+                    && is_named(&call.args[0], self.serializer) =>
+            {
+                out.push(self.value(&call.receiver)?);
+                Some(())
+            }
+            Expr::Call(call)
+                if call.args.len() == 2
+                    && path_ends_with(&call.func, "serialize")
+                    && is_named(&call.args[1], self.serializer) =>
+            {
+                out.push(match qualified_self(&call.func) {
+                    Some(ty) => Value::Type(Box::new(ty)),
+                    None => self.value(&call.args[0])?,
+                });
+                Some(())
+            }
+            _ => None,
+        }
+    }
+
+    /// What `serializer.<method>(arg)` writes.
+    fn serializer_call(&self, method: &str, arg: Option<&Expr>) -> Option<Value> {
+        if method == "collect_str" {
+            return Some(text_of(arg.and_then(|arg| self.value(arg))));
+        }
+        match method.strip_prefix("serialize_")? {
+            "str" | "char" => Some(text_of(arg.and_then(|arg| self.value(arg)))),
+            primitive @ ("bool" | "i8" | "i16" | "i32" | "i64" | "i128" | "u8" | "u16" | "u32"
+            | "u64" | "u128" | "f32" | "f64" | "bytes" | "unit" | "none") => {
+                Some(Value::Primitive(primitive.to_owned()))
+            }
+            _ => None,
+        }
+    }
+
+    /// The value `expr` is, where this can tell.
+    fn value(&self, expr: &Expr) -> Option<Value> {
+        match expr {
+            Expr::Reference(reference) => self.value(&reference.expr),
+            Expr::Paren(inner) => self.value(&inner.expr),
+            Expr::Unary(unary) if matches!(unary.op, syn::UnOp::Deref(_)) => {
+                self.value(&unary.expr)
+            }
+            Expr::Field(field) if is_self(&field.base) => Some(Value::Field {
+                variant: None,
+                member: member_name(&field.member),
+            }),
+            Expr::Path(path) => {
+                let name = path.path.get_ident()?.to_string();
+                if let Some((_, variant, member)) = self.bound.iter().find(|(n, ..)| *n == name) {
+                    return Some(Value::Field {
+                        variant: variant.clone(),
+                        member: member.clone(),
+                    });
+                }
+                let local = self
+                    .locals
+                    .iter()
+                    .rev()
+                    .find(|local| pat_name(&local.pat).as_deref() == Some(&name))?;
+                self.value(&local.init.as_ref()?.expr)
+            }
+            Expr::Lit(lit) => match &lit.lit {
+                Lit::Str(text) => Some(Value::Const(text.value())),
+                _ => None,
+            },
+            Expr::MethodCall(call)
+                if matches!(
+                    call.method.to_string().as_str(),
+                    "to_string"
+                        | "as_str"
+                        | "as_ref"
+                        | "to_owned"
+                        | "clone"
+                        | "borrow"
+                        | "as_string"
+                ) && call.args.is_empty() =>
+            {
+                Some(text_of(self.value(&call.receiver)))
+            }
+            Expr::Macro(mac) if mac.mac.path.is_ident("format") => Some(Value::Text(None)),
+            _ => None,
+        }
+    }
+
+    /// Binds the names a `match` arm's pattern gives the fields of a variant of `self`.
+    fn bind(&mut self, pat: &Pat) {
+        match pat {
+            Pat::TupleStruct(tuple) => {
+                let variant = tuple.path.segments.last().map(|s| s.ident.to_string());
+                for (index, elem) in tuple.elems.iter().enumerate() {
+                    if let Some(name) = pat_name(strip_ref(elem)) {
+                        self.bound.push((name, variant.clone(), index.to_string()));
+                    }
+                }
+            }
+            Pat::Struct(named) => {
+                let variant = named.path.segments.last().map(|s| s.ident.to_string());
+                for field in &named.fields {
+                    let member = member_name(&field.member);
+                    let name = pat_name(strip_ref(&field.pat)).unwrap_or_else(|| member.clone());
+                    self.bound.push((name, variant.clone(), member));
+                }
+            }
+            Pat::Reference(reference) => self.bind(&reference.pat),
+            _ => {}
+        }
+    }
+}
+
+/// The text of `value`: itself when it is text already.
+fn text_of(value: Option<Value>) -> Value {
+    match value {
+        Some(Value::Text(inner)) => Value::Text(inner),
+        other => Value::Text(other.map(Box::new)),
+    }
+}
+
+fn strip_ref(pat: &Pat) -> &Pat {
+    match pat {
+        Pat::Reference(reference) => strip_ref(&reference.pat),
+        pat => pat,
+    }
+}
+
+fn member_name(member: &syn::Member) -> String {
+    match member {
+        syn::Member::Named(ident) => ident.to_string(),
+        syn::Member::Unnamed(index) => index.index.to_string(),
+    }
+}
+
+/// `self`, `*self` or `&self`.
+fn is_self(expr: &Expr) -> bool {
+    match expr {
+        Expr::Path(path) => path.path.is_ident("self"),
+        Expr::Unary(unary) => is_self(&unary.expr),
+        Expr::Reference(reference) => is_self(&reference.expr),
+        Expr::Paren(inner) => is_self(&inner.expr),
+        _ => false,
+    }
+}
+
+/// Whether `expr` is the local `name`.
+fn is_named(expr: &Expr, name: &str) -> bool {
+    match expr {
+        Expr::Path(path) => path.path.is_ident(name),
+        Expr::Paren(inner) => is_named(&inner.expr, name),
+        _ => false,
+    }
+}
+
+/// Whether `expr` is a path whose last segment is `name`.
+fn path_ends_with(expr: &Expr, name: &str) -> bool {
+    matches!(expr, Expr::Path(path) if path.path.segments.last().is_some_and(|s| s.ident == name))
+}
+
+/// `T` of `<T as Trait>::method`, or of `T::method` when `T` is not a trait of serde's.
+fn qualified_self(func: &Expr) -> Option<syn::Type> {
+    let Expr::Path(path) = func else {
+        return None;
+    };
+    if let Some(qself) = &path.qself {
+        return Some((*qself.ty).clone());
+    }
+    let segments = &path.path.segments;
+    if segments.len() < 2 {
+        return None;
+    }
+    let owner = &segments[segments.len() - 2];
+    if matches!(
+        owner.ident.to_string().as_str(),
+        "Serialize" | "Deserialize"
+    ) || (segments.len() == 2 && owner.ident == "serde")
+    {
+        return None;
+    }
+    let mut owner_path = path.path.clone();
+    owner_path.segments.pop();
+    owner_path.segments.pop_punct();
+    Some(syn::Type::Path(syn::TypePath {
+        attrs: Vec::new(),
+        qself: None,
+        path: owner_path,
+    }))
+}
+
+/// What the `Deserialize` impl `item` reads, when its body reads its deserializer once, in a way this
+/// knows.
+pub(crate) fn deserialized(item: &ItemImpl) -> Option<Reading> {
+    let (body, deserializer) = method(item, "deserialize")?;
+    let deserializer = deserializer?;
+    let mut reads = Vec::new();
+    let mut annotated = None;
+    for stmt in &body.stmts {
+        if let Stmt::Local(local) = stmt
+            && let Pat::Type(typed) = &local.pat
+            && let Some(init) = &local.init
+            && mentions_read(&init.expr, &deserializer)
+        {
+            annotated = Some(typed.ty.clone());
+        }
+    }
+    syn::visit::visit_block(
+        &mut ReadFinder {
+            deserializer: &deserializer,
+            found: &mut reads,
+        },
+        body,
+    );
+    let [read] = reads.as_slice() else {
+        return None;
+    };
+    match read {
+        Found::Delegated(ty) => {
+            let mut conversion = ConversionFinder::default();
+            syn::visit::visit_block(&mut conversion, body);
+            let ty = ty.clone().or(annotated);
+            let local = ty
+                .as_ref()
+                .and_then(|ty| local_item(body, ty))
+                .map(Box::new);
+            Some(Reading::Delegated {
+                ty,
+                fallible: conversion.fallible,
+                parsed_into: conversion.parsed_into,
+                local,
+            })
+        }
+        Found::Visitor(method, visitor) => Some(Reading::Visitor {
+            method: method.clone(),
+            visitor: visitor.clone(),
+        }),
+    }
+}
+
+/// The struct or enum a block defines under the one-segment name `ty` is.
+fn local_item(body: &syn::Block, ty: &syn::Type) -> Option<syn::Item> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    let name = path.path.get_ident()?;
+    body.stmts.iter().find_map(|stmt| match stmt {
+        Stmt::Item(item @ syn::Item::Struct(s)) if s.ident == *name => Some(item.clone()),
+        Stmt::Item(item @ syn::Item::Enum(e)) if e.ident == *name => Some(item.clone()),
+        _ => None,
+    })
+}
+
+/// One read of the deserializer.
+enum Found {
+    Delegated(Option<Box<syn::Type>>),
+    Visitor(String, syn::Path),
+}
+
+/// Finds every read of the deserializer in a body.
+struct ReadFinder<'f> {
+    deserializer: &'f str,
+    found: &'f mut Vec<Found>,
+}
+
+impl<'ast> syn::visit::Visit<'ast> for ReadFinder<'_> {
+    fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+        if call.args.len() == 1
+            && is_named(&call.args[0], self.deserializer)
+            && path_ends_with(&call.func, "deserialize")
+        {
+            self.found
+                .push(Found::Delegated(qualified_self(&call.func).map(Box::new)));
+        }
+        syn::visit::visit_expr_call(self, call);
+    }
+
+    fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+        let method = call.method.to_string();
+        if is_named(&call.receiver, self.deserializer) && method.starts_with("deserialize_") {
+            match call.args.last().and_then(visitor_path) {
+                Some(visitor) => self.found.push(Found::Visitor(method, visitor)),
+                // A read this does not know: two finds make the body unread.
+                None => {
+                    self.found.push(Found::Delegated(None));
+                    self.found.push(Found::Delegated(None));
+                }
+            }
+        }
+        syn::visit::visit_expr_method_call(self, call);
+    }
+
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// The visitor type an argument names: `V`, `V { .. }`, `V(PhantomData)`, `V::new()`.
+fn visitor_path(expr: &Expr) -> Option<syn::Path> {
+    match expr {
+        Expr::Path(path) => Some(path.path.clone()),
+        Expr::Struct(built) => Some(built.path.clone()),
+        Expr::Call(call) => match &*call.func {
+            Expr::Path(path) => {
+                let mut owner = path.path.clone();
+                let last = owner.segments.last()?.ident.to_string();
+                if last.chars().next().is_some_and(char::is_lowercase) && owner.segments.len() > 1 {
+                    owner.segments.pop();
+                    owner.segments.pop_punct();
+                }
+                Some(owner)
+            }
+            _ => None,
+        },
+        Expr::Reference(reference) => visitor_path(&reference.expr),
+        _ => None,
+    }
+}
+
+/// Whether `expr` reads the deserializer named `deserializer`.
+fn mentions_read(expr: &Expr, deserializer: &str) -> bool {
+    let mut found = Vec::new();
+    syn::visit::visit_expr(
+        &mut ReadFinder {
+            deserializer,
+            found: &mut found,
+        },
+        expr,
+    );
+    !found.is_empty()
+}
+
+/// Whether the code of a `Deserialize` body can fail besides the read, and what it parses into.
+#[derive(Default)]
+struct ConversionFinder {
+    fallible: bool,
+    parsed_into: Option<syn::Path>,
+}
+
+impl<'ast> syn::visit::Visit<'ast> for ConversionFinder {
+    fn visit_expr_try(&mut self, expr: &'ast syn::ExprTry) {
+        // `T::deserialize(d)?` is the read's own error, not the conversion's.
+        if !matches!(&*expr.expr, Expr::Call(call) if path_ends_with(&call.func, "deserialize")) {
+            self.fallible = true;
+        }
+        syn::visit::visit_expr_try(self, expr);
+    }
+
+    fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+        if let Expr::Path(path) = &*call.func {
+            let segments = &path.path.segments;
+            let last = segments.last().map(|s| s.ident.to_string());
+            if path.path.is_ident("Err") {
+                self.fallible = true;
+            }
+            if matches!(last.as_deref(), Some("parse" | "from_str" | "try_from"))
+                && segments.len() >= 2
+            {
+                self.fallible = true;
+                let mut owner = path.path.clone();
+                owner.segments.pop();
+                owner.segments.pop_punct();
+                self.parsed_into.get_or_insert(owner);
+            }
+        }
+        syn::visit::visit_expr_call(self, call);
+    }
+
+    fn visit_expr_method_call(&mut self, call: &'ast syn::ExprMethodCall) {
+        let method = call.method.to_string();
+        if matches!(
+            method.as_str(),
+            "map_err" | "ok_or" | "ok_or_else" | "parse" | "try_into" | "and_then"
+        ) {
+            self.fallible = true;
+        }
+        if method == "parse"
+            && let Some(turbofish) = &call.turbofish
+            && let Some(syn::GenericArgument::Type(syn::Type::Path(ty))) = turbofish.args.first()
+        {
+            self.parsed_into.get_or_insert(ty.path.clone());
+        }
+        syn::visit::visit_expr_method_call(self, call);
+    }
+
+    fn visit_expr_return(&mut self, expr: &'ast syn::ExprReturn) {
+        self.fallible = true;
+        syn::visit::visit_expr_return(self, expr);
+    }
+
+    fn visit_expr_macro(&mut self, mac: &'ast syn::ExprMacro) {
+        // `panic!`, `bail!`, `ensure!`...: a macro may fail.
+        if !mac.mac.path.is_ident("format") {
+            self.fallible = true;
+        }
+    }
+
+    fn visit_item(&mut self, _: &'ast syn::Item) {}
+}
+
+/// What the `visit_*` methods of a `Visitor` impl accept.
+pub(crate) fn visited(item: &ItemImpl) -> Vec<Accepts> {
+    let mut out = Vec::new();
+    for impl_item in &item.items {
+        let ImplItem::Fn(function) = impl_item else {
+            continue;
+        };
+        let name = function.sig.ident.to_string();
+        let Some(kind) = name.strip_prefix("visit_") else {
+            continue;
+        };
+        let mut conversion = ConversionFinder::default();
+        syn::visit::visit_block(&mut conversion, &function.block);
+        let into = narrowed_int(&function.block);
+        let accepts = match kind {
+            "bool" => Accepts::Bool,
+            "u8" | "u16" | "u32" | "u64" => Accepts::Int {
+                negative: false,
+                into,
+            },
+            "i8" | "i16" | "i32" | "i64" => Accepts::Int {
+                negative: true,
+                into,
+            },
+            "f32" | "f64" => Accepts::Float,
+            "str" | "borrowed_str" | "string" | "char" => Accepts::Str {
+                parsed: conversion.fallible,
+            },
+            "unit" | "none" => Accepts::Unit,
+            _ => continue,
+        };
+        if !out.contains(&accepts) {
+            out.push(accepts);
+        }
+    }
+    out
+}
+
+/// The integer type a `visit_*` body converts its value to with `try_from` (`u32::try_from(v)`):
+/// its sign and bits.
+fn narrowed_int(block: &syn::Block) -> Option<(bool, u8)> {
+    #[derive(Default)]
+    struct Narrow(Option<(bool, u8)>);
+    impl<'ast> syn::visit::Visit<'ast> for Narrow {
+        fn visit_expr_call(&mut self, call: &'ast syn::ExprCall) {
+            if let Expr::Path(path) = &*call.func
+                && let [owner, method] = path.path.segments.iter().collect::<Vec<_>>().as_slice()
+                && method.ident == "try_from"
+                && let Some(found) = int_type(&owner.ident.to_string())
+            {
+                self.0.get_or_insert(found);
+            }
+            syn::visit::visit_expr_call(self, call);
+        }
+    }
+    let mut narrow = Narrow::default();
+    syn::visit::visit_block(&mut narrow, block);
+    narrow.0
+}
+
+/// The sign and bits of a primitive integer type's name.
+pub(crate) fn int_type(name: &str) -> Option<(bool, u8)> {
+    let (signed, bits) = match name.split_at_checked(1)? {
+        ("u", bits) => (false, bits),
+        ("i", bits) => (true, bits),
+        _ => return None,
+    };
+    match bits {
+        "8" => Some((signed, 8)),
+        "16" => Some((signed, 16)),
+        "32" => Some((signed, 32)),
+        "64" | "size" => Some((signed, 64)),
+        "128" => Some((signed, 128)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(text: &str) -> ItemImpl {
+        syn::parse_str(text).expect("an impl")
+    }
+
+    fn field(variant: Option<&str>, member: &str) -> Value {
+        Value::Field {
+            variant: variant.map(str::to_owned),
+            member: member.to_owned(),
+        }
+    }
+
+    #[test]
+    fn serialize_bodies_name_what_they_write() {
+        let cases = [
+            (
+                "serializer.serialize_u32(self.0)",
+                vec![Value::Primitive("u32".into())],
+            ),
+            ("s.serialize_str(self.as_str())", vec![Value::Text(None)]),
+            (
+                "self.0.as_str().serialize(s)",
+                vec![Value::Text(Some(Box::new(field(None, "0"))))],
+            ),
+            (
+                "serde::Serialize::serialize(&self.inner, s)",
+                vec![field(None, "inner")],
+            ),
+            (
+                "<u64 as Serialize>::serialize(&self.0, s)",
+                vec![Value::Type(syn::parse_str("u64").unwrap())],
+            ),
+            (
+                "s.collect_str(&self.0)",
+                vec![Value::Text(Some(Box::new(field(None, "0"))))],
+            ),
+            (
+                "{ let text = self.0.to_string(); s.serialize_str(&text) }",
+                vec![Value::Text(Some(Box::new(field(None, "0"))))],
+            ),
+            (
+                "match self { Id::Number(n) => s.serialize_u32(*n), Id::Text(t) => s.serialize_str(t) }",
+                vec![
+                    Value::Primitive("u32".into()),
+                    Value::Text(Some(Box::new(field(Some("Text"), "0")))),
+                ],
+            ),
+            (
+                "match *self { Kind::A => \"a\".serialize(s), Kind::B => s.serialize_str(\"b\") }",
+                vec![
+                    Value::Const("a".into()),
+                    Value::Text(Some(Box::new(Value::Const("b".into())))),
+                ],
+            ),
+        ];
+        for (body, expected) in cases {
+            let text = format!(
+                "impl Serialize for X {{ fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {{ {body} }} }}"
+            )
+            .replace("s: S", if body.starts_with("serializer") { "serializer: S" } else { "s: S" });
+            assert_eq!(serialized(&item(&text)), Some(expected), "{body}");
+        }
+        for body in [
+            "let mut map = s.serialize_map(None)?; map.end()",
+            "if self.0 > 1 { s.serialize_u8(1) } else { todo!() }",
+            "other(self, s)",
+        ] {
+            let text = format!(
+                "impl Serialize for X {{ fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {{ {body} }} }}"
+            );
+            assert!(serialized(&item(&text)).is_none(), "{body}");
+        }
+    }
+
+    fn text(ty: Option<&syn::Type>) -> String {
+        ty.map(crate::extract::syntax::tokens_text)
+            .unwrap_or_default()
+    }
+
+    fn reading(body: &str) -> Option<Reading> {
+        deserialized(&item(&format!(
+            "impl<'de> Deserialize<'de> for X {{ fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {{ {body} }} }}"
+        )))
+    }
+
+    #[test]
+    fn deserialize_bodies_name_what_they_read() {
+        let Some(Reading::Delegated {
+            ty,
+            fallible: false,
+            parsed_into: None,
+            local: None,
+        }) = reading("u32::deserialize(d).map(X)")
+        else {
+            panic!()
+        };
+        assert_eq!(text(ty.as_deref()), "u32");
+        let Some(Reading::Delegated {
+            ty,
+            fallible: false,
+            local: Some(_),
+            ..
+        }) = reading(
+            "#[derive(Deserialize)] struct Helper { a: u8 } let h: Helper = Deserialize::deserialize(d)?; Ok(X { a: h.a })",
+        )
+        else {
+            panic!()
+        };
+        assert_eq!(text(ty.as_deref()), "Helper");
+        let Some(Reading::Delegated {
+            fallible: true,
+            parsed_into: Some(into),
+            ..
+        }) = reading(
+            "let s = String::deserialize(d)?; Uri::parse(s).map(X).map_err(serde::de::Error::custom)",
+        )
+        else {
+            panic!()
+        };
+        assert!(into.is_ident("Uri"));
+        let Some(Reading::Visitor { method, visitor }) = reading("d.deserialize_any(IdVisitor)")
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (method.as_str(), visitor.is_ident("IdVisitor")),
+            ("deserialize_any", true)
+        );
+        assert!(
+            reading("let a = u8::deserialize(d)?; let b = u8::deserialize(d)?; Ok(X)").is_none()
+        );
+        assert!(reading("d.deserialize_map(X::visitor())").is_some());
+    }
+
+    #[test]
+    fn visitors_accept_what_their_methods_visit() {
+        let visitor = item(
+            "impl<'de> Visitor<'de> for V { type Value = Id;
+             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result { f.write_str(\"an id\") }
+             fn visit_u64<E: Error>(self, v: u64) -> Result<Id, E> { u32::try_from(v).map(Id::Number).map_err(E::custom) }
+             fn visit_str<E: Error>(self, v: &str) -> Result<Id, E> { Ok(Id::Text(v.to_owned())) }
+             fn visit_string<E: Error>(self, v: String) -> Result<Id, E> { Ok(Id::Text(v)) } }",
+        );
+        assert_eq!(
+            visited(&visitor),
+            vec![
+                Accepts::Int {
+                    negative: false,
+                    into: Some((false, 32))
+                },
+                Accepts::Str { parsed: false },
+            ]
+        );
+    }
+}
