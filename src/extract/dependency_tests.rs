@@ -573,3 +573,67 @@ pub struct Req { pub kind: netlib::Kind, pub extra: netlib::extra::Extra }
     );
     assert!(!without.types.contains_key("net_lib::extra::Extra"));
 }
+
+/// The demo crate extracted with the shapes `wirecheck.toml` declares.
+fn extract_with_shapes(shapes: &[(&str, &str)]) -> Snapshot {
+    let files: BTreeMap<String, String> = [("src/lib.rs".to_owned(), LIB.to_owned())].into();
+    let roots = [CrateRoot {
+        name: "demo".to_owned(),
+        root_file: "src/lib.rs".to_owned(),
+    }];
+    let options = ExtractOptions {
+        shapes: shapes
+            .iter()
+            .map(|(path, shape)| ((*path).to_owned(), (*shape).to_owned()))
+            .collect(),
+        ..ExtractOptions::default()
+    };
+    let externals = externals();
+    extract_with(
+        &roots,
+        &files,
+        &SourceCache::new(),
+        &options,
+        &|| externals.clone(),
+        None,
+    )
+    .unwrap()
+}
+
+/// Declarations win: a shape declared for a dependency's type is what it is, whether its impls are
+/// written by hand (on disk), derived, or its source is not on disk; a key no type uses is said.
+#[test]
+fn declared_shapes_apply_to_every_dependency_type_and_unused_keys_are_said() {
+    let s = extract_with_shapes(&[
+        ("net_lib::Raw", "Vec<u8>"),
+        ("net_lib::link::Link", "String"),
+        ("ghost::Thing", "u64"),
+        ("net_lib::Nowhere", "u8"),
+    ]);
+    assert_eq!(
+        field_ty(&s, "demo::Req", "raw"),
+        Ty::Seq {
+            kind: crate::model::SeqKind::List,
+            elem: Box::new(Ty::Int {
+                signed: false,
+                bits: 8
+            })
+        }
+    );
+    assert_eq!(field_ty(&s, "demo::Req", "link"), Ty::String);
+    assert_eq!(
+        field_ty(&s, "demo::Req", "gone"),
+        Ty::Int {
+            signed: false,
+            bits: 64
+        }
+    );
+    let unused: Vec<&str> = s
+        .notes
+        .iter()
+        .filter(|n| n.message.contains("is used by no type the messages reach"))
+        .map(|n| n.message.as_str())
+        .collect();
+    assert_eq!(unused.len(), 1, "{:?}", s.notes);
+    assert!(unused[0].contains("net_lib::Nowhere"), "{}", unused[0]);
+}

@@ -60,7 +60,13 @@ pub(super) fn snapshot(
         dependency_derives: Memo::default(),
     };
     lowering.reached_types(queue, &mut snapshot);
+    let unused: Vec<String> = lowering.shapes.keys().cloned().collect();
     let finished = lowering.rev.finish();
+    // Only a snapshot of every message reaches every type a key may name.
+    let unused: Vec<String> = unused
+        .into_iter()
+        .filter(|key| keep.is_none() && !finished.shapes_used.contains(key))
+        .collect();
     if let Some(error) = finished.error {
         return Err(error);
     }
@@ -74,6 +80,9 @@ pub(super) fn snapshot(
             .or_insert_with(|| Arc::new(def));
     }
     snapshot.notes = finished.notes;
+    snapshot
+        .notes
+        .extend(unused.iter().map(|key| gated::unused_shape_note(key)));
     snapshot.sort();
     Ok(snapshot)
 }

@@ -135,6 +135,8 @@ pub(super) enum Event {
     NoteOnce(ExtractNote),
     /// Definitions of known types the definition names.
     KnownDefs(Vec<TypeDef>),
+    /// A shape `wirecheck.toml` declares, used (by its key).
+    ShapeUsed(String),
     /// An `allow` naming no rule, kept when it is the first (a record with one is not kept across
     /// checks: [`KeptLowering`]).
     #[serde(skip)]

@@ -36,6 +36,10 @@ impl Lowering<'_> {
         };
         let version = semver::Version::parse(&krate.version).ok();
         let public = public_path(entered, &krate.package);
+        // A shape the user declares wins over the catalogue's.
+        if let Some(declared) = self.declared_shape(scope, &public.join("::"), reached) {
+            return Ok(declared);
+        }
         match known::lookup(&public, &lowered, version.as_ref()) {
             Some(known) => {
                 self.rev.add_known_defs(known.defs);
@@ -79,6 +83,25 @@ impl Lowering<'_> {
             }
             (None, _) => path_segments(written),
         };
+        // A shape the user declares wins, on disk or not, derived or not: under the path the type is
+        // named by, or the one it is defined at.
+        let defined_at = match target {
+            NameTarget::Type(id) => {
+                let canonical: Vec<String> = self
+                    .rev
+                    .canonical(*id)
+                    .split("::")
+                    .map(str::to_owned)
+                    .collect();
+                Some(public_path(&canonical, &krate.package).join("::"))
+            }
+            _ => None,
+        };
+        for key in std::iter::once(public.join("::")).chain(defined_at) {
+            if let Some(declared) = self.declared_shape(scope, &key, reached) {
+                return Some(declared);
+            }
+        }
         let lowered = lowered.unwrap_or_else(|| {
             args.iter()
                 .map(|arg| self.ty(scope, arg, reached))

@@ -17,6 +17,8 @@ use crate::model::{ExtractNote, Location, Ty};
 #[derive(Default)]
 pub(super) struct Shapes {
     by_path: FxHashMap<String, syn::Type>,
+    /// Every key declared, in order.
+    declared: Vec<String>,
     /// The paths being lowered through their declared shape (a shape naming itself, directly or not,
     /// stops there: the type is then opaque).
     in_progress: Vec<String>,
@@ -48,16 +50,39 @@ impl Shapes {
         }
         Shapes {
             by_path,
+            declared: shapes.keys().cloned().collect(),
             in_progress: Vec::new(),
         }
     }
 
+    /// The keys declared, parsed or not.
+    pub(super) fn keys(&self) -> impl Iterator<Item = &String> {
+        self.declared.iter()
+    }
+
     /// The declared shape of the type at `path`, unless it is being lowered already.
-    pub(super) fn get(&self, path: &str) -> Option<&syn::Type> {
+    fn get(&self, path: &str) -> Option<&syn::Type> {
         if self.in_progress.iter().any(|p| p == path) {
             return None;
         }
         self.by_path.get(path)
+    }
+}
+
+/// The note of a `[shapes]` key no type the messages reach has (a misspelled path, or one that
+/// is not the type's full path).
+pub(super) fn unused_shape_note(key: &str) -> ExtractNote {
+    ExtractNote {
+        message: format!(
+            "[shapes] \"{key}\" in wirecheck.toml is used by no type the messages reach: write the type's full path (`crate::module::Type`, or `package::module::Type` for another crate's)"
+        ),
+        location: Location {
+            file: "wirecheck.toml".to_owned(),
+            line: 1,
+            column: 1,
+            start: 0,
+            end: 0,
+        },
     }
 }
 
@@ -125,15 +150,23 @@ impl Lowering<'_> {
         }
     }
 
-    /// The shape `wirecheck.toml` declares for the type at `path` (outside the crates), lowered from the
-    /// crate root of `scope`.
+    /// The shape `wirecheck.toml` declares for the type at `path`, as written there (its use recorded,
+    /// so that a key no type uses is said).
+    pub(super) fn configured_shape(&mut self, path: &str) -> Option<syn::Type> {
+        let ty = self.shapes.get(path)?.clone();
+        self.rev.use_shape(path);
+        Some(ty)
+    }
+
+    /// The shape `wirecheck.toml` declares for the type at `path`, lowered from the crate root of
+    /// `scope` (the crate a path written there starts from).
     pub(super) fn declared_shape(
         &mut self,
         scope: &TypeScope<'_>,
         path: &str,
         reached: &mut Vec<usize>,
     ) -> Option<Ty> {
-        let ty = self.shapes.get(path)?.clone();
+        let ty = self.configured_shape(path)?;
         let root = [scope.module.first().cloned().unwrap_or_default()];
         let at_root = TypeScope {
             module: &root,
@@ -351,5 +384,31 @@ mod cfg_tests {
             panic!()
         };
         assert_eq!(fields.last().unwrap().ty.to_string(), "Vec<geo::Point>");
+    }
+
+    /// Declarations win over a derive: a crate type with a shape in `wirecheck.toml` is that shape.
+    #[test]
+    fn a_declared_shape_wins_over_a_derive() {
+        let s = extract(
+            "[package]\nname = \"p\"\n",
+            FeatureRequest::default(),
+            &[("p::Level", "u16")],
+        );
+        assert_eq!(
+            s.types["p::Level"].body,
+            Body::Alias {
+                target: Ty::Int {
+                    signed: false,
+                    bits: 16
+                }
+            }
+        );
+        assert!(
+            s.notes
+                .iter()
+                .all(|n| !n.message.contains("is used by no type")),
+            "{:?}",
+            s.notes
+        );
     }
 }

@@ -42,23 +42,26 @@ impl<'a> Lowering<'a> {
     /// How the type item `item`, with the full path `path`, gets its serde impls; `derived` is what a
     /// struct's or enum's attributes in the build checked (`cfg_attr` applied) derive, `None` for a type
     /// alias, which has none of its own (`Derived`: its target is followed).
+    ///
+    /// Declarations win: a shape declared at the type or in `wirecheck.toml` is what the type is on
+    /// the wire, derived or not (the declaration at the type wins over the one in `wirecheck.toml`).
     pub(super) fn impls(
-        &self,
+        &mut self,
         item: &'a Item,
         derived: Option<DerivedTraits>,
         path: &str,
     ) -> Impls {
-        if derived.is_none_or(DerivedTraits::any) {
-            return Impls::Derived;
+        // The grammar parses the attribute again where it is (the derive reports its errors).
+        if let Some(ty) = declared_as(item_attrs(item)) {
+            return Impls::Declared(ty);
         }
-        // The grammar parses the attribute again where it is (the derive reports its errors); the
-        // declaration at the type wins over one in `wirecheck.toml`.
-        match declared_as(item_attrs(item)) {
-            Some(ty) => Impls::Declared(ty),
-            None => match self.shapes.get(path) {
-                Some(ty) => Impls::Configured(ty.clone()),
-                None => Impls::Unknown,
-            },
+        if let Some(ty) = self.configured_shape(path) {
+            return Impls::Configured(ty);
+        }
+        if derived.is_none_or(DerivedTraits::any) {
+            Impls::Derived
+        } else {
+            Impls::Unknown
         }
     }
 

@@ -101,6 +101,8 @@ pub(super) struct Finished {
     pub(super) known_defs: Vec<TypeDef>,
     pub(super) unknown_rule_id: Option<ExtractError>,
     pub(super) error: Option<ExtractError>,
+    /// The keys of `wirecheck.toml`'s `[shapes]` a lowering used.
+    pub(super) shapes_used: BTreeSet<String>,
 }
 
 /// The revision as a type's lowering may see it: every question it answers and everything done
@@ -113,6 +115,8 @@ pub(super) struct Revision<'a> {
     unknown_rule_id: Option<ExtractError>,
     /// Definitions of known types (std, the catalogue) that the lowered types name.
     known_defs: Vec<TypeDef>,
+    /// The keys of `wirecheck.toml`'s `[shapes]` used so far.
+    shapes_used: BTreeSet<String>,
     /// What the type item being lowered asked and did, when its lowering is recorded.
     recording: Option<Recording>,
     /// What the memoized values being computed asked and did, innermost last.
@@ -129,6 +133,7 @@ impl<'a> Revision<'a> {
             notes,
             unknown_rule_id: None,
             known_defs: Vec::new(),
+            shapes_used: BTreeSet::new(),
             recording: None,
             captures: Vec::new(),
             answers: FxHashMap::default(),
@@ -142,6 +147,7 @@ impl<'a> Revision<'a> {
             notes: self.notes,
             known_defs: self.known_defs,
             unknown_rule_id: self.unknown_rule_id,
+            shapes_used: self.shapes_used,
         }
     }
 
@@ -384,6 +390,12 @@ impl<'a> Revision<'a> {
         self.known_defs.extend(defs);
     }
 
+    /// Notes that the shape `wirecheck.toml` declares under `key` was used.
+    pub(super) fn use_shape(&mut self, key: &str) {
+        self.event(|| Event::ShapeUsed(key.to_owned()));
+        self.shapes_used.insert(key.to_owned());
+    }
+
     /// Keeps the error of an `allow` that names no rule, unless one is kept already.
     pub(super) fn note_unknown_rule(&mut self, error: ExtractError) {
         self.event(|| Event::UnknownRule(error.clone()));
@@ -400,6 +412,7 @@ impl<'a> Revision<'a> {
             Event::NoteOnce(note) => self.push_note_once(note),
             Event::KnownDefs(defs) => self.add_known_defs(defs),
             Event::UnknownRule(error) => self.note_unknown_rule(error),
+            Event::ShapeUsed(key) => self.use_shape(&key),
         }
     }
 
