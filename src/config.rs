@@ -476,6 +476,7 @@ reason = "the overlay moved to the broker"
             anchor: None,
             witness: None,
             known: false,
+            reached_by: Vec::new(),
         }
     }
 

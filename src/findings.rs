@@ -102,7 +102,70 @@ pub struct Finding {
     /// counted again.
     #[serde(default)]
     pub known: bool,
+    /// Every message and place the cause of this finding is reached from (this finding's own first),
+    /// when more than one reaches it: one change to a type shared by many messages is one finding
+    /// (see [`by_cause`]). Serialized only when present.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reached_by: Vec<Reach>,
 }
+
+/// A message and the place in it from which a finding's cause is reached.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Reach {
+    /// The message type's name.
+    pub message_type: String,
+    /// The message's topic.
+    pub topic: String,
+    /// The Rust path of the field or variant from the message (see [`Finding::field`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// The same place on the wire (see [`Finding::wire_path`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wire_path: Option<String>,
+}
+
+/// The findings with one cause made one: a change to a type, field or variant that many messages (or
+/// many places of one message) reach is one finding at its definition, whose [`Finding::reached_by`]
+/// lists them all, keeping the first finding's words and witness. Findings are of one cause when they
+/// say the same of the same place (rule, level, direction, location and its side, the same words) and
+/// are counted alike (allowed, known); for a rule whose evidence is opaque, the words name the type
+/// whatever place names it, so the place is not compared. The order of first appearance is kept.
+pub fn by_cause(findings: Vec<Finding>) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::with_capacity(findings.len());
+    let mut index: std::collections::HashMap<CauseKey, usize> = std::collections::HashMap::new();
+    for finding in findings {
+        let key = finding.cause_key();
+        let reach = finding.reach();
+        match index.get(&key) {
+            Some(&at) => {
+                let first = &mut out[at];
+                if first.reached_by.is_empty() {
+                    first.reached_by.push(first.reach());
+                }
+                if !first.reached_by.contains(&reach) {
+                    first.reached_by.push(reach);
+                }
+            }
+            None => {
+                index.insert(key, out.len());
+                out.push(finding);
+            }
+        }
+    }
+    out
+}
+
+/// What makes findings one cause (see [`by_cause`]).
+type CauseKey = (
+    RuleId,
+    Level,
+    Option<Direction>,
+    Option<(String, u32, u32, Side)>,
+    String,
+    bool,
+    bool,
+    String,
+);
 
 /// A `witness` key that is present is a witness, `null` included (its absence is `None`, by `default`).
 fn present_witness<'de, D>(deserializer: D) -> Result<Option<serde_json::Value>, D::Error>
@@ -157,6 +220,39 @@ impl Finding {
                     .map(|m| m.location.clone())
             })
             .or_else(|| Some(new_decl.location.clone()))
+    }
+
+    /// What makes this finding one cause with others (see [`by_cause`]).
+    fn cause_key(&self) -> CauseKey {
+        let opaque = self.rule.rule().evidence == crate::rules::Evidence::Opaque;
+        let place = (!opaque).then(|| {
+            (
+                self.location.file.clone(),
+                self.location.line,
+                self.location.column,
+                self.side,
+            )
+        });
+        (
+            self.rule,
+            self.level,
+            self.direction,
+            place,
+            self.message.clone(),
+            self.allowed,
+            self.known,
+            self.against.clone(),
+        )
+    }
+
+    /// The message and place this finding is reached from.
+    fn reach(&self) -> Reach {
+        Reach {
+            message_type: self.message_type.clone(),
+            topic: self.topic.clone(),
+            field: self.field.clone(),
+            wire_path: self.wire_path.clone(),
+        }
     }
 
     /// The key used to deduplicate findings across directions and releases.

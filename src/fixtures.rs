@@ -729,5 +729,6 @@ pub(crate) fn missing_fixtures(
         anchor: None,
         witness: None,
         known: false,
+        reached_by: Vec::new(),
     })
 }

@@ -188,7 +188,7 @@ impl ProtocolChanges {
             required_bump: requirement.bump,
             required_version: requirement.version,
             ok: requirement.met,
-            findings: self.findings,
+            findings: crate::findings::by_cause(self.findings),
         }
     }
 }

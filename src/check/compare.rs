@@ -387,6 +387,7 @@ fn protocol_removed(name: &str, location: Location, against: &str) -> Finding {
         anchor: None,
         witness: None,
         known: false,
+        reached_by: Vec::new(),
     }
 }
 

@@ -103,6 +103,7 @@ fn build(candidate: Candidate<'_>, context: &Context<'_>) -> Built {
         anchor: None,
         witness: if major { issue.witness } else { None },
         known: false,
+        reached_by: Vec::new(),
     };
     Built {
         finding,

@@ -110,6 +110,9 @@ fn finding<'a>(
         )
     };
     elements.push(Level::NOTE.message(what).into());
+    if let Some(reach) = super::reach_words(f) {
+        elements.push(Level::NOTE.message(reach).into());
+    }
     if let Some(wire) = super::wire_words(f) {
         elements.push(Level::NOTE.message(wire).into());
     }

@@ -169,10 +169,13 @@ fn finding_row(p: &ProtocolReport, f: &Finding, out: &mut String) {
         ),
         None => code(&place(f)),
     };
-    let wire = f
+    let mut wire = f
         .wire_path
         .as_ref()
         .map_or(String::new(), |w| format!("<br>on the wire: {}", code(w)));
+    if let Some(reach) = super::reach_words(f) {
+        wire.push_str(&format!("<br>{}", inline(&reach)));
+    }
     let _ = writeln!(
         out,
         "| {} | {} | {}{topic}{wire}<br>{place} | {} | {} | {}{} |",

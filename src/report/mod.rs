@@ -215,6 +215,42 @@ pub(crate) fn subject(f: &Finding) -> String {
     }
 }
 
+/// `reached by 37 messages, e.g. `JobInfo.spec.queue`, `Alloc.spec.queue`, `Free.spec.queue``: the
+/// messages and places a finding's cause is reached from, when more than one reaches it.
+pub(crate) fn reach_words(f: &Finding) -> Option<String> {
+    const EXAMPLES: usize = 3;
+    if f.reached_by.len() < 2 {
+        return None;
+    }
+    let messages: std::collections::BTreeSet<&str> = f
+        .reached_by
+        .iter()
+        .map(|reach| reach.message_type.as_str())
+        .collect();
+    let count = match messages.len() {
+        1 => format!("{} places of one message", f.reached_by.len()),
+        n => format!("{n} messages"),
+    };
+    let examples: Vec<String> = f
+        .reached_by
+        .iter()
+        .take(EXAMPLES)
+        .map(|reach| match &reach.field {
+            Some(field) => format!("`{}.{field}`", reach.message_type),
+            None => format!("`{}`", reach.message_type),
+        })
+        .collect();
+    let more = if f.reached_by.len() > EXAMPLES {
+        ", ..."
+    } else {
+        ""
+    };
+    Some(format!(
+        "reached by {count}, e.g. {}{more}",
+        examples.join(", ")
+    ))
+}
+
 /// `on the wire: signatures[].activeParameter`: where the finding is as peers in any language see the
 /// payload, when the finding has a wire path.
 pub(crate) fn wire_words(f: &Finding) -> Option<String> {

@@ -124,6 +124,7 @@ pub fn finding(
         anchor: None,
         witness,
         known: false,
+        reached_by: Vec::new(),
     }
 }
 
