@@ -690,6 +690,18 @@ written as a string) to have it compared like any other type.\n\n\
 before: impl Serialize for Id { .. serializer.serialize_u32(self.0) }\n\
 after:  impl Serialize for Id { .. serializer.serialize_i64(self.0) }",
     }
+    FieldRenamedOnWire {
+        id: "field_renamed_on_wire",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "an optional field was renamed on the wire: readers of the other name lose its value",
+        help: "keep the wire name with `#[serde(rename = \"old\")]`, or add `#[serde(alias = \"new\")]` to readers one release before writers switch to the new name",
+        explanation: "An optional field left one name for another at the same place, with the same type (a \
+field removed and one added, or renamed with `rename`). A reader of the old name takes the new key as an \
+unknown one, ignores it, and reads the field as absent: no error, the value is silently lost, in both \
+directions of a mixed upgrade. This is the contract's misread, a break, not an optional field added and \
+another removed.\n\nbefore: struct Doc { timestamp: Option<String> }\nafter:  struct Doc { #[serde(rename = \"lastModified\")] last_modified: Option<String> }\nwitness (new writer): {\"lastModified\": \"x\"}",
+    }
 }
 
 #[cfg(test)]

@@ -150,6 +150,7 @@ fixtures! {
     field_renamed__alias_first: Major,
     field_renamed__nested_in_vec: Major,
     field_renamed__onto_an_accepted_alias: Minor,
+    field_renamed_on_wire: Major,
     field_type_changed: Major,
     field_type_changed__postcard_string_to_bytes: Major,
     field_type_changed__declared_shape: Major,

@@ -423,6 +423,80 @@ fn field_renamed() {
     assert!(written.note.is_some());
 }
 
+/// An optional field removed and another added with the same type at the same place: one field
+/// renamed on the wire, whose value readers of the other name silently lose (the contract's misread),
+/// in both directions. Of another type, or required in the reader, it is not this rule.
+#[test]
+fn optional_field_renamed_on_the_wire_is_a_misread() {
+    mod old {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub id: u64,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub timestamp: Option<String>,
+        }
+    }
+    mod new {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub id: u64,
+            #[serde(rename = "lastModified", skip_serializing_if = "Option::is_none")]
+            pub last_modified: Option<String>,
+        }
+    }
+    let optional = |name: &str| skip_if(f(name, opt(Ty::String)), "Option::is_none");
+    let o = snap(vec![st("Msg", vec![f("id", u(64)), optional("timestamp")])]);
+    let n = snap(vec![st(
+        "Msg",
+        vec![
+            f("id", u(64)),
+            wire(optional("last_modified"), "lastModified"),
+        ],
+    )]);
+    let w = witness(&o, &n, "field_renamed_on_wire", ONR);
+    emitted_by::<new::Msg>(&w);
+    let sent: new::Msg = accepted(&w);
+    let read: old::Msg = accepted(&w);
+    assert!(
+        sent.last_modified.is_some() && read.timestamp.is_none(),
+        "misread: {w}"
+    );
+    let w = witness(&o, &n, "field_renamed_on_wire", NRO);
+    emitted_by::<old::Msg>(&w);
+    let sent: old::Msg = accepted(&w);
+    let read: new::Msg = accepted(&w);
+    assert!(
+        sent.timestamp.is_some() && read.last_modified.is_none(),
+        "misread: {w}"
+    );
+    // Another type at the same place: a field removed and another added, each minor.
+    let other = snap(vec![st(
+        "Msg",
+        vec![
+            f("id", u(64)),
+            wire(
+                skip_if(f("last_modified", opt(u(64))), "Option::is_none"),
+                "lastModified",
+            ),
+        ],
+    )]);
+    assert!(
+        findings(&o, &other)
+            .iter()
+            .all(|f| f.rule.as_str() != "field_renamed_on_wire" && f.level != Level::Major)
+    );
+    // A reader that requires the new field rejects the old writer: not a misread.
+    let required = snap(vec![st(
+        "Msg",
+        vec![f("id", u(64)), f("last_modified", Ty::String)],
+    )]);
+    assert!(
+        findings(&o, &required)
+            .iter()
+            .all(|f| f.rule.as_str() != "field_renamed_on_wire")
+    );
+}
+
 /// Issue 14 item 1: a field renamed with the old name kept as an alias; old readers require the old
 /// key and new writers send only the new one.
 #[test]

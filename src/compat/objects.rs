@@ -139,7 +139,10 @@ impl Walk<'_> {
         };
         let (mut out, moved) = self.flatten_changes(&pair);
         out.extend(self.struct_tag_changed(&pair));
-        let pairing = pair_fields(&pair, &moved);
+        let mut pairing = pair_fields(&pair, &moved);
+        for (i, j) in self.renamed_on_wire(&pair, &mut pairing) {
+            out.extend(self.field_renamed_on_wire(&pair, &writer.fields[i], &reader.fields[j]));
+        }
         for &(i, j) in &pairing.same_key {
             out.extend(self.paired_field(&pair, &writer.fields[i], &reader.fields[j]));
         }
@@ -351,6 +354,73 @@ impl Walk<'_> {
             ),
             without_key(pair.base(), key),
         ))
+    }
+
+    /// The pairs of a field only the writer writes and one only the reader reads that are one field
+    /// renamed on the wire: at the same place (the same position and parent), of the same wire type,
+    /// the reader tolerating its absence and taking the writer's key as an unknown one it ignores. Taken
+    /// out of `pairing`'s lone fields.
+    fn renamed_on_wire(
+        &mut self,
+        pair: &ObjectPair<'_>,
+        pairing: &mut FieldPairing,
+    ) -> Vec<(usize, usize)> {
+        let (writer, reader) = (&pair.writer.fields, &pair.reader.fields);
+        if pair.reader.deny_unknown_fields || pair.reader.map.is_some() {
+            return Vec::new();
+        }
+        let mut found = Vec::new();
+        for &i in &pairing.writer_only {
+            let Some(r) = reader.get(i) else {
+                continue;
+            };
+            let w = &writer[i];
+            let same_parent = w.path[..w.path.len().saturating_sub(1)]
+                == r.path[..r.path.len().saturating_sub(1)];
+            if pairing.reader_taken[i]
+                || !same_parent
+                || w.field.skip_ser == SkipSer::Always
+                || r.field.skip_de
+                || !r.tolerates_absence()
+                || !self.wire_eq.ty(&w.field.ty, &r.field.ty)
+            {
+                continue;
+            }
+            found.push((i, i));
+        }
+        for &(i, j) in &found {
+            pairing.writer_only.retain(|&k| k != i);
+            pairing.reader_taken[j] = true;
+        }
+        found
+    }
+
+    /// An optional field the writer writes under a new key where the reader, which ignores that key,
+    /// looks for the old one: the value is silently lost (the contract's misread).
+    fn field_renamed_on_wire(
+        &mut self,
+        pair: &ObjectPair<'_>,
+        writer: &FlatField,
+        reader: &FlatField,
+    ) -> Vec<Issue> {
+        let witness = self
+            .sample(&writer.field.ty, true)
+            .and_then(|v| with_key(pair.base(), writer.key(), v));
+        let issue = Issue::breaking(
+            RuleId::FieldRenamedOnWire,
+            format!(
+                "{} writes `{}` under the key `{}` and {} ignores it, looking for `{}` (its `{}`), which it \
+                 reads as absent: the value is lost",
+                self.writer_name(),
+                writer.path.join("."),
+                writer.key(),
+                self.reader_name(),
+                reader.key(),
+                reader.path.join(".")
+            ),
+            witness,
+        );
+        placed(vec![issue], &self.field_place(Some(writer), Some(reader)))
     }
 
     /// A field whose key changed while its Rust path stayed.
