@@ -342,12 +342,14 @@ impl ProtocolVersion {
     /// not be above the version.
     pub fn parse(&self) -> Result<Compat, HelloProblem> {
         let version = self.parse_field("version", &self.version)?;
-        let (minimum, minimum_source) = match &self.min_compatible {
-            Some(text) => (
-                self.parse_field("min_compatible", text)?,
-                MinimumSource::Declared,
-            ),
-            None => (default_min_compatible(&version), MinimumSource::Series),
+        let declared = match &self.min_compatible {
+            Some(text) => Some(self.parse_field("min_compatible", text)?),
+            None => None,
+        };
+        let minimum = window_minimum(&version, declared.as_ref());
+        let minimum_source = match declared {
+            Some(_) => MinimumSource::Declared,
+            None => MinimumSource::Series,
         };
         if minimum.cmp_precedence(&version) == Ordering::Greater {
             return Err(HelloProblem::MinimumAboveVersion {
@@ -502,6 +504,34 @@ pub fn default_min_compatible(version: &Version) -> Version {
     } else {
         first
     }
+}
+
+/// The oldest version a release at `version` that declares `min_compatible` interoperates with: the declared
+/// `min_compatible`, else the first release of the version's series ([`default_min_compatible`]).
+///
+/// This is the release's *window*, the one rule the three parts of wirecheck share: the checker compares the
+/// release with every release tag inside it in full (and refuses a window that reaches a release it breaks),
+/// [`negotiate`] accepts exactly the peers inside it ([`in_window`]), and the skew test
+/// (`wirecheck::testing`) decodes the fixtures of every release inside it.
+///
+/// ```
+/// use semver::Version;
+/// use wirecheck::handshake::window_minimum;
+///
+/// let v = |v: &str| Version::parse(v).unwrap();
+/// assert_eq!(window_minimum(&v("0.88.3"), None), v("0.88.0"));
+/// assert_eq!(window_minimum(&v("0.88.3"), Some(&v("0.87.0"))), v("0.87.0"));
+/// ```
+pub fn window_minimum(version: &Version, min_compatible: Option<&Version>) -> Version {
+    min_compatible
+        .cloned()
+        .unwrap_or_else(|| default_min_compatible(version))
+}
+
+/// Whether a release at `release` is inside the window that starts at `minimum` ([`window_minimum`]): at or
+/// above it by semver precedence (build metadata ignored, a pre-release below its release).
+pub fn in_window(release: &Version, minimum: &Version) -> bool {
+    at_most(minimum, release)
 }
 
 /// Where a minimum comes from: a peer's own minimum for a protocol, or, in a [`Refusal`], the version the

@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::AllowNote;
 use crate::findings::{Finding, Level, Side};
-use crate::policy;
+use crate::policy::{self, Window};
+use crate::rules::RuleId;
 
 /// The baseline a check compares against, how it was chosen and what was compared besides it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -125,6 +126,9 @@ pub struct ProtocolReport {
     pub ok: bool,
     /// Every finding, counted or not.
     pub findings: Vec<Finding>,
+    /// The releases the working tree declares it interoperates with, as compared (`None` when the
+    /// protocol was removed).
+    pub window: Option<Window>,
 }
 
 impl ProtocolReport {
@@ -145,8 +149,15 @@ impl ProtocolReport {
         policy::went_backwards(self.old_version.as_ref(), self.new_version.as_ref())
     }
 
-    /// Computes the verdict again from the findings, after some of them were allowed.
+    /// Computes the verdict again from the findings, after some of them were allowed: the window's
+    /// findings too, which follow from the breaks that still count.
     pub(crate) fn judge_again(&mut self) {
+        self.findings
+            .retain(|f| f.rule != RuleId::MinCompatibleSpansBreak);
+        if let Some(window) = &self.window {
+            let spans = policy::window_findings(&self.name, window, &self.findings);
+            self.findings.extend(spans);
+        }
         let requirement = policy::requirement(
             self.old_version.as_ref(),
             self.new_version.as_ref(),
@@ -170,26 +181,27 @@ pub(crate) struct ProtocolChanges {
     pub(crate) new_version: Option<Version>,
     /// Every finding, counted or not.
     pub(crate) findings: Vec<Finding>,
+    /// The working tree's window, as compared (`None` when the protocol was removed).
+    pub(crate) window: Option<Window>,
 }
 
 impl ProtocolChanges {
-    /// The verdict on these changes: the bump the counted findings require and whether the declared version
-    /// meets it.
+    /// The verdict on these changes: the findings of a window that reaches a release it breaks
+    /// ([`policy::window_findings`]), the bump the counted findings require and whether the declared
+    /// version meets it (and the window holds).
     pub(crate) fn judge(self) -> ProtocolReport {
-        let requirement = policy::requirement(
-            self.old_version.as_ref(),
-            self.new_version.as_ref(),
-            &self.findings,
-        );
-        ProtocolReport {
+        let mut report = ProtocolReport {
             name: self.name,
             old_version: self.old_version,
             new_version: self.new_version,
-            required_bump: requirement.bump,
-            required_version: requirement.version,
-            ok: requirement.met,
+            required_bump: Level::None,
+            required_version: None,
+            ok: false,
             findings: self.findings,
-        }
+            window: self.window,
+        };
+        report.judge_again();
+        report
     }
 }
 

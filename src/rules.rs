@@ -673,6 +673,25 @@ validates, old-reads-new when the old one did; a reader of the plain type accept
 validated one, so only the direction in which the validating release reads breaks. The witness is a value the writer can write and the reader rejects (the reader's known \
 value outside its domain, or the writer's domain sample).\n\nbefore: count: u32\nafter:  count: std::num::NonZeroU32",
     }
+    MinCompatibleSpansBreak {
+        id: "min_compatible_spans_break",
+        level: Major,
+        evidence: NoPayload,
+        summary: "the protocol's window (min_compatible, else its series) reaches a release this one cannot talk to",
+        help: "raise min_compatible above the broken release (the handshake then refuses its peers), or undo the break; a version bump does not help",
+        explanation: "A release declares which older releases it interoperates with: from its `min_compatible` on, \
+else from the first release of its series (`x.0.0`, or `0.y.0` for `0.y.z`). The handshake accepts exactly \
+those peers, and the skew test decodes their fixtures, so the check proves the same window: every release tag \
+inside it is compared in full with the working tree, and a break against one of them (not allowed) is this \
+finding, whatever the declared version, since no version makes that pair talk. It names the broken release and \
+the break (whose own finding has the witness). A break this change makes inside a declared `min_compatible` \
+(the version bumped to the next major but `min_compatible` left behind) is one; so is a `min_compatible` \
+lowered below a break that an earlier release paid for (known history against the baseline, but inside the \
+new window again): the finding names the release whose window left the broken one out. A new break inside \
+the series' default window is left to the version: its bump moves the window past the release.\n\n\
+before: #[wire(name = \"sched\", version = \"0.87.0\")]\n\
+after:  #[wire(name = \"sched\", version = \"0.88.0\", min_compatible = \"0.87.0\")] and a field v0.87.0 requires removed",
+    }
 }
 
 #[cfg(test)]

@@ -107,6 +107,7 @@ pub const RULE_IDS: &[&str] = &[
     "fixtures_missing",
     "positional_undecodable",
     "value_domain_narrowed",
+    "min_compatible_spans_break",
 ];
 
 /// The start of the message of an unknown rule id in `allow(...)` (see [`is_unknown_rule_id`]).

@@ -17,11 +17,11 @@ mod compare;
 mod kept;
 mod named;
 mod sources;
+mod window;
 
 use std::cell::OnceCell;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::config::{self, AllowNote, Config, ConfigError};
@@ -29,7 +29,7 @@ use crate::model::{ProtocolDecl, Snapshot};
 use crate::outcome::ProtocolChanges;
 use crate::policy::Allows;
 use crate::source::Release;
-use crate::store::{Part, Store};
+use crate::store::{ReleaseParts, Store};
 use crate::workspace::{
     BaselineRequest, CheckedReleases, History, Progress, Workspace, WorkspaceError, read_releases,
     revision_error,
@@ -147,7 +147,7 @@ struct Snapshots {
     /// Of each older release that could be read (by tag, oldest first), the parts of the protocols a
     /// comparison has not seen in the same shape at an older one (as the store gives them: not copied
     /// into one model).
-    older: Vec<(String, Vec<Rc<Part>>)>,
+    older: Vec<(String, ReleaseParts)>,
 }
 
 /// What the steps after the comparison read of the models compared: read (the comparison was made), or
@@ -304,7 +304,7 @@ fn read_older_releases(
     older: &[Release],
     current: &Snapshot,
     progress: &mut dyn Progress,
-) -> Vec<(String, Vec<Rc<Part>>)> {
+) -> Vec<(String, ReleaseParts)> {
     let filter = compare::OlderReleaseKeep::new(&current.protocols);
     let keep = |old: &ProtocolDecl| filter.keep(old);
     let mut compared: BTreeSet<(String, String)> = BTreeSet::new();
@@ -317,7 +317,8 @@ fn read_older_releases(
             (&keep, filter.name()),
             &unseen,
         )?;
-        compared.extend(parts.iter().map(|p| (p.name.clone(), p.shape().to_owned())));
+        let shapes = parts.parts.iter();
+        compared.extend(shapes.map(|p| (p.name.clone(), p.shape().to_owned())));
         Ok(parts)
     });
     read.into_iter()

@@ -310,7 +310,10 @@ fn mutual_globs_of_many_modules_resolve_quickly() {
     }
     let started = std::time::Instant::now();
     let s = extract(
-        &format!("{extra}{}", message("pub a: Option<Ina>, pub f: Option<Inf>")),
+        &format!(
+            "{extra}{}",
+            message("pub a: Option<Ina>, pub f: Option<Inf>")
+        ),
         &[],
     );
     assert!(s.types.contains_key("demo::f::Inf"));

@@ -126,7 +126,9 @@ impl Severity {
             Severity::Allowed
         } else if f.known {
             Severity::Known
-        } else if f.level != Level::None && !p.ok && !p.pays_for(f.level) {
+        } else if crate::policy::fails_whatever_the_version(f)
+            || (f.level != Level::None && !p.ok && !p.pays_for(f.level))
+        {
             Severity::Error
         } else if f.level == Level::Major {
             Severity::Warning
@@ -295,7 +297,9 @@ pub(crate) fn witness_words_between(f: &Finding, newer: &str) -> Option<(String,
 pub(crate) fn help(p: &ProtocolReport, f: &Finding) -> String {
     let help = f.rule.rule().help;
     match (&p.old_version, &p.new_version, &p.required_version) {
-        (Some(_), Some(_), Some(required)) if f.counts() && f.level != Level::None => {
+        (Some(_), Some(_), Some(required))
+            if f.counts() && f.level != Level::None && crate::policy::bump_pays(f) =>
+        {
             format!("{help}; declare {required} or later")
         }
         _ => help.to_owned(),
@@ -394,7 +398,19 @@ pub fn summary(p: &ProtocolReport) -> String {
             .count()
     };
     let (major, minor) = (count(Level::Major), count(Level::Minor));
-    let verdict = if p.ok { "ok" } else { "FAIL" };
+    let spans = p
+        .findings
+        .iter()
+        .filter(|f| crate::policy::fails_whatever_the_version(f))
+        .count();
+    let verdict = match (p.ok, spans) {
+        (true, _) => "ok".to_owned(),
+        (false, 0) => "FAIL".to_owned(),
+        (false, n) => format!(
+            "FAIL: its window reaches {n} release(s) it breaks ({})",
+            crate::rules::RuleId::MinCompatibleSpansBreak
+        ),
+    };
     match (&p.old_version, &p.new_version) {
         (None, Some(new)) => format!("{} (new) {new}: {verdict}", p.name),
         (Some(old), None) => format!("{} {old} -> removed: {verdict}", p.name),
