@@ -497,6 +497,7 @@ pub fn replay(dir: &Path, mut progress: impl FnMut(&StepResult)) -> Result<Vec<S
 /// The model of each release of the history in `dir`, oldest first: its sources (the version in place of
 /// [`VERSION_PLACEHOLDER`]) extracted as one crate, without the dependencies' sources (a type of another
 /// crate is compared by path). For tests that compare releases in memory, many times over.
+#[cfg(test)]
 pub fn snapshots(dir: &Path) -> Result<Vec<(Step, wirecheck::model::Snapshot)>> {
     let mut out = Vec::new();
     for step in load(dir)? {
