@@ -478,7 +478,8 @@ fn release_targets(
 ) -> Result<Vec<Target>, FixturesError> {
     let repo = workspace.repository()?;
     let commit = repo.resolve(rev)?;
-    let snapshot = workspace.revision_snapshot(&repo, &commit, rev)?;
+    let mut snapshot = workspace.revision_snapshot(&repo, &commit, rev)?;
+    workspace.keep_selected(&mut snapshot)?;
     Ok(snapshot
         .protocols
         .iter()
@@ -494,7 +495,8 @@ fn working_tree_targets(
     placement: &Placement<'_>,
     notes: &mut Vec<String>,
 ) -> Result<Vec<Target>, FixturesError> {
-    let current = workspace.current_snapshot()?;
+    let mut current = workspace.current_snapshot()?;
+    workspace.keep_selected(&mut current)?;
     let base = baseline_release(workspace, tag_pattern, notes);
     Ok(current
         .protocols

@@ -100,11 +100,8 @@ fn check_in(
     exiting: bool,
 ) -> Result<Report, CheckError> {
     // While `cargo metadata` runs, the second core reads the working tree from a guess of its crates.
-    let early = crate::workspace::start_read_ahead(
-        options.manifest_path.as_deref(),
-        &options.packages,
-        options.no_cache,
-    );
+    let early =
+        crate::workspace::start_read_ahead(options.manifest_path.as_deref(), options.no_cache);
     let mut workspace = Workspace::load(options.manifest_path.as_deref(), &options.packages)?;
     let config = config::load(&workspace.root)?;
     workspace.options = crate::extract::ExtractOptions {
@@ -128,6 +125,9 @@ fn check_in(
         mut protocols,
         notes,
     } = compared;
+    if let Some(selected) = selected_protocols(&history, &models)? {
+        protocols.retain(|p| selected.contains(&p.name));
+    }
     add_missing_fixtures(&mut protocols, &history, &releases, &models)?;
     let allow_notes = allow(&mut protocols, &config);
     let mut report = judge(&releases.baseline, protocols, notes, allow_notes);
@@ -195,7 +195,7 @@ fn compare_models(
     progress: &mut dyn Progress,
 ) -> Result<(kept::Compared, Models), WorkspaceError> {
     if let Some(found) = kept::read(history, releases) {
-        return read_back(found, history, releases, progress);
+        return Ok(read_back(found, releases, progress));
     }
     // With the baseline in the store (a check of the base branch kept it, and the older releases
     // with it), the working tree is likely the one revision extracted: it keeps nothing for the others
@@ -212,11 +212,11 @@ fn compare_models(
     if let Some(model) = history.store().used_working()
         && let Some(found) = kept::read_for(history, releases, &model, current.protocols.clone())
     {
-        return read_back(found, history, releases, progress);
+        return Ok(read_back(found, releases, progress));
     }
     if baseline_kept && let Some(found) = named::compare(history, releases, &current) {
         kept::keep(history, releases, &found.0);
-        return read_back(found, history, releases, progress);
+        return Ok(read_back(found, releases, progress));
     }
     let snapshots = read_snapshots(history, releases, current, progress)?;
     let older = OlderRelease::parts(&snapshots.older);
@@ -239,17 +239,33 @@ fn compare_models(
     Ok((compared, Models::Read(snapshots)))
 }
 
-/// A comparison read back ([`kept`]), once the packages named with `-p` are found to declare a
-/// protocol; `progress` hears of the older releases, read as far as this check needs them (their files
-/// in the store).
+/// The protocols the packages named with `-p` select (see [`Workspace::selected_protocols`]), from the
+/// working tree's model (read from the store when only its protocols were) and the baseline's
+/// protocols; `None` without `-p`.
+fn selected_protocols(
+    history: &History<'_>,
+    models: &Models,
+) -> Result<Option<BTreeSet<String>>, WorkspaceError> {
+    let workspace = history.workspace();
+    if workspace.named_packages.is_empty() {
+        return Ok(None);
+    }
+    let (current, base): (Arc<Snapshot>, &[ProtocolDecl]) = match models {
+        Models::Read(snapshots) => (Arc::clone(&snapshots.current), &snapshots.base.protocols),
+        Models::Declared(declared, _) => (history.current()?, &declared.base),
+    };
+    let protocols: Vec<&ProtocolDecl> = current.protocols.iter().chain(base).collect();
+    let messages: Vec<_> = current.messages.iter().collect();
+    workspace.selected_protocols(&protocols, &messages)
+}
+
+/// A comparison read back ([`kept`]); `progress` hears of the older releases, read as far as this check
+/// needs them (their files in the store).
 fn read_back(
     (compared, declared): (Compared, kept::Declared),
-    history: &History<'_>,
     releases: &CheckedReleases,
     progress: &mut dyn Progress,
-) -> Result<(kept::Compared, Models), WorkspaceError> {
-    let protocols: Vec<&ProtocolDecl> = declared.current.iter().chain(&declared.base).collect();
-    history.workspace().require_protocols(&protocols)?;
+) -> (kept::Compared, Models) {
     read_releases(&releases.older, progress, |release| {
         match declared
             .unreadable
@@ -260,7 +276,7 @@ fn read_back(
             None => Ok(()),
         }
     });
-    Ok((compared, Models::Declared(declared, OnceCell::new())))
+    (compared, Models::Declared(declared, OnceCell::new()))
 }
 
 /// The baseline's whole model (nothing for a first release).
@@ -275,8 +291,7 @@ fn read_base(
 }
 
 /// Reads the baseline (nothing for a first release) and the older releases, next to the working tree's
-/// model `current` (see [`Snapshots`]). The packages named with `-p` must each declare a protocol in the
-/// working tree or the baseline.
+/// model `current` (see [`Snapshots`]).
 fn read_snapshots(
     history: &History<'_>,
     releases: &CheckedReleases,
@@ -284,8 +299,6 @@ fn read_snapshots(
     progress: &mut dyn Progress,
 ) -> Result<Snapshots, WorkspaceError> {
     let base = read_base(history, releases)?;
-    let protocols: Vec<&ProtocolDecl> = current.protocols.iter().chain(&base.protocols).collect();
-    history.workspace().require_protocols(&protocols)?;
     let older = read_older_releases(history, &releases.older, &current, progress);
     Ok(Snapshots {
         current,

@@ -18,13 +18,14 @@ mod recorded;
 mod releases;
 
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use crate::extract::{
     self, CrateRoot, ExtractError, ExtractOptions, FileReader, Keep, SourceCache,
 };
-use crate::model::{ProtocolDecl, Snapshot};
+use crate::model::{MessageDecl, ProtocolDecl, Snapshot};
 use crate::source::{CargoLocator, Repo, SourceError, WorkTree};
 use recorded::Recorder;
 
@@ -51,9 +52,10 @@ pub enum WorkspaceError {
     /// The working tree's source cannot be read.
     #[error("cannot read the working tree: {0}. Fix the source (cargo check shows the same error)")]
     Current(ExtractError),
-    /// A package named with `-p` declares no protocol, in the working tree or at the baseline.
+    /// A package named with `-p` declares no protocol (in the working tree or at the baseline) and holds
+    /// no message of one (in the working tree).
     #[error(
-        "package `{package}` declares no protocol (no #[derive(Protocol)] in its crates, in the working tree or at the baseline), so there is nothing to check in it: name a package that declares one with -p, or leave -p out to check every workspace member"
+        "package `{package}` declares no protocol and holds no message of one (no #[derive(Protocol)] in its crates in the working tree or at the baseline, no #[derive(Message)] in the working tree), so there is nothing to check in it: name a package that declares a protocol or holds its messages with -p, or leave -p out to check every workspace member"
     )]
     NoProtocolInPackage {
         /// The package as named.
@@ -116,8 +118,9 @@ pub(crate) struct NamedPackage {
 pub(crate) struct Workspace {
     /// The workspace root directory.
     pub(crate) root: PathBuf,
-    /// The library and binary crates of the selected packages, by root file relative to the workspace
-    /// root, sorted by that file.
+    /// The library and binary crates of every member, by root file relative to the workspace root,
+    /// sorted by that file: every one is read, with `-p` too, since a protocol's messages may live in
+    /// any of them ([`Workspace::selected_protocols`]).
     pub(crate) crates: Vec<CrateRoot>,
     /// Cargo's target directory, where the [store](crate::store) lives.
     pub(crate) target_dir: PathBuf,
@@ -134,8 +137,8 @@ pub(crate) struct Workspace {
 
 impl Workspace {
     /// Reads the workspace members and their crate roots with `cargo metadata` (the workspace of
-    /// `manifest_path`, else the one around the current directory); only the `packages` named, when some
-    /// are.
+    /// `manifest_path`, else the one around the current directory), and the `packages` named with `-p`
+    /// (each must be a member).
     pub(crate) fn load(
         manifest_path: Option<&Path>,
         packages: &[String],
@@ -156,28 +159,21 @@ impl Workspace {
         {
             return Err(WorkspaceError::NoSuchPackage(unknown.clone()));
         }
-        let selected: Vec<_> = members
-            .into_iter()
-            .filter(|p| packages.is_empty() || packages.iter().any(|w| p.name.as_str() == w))
-            .collect();
         let is_crate = |target: &&cargo_metadata::Target| target.is_lib() || target.is_bin();
-        let named_packages = if packages.is_empty() {
-            Vec::new()
-        } else {
-            selected
-                .iter()
-                .map(|p| NamedPackage {
-                    name: p.name.to_string(),
-                    crate_names: p
-                        .targets
-                        .iter()
-                        .filter(is_crate)
-                        .map(|target| target.name.replace('-', "_"))
-                        .collect(),
-                })
-                .collect()
-        };
-        let mut crates: Vec<CrateRoot> = selected
+        let named_packages = members
+            .iter()
+            .filter(|p| packages.iter().any(|w| p.name.as_str() == w))
+            .map(|p| NamedPackage {
+                name: p.name.to_string(),
+                crate_names: p
+                    .targets
+                    .iter()
+                    .filter(is_crate)
+                    .map(|target| target.name.replace('-', "_"))
+                    .collect(),
+            })
+            .collect();
+        let mut crates: Vec<CrateRoot> = members
             .iter()
             .flat_map(|p| &p.targets)
             .filter(is_crate)
@@ -202,24 +198,51 @@ impl Workspace {
         })
     }
 
-    /// An error naming the first package named with `-p` that declares none of `protocols` (the working
-    /// tree's and the baseline's): checking it checks nothing.
-    pub(crate) fn require_protocols(
+    /// The protocols the packages named with `-p` select, by name: each protocol one of their crates
+    /// declares, and each protocol a message in one of their crates belongs to (a protocol is checked
+    /// whole, wherever its messages live); `None` without `-p` (every protocol). `protocols` are the
+    /// working tree's and the baseline's, `messages` the working tree's. An error names the first
+    /// package that selects nothing: checking it would check nothing.
+    pub(crate) fn selected_protocols(
         &self,
         protocols: &[&ProtocolDecl],
-    ) -> Result<(), WorkspaceError> {
-        let declares = |package: &NamedPackage| {
-            protocols
-                .iter()
-                .filter_map(|protocol| protocol.rust_path.split("::").next())
-                .any(|krate| package.crate_names.iter().any(|name| name == krate))
-        };
-        match self.named_packages.iter().find(|p| !declares(p)) {
-            Some(package) => Err(WorkspaceError::NoProtocolInPackage {
-                package: package.name.clone(),
-            }),
-            None => Ok(()),
+        messages: &[&MessageDecl],
+    ) -> Result<Option<BTreeSet<String>>, WorkspaceError> {
+        if self.named_packages.is_empty() {
+            return Ok(None);
         }
+        let mut selected = BTreeSet::new();
+        for package in &self.named_packages {
+            let holds = |rust_path: &str| {
+                let krate = rust_path.split("::").next().unwrap_or_default();
+                package.crate_names.iter().any(|name| name == krate)
+            };
+            let declared = protocols.iter().filter(|p| holds(&p.rust_path));
+            let reached = messages.iter().filter(|m| holds(&m.rust_path));
+            let names: Vec<&str> = declared
+                .map(|p| p.name.as_str())
+                .chain(reached.map(|m| m.protocol.as_str()))
+                .collect();
+            if names.is_empty() {
+                return Err(WorkspaceError::NoProtocolInPackage {
+                    package: package.name.clone(),
+                });
+            }
+            selected.extend(names.into_iter().map(str::to_owned));
+        }
+        Ok(Some(selected))
+    }
+
+    /// [`Workspace::selected_protocols`] of a run that reads `snapshot` (the working tree's, or a
+    /// release's), with the protocols and messages of the other protocols dropped from it: the
+    /// protocols `-p` selects, whole.
+    pub(crate) fn keep_selected(&self, snapshot: &mut Snapshot) -> Result<(), WorkspaceError> {
+        let protocols: Vec<&ProtocolDecl> = snapshot.protocols.iter().collect();
+        let messages: Vec<&MessageDecl> = snapshot.messages.iter().collect();
+        if let Some(selected) = self.selected_protocols(&protocols, &messages)? {
+            retain_protocols(snapshot, &selected);
+        }
+        Ok(())
     }
 
     /// Opens the git repository that holds the workspace.
@@ -301,6 +324,12 @@ impl Workspace {
         }
         Ok(snapshot)
     }
+}
+
+/// Drops from `snapshot` every protocol not in `selected`, with its messages.
+pub(crate) fn retain_protocols(snapshot: &mut Snapshot, selected: &BTreeSet<String>) {
+    snapshot.protocols.retain(|p| selected.contains(&p.name));
+    snapshot.messages.retain(|m| selected.contains(&m.protocol));
 }
 
 /// The error of reading the model of the revision `rev`.
