@@ -155,3 +155,45 @@ fn p_naming_a_package_without_protocols_or_messages_is_exit_2() {
         "{err}"
     );
 }
+
+/// Item 3: a feature no package has, a package without the named feature, and a package that is not a
+/// member are refused (exit 2), naming what there is, as cargo refuses them; known ones are accepted.
+#[test]
+fn unknown_features_are_exit_2_naming_the_known_ones() {
+    let repo = Repo::broken_in_b();
+    for (args, says) in [
+        (
+            &["--features", "no_such"][..],
+            "no workspace package has the feature `no_such` (a: fast, gpu; b: none)",
+        ),
+        (
+            &["-F", "a/no_such"],
+            "package `a` has no feature `no_such` (its features: fast, gpu)",
+        ),
+        (
+            &["-F", "no_such_pkg/x"],
+            "no workspace package named `no_such_pkg` (the packages: a, b)",
+        ),
+        (&["-F", "gpu,no_such"], "the feature `no_such`"),
+    ] {
+        let out = repo.check(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    for args in [
+        &["-F", "gpu"][..],
+        &["-F", "a/fast"],
+        &["--features", "gpu fast"],
+    ] {
+        let out = repo.check(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+    }
+    let snapshot = std::process::Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+        .args(["snapshot", "-F", "no_such", "--manifest-path"])
+        .arg(repo.dir.join("Cargo.toml"))
+        .output()
+        .unwrap();
+    assert_eq!(snapshot.status.code(), Some(2));
+}

@@ -104,6 +104,7 @@ fn check_in(
         crate::workspace::start_read_ahead(options.manifest_path.as_deref(), options.no_cache);
     let mut workspace = Workspace::load(options.manifest_path.as_deref(), &options.packages)?;
     let config = config::load(&workspace.root)?;
+    workspace.check_features(&options.features)?;
     workspace.options = crate::extract::ExtractOptions {
         features: options.features.clone(),
         shapes: config.shapes.clone(),

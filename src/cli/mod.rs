@@ -400,8 +400,12 @@ fn snapshot_command(args: &SnapshotArgs) -> Result<u8, String> {
         Workspace::load(args.manifest.manifest_path.as_deref(), &[]).map_err(|e| e.to_string())?;
     // The model `check` reads: the same features and declared shapes.
     let config = crate::config::load(&workspace.root).map_err(|e| e.to_string())?;
+    let features = args.features.request();
+    workspace
+        .check_features(&features)
+        .map_err(|e| e.to_string())?;
     workspace.options = crate::extract::ExtractOptions {
-        features: args.features.request(),
+        features,
         shapes: config.shapes,
     };
     let snapshot = match &args.rev {

@@ -18,12 +18,12 @@ mod recorded;
 mod releases;
 
 use std::cell::RefCell;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use crate::extract::{
-    self, CrateRoot, ExtractError, ExtractOptions, FileReader, Keep, SourceCache,
+    self, CrateRoot, ExtractError, ExtractOptions, FeatureRequest, FileReader, Keep, SourceCache,
 };
 use crate::model::{MessageDecl, ProtocolDecl, Snapshot};
 use crate::source::{CargoLocator, Repo, SourceError, WorkTree};
@@ -52,6 +52,40 @@ pub enum WorkspaceError {
     /// The working tree's source cannot be read.
     #[error("cannot read the working tree: {0}. Fix the source (cargo check shows the same error)")]
     Current(ExtractError),
+    /// `--features` names a feature no workspace package has (cargo refuses it too).
+    #[error(
+        "no workspace package has the feature `{feature}` ({known}): name a feature one of them declares in its Cargo.toml, as cargo would"
+    )]
+    UnknownFeature {
+        /// The feature as named.
+        feature: String,
+        /// Each package with its features.
+        known: String,
+    },
+    /// `--features package/name` names a feature the package does not have.
+    #[error(
+        "package `{package}` has no feature `{feature}` (its features: {known}): name one of them, as cargo would"
+    )]
+    UnknownPackageFeature {
+        /// The package.
+        package: String,
+        /// The feature as named.
+        feature: String,
+        /// The package's features.
+        known: String,
+    },
+    /// `--features package/name` names a package that is not a workspace member.
+    #[error(
+        "`--features {spec}`: no workspace package named `{package}` (the packages: {packages}); wirecheck enables features of workspace packages only, and reads a dependency with the features its dependents enable"
+    )]
+    UnknownFeaturePackage {
+        /// The feature as written.
+        spec: String,
+        /// The package named.
+        package: String,
+        /// The workspace packages.
+        packages: String,
+    },
     /// A package named with `-p` declares no protocol (in the working tree or at the baseline) and holds
     /// no message of one (in the working tree).
     #[error(
@@ -126,6 +160,9 @@ pub(crate) struct Workspace {
     pub(crate) target_dir: PathBuf,
     /// The packages named with `-p` (none: every member).
     pub(crate) named_packages: Vec<NamedPackage>,
+    /// Every member's features (cargo's: the implicit feature of an optional dependency included), by
+    /// package name.
+    pub(crate) features: BTreeMap<String, BTreeSet<String>>,
     /// Finds the sources of dependencies, for every revision a run reads.
     pub(crate) locator: Rc<CargoLocator>,
     /// The lock files parsed so far.
@@ -173,6 +210,10 @@ impl Workspace {
                     .collect(),
             })
             .collect();
+        let features = members
+            .iter()
+            .map(|p| (p.name.to_string(), p.features.keys().cloned().collect()))
+            .collect();
         let mut crates: Vec<CrateRoot> = members
             .iter()
             .flat_map(|p| &p.targets)
@@ -194,6 +235,7 @@ impl Workspace {
             crates,
             target_dir: metadata.target_directory.clone().into_std_path_buf(),
             named_packages,
+            features,
             options: ExtractOptions::default(),
         })
     }
@@ -231,6 +273,51 @@ impl Workspace {
             selected.extend(names.into_iter().map(str::to_owned));
         }
         Ok(Some(selected))
+    }
+
+    /// An error for the first feature of `request` that cargo would refuse: a plain name no member has,
+    /// `package/name` of a member without that feature, or of a package that is not a member.
+    pub(crate) fn check_features(&self, request: &FeatureRequest) -> Result<(), WorkspaceError> {
+        let list = |features: &BTreeSet<String>| match features.is_empty() {
+            true => "none".to_owned(),
+            false => features.iter().cloned().collect::<Vec<_>>().join(", "),
+        };
+        for spec in &request.features {
+            match spec.split_once('/') {
+                Some((package, feature)) => match self.features.get(package) {
+                    Some(known) if known.contains(feature) => {}
+                    Some(known) => {
+                        return Err(WorkspaceError::UnknownPackageFeature {
+                            package: package.to_owned(),
+                            feature: feature.to_owned(),
+                            known: list(known),
+                        });
+                    }
+                    None => {
+                        let packages: Vec<&str> =
+                            self.features.keys().map(String::as_str).collect();
+                        return Err(WorkspaceError::UnknownFeaturePackage {
+                            spec: spec.clone(),
+                            package: package.to_owned(),
+                            packages: packages.join(", "),
+                        });
+                    }
+                },
+                None if self.features.values().any(|known| known.contains(spec)) => {}
+                None => {
+                    let known: Vec<String> = self
+                        .features
+                        .iter()
+                        .map(|(package, known)| format!("{package}: {}", list(known)))
+                        .collect();
+                    return Err(WorkspaceError::UnknownFeature {
+                        feature: spec.clone(),
+                        known: known.join("; "),
+                    });
+                }
+            }
+        }
+        Ok(())
     }
 
     /// [`Workspace::selected_protocols`] of a run that reads `snapshot` (the working tree's, or a
