@@ -13,6 +13,7 @@ use wirecheck::config;
 use wirecheck::findings::{Direction, Finding, Level, Side};
 use wirecheck::matrix::{Matrix, Pair, ProtocolMatrix, Revision, Verdict};
 use wirecheck::model::Location;
+use wirecheck::policy::{Window, WindowRelease};
 
 pub const OLD_SCHED: &str = r#"/// The scheduler protocol (Flux RFC 27).
 #[derive(Protocol)]
@@ -222,6 +223,7 @@ pub fn report() -> Report {
         required_version: Some(v("0.88.0")),
         ok: false,
         findings: vec![removed, required, minor, allowed, known],
+        window: Some(window("0.87.0", &[("v0.87.0", "0.87.0")])),
     };
     let renamed = finding(
         "field_renamed",
@@ -247,6 +249,7 @@ pub fn report() -> Report {
         required_version: Some(v("0.88.0")),
         ok: true,
         findings: vec![renamed],
+        window: Some(window("0.88.0", &[])),
     };
     let eventlog = ProtocolReport {
         name: "job-eventlog".into(),
@@ -256,6 +259,7 @@ pub fn report() -> Report {
         required_version: Some(v("0.87.0")),
         ok: true,
         findings: vec![],
+        window: Some(window("0.87.0", &[("v0.87.0", "0.87.0")])),
     };
     let overlay = ProtocolReport {
         name: "overlay".into(),
@@ -265,6 +269,7 @@ pub fn report() -> Report {
         required_version: Some(v("0.1.0")),
         ok: true,
         findings: vec![],
+        window: Some(window("0.1.0", &[])),
     };
     let allows = config::parse(TOML).unwrap();
     let mut sources = BTreeMap::new();
@@ -285,6 +290,26 @@ pub fn report() -> Report {
         ],
         allow_notes: vec![config::AllowNote::unused(&allows.allows[0])],
         sources,
+    }
+}
+
+/// The series' default window from `minimum`, holding `releases` (tag, version), each compared and
+/// unbroken.
+fn window(minimum: &str, releases: &[(&str, &str)]) -> Window {
+    Window {
+        minimum: v(minimum),
+        declared: false,
+        location: Location::default(),
+        releases: releases
+            .iter()
+            .map(|(tag, version)| WindowRelease {
+                tag: (*tag).to_owned(),
+                version: v(version),
+                compared: true,
+                breaks: Vec::new(),
+                left_out_by: None,
+            })
+            .collect(),
     }
 }
 
