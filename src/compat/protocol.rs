@@ -282,6 +282,33 @@ impl<'s> Pass<'s> {
             old: None,
             new: Some(message),
         });
+        self.added_message_undecodable(message);
+    }
+
+    /// In a positional format, a message the new release adds that it cannot read back itself (a shape
+    /// of [`positional_undecodable`](RuleId::PositionalUndecodable) anywhere in it) is broken for every
+    /// peer, its own version included: a break waiting for its first use, whatever the upgrade order.
+    fn added_message_undecodable(&mut self, message: &'s MessageDecl) {
+        if self.releases.new_protocol.format.is_self_describing() {
+            return;
+        }
+        let Some(mut issue) = self.walk(Direction::NewReadsOld).added_undecodable(
+            &format!("the {} `{}`", message.kind, message.name),
+            &root(message),
+            None,
+        ) else {
+            return;
+        };
+        if issue.location.is_none() {
+            issue.location = Some((message.location.clone(), Side::New));
+        }
+        self.push(Candidate {
+            issue,
+            direction: Some(Direction::NewReadsOld),
+            needed: true,
+            old: None,
+            new: Some(message),
+        });
     }
 
     /// Changes of a paired message as a whole: topic, kind, response.

@@ -3,6 +3,7 @@
 
 mod enums;
 mod items;
+mod reach;
 
 use serde_json::{Value, json};
 
