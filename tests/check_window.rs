@@ -219,3 +219,64 @@ fn an_allowed_break_leaves_the_window_whole() {
     assert_eq!(code, 0, "{json:#}");
     assert!(findings(&json, "min_compatible_spans_break").is_empty());
 }
+
+/// Item 5: the releases a check does not compare in full (unreadable, not semver, outside every window)
+/// are named in every format, JSON included (`skipped_releases`), not on stderr alone.
+#[test]
+fn skipped_releases_are_named_in_every_format() {
+    let repo = Repo::with_releases(&[("0.1.0", "", T)]);
+    // v0.2.0 does not parse; `vnext` is no release; v0.3.0 is the baseline.
+    std::fs::write(repo.dir.join("src/lib.rs"), "pub struct Broken {\n").unwrap();
+    git(&repo.dir, &["commit", "-qam", "broken"]);
+    git(&repo.dir, &["tag", "v0.2.0"]);
+    git(&repo.dir, &["tag", "vnext"]);
+    repo.write("0.3.0", "", T);
+    git(&repo.dir, &["commit", "-qam", "0.3.0"]);
+    git(&repo.dir, &["tag", "v0.3.0"]);
+    repo.write("0.3.1", "", T);
+    let (code, json) = repo.check();
+    assert_eq!(code, 0, "{json:#}");
+    let skipped: Vec<(&str, &str)> = json["skipped_releases"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{json:#}"))
+        .iter()
+        .map(|s| (s["tag"].as_str().unwrap(), s["reason"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        skipped,
+        [
+            ("vnext", "not_semver"),
+            ("v0.2.0", "unreadable"),
+            ("v0.1.0", "outside_window")
+        ]
+    );
+    assert!(
+        json["skipped_releases"][1]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("src/lib.rs")
+    );
+    for format in ["human", "markdown", "sarif", "junit", "github"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+            .args(["check", "--format", format, "--manifest-path"])
+            .arg(repo.dir.join("Cargo.toml"))
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        for says in [
+            "release v0.2.0 skipped: its source cannot be read",
+            "hold no semver version): vnext",
+            "release v0.1.0 is outside every protocol's window",
+        ] {
+            let says = if format == "junit" {
+                says.replace('\'', "&apos;")
+            } else {
+                says.to_owned()
+            };
+            assert!(
+                text.contains(&says),
+                "{format} does not say `{says}`:\n{text}"
+            );
+        }
+    }
+}

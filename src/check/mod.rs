@@ -16,6 +16,7 @@
 mod compare;
 mod kept;
 mod named;
+mod skipped;
 mod sources;
 mod window;
 
@@ -37,9 +38,12 @@ use crate::workspace::{
 use compare::OlderRelease;
 use kept::Compared;
 
+use crate::outcome::skipped_statements;
 /// The check's result types, defined in [`crate::outcome`] so that the renderers read them without
 /// depending on the driver.
-pub use crate::outcome::{Baseline, BaselineChoice, ProtocolReport, Report};
+pub use crate::outcome::{
+    Baseline, BaselineChoice, ProtocolReport, Report, SkipReason, SkippedRelease,
+};
 
 /// Why a check could not run (exit code 2). Every variant says what to do next.
 #[derive(Debug, thiserror::Error)]
@@ -116,12 +120,13 @@ fn check_in(
         baseline_only: options.baseline_only,
         first_release: options.first_release,
     };
-    let releases = CheckedReleases::select(&repo, &request, progress)?;
+    let mut progress = skipped::SkipRecorder::new(progress);
+    let releases = CheckedReleases::select(&repo, &request, &mut progress)?;
     let history = History::new(&workspace, &repo, options.no_cache);
     if let Some(early) = early {
         history.offer_read_ahead(early);
     }
-    let (compared, models) = compare_models(&history, &releases, progress)?;
+    let (compared, models) = compare_models(&history, &releases, &mut progress)?;
     let Compared {
         mut protocols,
         notes,
@@ -131,7 +136,15 @@ fn check_in(
     }
     add_missing_fixtures(&mut protocols, &history, &releases, &models)?;
     let allow_notes = allow(&mut protocols, &config);
-    let mut report = judge(&releases.baseline, protocols, notes, allow_notes);
+    let skipped = progress.into_skipped();
+    let older = skipped::tags(&releases.older);
+    let mut report = judge(
+        &releases.baseline,
+        protocols,
+        notes,
+        allow_notes,
+        (older, skipped),
+    );
     report.sources = sources::collect(&report, &config, &history, &releases);
     if exiting {
         history.leave_to_exit();
@@ -377,20 +390,29 @@ fn allow(protocols: &mut [ProtocolChanges], config: &Config) -> Vec<AllowNote> {
 }
 
 /// The report: each protocol's verdict on its findings (once every allow is applied), with what it must
-/// state about its baseline, the extraction's notes and the notes on the allows.
-fn judge(
+/// state about its baseline and the releases skipped (`older`, the older releases' tags, and the ones
+/// `skipped` while reading), the extraction's notes and the notes on the allows.
+fn judge<'t>(
     baseline: &Baseline,
     protocols: Vec<ProtocolChanges>,
     notes: Vec<String>,
     allow_notes: Vec<AllowNote>,
+    (older, mut skipped): (impl IntoIterator<Item = &'t str>, Vec<SkippedRelease>),
 ) -> Report {
     let protocols: Vec<ProtocolReport> =
         protocols.into_iter().map(ProtocolChanges::judge).collect();
+    let outside = skipped::outside_every_window(older, &protocols, &skipped);
+    skipped.extend(outside);
+    let statements = baseline
+        .statements()
+        .into_iter()
+        .chain(skipped_statements(&skipped));
     Report {
         baseline: baseline.clone(),
         ok: protocols.iter().all(|p| p.ok),
         protocols,
-        notes: baseline.statements().into_iter().chain(notes).collect(),
+        skipped_releases: skipped,
+        notes: statements.chain(notes).collect(),
         allow_notes,
         sources: Default::default(),
     }
@@ -404,10 +426,11 @@ pub fn compare_snapshots(
     older: &[(String, Snapshot)],
     current: &Snapshot,
 ) -> Report {
+    let tags = older.iter().map(|(tag, _)| tag.as_str());
     let older = OlderRelease::whole(older);
     let protocols = compare::protocols(baseline, (base, None), &older, current, &Store::disabled());
     let notes = compare::notes(baseline, &base.notes, current);
-    judge(baseline, protocols, notes, Vec::new())
+    judge(baseline, protocols, notes, Vec::new(), (tags, Vec::new()))
 }
 
 /// Applies the `[[allow]]` entries of `wirecheck.toml` to a report: each matching finding is marked

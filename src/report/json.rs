@@ -3,13 +3,17 @@
 use serde::Serialize;
 
 use crate::findings::Finding;
-use crate::outcome::{Baseline, Report};
+use crate::outcome::{Baseline, Report, SkippedRelease};
 
 #[derive(Serialize)]
 struct Out<'a> {
     baseline: &'a Baseline,
     ok: bool,
     protocols: Vec<ProtocolOut<'a>>,
+    /// The release tags not compared in full: `{"tag", "reason", "detail"}` (reason `unreadable`,
+    /// `not_semver` or `outside_window`); absent when every release was.
+    #[serde(skip_serializing_if = "<[SkippedRelease]>::is_empty")]
+    skipped_releases: &'a [SkippedRelease],
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     notes: &'a [String],
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -153,6 +157,7 @@ pub(super) fn render(report: &Report) -> String {
                 findings: p.findings.iter().map(finding).collect(),
             })
             .collect(),
+        skipped_releases: &report.skipped_releases,
         notes: &report.notes,
         allow_notes: report
             .allow_notes

@@ -358,10 +358,14 @@ pub(crate) fn fingerprint(f: &Finding) -> String {
 }
 
 /// Whether `note`, one of the report's notes, states how the baseline was chosen or what was left out
-/// ([`Baseline::statements`](crate::outcome::Baseline::statements)) rather than what the extraction
-/// could not see through.
+/// ([`Baseline::statements`](crate::outcome::Baseline::statements), the releases skipped:
+/// [`skipped_statements`](crate::outcome::skipped_statements)) rather than what the extraction could
+/// not see through.
 pub(crate) fn is_baseline_statement(report: &Report, note: &str) -> bool {
     report.baseline.statements().iter().any(|s| s == note)
+        || crate::outcome::skipped_statements(&report.skipped_releases)
+            .iter()
+            .any(|s| s == note)
 }
 
 /// `3 protocol(s) checked against v0.87.0 (0123456789ab): 1 FAIL`; `... checked as a first release (no
