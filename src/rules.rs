@@ -692,6 +692,22 @@ the series' default window is left to the version: its bump moves the window pas
 before: #[wire(name = \"sched\", version = \"0.87.0\")]\n\
 after:  #[wire(name = \"sched\", version = \"0.88.0\", min_compatible = \"0.87.0\")] and a field v0.87.0 requires removed",
     }
+    UpgradeOrderChanged {
+        id: "upgrade_order_changed",
+        level: Major,
+        evidence: NoPayload,
+        summary: "the protocol's upgrade order changed",
+        help: "keep the upgrade order until no release relies on the old one, or declare the version the change requires and tell operators the new order",
+        explanation: "The upgrade order (`upgrade = \"any-order\" | \"server-first\" | \"client-first\"`) says which \
+mixed pairs of releases must work: the check compares each request and response only in the directions the \
+order needs, and the handshake refuses the other pairings. An order that drops a direction an older order \
+needed (any-order to server-first: a client upgraded before its server is no longer proven, nor accepted) \
+changes what operators may do, and would let a break in the dropped direction pass unseen: `major`. An order \
+that needs more directions than before (server-first to any-order) is proven in all of them: `minor`. A \
+protocol of events and records alone needs both directions under every order: `minor`.\n\n\
+before: #[wire(name = \"sched\", version = \"0.87.0\")]\n\
+after:  #[wire(name = \"sched\", version = \"0.87.1\", upgrade = \"server-first\")]",
+    }
 }
 
 #[cfg(test)]

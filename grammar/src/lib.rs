@@ -108,6 +108,7 @@ pub const RULE_IDS: &[&str] = &[
     "positional_undecodable",
     "value_domain_narrowed",
     "min_compatible_spans_break",
+    "upgrade_order_changed",
 ];
 
 /// The start of the message of an unknown rule id in `allow(...)` (see [`is_unknown_rule_id`]).

