@@ -118,7 +118,10 @@
 //!
 //! They are not a refusal (a broker speaks many protocols, a tool only a few): [`negotiate`] leaves them out of
 //! the agreed set and lists them in [`Agreement::local_only`] and [`Agreement::remote_only`].
-//! [`Agreement::require`] turns a missing protocol the caller needs into an error.
+//! [`Agreement::require`] turns a missing protocol the caller needs into an error. But two peers that share no
+//! protocol besides the hello's own (`wirecheck-hello`) have nothing to say to each other: likely the wrong
+//! peer (a port of another service) or a build without its protocols. [`negotiate`] refuses them
+//! ([`HandshakeError::NothingShared`]), naming what each speaks.
 //!
 //! # The hello is a wirecheck protocol
 //!
@@ -815,6 +818,19 @@ pub enum HandshakeError {
     /// Some protocols both peers speak are refused: one line per protocol, by name.
     #[error("{}", lines(.0))]
     Refused(Vec<Refusal>),
+    /// The peers share no protocol besides the hello's own: nothing could be agreed on. Both lists name
+    /// each protocol with its version (the hello's own left out).
+    #[error("{}", nothing_shared(.local_role, .remote_role, .local, .remote))]
+    NothingShared {
+        /// This peer's role.
+        local_role: String,
+        /// The other peer's role.
+        remote_role: String,
+        /// The protocols this peer speaks, as `name version`.
+        local: Vec<String>,
+        /// The protocols the other peer speaks, as `name version`.
+        remote: Vec<String>,
+    },
     /// A protocol the caller requires ([`Agreement::require`]) is not spoken by both peers.
     #[error("{}", not_spoken(.protocol, *.lacking, .local_role, .remote_role))]
     NotSpoken {
@@ -853,6 +869,35 @@ fn not_spoken(
     }
 }
 
+fn nothing_shared(
+    local_role: &str,
+    remote_role: &str,
+    local: &[String],
+    remote: &[String],
+) -> String {
+    let (local_role, remote_role) = (shown(local_role), shown(remote_role));
+    let list = |protocols: &[String]| match protocols.is_empty() {
+        true => "no protocol".to_owned(),
+        false => protocols.join(", "),
+    };
+    format!(
+        "the {remote_role} shares no protocol with this {local_role}: the {remote_role} speaks {}; this \
+         {local_role} speaks {}: connect to a peer of the same system, or give both a protocol in common",
+        list(remote),
+        list(local)
+    )
+}
+
+/// The protocols of a hello, as `name version`, the hello's own left out.
+fn spoken(hello: &Hello) -> Vec<String> {
+    hello
+        .protocols
+        .iter()
+        .filter(|p| p.name != HelloProtocol::NAME)
+        .map(|p| format!("{} {}", p.name, p.version))
+        .collect()
+}
+
 /// A role as shown in messages: `peer` when the hello gave none.
 fn shown(role: &str) -> &str {
     if role.trim().is_empty() { "peer" } else { role }
@@ -866,7 +911,8 @@ fn shown(role: &str) -> &str {
 /// rule](self#the-rule)), and refused otherwise, naming the side to upgrade (the order is looked at first: its
 /// remedy, the other peer's version, also meets that peer's minimum). Returns the agreed set, or
 /// every refusal (sorted by protocol name). Protocols only one side speaks are neither: they are listed in the
-/// [`Agreement`].
+/// [`Agreement`]. Peers that share no protocol besides the hello's own are refused
+/// ([`HandshakeError::NothingShared`]).
 pub fn negotiate(local: &Hello, remote: &Hello) -> Result<Agreement, HandshakeError> {
     let ours = local.validate().map_err(|problem| MalformedHello {
         side: Side::Local,
@@ -917,11 +963,22 @@ pub fn negotiate(local: &Hello, remote: &Hello) -> Result<Agreement, HandshakeEr
             minimum_source,
         });
     }
-    if refusals.is_empty() {
-        Ok(agreement)
-    } else {
-        Err(HandshakeError::Refused(refusals))
+    if !refusals.is_empty() {
+        return Err(HandshakeError::Refused(refusals));
     }
+    if agreement
+        .protocols
+        .iter()
+        .all(|p| p.name == HelloProtocol::NAME)
+    {
+        return Err(HandshakeError::NothingShared {
+            local_role: local.role.clone(),
+            remote_role: remote.role.clone(),
+            local: spoken(local),
+            remote: spoken(remote),
+        });
+    }
+    Ok(agreement)
 }
 
 /// The version rule's verdict: `None` when both views accept, else the side to upgrade and the minimum it is
