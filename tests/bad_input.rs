@@ -644,6 +644,31 @@ fn a_misspelled_rule_id_in_allow_is_exit_2_naming_it_and_the_fix() {
     ]);
 }
 
+/// Issue 33 item 8: an `allow` without its `reason` on a field or variant was only a note, and allowed
+/// nothing; the contract requires a reason: exit 2, as on a message.
+#[test]
+fn an_allow_without_a_reason_on_a_field_is_exit_2() {
+    let repo = Repo::released("0.1.0");
+    repo.write(
+        "src/lib.rs",
+        &lib(
+            "0.1.0",
+            "    #[wire(allow(field_type_changed))]\n    pub x: u32,\n",
+            "",
+        ),
+    );
+    repo.run(&["check"]).fails_with(&[
+        "cannot read the working tree",
+        "src/lib.rs:12:",
+        "invalid #[wire] on a field or variant",
+        "`allow(...)` needs a `reason = \"...\"`",
+    ]);
+    let nested = "\n#[derive(Serialize, Deserialize)]\npub enum Mode {\n    #[wire(allow(variant_removed), reason = \"  \")]\n    Fast,\n}\n";
+    repo.write("src/lib.rs", &lib("0.1.0", "    pub mode: Mode,\n", nested));
+    repo.run(&["check"])
+        .fails_with(&["src/lib.rs:17:", "`reason` must not be empty"]);
+}
+
 #[test]
 fn a_baseline_without_the_crate_makes_every_protocol_new() {
     let repo = Repo::new();
