@@ -25,13 +25,17 @@ pub(crate) fn required_level(findings: &[Finding]) -> Level {
 }
 
 /// Whether a version bump pays for `finding`: every finding but a window that reaches a release it
-/// breaks, which only `min_compatible` can fix.
+/// breaks, which only `min_compatible` can fix, and a `since` above the declared version, which no
+/// level of change describes (the version must reach it, or the `since` be corrected).
 pub fn bump_pays(finding: &Finding) -> bool {
-    finding.rule != RuleId::MinCompatibleSpansBreak
+    !matches!(
+        finding.rule,
+        RuleId::MinCompatibleSpansBreak | RuleId::SinceAboveVersion
+    )
 }
 
-/// Whether `finding` fails the check whatever the declared version: a counted
-/// `min_compatible_spans_break`.
+/// Whether `finding` fails the check whatever the required bump: a counted
+/// `min_compatible_spans_break` or `since_above_version`.
 pub fn fails_whatever_the_version(finding: &Finding) -> bool {
     finding.counts() && !bump_pays(finding)
 }

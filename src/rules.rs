@@ -708,6 +708,20 @@ protocol of events and records alone needs both directions under every order: `m
 before: #[wire(name = \"sched\", version = \"0.87.0\")]\n\
 after:  #[wire(name = \"sched\", version = \"0.87.1\", upgrade = \"server-first\")]",
     }
+    SinceAboveVersion {
+        id: "since_above_version",
+        level: None,
+        evidence: NoPayload,
+        summary: "a `since` names a release after the protocol's declared version",
+        help: "declare the protocol's version at or above the `since` (the release that brings the change), or correct the `since`",
+        explanation: "`#[wire(since = \"...\")]` on a message, field or variant says in which release it entered the \
+protocol, for the maintainers of peers. It cannot be later than the version the working tree declares: \
+either the version was not bumped for the change, or the `since` is wrong. The compiler cannot tell (the \
+derive of a message does not see its protocol's version), so the check does: the finding fails it until the \
+two agree. Its level is `none`: it is about the declaration, not the wire, so it raises no bump.\n\n\
+before: #[wire(name = \"sched\", version = \"0.87.0\")] ... pub t: u32\n\
+after:  #[wire(name = \"sched\", version = \"0.87.0\")] ... #[wire(since = \"0.88.0\")] pub t: u32",
+    }
 }
 
 #[cfg(test)]

@@ -115,3 +115,57 @@ fn the_upgrade_order_changing_is_a_finding_by_the_direction_table() {
     let (out, _) = repo.check();
     assert_eq!(out.status.code(), Some(0));
 }
+
+/// Item 8: a `since` above the protocol's declared version (a message's, a field's, a variant's) fails
+/// the check until the version reaches it or the `since` is corrected; one at or below it is fine.
+#[test]
+fn a_since_above_the_declared_version_fails_the_check() {
+    let repo = Repo::released(&lib("0.1.0", "", REQUEST));
+    let added = "#[derive(Serialize, Deserialize, Message)]\n\
+        #[wire(protocol = P, topic = \"p.alloc\", kind = \"request\")]\n\
+        pub struct AllocRequest {\n    pub id: u64,\n    #[wire(since = \"0.2.0\")]\n    #[serde(default)]\n    pub mode: Mode,\n}\n\
+        #[derive(Serialize, Deserialize, Default)]\n\
+        pub enum Mode {\n    #[default]\n    Fast,\n    #[wire(since = \"0.3.0\")]\n    Slow,\n}\n";
+    repo.write(&lib("0.1.1", "", added));
+    let (out, json) = repo.check();
+    assert_eq!(out.status.code(), Some(1), "{json:#}");
+    let since: Vec<&str> = json["protocols"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "since_above_version")
+        .map(|f| f["field"].as_str().unwrap())
+        .collect();
+    assert_eq!(since, ["AllocRequest.mode", "Mode.Slow"], "{json:#}");
+    let message = json["protocols"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["field"] == "Mode.Slow")
+        .unwrap()["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        message.contains(
+            "says `since = \"0.3.0\"`, after the version p declares, 0.1.1: declare 0.3.0 or later"
+        ),
+        "{message}"
+    );
+    // The version that reaches every `since` passes.
+    repo.write(&lib("0.3.0", "", added));
+    let (out, json) = repo.check();
+    assert_eq!(out.status.code(), Some(0), "{json:#}");
+    // A message's own `since`.
+    repo.write(&lib(
+        "0.1.1",
+        "",
+        &REQUEST.replace(
+            "kind = \"request\"",
+            "kind = \"request\", since = \"1.0.0\"",
+        ),
+    ));
+    let (out, json) = repo.check();
+    assert_eq!(out.status.code(), Some(1), "{json:#}");
+    assert_eq!(counted(&json), ["since_above_version"]);
+}

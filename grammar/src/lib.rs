@@ -109,6 +109,7 @@ pub const RULE_IDS: &[&str] = &[
     "value_domain_narrowed",
     "min_compatible_spans_break",
     "upgrade_order_changed",
+    "since_above_version",
 ];
 
 /// The start of the message of an unknown rule id in `allow(...)` (see [`is_unknown_rule_id`]).

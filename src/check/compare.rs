@@ -311,6 +311,13 @@ pub(super) fn protocol(reads: &Reads<'_>) -> ProtocolChanges {
         (Some(base), None) => vec![protocol_removed(name, base.decl.location.clone(), rev)],
         _ => Vec::new(),
     };
+    if let Some(current) = current {
+        findings.extend(super::since::above_version(
+            current.decl,
+            &current.part,
+            rev,
+        ));
+    }
     let window = current.as_ref().map(|current| {
         let base_breaks: Vec<WindowBreak> = findings
             .iter()

@@ -16,6 +16,7 @@
 mod compare;
 mod kept;
 mod named;
+mod since;
 mod skipped;
 mod sources;
 mod window;

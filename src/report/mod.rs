@@ -402,18 +402,28 @@ pub fn summary(p: &ProtocolReport) -> String {
             .count()
     };
     let (major, minor) = (count(Level::Major), count(Level::Minor));
-    let spans = p
+    // The findings no required bump accounts for, which fail the check on their own.
+    let mut unpaid: Vec<crate::rules::RuleId> = p
         .findings
         .iter()
         .filter(|f| crate::policy::fails_whatever_the_version(f))
-        .count();
-    let verdict = match (p.ok, spans) {
+        .map(|f| f.rule)
+        .collect();
+    unpaid.sort();
+    let verdict = match (p.ok, unpaid.is_empty()) {
         (true, _) => "ok".to_owned(),
-        (false, 0) => "FAIL".to_owned(),
-        (false, n) => format!(
-            "FAIL: its window reaches {n} release(s) it breaks ({})",
-            crate::rules::RuleId::MinCompatibleSpansBreak
-        ),
+        (false, true) => "FAIL".to_owned(),
+        (false, false) => {
+            let mut counts: Vec<String> = Vec::new();
+            for rule in &unpaid {
+                let n = unpaid.iter().filter(|r| *r == rule).count();
+                let text = format!("{n} {rule}");
+                if !counts.contains(&text) {
+                    counts.push(text);
+                }
+            }
+            format!("FAIL ({})", counts.join(", "))
+        }
     };
     match (&p.old_version, &p.new_version) {
         (None, Some(new)) => format!("{} (new) {new}: {verdict}", p.name),
