@@ -86,7 +86,7 @@ impl Baseline {
                 "HEAD is the release {head} itself and no release precedes it: it is compared with itself, as a first release has nothing to stay compatible with"
             )),
             (BaselineChoice::FirstRelease, _) => statements.push(
-                "first release (--first-release): there is no release tag yet, so nothing is compared and every protocol is reported as new".to_owned(),
+                "first release (--first-release): no release precedes HEAD, so nothing is compared and every protocol is reported as new".to_owned(),
             ),
             _ => {}
         }

@@ -169,3 +169,55 @@ fn a_since_above_the_declared_version_fails_the_check() {
     assert_eq!(out.status.code(), Some(1), "{json:#}");
     assert_eq!(counted(&json), ["since_above_version"]);
 }
+
+/// Item 9: `explain` with a misspelled rule suggests the closest one, as `allow(...)` does.
+#[test]
+fn explain_suggests_the_closest_rule() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+        .args(["explain", "feld_removed"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("no rule `feld_removed`: did you mean `field_removed`?"),
+        "{err}"
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+        .args(["explain", "something_else_entirely"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("did you mean"), "{err}");
+}
+
+/// Item 9: `--first-release` is described one way: no release precedes HEAD (none at all, or HEAD is the
+/// first release tag), in the command's help and in the report alike.
+#[test]
+fn first_release_is_described_one_way() {
+    let help = std::process::Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+        .args(["check", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("No release before HEAD yet"), "{help}");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("ws");
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    std::fs::write(dir.join("Cargo.toml"), MANIFEST).unwrap();
+    std::fs::write(dir.join("src/lib.rs"), lib("0.1.0", "", REQUEST)).unwrap();
+    git(&dir, &["init", "-q"]);
+    git(&dir, &["add", "-A"]);
+    git(&dir, &["commit", "-q", "-m", "first"]);
+    for tagged in [false, true] {
+        if tagged {
+            // A tag push of the first release: still no release before HEAD.
+            git(&dir, &["tag", "v0.1.0"]);
+        }
+        let out = support::check(&dir, &["--first-release"]);
+        let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(out.status.code(), Some(0), "{json:#}");
+        let note = json["notes"][0].as_str().unwrap();
+        assert!(note.contains("no release precedes HEAD"), "{note}");
+    }
+}

@@ -712,8 +712,9 @@ pub fn is_unknown_rule_id(error: &syn::Error) -> bool {
 }
 
 /// The rule id closest to a mistyped one, when it is close enough to be what was meant (at most one edit
-/// per three characters, as rustc's "did you mean" suggestions).
-fn closest_rule_id(id: &str) -> Option<&'static str> {
+/// per three characters, as rustc's "did you mean" suggestions): for `allow(...)`, and for the checker's
+/// own commands that take a rule id (`wirecheck explain`).
+pub fn closest_rule_id(id: &str) -> Option<&'static str> {
     let limit = id.chars().count().max(3) / 3;
     RULE_IDS
         .iter()

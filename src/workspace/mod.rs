@@ -38,10 +38,8 @@ pub(crate) use releases::{BaselineRequest, CheckedReleases, last_releases, tag_p
 /// do next.
 #[derive(Debug, thiserror::Error)]
 pub enum WorkspaceError {
-    /// `cargo metadata` failed.
-    #[error(
-        "cannot read the workspace with cargo metadata: {0}. Pass --manifest-path to the workspace's Cargo.toml"
-    )]
+    /// `cargo metadata` failed (its message; the hint follows from what it says).
+    #[error("{}", metadata_message(.0))]
     Metadata(String),
     /// No package matches `-p`.
     #[error("no workspace package named `{0}` (see `cargo metadata --no-deps` for the names)")]
@@ -50,7 +48,7 @@ pub enum WorkspaceError {
     #[error(transparent)]
     Source(#[from] SourceError),
     /// The working tree's source cannot be read.
-    #[error("cannot read the working tree: {0}. Fix the source (cargo check shows the same error)")]
+    #[error("{}", current_message(.0))]
     Current(ExtractError),
     /// `--features` names a feature no workspace package has (cargo refuses it too).
     #[error(
@@ -121,6 +119,42 @@ pub enum WorkspaceError {
         /// What failed (boxed: it is large, and errors should stay cheap to return).
         error: Box<ExtractError>,
     },
+}
+
+/// The message of [`WorkspaceError::Metadata`]: cargo's error, then what to do, which depends on what
+/// cargo says: no manifest found (run in the workspace, or name it), a path given that does not exist, or
+/// a manifest cargo cannot read (fix it: cargo fails the same way).
+fn metadata_message(error: &str) -> String {
+    let error = error.trim_end();
+    let hint = if error.contains("could not find `Cargo.toml`") {
+        "Run wirecheck inside the workspace, or pass --manifest-path with the workspace's Cargo.toml"
+    } else if error.contains("manifest path") && error.contains("does not exist") {
+        "Check the path given with --manifest-path: it names no file"
+    } else {
+        "Fix what cargo reports: `cargo metadata --no-deps` fails the same way"
+    };
+    format!(
+        "cannot read the workspace with cargo metadata: {error}
+{hint}"
+    )
+}
+
+/// The message of [`WorkspaceError::Current`]: a syntax error is the user's code (cargo check fails the
+/// same way), said as rustc would, not as wirecheck failing.
+fn current_message(error: &ExtractError) -> String {
+    match error {
+        ExtractError::Parse {
+            file,
+            line,
+            column,
+            message,
+        } => format!(
+            "{file}:{line}:{column}: syntax error in the working tree: {message}. This is the code being checked, not wirecheck: `cargo check` shows the same error; fix it and check again"
+        ),
+        other => format!(
+            "cannot read the working tree: {other}. Fix the source (cargo check shows the same error)"
+        ),
+    }
 }
 
 /// The message of [`WorkspaceError::ShallowOlderReleases`].
