@@ -221,3 +221,58 @@ fn first_release_is_described_one_way() {
         assert!(note.contains("no release precedes HEAD"), "{note}");
     }
 }
+
+/// Item 9: two types of one name in two modules are named by their paths, not `Level` and `Level`.
+#[test]
+fn same_named_types_are_told_apart_by_their_paths() {
+    let modules = "pub mod a {\n    #[derive(serde::Serialize, serde::Deserialize)]\n    pub struct Level { pub x: u8 }\n}\n\
+        pub mod b {\n    #[derive(serde::Serialize, serde::Deserialize)]\n    pub enum Level { Low, High }\n}\n";
+    let message = |level: &str| {
+        format!(
+            "{modules}#[derive(Serialize, Deserialize, Message)]\n\
+             #[wire(protocol = P, topic = \"p.alloc\", kind = \"request\")]\n\
+             pub struct AllocRequest {{ pub id: u64, pub level: {level} }}\n"
+        )
+    };
+    for options in ["", ", format = \"postcard\""] {
+        let repo = Repo::released(&lib("0.1.0", options, &message("a::Level")));
+        repo.write(&lib("0.2.0", options, &message("b::Level")));
+        let (_, json) = repo.check();
+        let messages: Vec<&str> = json["protocols"][0]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["message"].as_str().unwrap())
+            .collect();
+        assert!(!messages.is_empty(), "{json:#}");
+        for message in messages {
+            assert!(
+                message.contains("`a::Level`") && message.contains("`b::Level`"),
+                "{options}: {message}"
+            );
+        }
+    }
+}
+
+/// Item 9: a variant whose payload changed says it from the old release to the new one, in both
+/// directions (it said `newtype to unit` of a unit variant that became a newtype).
+#[test]
+fn a_changed_variant_payload_is_said_from_old_to_new() {
+    let items = |variant: &str| {
+        format!(
+            "#[derive(Serialize, Deserialize, Message)]\n\
+             #[wire(protocol = P, topic = \"p.alloc\", kind = \"request\")]\n\
+             pub struct AllocRequest {{ pub id: u64, pub mode: Mode }}\n\
+             #[derive(Serialize, Deserialize)]\npub enum Mode {{ {variant}, Slow }}\n"
+        )
+    };
+    let repo = Repo::released(&lib("0.1.0", "", &items("Fast")));
+    repo.write(&lib("0.2.0", "", &items("Fast(u8)")));
+    let (_, json) = repo.check();
+    let findings = json["protocols"][0]["findings"].as_array().unwrap();
+    assert_eq!(findings.len(), 2, "{json:#}");
+    for f in findings {
+        let message = f["message"].as_str().unwrap();
+        assert!(message.contains("(unit to newtype)"), "{message}");
+    }
+}
