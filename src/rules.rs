@@ -472,9 +472,11 @@ reader has a `#[serde(other)]` catch-all).\n\nbefore: enum State { Run, Done }\n
         level: Major,
         evidence: RejectedOrMisread,
         summary: "an enum variant's wire name changed",
-        help: "keep the wire tag with `#[serde(rename = \"old\")]`, or add `#[serde(alias = \"new\")]` to readers one release before writers switch",
+        help: "keep the wire tag with `#[serde(rename = \"old\")]` (of an enum written as integers by serde_repr, keep its discriminant, `Done = 3`: `rename` does not apply), or add `#[serde(alias = \"new\")]` to readers one release before writers switch",
         explanation: "Readers fail with `unknown variant` on the other release's tag. Keep the old tag with \
-`#[serde(rename = \"...\")]` or migrate reader-first with `#[serde(alias = \"...\")]`.\n\nbefore: enum State { Done }\nafter:  #[serde(rename_all = \"lowercase\")] enum State { Done }\nwitness (new writer): \"done\"",
+`#[serde(rename = \"...\")]` or migrate reader-first with `#[serde(alias = \"...\")]`. An enum that serde_repr \
+writes as integers has its discriminant as its tag (`Done = 3`): keep the discriminant; serde's `rename` and \
+`alias` do not apply to it.\n\nbefore: enum State { Done }\nafter:  #[serde(rename_all = \"lowercase\")] enum State { Done }\nwitness (new writer): \"done\"",
     }
     EnumReprChanged {
         id: "enum_repr_changed",
@@ -609,7 +611,7 @@ variant (or fail). Append new variants at the end.\n\nbefore: enum State { Run, 
         id: "external_type_changed",
         level: Major,
         evidence: Opaque,
-        summary: "a type from another crate changed",
+        summary: "a type the checker cannot see into (of another crate, or with hand-written serde impls) changed",
         help: "check that both types serialize the same way; declare a hand-written type's shape with `#[wire(as = T)]` (or `[shapes]` in wirecheck.toml for another crate's type), or allow the finding with a reason",
         explanation: "Types from other crates that the checker cannot see into, and types of the crate whose serde \
 impls are written by hand or by a macro (no `#[derive(Serialize, Deserialize)]`), are compared by their full path \

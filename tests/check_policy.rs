@@ -276,3 +276,59 @@ fn a_changed_variant_payload_is_said_from_old_to_new() {
         assert!(message.contains("(unit to newtype)"), "{message}");
     }
 }
+
+/// Item 9: a string read as an enum since the change is rejected with serde's `unknown variant` of
+/// the string the old release writes, the empty one included: said as the empty string, not as two
+/// backquotes.
+#[test]
+fn an_empty_variant_tag_is_said_as_the_empty_string() {
+    let items = |kind: &str| {
+        format!(
+            "#[derive(Serialize, Deserialize, Message)]\n\
+             #[wire(protocol = P, topic = \"p.alloc\", kind = \"request\")]\n\
+             pub struct AllocRequest {{ pub id: u64, pub kind: {kind} }}\n\
+             #[derive(Serialize, Deserialize)]\npub enum Kind {{ A, B }}\n"
+        )
+    };
+    let repo = Repo::released(&lib("0.1.0", "", &items("String")));
+    repo.write(&lib("0.2.0", "", &items("Kind")));
+    let (_, json) = repo.check();
+    let text = json.to_string();
+    assert!(
+        text.contains("unknown variant \\\"\\\" (the empty string"),
+        "{json:#}"
+    );
+    assert!(!text.contains("unknown variant ``"), "{json:#}");
+}
+
+/// Item 9: serde_repr enums: the help of a changed discriminant says to keep the discriminant, not to
+/// `rename` (which does not apply to them); and `external_type_changed` no longer says "another crate"
+/// of a type of the crate itself whose impls are written by hand.
+#[test]
+fn the_catalogue_words_fit_serde_repr_and_the_crates_own_types() {
+    let rules = std::process::Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+        .args(["rules", "--format", "json"])
+        .output()
+        .unwrap();
+    let rules: Value = serde_json::from_slice(&rules.stdout).unwrap();
+    let rule = |id: &str| {
+        rules
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap_or_else(|| panic!("{id}: {rules:#}"))
+            .clone()
+    };
+    let explain = std::process::Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+        .args(["explain", "variant_renamed"])
+        .output()
+        .unwrap();
+    let explain = String::from_utf8_lossy(&explain.stdout);
+    assert!(explain.contains("keep the discriminant"), "{explain}");
+    let help = wirecheck::rules::RuleId::VariantRenamed.rule().help;
+    assert!(help.contains("serde_repr, keep its discriminant"), "{help}");
+    let external = rule("external_type_changed");
+    let summary = external["summary"].as_str().unwrap();
+    assert!(summary.contains("hand-written serde impls"), "{summary}");
+}
