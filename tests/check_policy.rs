@@ -332,3 +332,45 @@ fn the_catalogue_words_fit_serde_repr_and_the_crates_own_types() {
     let summary = external["summary"].as_str().unwrap();
     assert!(summary.contains("hand-written serde impls"), "{summary}");
 }
+
+/// Item 9: one change, one rule. `String` to `uuid::Uuid` in postcard broke both directions, reported as
+/// `field_type_changed` one way and `value_domain_narrowed` the other; both are the type change.
+#[test]
+fn a_type_change_is_one_rule_in_both_directions() {
+    let items = |ty: &str| {
+        format!(
+            "#[derive(Serialize, Deserialize, Message)]\n\
+             #[wire(protocol = P, topic = \"p.alloc\", kind = \"request\")]\n\
+             pub struct AllocRequest {{ pub id: u64, pub key: {ty} }}\n"
+        )
+    };
+    let repo = Repo::released(&lib("0.1.0", ", format = \"postcard\"", &items("String")));
+    let manifest = format!("{MANIFEST}\n[dependencies]\nuuid = \"1\"\n");
+    std::fs::write(repo.dir.join("Cargo.toml"), manifest).unwrap();
+    repo.write(&lib(
+        "0.2.0",
+        ", format = \"postcard\"",
+        &items("uuid::Uuid"),
+    ));
+    let (out, json) = repo.check();
+    assert_eq!(out.status.code(), Some(0), "{json:#}");
+    let rules: Vec<(&str, &str)> = json["protocols"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["rule"].as_str().unwrap(),
+                f["direction"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            ("field_type_changed", "old reads new"),
+            ("field_type_changed", "new reads old")
+        ],
+        "{json:#}"
+    );
+}
