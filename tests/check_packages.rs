@@ -197,3 +197,52 @@ fn unknown_features_are_exit_2_naming_the_known_ones() {
         .unwrap();
     assert_eq!(snapshot.status.code(), Some(2));
 }
+
+/// Item 2, the other commands: `matrix -p b` and `fixtures write -p b` take `a`'s protocol whole, as
+/// `check -p b` does.
+#[test]
+fn matrix_and_fixtures_select_protocols_as_check_does() {
+    let repo = Repo::broken_in_b();
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+            .args(args)
+            .arg("--manifest-path")
+            .arg(repo.dir.join("Cargo.toml"))
+            .output()
+            .unwrap()
+    };
+    let out = run(&["matrix", "-p", "b", "--format", "json"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let matrix: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = matrix["protocols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["sched"]);
+    let breaking = &matrix["protocols"][0]["pairs"][0]["breaking"];
+    assert!(
+        breaking
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["message_type"] == "FreeRequest"),
+        "{matrix:#}"
+    );
+    let out = run(&["fixtures", "write", "-p", "b"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("sched.alloc.request.json"), "{stdout}");
+    assert!(stdout.contains("sched.free.request.json"), "{stdout}");
+}
