@@ -67,7 +67,8 @@
 //! rewritten, and only missing ones are added. Otherwise the version is in development and its folder is kept
 //! equal to what the working tree's schema gives (files rewritten, files of removed messages deleted).
 //! `--rev REV` writes the fixtures of the release at `REV` (to add the fixtures a release forgot), with the same
-//! never-rewrite rule. `--check` writes nothing and fails when a file is missing or stale.
+//! never-rewrite rule. `--check` writes nothing and fails when a file is missing or stale, of the protocols
+//! that keep fixtures (their `<protocol>/` folder exists; a note names the others).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -398,12 +399,30 @@ impl WriteReport {
 
 /// The fixtures of one protocol version and where they go.
 struct Target {
+    /// The protocol's name.
+    protocol: String,
     /// The folder, for display.
     shown: String,
     /// The folder on disk.
     dir: PathBuf,
     files: Vec<FixtureFile>,
     released: Option<String>,
+}
+
+impl Target {
+    /// The protocol's folder (of all its versions), for display.
+    fn protocol_folder(&self) -> String {
+        match self.shown.rsplit_once('/') {
+            Some((folder, _)) => format!("{folder}/"),
+            None => self.shown.clone(),
+        }
+    }
+
+    /// Whether the protocol keeps wire fixtures: its folder (of all its versions) exists, as
+    /// `wirecheck check` decides it for `fixtures_missing`.
+    fn keeps_fixtures(&self) -> bool {
+        self.dir.parent().is_some_and(Path::is_dir)
+    }
 }
 
 /// Where the fixtures of each protocol version go: under `--dir` when given, else in the folder of the
@@ -438,6 +457,7 @@ impl Placement<'_> {
             }
         };
         Target {
+            protocol: decl.name.clone(),
             shown,
             dir,
             files,
@@ -464,6 +484,14 @@ pub fn write(options: &WriteOptions) -> Result<WriteReport, FixturesError> {
         notes,
     };
     for target in &targets {
+        if options.check && !target.keeps_fixtures() {
+            report.notes.push(format!(
+                "{} keeps no wire fixtures (no folder {}): not checked; `wirecheck fixtures write` starts them",
+                target.protocol,
+                target.protocol_folder()
+            ));
+            continue;
+        }
         apply(target, options.check, &mut report)?;
     }
     report.files.sort_by(|a, b| a.path.cmp(&b.path));
@@ -478,7 +506,8 @@ fn release_targets(
 ) -> Result<Vec<Target>, FixturesError> {
     let repo = workspace.repository()?;
     let commit = repo.resolve(rev)?;
-    let snapshot = workspace.revision_snapshot(&repo, &commit, rev)?;
+    let mut snapshot = workspace.revision_snapshot(&repo, &commit, rev)?;
+    workspace.keep_selected(&mut snapshot)?;
     Ok(snapshot
         .protocols
         .iter()
@@ -494,7 +523,8 @@ fn working_tree_targets(
     placement: &Placement<'_>,
     notes: &mut Vec<String>,
 ) -> Result<Vec<Target>, FixturesError> {
-    let current = workspace.current_snapshot()?;
+    let mut current = workspace.current_snapshot()?;
+    workspace.keep_selected(&mut current)?;
     let base = baseline_release(workspace, tag_pattern, notes);
     Ok(current
         .protocols

@@ -118,7 +118,10 @@
 //!
 //! They are not a refusal (a broker speaks many protocols, a tool only a few): [`negotiate`] leaves them out of
 //! the agreed set and lists them in [`Agreement::local_only`] and [`Agreement::remote_only`].
-//! [`Agreement::require`] turns a missing protocol the caller needs into an error.
+//! [`Agreement::require`] turns a missing protocol the caller needs into an error. But two peers that share no
+//! protocol besides the hello's own (`wirecheck-hello`) have nothing to say to each other: likely the wrong
+//! peer (a port of another service) or a build without its protocols. [`negotiate`] refuses them
+//! ([`HandshakeError::NothingShared`]), naming what each speaks.
 //!
 //! # The hello is a wirecheck protocol
 //!
@@ -342,12 +345,14 @@ impl ProtocolVersion {
     /// not be above the version.
     pub fn parse(&self) -> Result<Compat, HelloProblem> {
         let version = self.parse_field("version", &self.version)?;
-        let (minimum, minimum_source) = match &self.min_compatible {
-            Some(text) => (
-                self.parse_field("min_compatible", text)?,
-                MinimumSource::Declared,
-            ),
-            None => (default_min_compatible(&version), MinimumSource::Series),
+        let declared = match &self.min_compatible {
+            Some(text) => Some(self.parse_field("min_compatible", text)?),
+            None => None,
+        };
+        let minimum = window_minimum(&version, declared.as_ref());
+        let minimum_source = match declared {
+            Some(_) => MinimumSource::Declared,
+            None => MinimumSource::Series,
         };
         if minimum.cmp_precedence(&version) == Ordering::Greater {
             return Err(HelloProblem::MinimumAboveVersion {
@@ -502,6 +507,34 @@ pub fn default_min_compatible(version: &Version) -> Version {
     } else {
         first
     }
+}
+
+/// The oldest version a release at `version` that declares `min_compatible` interoperates with: the declared
+/// `min_compatible`, else the first release of the version's series ([`default_min_compatible`]).
+///
+/// This is the release's *window*, the one rule the three parts of wirecheck share: the checker compares the
+/// release with every release tag inside it in full (and refuses a window that reaches a release it breaks),
+/// [`negotiate`] accepts exactly the peers inside it ([`in_window`]), and the skew test
+/// (`wirecheck::testing`) decodes the fixtures of every release inside it.
+///
+/// ```
+/// use semver::Version;
+/// use wirecheck::handshake::window_minimum;
+///
+/// let v = |v: &str| Version::parse(v).unwrap();
+/// assert_eq!(window_minimum(&v("0.88.3"), None), v("0.88.0"));
+/// assert_eq!(window_minimum(&v("0.88.3"), Some(&v("0.87.0"))), v("0.87.0"));
+/// ```
+pub fn window_minimum(version: &Version, min_compatible: Option<&Version>) -> Version {
+    min_compatible
+        .cloned()
+        .unwrap_or_else(|| default_min_compatible(version))
+}
+
+/// Whether a release at `release` is inside the window that starts at `minimum` ([`window_minimum`]): at or
+/// above it by semver precedence (build metadata ignored, a pre-release below its release).
+pub fn in_window(release: &Version, minimum: &Version) -> bool {
+    at_most(minimum, release)
 }
 
 /// Where a minimum comes from: a peer's own minimum for a protocol, or, in a [`Refusal`], the version the
@@ -785,6 +818,19 @@ pub enum HandshakeError {
     /// Some protocols both peers speak are refused: one line per protocol, by name.
     #[error("{}", lines(.0))]
     Refused(Vec<Refusal>),
+    /// The peers share no protocol besides the hello's own: nothing could be agreed on. Both lists name
+    /// each protocol with its version (the hello's own left out).
+    #[error("{}", nothing_shared(.local_role, .remote_role, .local, .remote))]
+    NothingShared {
+        /// This peer's role.
+        local_role: String,
+        /// The other peer's role.
+        remote_role: String,
+        /// The protocols this peer speaks, as `name version`.
+        local: Vec<String>,
+        /// The protocols the other peer speaks, as `name version`.
+        remote: Vec<String>,
+    },
     /// A protocol the caller requires ([`Agreement::require`]) is not spoken by both peers.
     #[error("{}", not_spoken(.protocol, *.lacking, .local_role, .remote_role))]
     NotSpoken {
@@ -823,6 +869,35 @@ fn not_spoken(
     }
 }
 
+fn nothing_shared(
+    local_role: &str,
+    remote_role: &str,
+    local: &[String],
+    remote: &[String],
+) -> String {
+    let (local_role, remote_role) = (shown(local_role), shown(remote_role));
+    let list = |protocols: &[String]| match protocols.is_empty() {
+        true => "no protocol".to_owned(),
+        false => protocols.join(", "),
+    };
+    format!(
+        "the {remote_role} shares no protocol with this {local_role}: the {remote_role} speaks {}; this \
+         {local_role} speaks {}: connect to a peer of the same system, or give both a protocol in common",
+        list(remote),
+        list(local)
+    )
+}
+
+/// The protocols of a hello, as `name version`, the hello's own left out.
+fn spoken(hello: &Hello) -> Vec<String> {
+    hello
+        .protocols
+        .iter()
+        .filter(|p| p.name != HelloProtocol::NAME)
+        .map(|p| format!("{} {}", p.name, p.version))
+        .collect()
+}
+
 /// A role as shown in messages: `peer` when the hello gave none.
 fn shown(role: &str) -> &str {
     if role.trim().is_empty() { "peer" } else { role }
@@ -836,7 +911,8 @@ fn shown(role: &str) -> &str {
 /// rule](self#the-rule)), and refused otherwise, naming the side to upgrade (the order is looked at first: its
 /// remedy, the other peer's version, also meets that peer's minimum). Returns the agreed set, or
 /// every refusal (sorted by protocol name). Protocols only one side speaks are neither: they are listed in the
-/// [`Agreement`].
+/// [`Agreement`]. Peers that share no protocol besides the hello's own are refused
+/// ([`HandshakeError::NothingShared`]).
 pub fn negotiate(local: &Hello, remote: &Hello) -> Result<Agreement, HandshakeError> {
     let ours = local.validate().map_err(|problem| MalformedHello {
         side: Side::Local,
@@ -887,11 +963,22 @@ pub fn negotiate(local: &Hello, remote: &Hello) -> Result<Agreement, HandshakeEr
             minimum_source,
         });
     }
-    if refusals.is_empty() {
-        Ok(agreement)
-    } else {
-        Err(HandshakeError::Refused(refusals))
+    if !refusals.is_empty() {
+        return Err(HandshakeError::Refused(refusals));
     }
+    if agreement
+        .protocols
+        .iter()
+        .all(|p| p.name == HelloProtocol::NAME)
+    {
+        return Err(HandshakeError::NothingShared {
+            local_role: local.role.clone(),
+            remote_role: remote.role.clone(),
+            local: spoken(local),
+            remote: spoken(remote),
+        });
+    }
+    Ok(agreement)
 }
 
 /// The version rule's verdict: `None` when both views accept, else the side to upgrade and the minimum it is

@@ -227,5 +227,26 @@ pub(crate) fn matrix(
         commit: None,
     };
     snapshots.push((working_tree, Arc::unwrap_or_clone(history.current()?)));
+    select(&workspace, &mut snapshots)?;
     Ok(compute_with_allows(&snapshots, &config))
+}
+
+/// Keeps in `snapshots` (the working tree's last) the protocols the packages named with `-p` select
+/// (see [`Workspace::selected_protocols`]): declared in any of the revisions, or holding a message in
+/// the working tree.
+fn select(
+    workspace: &Workspace,
+    snapshots: &mut [(Revision, Snapshot)],
+) -> Result<(), WorkspaceError> {
+    let Some((_, current)) = snapshots.last() else {
+        return Ok(());
+    };
+    let protocols: Vec<_> = snapshots.iter().flat_map(|(_, s)| &s.protocols).collect();
+    let messages: Vec<_> = current.messages.iter().collect();
+    if let Some(selected) = workspace.selected_protocols(&protocols, &messages)? {
+        for (_, snapshot) in snapshots.iter_mut() {
+            crate::workspace::retain_protocols(snapshot, &selected);
+        }
+    }
+    Ok(())
 }

@@ -9,7 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::config::AllowNote;
 use crate::findings::{Finding, Level, Side};
-use crate::policy;
+use crate::policy::{self, Window};
+use crate::rules::RuleId;
 
 /// The baseline a check compares against, how it was chosen and what was compared besides it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -85,7 +86,7 @@ impl Baseline {
                 "HEAD is the release {head} itself and no release precedes it: it is compared with itself, as a first release has nothing to stay compatible with"
             )),
             (BaselineChoice::FirstRelease, _) => statements.push(
-                "first release (--first-release): there is no release tag yet, so nothing is compared and every protocol is reported as new".to_owned(),
+                "first release (--first-release): no release precedes HEAD, so nothing is compared and every protocol is reported as new".to_owned(),
             ),
             _ => {}
         }
@@ -125,6 +126,9 @@ pub struct ProtocolReport {
     pub ok: bool,
     /// Every finding, counted or not.
     pub findings: Vec<Finding>,
+    /// The releases the working tree declares it interoperates with, as compared (`None` when the
+    /// protocol was removed).
+    pub window: Option<Window>,
 }
 
 impl ProtocolReport {
@@ -145,8 +149,15 @@ impl ProtocolReport {
         policy::went_backwards(self.old_version.as_ref(), self.new_version.as_ref())
     }
 
-    /// Computes the verdict again from the findings, after some of them were allowed.
+    /// Computes the verdict again from the findings, after some of them were allowed: the window's
+    /// findings too, which follow from the breaks that still count.
     pub(crate) fn judge_again(&mut self) {
+        self.findings
+            .retain(|f| f.rule != RuleId::MinCompatibleSpansBreak);
+        if let Some(window) = &self.window {
+            let spans = policy::window_findings(&self.name, window, &self.findings);
+            self.findings.extend(spans);
+        }
         let requirement = policy::requirement(
             self.old_version.as_ref(),
             self.new_version.as_ref(),
@@ -170,26 +181,27 @@ pub(crate) struct ProtocolChanges {
     pub(crate) new_version: Option<Version>,
     /// Every finding, counted or not.
     pub(crate) findings: Vec<Finding>,
+    /// The working tree's window, as compared (`None` when the protocol was removed).
+    pub(crate) window: Option<Window>,
 }
 
 impl ProtocolChanges {
-    /// The verdict on these changes: the bump the counted findings require and whether the declared version
-    /// meets it.
+    /// The verdict on these changes: the findings of a window that reaches a release it breaks
+    /// ([`policy::window_findings`]), the bump the counted findings require and whether the declared
+    /// version meets it (and the window holds).
     pub(crate) fn judge(self) -> ProtocolReport {
-        let requirement = policy::requirement(
-            self.old_version.as_ref(),
-            self.new_version.as_ref(),
-            &self.findings,
-        );
-        ProtocolReport {
+        let mut report = ProtocolReport {
             name: self.name,
             old_version: self.old_version,
             new_version: self.new_version,
-            required_bump: requirement.bump,
-            required_version: requirement.version,
-            ok: requirement.met,
+            required_bump: Level::None,
+            required_version: None,
+            ok: false,
             findings: crate::findings::by_cause(self.findings),
-        }
+            window: self.window,
+        };
+        report.judge_again();
+        report
     }
 }
 
@@ -202,8 +214,12 @@ pub struct Report {
     pub ok: bool,
     /// Per protocol, sorted by name.
     pub protocols: Vec<ProtocolReport>,
+    /// The release tags the check did not compare in full, and why ([`SkippedRelease`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skipped_releases: Vec<SkippedRelease>,
     /// How the baseline was chosen and what was left out, when that needs saying
-    /// ([`Baseline::statements`]); then what the extraction could not see through, at either side.
+    /// ([`Baseline::statements`], [`skipped_statements`]); then what the extraction could not see
+    /// through, at either side.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     /// `wirecheck.toml` entries that matched nothing or have expired.
@@ -222,4 +238,71 @@ pub fn source_label(finding: &Finding) -> String {
         Side::New => finding.location.file.clone(),
         Side::Old => format!("{}:{}", finding.against, finding.location.file),
     }
+}
+
+/// A release tag a check did not compare in full (`skipped_releases` in JSON, a note in every format).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SkippedRelease {
+    /// The tag.
+    pub tag: String,
+    /// Why.
+    pub reason: SkipReason,
+    /// What went wrong, for an unreadable release (the extraction's error); empty otherwise.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub detail: String,
+}
+
+/// Why a release tag was not compared in full.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SkipReason {
+    /// Its source cannot be read (a syntax error in a needed item, a file that is not UTF-8): nothing
+    /// of it was compared, neither its records nor a `min_compatible` reaching it.
+    Unreadable,
+    /// The tag matches the release tag pattern but holds no semver version (`v1`, `vnext`): not a release.
+    NotSemver,
+    /// Outside every protocol's window (`min_compatible`, else the first release of the series): only
+    /// its records were compared (each later release must still read them).
+    OutsideWindow,
+}
+
+/// What every report states about the skipped releases, one sentence per unreadable release, one for the
+/// tags that are not releases, one for the releases outside every window.
+pub fn skipped_statements(skipped: &[SkippedRelease]) -> Vec<String> {
+    let tags = |reason: SkipReason| -> Vec<&str> {
+        skipped
+            .iter()
+            .filter(|s| s.reason == reason)
+            .map(|s| s.tag.as_str())
+            .collect()
+    };
+    let mut statements: Vec<String> = skipped
+        .iter()
+        .filter(|s| s.reason == SkipReason::Unreadable)
+        .map(|s| {
+            format!(
+                "release {} skipped: its source cannot be read ({}); its records, and a min_compatible reaching it, went unchecked",
+                s.tag, s.detail
+            )
+        })
+        .collect();
+    let not_semver = tags(SkipReason::NotSemver);
+    if !not_semver.is_empty() {
+        statements.push(format!(
+            "tags skipped as not releases (they match the tag pattern but hold no semver version): {}",
+            not_semver.join(", ")
+        ));
+    }
+    let outside = tags(SkipReason::OutsideWindow);
+    if let (Some(first), Some(last)) = (outside.first(), outside.last()) {
+        let which = match outside.len() {
+            1 => format!("release {first} is"),
+            2 => format!("releases {first} and {last} are"),
+            n => format!("{n} releases ({first} to {last}) are"),
+        };
+        statements.push(format!(
+            "{which} outside every protocol's window (min_compatible, else the first release of its series): only their records were compared"
+        ));
+    }
+    statements
 }

@@ -5,15 +5,39 @@ use semver::Version;
 
 use crate::config::{AllowNote, Config};
 use crate::findings::{Finding, Level};
+use crate::rules::RuleId;
 
-/// The highest level among the findings that count (not allowed, not known history).
+mod window;
+
+pub(crate) use window::window_findings;
+pub use window::{LeftOut, Window, WindowBreak, WindowRelease};
+
+/// The highest level among the findings that count (not allowed, not known history) and that a version
+/// bump pays for (a window that reaches a release it breaks is paid for by no version:
+/// [`window_findings`]).
 pub(crate) fn required_level(findings: &[Finding]) -> Level {
     findings
         .iter()
-        .filter(|f| f.counts())
+        .filter(|f| f.counts() && bump_pays(f))
         .map(|f| f.level)
         .max()
         .unwrap_or(Level::None)
+}
+
+/// Whether a version bump pays for `finding`: every finding but a window that reaches a release it
+/// breaks, which only `min_compatible` can fix, and a `since` above the declared version, which no
+/// level of change describes (the version must reach it, or the `since` be corrected).
+pub fn bump_pays(finding: &Finding) -> bool {
+    !matches!(
+        finding.rule,
+        RuleId::MinCompatibleSpansBreak | RuleId::SinceAboveVersion
+    )
+}
+
+/// Whether `finding` fails the check whatever the required bump: a counted
+/// `min_compatible_spans_break` or `since_above_version`.
+pub fn fails_whatever_the_version(finding: &Finding) -> bool {
+    finding.counts() && !bump_pays(finding)
 }
 
 /// The lowest version that a change of `level` allows after `old`, by Cargo's semver convention:
@@ -68,19 +92,20 @@ pub(crate) fn requirement(
     findings: &[Finding],
 ) -> Requirement {
     let bump = required_level(findings);
+    let window_holds = !findings.iter().any(fails_whatever_the_version);
     match (old_version, new_version) {
         (Some(old), Some(new)) => {
             let version = required_version(old, bump);
             Requirement {
                 bump,
-                met: *new >= version,
+                met: *new >= version && window_holds,
                 version: Some(version),
             }
         }
         (None, Some(new)) => Requirement {
             bump: Level::None,
             version: Some(new.clone()),
-            met: true,
+            met: window_holds,
         },
         (_, None) => Requirement {
             bump,

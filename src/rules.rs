@@ -472,9 +472,11 @@ reader has a `#[serde(other)]` catch-all).\n\nbefore: enum State { Run, Done }\n
         level: Major,
         evidence: RejectedOrMisread,
         summary: "an enum variant's wire name changed",
-        help: "keep the wire tag with `#[serde(rename = \"old\")]`, or add `#[serde(alias = \"new\")]` to readers one release before writers switch",
+        help: "keep the wire tag with `#[serde(rename = \"old\")]` (of an enum written as integers by serde_repr, keep its discriminant, `Done = 3`: `rename` does not apply), or add `#[serde(alias = \"new\")]` to readers one release before writers switch",
         explanation: "Readers fail with `unknown variant` on the other release's tag. Keep the old tag with \
-`#[serde(rename = \"...\")]` or migrate reader-first with `#[serde(alias = \"...\")]`.\n\nbefore: enum State { Done }\nafter:  #[serde(rename_all = \"lowercase\")] enum State { Done }\nwitness (new writer): \"done\"",
+`#[serde(rename = \"...\")]` or migrate reader-first with `#[serde(alias = \"...\")]`. An enum that serde_repr \
+writes as integers has its discriminant as its tag (`Done = 3`): keep the discriminant; serde's `rename` and \
+`alias` do not apply to it.\n\nbefore: enum State { Done }\nafter:  #[serde(rename_all = \"lowercase\")] enum State { Done }\nwitness (new writer): \"done\"",
     }
     EnumReprChanged {
         id: "enum_repr_changed",
@@ -609,7 +611,7 @@ variant (or fail). Append new variants at the end.\n\nbefore: enum State { Run, 
         id: "external_type_changed",
         level: Major,
         evidence: Opaque,
-        summary: "a type from another crate changed",
+        summary: "a type the checker cannot see into (of another crate, or with hand-written serde impls) changed",
         help: "check that both types serialize the same way; declare a hand-written type's shape with `#[wire(as = T)]` (or `[shapes]` in wirecheck.toml for another crate's type), or allow the finding with a reason",
         explanation: "Types from other crates that the checker cannot see into, and types of the crate whose serde \
 impls are written by hand or by a macro (no `#[derive(Serialize, Deserialize)]`), are compared by their full path \
@@ -701,6 +703,55 @@ field removed and one added, or renamed with `rename`). A reader of the old name
 unknown one, ignores it, and reads the field as absent: no error, the value is silently lost, in both \
 directions of a mixed upgrade. This is the contract's misread, a break, not an optional field added and \
 another removed.\n\nbefore: struct Doc { timestamp: Option<String> }\nafter:  struct Doc { #[serde(rename = \"lastModified\")] last_modified: Option<String> }\nwitness (new writer): {\"lastModified\": \"x\"}",
+    }
+    MinCompatibleSpansBreak {
+        id: "min_compatible_spans_break",
+        level: Major,
+        evidence: NoPayload,
+        summary: "the protocol's window (min_compatible, else its series) reaches a release this one cannot talk to",
+        help: "raise min_compatible above the broken release (the handshake then refuses its peers), or undo the break; a version bump does not help",
+        explanation: "A release declares which older releases it interoperates with: from its `min_compatible` on, \
+else from the first release of its series (`x.0.0`, or `0.y.0` for `0.y.z`). The handshake accepts exactly \
+those peers, and the skew test decodes their fixtures, so the check proves the same window: every release tag \
+inside it is compared in full with the working tree, and a break against one of them (not allowed) is this \
+finding, whatever the declared version, since no version makes that pair talk. It names the broken release and \
+the break (whose own finding has the witness). A break this change makes inside a declared `min_compatible` \
+(the version bumped to the next major but `min_compatible` left behind) is one; so is a `min_compatible` \
+lowered below a break that an earlier release paid for (known history against the baseline, but inside the \
+new window again): the finding names the release whose window left the broken one out. A new break inside \
+the series' default window is left to the version: its bump moves the window past the release.\n\n\
+before: #[wire(name = \"sched\", version = \"0.87.0\")]\n\
+after:  #[wire(name = \"sched\", version = \"0.88.0\", min_compatible = \"0.87.0\")] and a field v0.87.0 requires removed",
+    }
+    UpgradeOrderChanged {
+        id: "upgrade_order_changed",
+        level: Major,
+        evidence: NoPayload,
+        summary: "the protocol's upgrade order changed",
+        help: "keep the upgrade order until no release relies on the old one, or declare the version the change requires and tell operators the new order",
+        explanation: "The upgrade order (`upgrade = \"any-order\" | \"server-first\" | \"client-first\"`) says which \
+mixed pairs of releases must work: the check compares each request and response only in the directions the \
+order needs, and the handshake refuses the other pairings. An order that drops a direction an older order \
+needed (any-order to server-first: a client upgraded before its server is no longer proven, nor accepted) \
+changes what operators may do, and would let a break in the dropped direction pass unseen: `major`. An order \
+that needs more directions than before (server-first to any-order) is proven in all of them: `minor`. A \
+protocol of events and records alone needs both directions under every order: `minor`.\n\n\
+before: #[wire(name = \"sched\", version = \"0.87.0\")]\n\
+after:  #[wire(name = \"sched\", version = \"0.87.1\", upgrade = \"server-first\")]",
+    }
+    SinceAboveVersion {
+        id: "since_above_version",
+        level: None,
+        evidence: NoPayload,
+        summary: "a `since` names a release after the protocol's declared version",
+        help: "declare the protocol's version at or above the `since` (the release that brings the change), or correct the `since`",
+        explanation: "`#[wire(since = \"...\")]` on a message, field or variant says in which release it entered the \
+protocol, for the maintainers of peers. It cannot be later than the version the working tree declares: \
+either the version was not bumped for the change, or the `since` is wrong. The compiler cannot tell (the \
+derive of a message does not see its protocol's version), so the check does: the finding fails it until the \
+two agree. Its level is `none`: it is about the declaration, not the wire, so it raises no bump.\n\n\
+before: #[wire(name = \"sched\", version = \"0.87.0\")] ... pub t: u32\n\
+after:  #[wire(name = \"sched\", version = \"0.87.0\")] ... #[wire(since = \"0.88.0\")] pub t: u32",
     }
 }
 

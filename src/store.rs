@@ -170,6 +170,25 @@ struct Kept {
     model: Option<Snapshot>,
 }
 
+/// What a release's file in the store gives back: the parts asked for, the extraction's notes and the
+/// declaration of every protocol of the release.
+struct Found {
+    parts: Vec<Rc<Part>>,
+    notes: Vec<ExtractNote>,
+    protocols: Vec<ProtocolDecl>,
+}
+
+/// An older release as [`Store::parts_with`] gives it: the declaration of each of its protocols (its
+/// version and `min_compatible` there, whatever the shape of its part), and the parts of the protocols
+/// the caller has not compared in the same shape yet.
+#[derive(Debug, Clone)]
+pub(crate) struct ReleaseParts {
+    /// Every protocol the release declares.
+    pub protocols: Vec<ProtocolDecl>,
+    /// The parts asked for.
+    pub parts: Vec<Rc<Part>>,
+}
+
 /// Which parts a caller has not compared yet, by protocol name and [shape](Part::shape).
 pub(crate) type Unseen<'a> = &'a dyn Fn(&str, &str) -> bool;
 
@@ -547,10 +566,10 @@ impl Store {
         holds: Holds<'_>,
         extract: impl FnOnce() -> Result<(Snapshot, serde_json::Value), E>,
     ) -> Result<Arc<Snapshot>, E> {
-        if let Some((parts, notes)) = self.lookup(commit, None, None, holds) {
+        if let Some(found) = self.lookup(commit, None, None, holds) {
             return Ok(Arc::new(Snapshot::join(
-                parts.iter().map(|p| &p.model),
-                notes,
+                found.parts.iter().map(|p| &p.model),
+                found.notes,
             )));
         }
         let (snapshot, inputs) = extract()?;
@@ -722,6 +741,7 @@ impl Store {
         self.parts_with(commit, keep, unseen, &|_| true, || {
             extract().map(|s| (s, serde_json::Value::Null))
         })
+        .map(|release| release.parts)
     }
 
     /// [`Store::parts`], with what the extraction depended on outside the commit (see
@@ -733,9 +753,12 @@ impl Store {
         unseen: Unseen<'_>,
         holds: Holds<'_>,
         extract: impl FnOnce() -> Result<(Snapshot, serde_json::Value), E>,
-    ) -> Result<Vec<Rc<Part>>, E> {
-        if let Some((parts, _)) = self.lookup(commit, Some(keep), Some(unseen), holds) {
-            return Ok(parts);
+    ) -> Result<ReleaseParts, E> {
+        if let Some(found) = self.lookup(commit, Some(keep), Some(unseen), holds) {
+            return Ok(ReleaseParts {
+                protocols: found.protocols,
+                parts: found.parts,
+            });
         }
         let (snapshot, inputs) = extract()?;
         let snapshot = Arc::new(snapshot);
@@ -761,7 +784,10 @@ impl Store {
             }
             parts.push(part);
         }
-        Ok(parts)
+        Ok(ReleaseParts {
+            protocols: snapshot.protocols.clone(),
+            parts,
+        })
     }
 
     /// Writes an extracted release to the store on the writer's thread, which shares `snapshot` until
@@ -827,10 +853,10 @@ impl Store {
         }
         if cfg!(debug_assertions)
             && keep.is_none()
-            && let Some((stored, notes)) = self.lookup(commit, None, None, &|_| true)
+            && let Some(found) = self.lookup(commit, None, None, &|_| true)
         {
             debug_assert_eq!(
-                &Snapshot::join(stored.iter().map(|p| &p.model), notes),
+                &Snapshot::join(found.parts.iter().map(|p| &p.model), found.notes),
                 &**snapshot,
                 "a release's parts must join into its model"
             );
@@ -871,7 +897,7 @@ impl Store {
         keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
         unseen: Option<Unseen<'_>>,
         holds: Holds<'_>,
-    ) -> Option<(Vec<Rc<Part>>, Vec<ExtractNote>)> {
+    ) -> Option<Found> {
         let path = self.entry_path(commit)?;
         self.settled(&path);
         let mut entry: Entry = read_json(&std::fs::read(&path).ok()?)?;
@@ -922,7 +948,12 @@ impl Store {
             .borrow_mut()
             .releases
             .insert(commit.to_owned(), checked::ReleaseSummary::of(&entry));
-        Some((found, entry.notes))
+        let protocols = entry.protocols.iter().map(|p| p.decl.clone()).collect();
+        Some(Found {
+            parts: found,
+            notes: entry.notes,
+            protocols,
+        })
     }
 
     /// The part `id` of the protocol `decl` (kept with `stored`), narrowed to what `want` keeps; `shape`

@@ -234,12 +234,39 @@ fn unparsable_source_in_the_working_tree_is_exit_2_with_its_position() {
         "src/lib.rs",
         &lib("0.1.0", "    pub x: u32\n    pub y: u32,\n", ""),
     );
-    repo.run(&["check"]).fails_with(&[
-        "cannot read the working tree",
-        "src/lib.rs:13:",
-        "cannot parse Rust source",
-        "Fix the source",
+    // Issue 33 item 9: said as the user's code, as rustc would, not as wirecheck failing.
+    let run = repo.run(&["check"]);
+    run.fails_with(&[
+        "error: src/lib.rs:13:",
+        "syntax error in the working tree",
+        "not wirecheck: `cargo check` shows the same error",
     ]);
+    assert!(!run.stderr.contains("cannot read"), "{}", run.stderr);
+}
+
+/// Issue 33 item 9: the hint after a `cargo metadata` error follows from what cargo says, instead of
+/// always `--manifest-path`.
+#[test]
+fn the_cargo_metadata_hint_follows_the_error() {
+    let repo = Repo::released("0.1.0");
+    let missing = repo.tmp.path().join("nowhere/Cargo.toml");
+    let run = run_in(
+        repo.tmp.path(),
+        &["check", "--manifest-path", missing.to_str().expect("utf-8")],
+        Duration::from_secs(60),
+    );
+    run.fails_with(&[
+        "does not exist",
+        "Check the path given with --manifest-path",
+    ]);
+    std::fs::write(repo.dir.join("Cargo.toml"), "[package]\nname = \n").expect("manifest");
+    let run = repo.run(&["check"]);
+    run.fails_with(&["cargo metadata", "Fix what cargo reports"]);
+    assert!(
+        !run.stderr.contains("pass --manifest-path"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -287,7 +314,7 @@ fn binary_files_are_refused_when_they_are_modules_and_ignored_otherwise() {
     // Binary that happens to be UTF-8 (NULs and control bytes) is not Rust.
     repo.write_bytes("src/data.rs", b"\0\0\x01\x02ELF\x7f\0");
     repo.run(&["check"])
-        .fails_with(&["src/data.rs:1:", "cannot parse Rust source"]);
+        .fails_with(&["src/data.rs:1:", "syntax error in the working tree"]);
 }
 
 /// 20 MB of valid Rust: extraction and comparison finish (and agree that nothing changed).
@@ -644,6 +671,31 @@ fn a_misspelled_rule_id_in_allow_is_exit_2_naming_it_and_the_fix() {
     ]);
 }
 
+/// Issue 33 item 8: an `allow` without its `reason` on a field or variant was only a note, and allowed
+/// nothing; the contract requires a reason: exit 2, as on a message.
+#[test]
+fn an_allow_without_a_reason_on_a_field_is_exit_2() {
+    let repo = Repo::released("0.1.0");
+    repo.write(
+        "src/lib.rs",
+        &lib(
+            "0.1.0",
+            "    #[wire(allow(field_type_changed))]\n    pub x: u32,\n",
+            "",
+        ),
+    );
+    repo.run(&["check"]).fails_with(&[
+        "cannot read the working tree",
+        "src/lib.rs:12:",
+        "invalid #[wire] on a field or variant",
+        "`allow(...)` needs a `reason = \"...\"`",
+    ]);
+    let nested = "\n#[derive(Serialize, Deserialize)]\npub enum Mode {\n    #[wire(allow(variant_removed), reason = \"  \")]\n    Fast,\n}\n";
+    repo.write("src/lib.rs", &lib("0.1.0", "    pub mode: Mode,\n", nested));
+    repo.run(&["check"])
+        .fails_with(&["src/lib.rs:17:", "`reason` must not be empty"]);
+}
+
 #[test]
 fn a_baseline_without_the_crate_makes_every_protocol_new() {
     let repo = Repo::new();
@@ -703,7 +755,7 @@ fn a_bare_repository_has_no_working_tree_to_check() {
     let run = run_in(&bare, &["check"], Duration::from_secs(60));
     run.fails_with(&[
         "cannot read the workspace with cargo metadata",
-        "--manifest-path",
+        "Run wirecheck inside the workspace, or pass --manifest-path",
     ]);
     // A work tree copied out of git (a tarball): no repository around it.
     let loose = repo.tmp.path().join("loose");

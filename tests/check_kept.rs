@@ -278,12 +278,13 @@ fn an_older_release_that_cannot_be_read_is_not_extracted_again_and_keeps_the_che
     assert!(String::from_utf8(edited.stderr).unwrap().contains(skipped));
     assert_eq!(std::fs::read(&unreadable[0]).unwrap(), recorded);
     report(&dir);
-    // Another filter (the working tree now reads every message of v1.0.0's `ctl`): extracted again.
+    // Another filter (the working tree's `ctl` window now starts at 1.2.0: of v1.0.0's `ctl` it reads
+    // the records only): extracted again. (A min_compatible of 1.0.0 is the series' window already.)
     write(
         &lib_rs,
         &lib("1.2.0", "pub id: u64, pub slot: Option<u32>", "pub now: u8").replace(
             "name = \"ctl\", version",
-            "name = \"ctl\", min_compatible = \"1.0.0\", version",
+            "name = \"ctl\", min_compatible = \"1.2.0\", version",
         ),
     );
     report(&dir);

@@ -305,3 +305,33 @@ fn the_rule_is_in_the_catalogue() {
         "fixtures_missing (none)\n\nthe baseline release's wire fixtures are not in the working tree\n"
     ));
 }
+
+/// Issue 33 item 8: `fixtures write --check` checks the protocols that keep wire fixtures (their
+/// `wire-fixtures/<protocol>/` folder exists, as `check` decides for `fixtures_missing`) and says which
+/// keep none, instead of demanding fixtures of every protocol.
+#[test]
+fn check_demands_fixtures_only_of_the_protocols_that_keep_them() {
+    let ctl = "\n#[derive(Protocol)]\n#[wire(name = \"ctl\", version = \"0.1.0\")]\npub struct Ctl;\n\n\
+        #[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = Ctl, topic = \"ctl.stop\", kind = \"request\")]\n\
+        pub struct Stop { pub now: bool }\n";
+    let repo = Repo::new(&format!("{}{ctl}", lib("0.1.0", "")));
+    // No protocol keeps fixtures yet: nothing to check.
+    let (code, stdout, stderr) = repo.run(&["fixtures", "write", "--check"]);
+    assert_eq!((code, stdout.as_str()), (0, ""), "{stderr}");
+    assert!(
+        stderr.contains("sched keeps no wire fixtures (no folder wire-fixtures/sched/)"),
+        "{stderr}"
+    );
+    // `sched` keeps them; `ctl` still does not.
+    let (code, _, _) = repo.run(&["fixtures", "write"]);
+    assert_eq!(code, 0);
+    std::fs::remove_dir_all(repo.dir.join("wire-fixtures/ctl")).unwrap();
+    let (code, _, stderr) = repo.run(&["fixtures", "write", "--check"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("ctl keeps no wire fixtures"), "{stderr}");
+    assert!(!stderr.contains("sched keeps no"), "{stderr}");
+    // A kept protocol's missing file still fails.
+    std::fs::remove_file(repo.dir.join(ALLOC)).unwrap();
+    let (code, stdout, _) = repo.run(&["fixtures", "write", "--check"]);
+    assert_eq!((code, stdout), (1, format!("missing {ALLOC}\n")));
+}

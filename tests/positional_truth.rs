@@ -2358,6 +2358,26 @@ fixture_witnesses!(
 /// new fixture cannot skip the witness test unnoticed.
 const WITNESSES_NOT_DECODED: &[(&str, &str)] = &[
     (
+        "upgrade_order_changed",
+        "no payload: the upgrade order is a declaration (evidence NoPayload)",
+    ),
+    (
+        "upgrade_order_changed__widened",
+        "no payload: a minor change of the declaration",
+    ),
+    (
+        "positional_undecodable__added_field",
+        "decoded by added_undecodable_fixture_witnesses_fail_in_the_release_that_wrote_them (a witness read back by the release that wrote it)",
+    ),
+    (
+        "positional_undecodable__added_message",
+        "decoded by added_undecodable_fixture_witnesses_fail_in_the_release_that_wrote_them (a message only the new release has)",
+    ),
+    (
+        "positional_undecodable__added_variant",
+        "decoded by added_undecodable_fixture_witnesses_fail_in_the_release_that_wrote_them (a witness read back by the release that wrote it)",
+    ),
+    (
         "custom_serde_changed",
         "opaque: no witness (custom functions)",
     ),
@@ -2496,4 +2516,240 @@ fn bytes_are_vec_u8_and_positional_codecs_are_compact() {
     }
     // serde_json is human-readable: the string.
     assert_eq!(json(&address), Value::String("127.0.0.1".into()));
+}
+
+// ----- what the new release adds, unreadable even by itself (issue 33, item 4) -----
+
+/// Types a new release may add that no positional codec gets through: each is written by its own
+/// release and read back by it, and fails; the engine must say so where the release adds them.
+#[allow(dead_code)]
+mod added_undecodable {
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Serialize, Deserialize, Debug)]
+    #[serde(untagged)]
+    pub enum Either {
+        Number(u8),
+        Text(String),
+    }
+
+    #[derive(Serialize, Deserialize, Debug)]
+    pub struct Untagged {
+        pub id: u16,
+        pub value: Either,
+    }
+
+    #[derive(Serialize, Deserialize, Debug)]
+    pub struct Skipped {
+        pub id: u16,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub note: Option<u8>,
+        pub tail: u16,
+    }
+
+    #[derive(Serialize, Deserialize, Debug)]
+    pub struct Inner {
+        pub a: u8,
+    }
+
+    #[derive(Serialize, Deserialize, Debug)]
+    pub struct Flattened {
+        pub id: u16,
+        #[serde(flatten)]
+        pub inner: Inner,
+    }
+
+    /// The Rust source of the three as messages of `P`, each on a topic of its own, after `Msg`.
+    pub const MESSAGES: &str = "#[derive(Serialize, Deserialize)]\n#[serde(untagged)]\n\
+        pub enum Either { Number(u8), Text(String) }\n\
+        #[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = P, topic = \"t.untagged\", kind = \"event\")]\n\
+        pub struct Untagged { pub id: u16, pub value: Either }\n\
+        #[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = P, topic = \"t.skipped\", kind = \"event\")]\n\
+        pub struct Skipped { pub id: u16, #[serde(default, skip_serializing_if = \"Option::is_none\")] pub note: Option<u8>, pub tail: u16 }\n\
+        #[derive(Serialize, Deserialize)]\npub struct Inner { pub a: u8 }\n\
+        #[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = P, topic = \"t.flattened\", kind = \"event\")]\n\
+        pub struct Flattened { pub id: u16, #[serde(flatten)] pub inner: Inner }\n";
+}
+
+/// Whether `value` fails to go through `c` and back: the encoding fails, or the decoding of its bytes.
+fn round_trip_fails<T: Serialize + DeserializeOwned>(c: Codec, value: &T) -> bool {
+    let bytes = match c {
+        Postcard => postcard::to_allocvec(value).map_err(|e| e.to_string()),
+        BincodeStandard => bincode::serde::encode_to_vec(value, bincode::config::standard())
+            .map_err(|e| e.to_string()),
+        BincodeLegacy => bincode::serde::encode_to_vec(value, bincode::config::legacy())
+            .map_err(|e| e.to_string()),
+        Json => serde_json::to_vec(value).map_err(|e| e.to_string()),
+    };
+    bytes.map_or(true, |bytes| decode::<T>(c, &bytes).is_err())
+}
+
+#[test]
+fn a_message_the_new_release_adds_that_it_cannot_read_back_is_positional_undecodable() {
+    use added_undecodable::*;
+    for c in [BincodeStandard, BincodeLegacy, Postcard] {
+        let untagged = Untagged {
+            id: 1,
+            value: Either::Number(2),
+        };
+        let skipped = Skipped {
+            id: 1,
+            note: None,
+            tail: 3,
+        };
+        let flattened = Flattened {
+            id: 1,
+            inner: Inner { a: 2 },
+        };
+        assert!(round_trip_fails(c, &untagged), "{c}: untagged");
+        assert!(round_trip_fails(c, &skipped), "{c}: skipped");
+        assert!(round_trip_fails(c, &flattened), "{c}: flattened");
+    }
+    let plain = "#[derive(Serialize, Deserialize, Message)]\n\
+        #[wire(protocol = P, topic = \"t.msg\", kind = \"event\")]\npub struct Msg { pub id: u16 }\n";
+    for format in ["bincode", "postcard"] {
+        let old = source(format, "0.1.0", plain);
+        let new = source(format, "0.2.0", &format!("{plain}{MESSAGES}"));
+        let old = snapshot_from_sources("case", &[("src/lib.rs", old.as_str())]).unwrap();
+        let new = snapshot_from_sources("case", &[("src/lib.rs", new.as_str())]).unwrap();
+        let found = compare_protocol(&old, &new, "p", "v0.1.0", Scope::Full);
+        for message in ["Untagged", "Skipped", "Flattened"] {
+            let undecodable = found
+                .iter()
+                .find(|f| f.rule.as_str() == "positional_undecodable" && f.message_type == message);
+            let undecodable =
+                undecodable.unwrap_or_else(|| panic!("{format} {message}: {found:#?}"));
+            assert_eq!(undecodable.level, Level::Major);
+            assert!(undecodable.witness.is_some(), "{undecodable:?}");
+        }
+        // A plain message added stays a minor change.
+        let plain_added = format!(
+            "{plain}#[derive(Serialize, Deserialize, Message)]\n\
+            #[wire(protocol = P, topic = \"t.more\", kind = \"event\")]\npub struct More {{ pub id: u16 }}\n"
+        );
+        let new = source(format, "0.2.0", &plain_added);
+        let new = snapshot_from_sources("case", &[("src/lib.rs", new.as_str())]).unwrap();
+        let found = compare_protocol(&old, &new, "p", "v0.1.0", Scope::Full);
+        assert!(
+            found.iter().all(|f| f.level == Level::Minor),
+            "{format}: {found:#?}"
+        );
+    }
+}
+
+/// The fixtures of what a release adds and cannot read back itself, compiled.
+#[allow(dead_code)]
+mod added_fixtures {
+    pub mod message {
+        include!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/positional_undecodable__added_message/new/lib.rs"
+        ));
+    }
+    pub mod field {
+        pub mod old {
+            include!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/positional_undecodable__added_field/old/lib.rs"
+            ));
+        }
+        pub mod new {
+            include!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/positional_undecodable__added_field/new/lib.rs"
+            ));
+        }
+    }
+    pub mod variant {
+        pub mod old {
+            include!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/positional_undecodable__added_variant/old/lib.rs"
+            ));
+        }
+        pub mod new {
+            include!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/positional_undecodable__added_variant/new/lib.rs"
+            ));
+        }
+    }
+}
+
+/// Whether the witness `w`, a value of `T`, fails to go through `c` and back as a `T`.
+fn own_witness_fails<T: Serialize + DeserializeOwned>(c: Codec, w: &Value) -> bool {
+    let value: T = serde_json::from_value(w.clone())
+        .unwrap_or_else(|e| panic!("the witness {w} is no value of its release's type: {e}"));
+    round_trip_fails(c, &value)
+}
+
+/// The witnesses of the `positional_undecodable__added_*` fixtures, decoded by the real codecs: a
+/// `positional_undecodable` one is the new release's own payload, which the new release fails to read
+/// back; the others (the field or variant added) are decoded across the releases as usual.
+#[test]
+fn added_undecodable_fixture_witnesses_fail_in_the_release_that_wrote_them() {
+    use added_fixtures::{field, message, variant};
+    type Decode = fn(&str, Codec, &wirecheck::findings::Finding) -> bool;
+    let cases: [(&str, &[Codec], Decode); 3] = [
+        (
+            "positional_undecodable__added_message",
+            &[Postcard],
+            |_, c, f| own_witness_fails::<message::Status>(c, f.witness.as_ref().unwrap()),
+        ),
+        (
+            "positional_undecodable__added_field",
+            &[BincodeStandard, BincodeLegacy],
+            |rule, c, f| {
+                let w = f.witness.as_ref().unwrap();
+                match (rule, f.direction) {
+                    ("positional_undecodable", _) => own_witness_fails::<field::new::Msg>(c, w),
+                    (_, Some(OldReadsNew)) => {
+                        witness_real::<field::new::Msg, field::old::Msg>(c, w)
+                            .is_ok_and(|r| r.breaks())
+                    }
+                    _ => witness_real::<field::old::Msg, field::new::Msg>(c, w)
+                        .is_ok_and(|r| r.breaks()),
+                }
+            },
+        ),
+        (
+            "positional_undecodable__added_variant",
+            &[Postcard],
+            |rule, c, f| {
+                let w = f.witness.as_ref().unwrap();
+                match (rule, f.direction) {
+                    ("positional_undecodable", _) => own_witness_fails::<variant::new::Msg>(c, w),
+                    (_, Some(OldReadsNew)) => {
+                        witness_real::<variant::new::Msg, variant::old::Msg>(c, w)
+                            .is_ok_and(|r| r.breaks())
+                    }
+                    _ => witness_real::<variant::old::Msg, variant::new::Msg>(c, w)
+                        .is_ok_and(|r| r.breaks()),
+                }
+            },
+        ),
+    ];
+    for (dir, codecs, decodes) in cases {
+        let read = |side: &str| {
+            let path = format!(
+                "{}/tests/fixtures/{dir}/{side}/lib.rs",
+                env!("CARGO_MANIFEST_DIR")
+            );
+            let text = std::fs::read_to_string(&path).unwrap();
+            snapshot_from_sources("fixture", &[("src/lib.rs", text.as_str())]).unwrap()
+        };
+        let found = compare_protocol(&read("old"), &read("new"), "p", "v0.1.0", Scope::Full);
+        let majors: Vec<_> = found.iter().filter(|f| f.level == Level::Major).collect();
+        assert!(
+            majors
+                .iter()
+                .any(|f| f.rule.as_str() == "positional_undecodable"),
+            "{dir}: {found:#?}"
+        );
+        for f in majors {
+            for &c in codecs {
+                assert!(decodes(f.rule.as_str(), c, f), "{dir}, {c}: {f:#?}");
+            }
+        }
+    }
 }

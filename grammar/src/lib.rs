@@ -109,6 +109,9 @@ pub const RULE_IDS: &[&str] = &[
     "value_domain_narrowed",
     "serde_impl_changed",
     "field_renamed_on_wire",
+    "min_compatible_spans_break",
+    "upgrade_order_changed",
+    "since_above_version",
 ];
 
 /// The start of the message of an unknown rule id in `allow(...)` (see [`is_unknown_rule_id`]).
@@ -711,8 +714,9 @@ pub fn is_unknown_rule_id(error: &syn::Error) -> bool {
 }
 
 /// The rule id closest to a mistyped one, when it is close enough to be what was meant (at most one edit
-/// per three characters, as rustc's "did you mean" suggestions).
-fn closest_rule_id(id: &str) -> Option<&'static str> {
+/// per three characters, as rustc's "did you mean" suggestions): for `allow(...)`, and for the checker's
+/// own commands that take a rule id (`wirecheck explain`).
+pub fn closest_rule_id(id: &str) -> Option<&'static str> {
     let limit = id.chars().count().max(3) / 3;
     RULE_IDS
         .iter()

@@ -4,21 +4,25 @@
 
 use std::collections::BTreeSet;
 
+use super::window::{self, WindowBuilder};
 use crate::compat::{self, Scope};
 use crate::extract::Keep;
 use crate::findings::{Direction, Finding, Level, Side};
 use crate::model::{ExtractNote, Location, ModelView, PartOf, ProtocolDecl, Snapshot};
 use crate::outcome::{Baseline, ProtocolChanges};
+use crate::policy::WindowBreak;
 use crate::rules::RuleId;
-use crate::store::{Part, ReleaseSummary, Store, StoredProtocol};
+use crate::store::{Part, ReleaseParts, ReleaseSummary, Store, StoredProtocol};
 
 /// How much of an older release's protocol (`old`) is compared with the working tree's (`new`): every
-/// message for releases from the protocol's `min_compatible` on, else only its records (which are still
-/// read back).
+/// message for releases inside the working tree's window (from its `min_compatible` on, else from the
+/// first release of its series: the releases the handshake accepts), else only its records (which are
+/// still read back).
 fn scope(new: &ProtocolDecl, old: &ProtocolDecl) -> Scope {
-    match &new.min_compatible {
-        Some(min) if old.version >= *min => Scope::Full,
-        _ => Scope::RecordsOnly,
+    if window::inside(new, old) {
+        Scope::Full
+    } else {
+        Scope::RecordsOnly
     }
 }
 
@@ -35,10 +39,7 @@ impl<'c> OlderReleaseKeep<'c> {
     pub(super) fn new(current: &'c [ProtocolDecl]) -> Self {
         let mut names: Vec<String> = current
             .iter()
-            .map(|p| match &p.min_compatible {
-                Some(min) => format!("{}>={min}", p.name),
-                None => p.name.clone(),
-            })
+            .map(|p| format!("{}>={}", p.name, window::minimum_of(p)))
             .collect();
         names.sort();
         OlderReleaseKeep {
@@ -58,7 +59,7 @@ impl<'c> OlderReleaseKeep<'c> {
         }
     }
 
-    /// The filter's name: each working-tree protocol's name and `min_compatible`, which is all of the
+    /// The filter's name: each working-tree protocol's name and window, which is all of the
     /// working tree that [`OlderReleaseKeep::keep`] reads, so equal names keep alike (the store names an
     /// unreadable release's error by it).
     pub(super) fn name(&self) -> &str {
@@ -90,11 +91,15 @@ impl<'s> PartRef<'s> {
     }
 }
 
-/// An older release as a comparison reads it: its tag and its models, whole or one per protocol (such
-/// as the parts the [store](crate::store) gives), a protocol being declared in one of them at most.
+/// An older release as a comparison reads it: its tag, its declaration of every protocol, and its
+/// models, whole or one per protocol (such as the parts the [store](crate::store) gives: of the
+/// protocols not compared in the same shape at an older release), a protocol being declared in one of
+/// them at most.
 pub(crate) struct OlderRelease<'s> {
     /// The release's tag, which the findings say they are against.
     pub tag: &'s str,
+    /// The release's declaration of each protocol it declares, compared or not.
+    pub protocols: Vec<&'s ProtocolDecl>,
     /// The release's models, each with the stored part it is (`None`: a whole model).
     pub models: Vec<(&'s Snapshot, Option<&'s Part>)>,
 }
@@ -106,18 +111,24 @@ impl<'s> OlderRelease<'s> {
             .iter()
             .map(|(tag, model)| OlderRelease {
                 tag,
+                protocols: model.protocols.iter().collect(),
                 models: vec![(model, None)],
             })
             .collect()
     }
 
     /// Older releases of the store's parts, by tag.
-    pub(crate) fn parts(older: &'s [(String, Vec<std::rc::Rc<Part>>)]) -> Vec<OlderRelease<'s>> {
+    pub(crate) fn parts(older: &'s [(String, ReleaseParts)]) -> Vec<OlderRelease<'s>> {
         older
             .iter()
-            .map(|(tag, parts)| OlderRelease {
+            .map(|(tag, release)| OlderRelease {
                 tag,
-                models: parts.iter().map(|p| (&p.model, Some(&**p))).collect(),
+                protocols: release.protocols.iter().collect(),
+                models: release
+                    .parts
+                    .iter()
+                    .map(|p| (&p.model, Some(&**p)))
+                    .collect(),
             })
             .collect()
     }
@@ -142,8 +153,9 @@ pub(super) fn stored_id(stored: &StoredProtocol, want: Keep) -> StoredId<'_> {
 
 /// What names the inputs of one protocol's comparison, the key the [store](crate::store) keeps its
 /// findings under: the protocol's and the baseline's names, the working tree's part by its content,
-/// and the baseline's and each older release's (by tag, oldest first) by what the store names it, so
-/// that a check can find a kept comparison without reading a release's part.
+/// the baseline's and each older release's (by tag, oldest first) by what the store names it, so
+/// that a check can find a kept comparison without reading a release's part, and the protocol's
+/// declaration at every older release (its window).
 #[derive(Hash)]
 pub(super) struct Key<'s> {
     pub(super) name: &'s str,
@@ -151,6 +163,7 @@ pub(super) struct Key<'s> {
     pub(super) base: Option<StoredId<'s>>,
     pub(super) current: Option<&'s PartRef<'s>>,
     pub(super) older: Vec<(&'s str, StoredId<'s>)>,
+    pub(super) lineage: Vec<(&'s str, &'s ProtocolDecl)>,
 }
 
 /// Everything the comparison of one protocol reads. An older release is listed only when its model (of
@@ -164,6 +177,10 @@ pub(super) struct Reads<'s> {
     pub(super) current: Option<PartRef<'s>>,
     /// By tag, oldest first, with the stored part each is.
     pub(super) older: Vec<(&'s str, PartRef<'s>, Option<&'s Part>)>,
+    /// The protocol's declaration at every older release that declares it (by tag, oldest first),
+    /// its part compared or not (a part of a shape compared at an older release is not read): what
+    /// the window reads.
+    pub(super) lineage: Vec<(&'s str, &'s ProtocolDecl)>,
 }
 
 impl<'s> Reads<'s> {
@@ -188,6 +205,7 @@ impl<'s> Reads<'s> {
             base,
             current: self.current.as_ref(),
             older,
+            lineage: self.lineage.clone(),
         })
     }
 }
@@ -205,16 +223,24 @@ impl<'s> Models<'s> {
     /// What the comparison of the protocol `name` reads of these models.
     fn reads(&self, name: &'s str) -> Reads<'s> {
         let current = PartRef::of(self.current, name);
-        let older = match current {
-            Some(_) => self
-                .older
-                .iter()
-                .filter_map(|release| {
-                    let (part, stored) = release.part(name)?;
-                    Some((release.tag, part, stored))
-                })
-                .collect(),
-            None => Vec::new(),
+        let (older, lineage) = match current {
+            Some(_) => (
+                self.older
+                    .iter()
+                    .filter_map(|release| {
+                        let (part, stored) = release.part(name)?;
+                        Some((release.tag, part, stored))
+                    })
+                    .collect(),
+                self.older
+                    .iter()
+                    .filter_map(|release| {
+                        let decl = release.protocols.iter().find(|p| p.name == name)?;
+                        Some((release.tag, *decl))
+                    })
+                    .collect(),
+            ),
+            None => (Vec::new(), Vec::new()),
         };
         Reads {
             name,
@@ -222,6 +248,7 @@ impl<'s> Models<'s> {
             base: PartRef::of(self.base, name),
             current,
             older,
+            lineage,
         }
     }
 }
@@ -272,6 +299,7 @@ pub(super) fn protocol(reads: &Reads<'_>) -> ProtocolChanges {
         base,
         current,
         older,
+        lineage,
     } = reads;
     let mut findings = match (base, current) {
         (Some(base), Some(current)) => {
@@ -284,13 +312,29 @@ pub(super) fn protocol(reads: &Reads<'_>) -> ProtocolChanges {
         _ => Vec::new(),
     };
     if let Some(current) = current {
-        add_older_releases(&mut findings, current, base.as_ref(), older);
+        findings.extend(super::since::above_version(
+            current.decl,
+            &current.part,
+            rev,
+        ));
     }
+    let window = current.as_ref().map(|current| {
+        let base_breaks: Vec<WindowBreak> = findings
+            .iter()
+            .filter(|f| f.level == Level::Major)
+            .map(|f| WindowBreak::of(f, false))
+            .collect();
+        let base_decl = base.as_ref().map(|base| (*rev, base.decl));
+        let mut window = WindowBuilder::new(current.decl, base_decl, lineage);
+        add_older_releases(&mut findings, current, base.as_ref(), older, &mut window);
+        window.finish(base_breaks)
+    });
     ProtocolChanges {
         name: (*name).to_owned(),
         old_version: base.as_ref().map(|p| p.decl.version.clone()),
         new_version: current.as_ref().map(|p| p.decl.version.clone()),
         findings,
+        window,
     }
 }
 
@@ -305,26 +349,33 @@ fn anchor(findings: &mut [Finding], old: &PartRef<'_>, current: &PartRef<'_>) {
 /// Adds to `findings` the major findings between each older release (by tag, its part of the protocol)
 /// and the working tree's part `current`, each once (the first release that has it reports it). A
 /// finding the older release also has against the baseline's part `base` is known history: it shipped
-/// before and does not count again.
-fn add_older_releases(
+/// before and does not count again. Each release inside the working tree's window is told to `window`
+/// with all its major findings, known or not, duplicates included.
+fn add_older_releases<'s>(
     findings: &mut Vec<Finding>,
     current: &PartRef<'_>,
     base: Option<&PartRef<'_>>,
-    older: &[(&str, PartRef<'_>, Option<&Part>)],
+    older: &'s [(&'s str, PartRef<'_>, Option<&Part>)],
+    window: &mut WindowBuilder<'s>,
 ) {
     let new = current.decl;
     let name = new.name.as_str();
     let mut seen: BTreeSet<_> = findings.iter().map(Finding::dedup_key).collect();
     for (tag, part, _) in older {
         let scope = scope(new, part.decl);
-        let mut added = Vec::new();
-        for finding in compat::compare_views(part.view(), current.view(), name, tag, scope) {
-            if finding.level == Level::Major && seen.insert(finding.dedup_key()) {
-                added.push(finding);
-            }
-        }
-        if added.is_empty() {
+        let inside = scope == Scope::Full;
+        let mut majors: Vec<Finding> =
+            compat::compare_views(part.view(), current.view(), name, tag, scope)
+                .into_iter()
+                .filter(|f| f.level == Level::Major)
+                .collect();
+        let new_ones: Vec<bool> = majors.iter().map(|f| seen.insert(f.dedup_key())).collect();
+        let window_needs_them = inside && !majors.is_empty();
+        if !new_ones.contains(&true) && !window_needs_them {
             // Nothing to tell known or not: the release is not compared with the baseline.
+            if inside {
+                window.compared(tag, Vec::new());
+            }
             continue;
         }
         let against_base: BTreeSet<_> = match base {
@@ -334,10 +385,18 @@ fn add_older_releases(
                 .collect(),
             None => BTreeSet::new(),
         };
-        for mut finding in added {
+        for finding in &mut majors {
             finding.known = against_base.contains(&finding.dedup_key());
-            finding.anchor = finding.anchor_in_part(&part.part, &current.part, new);
-            findings.push(finding);
+        }
+        if inside {
+            let breaks = majors.iter().map(|f| WindowBreak::of(f, f.known));
+            window.compared(tag, breaks.collect());
+        }
+        for (mut finding, new_one) in majors.into_iter().zip(new_ones) {
+            if new_one {
+                finding.anchor = finding.anchor_in_part(&part.part, &current.part, new);
+                findings.push(finding);
+            }
         }
     }
 }

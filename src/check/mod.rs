@@ -16,12 +16,14 @@
 mod compare;
 mod kept;
 mod named;
+mod since;
+mod skipped;
 mod sources;
+mod window;
 
 use std::cell::OnceCell;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
-use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::config::{self, AllowNote, Config, ConfigError};
@@ -29,7 +31,7 @@ use crate::model::{ProtocolDecl, Snapshot};
 use crate::outcome::ProtocolChanges;
 use crate::policy::Allows;
 use crate::source::Release;
-use crate::store::{Part, Store};
+use crate::store::{ReleaseParts, Store};
 use crate::workspace::{
     BaselineRequest, CheckedReleases, History, Progress, Workspace, WorkspaceError, read_releases,
     revision_error,
@@ -37,9 +39,12 @@ use crate::workspace::{
 use compare::OlderRelease;
 use kept::Compared;
 
+use crate::outcome::skipped_statements;
 /// The check's result types, defined in [`crate::outcome`] so that the renderers read them without
 /// depending on the driver.
-pub use crate::outcome::{Baseline, BaselineChoice, ProtocolReport, Report};
+pub use crate::outcome::{
+    Baseline, BaselineChoice, ProtocolReport, Report, SkipReason, SkippedRelease,
+};
 
 /// Why a check could not run (exit code 2). Every variant says what to do next.
 #[derive(Debug, thiserror::Error)]
@@ -100,13 +105,11 @@ fn check_in(
     exiting: bool,
 ) -> Result<Report, CheckError> {
     // While `cargo metadata` runs, the second core reads the working tree from a guess of its crates.
-    let early = crate::workspace::start_read_ahead(
-        options.manifest_path.as_deref(),
-        &options.packages,
-        options.no_cache,
-    );
+    let early =
+        crate::workspace::start_read_ahead(options.manifest_path.as_deref(), options.no_cache);
     let mut workspace = Workspace::load(options.manifest_path.as_deref(), &options.packages)?;
     let config = config::load(&workspace.root)?;
+    workspace.check_features(&options.features)?;
     workspace.options = crate::extract::ExtractOptions {
         features: options.features.clone(),
         shapes: config.shapes.clone(),
@@ -118,19 +121,31 @@ fn check_in(
         baseline_only: options.baseline_only,
         first_release: options.first_release,
     };
-    let releases = CheckedReleases::select(&repo, &request, progress)?;
+    let mut progress = skipped::SkipRecorder::new(progress);
+    let releases = CheckedReleases::select(&repo, &request, &mut progress)?;
     let history = History::new(&workspace, &repo, options.no_cache);
     if let Some(early) = early {
         history.offer_read_ahead(early);
     }
-    let (compared, models) = compare_models(&history, &releases, progress)?;
+    let (compared, models) = compare_models(&history, &releases, &mut progress)?;
     let Compared {
         mut protocols,
         notes,
     } = compared;
+    if let Some(selected) = selected_protocols(&history, &models)? {
+        protocols.retain(|p| selected.contains(&p.name));
+    }
     add_missing_fixtures(&mut protocols, &history, &releases, &models)?;
     let allow_notes = allow(&mut protocols, &config);
-    let mut report = judge(&releases.baseline, protocols, notes, allow_notes);
+    let skipped = progress.into_skipped();
+    let older = skipped::tags(&releases.older);
+    let mut report = judge(
+        &releases.baseline,
+        protocols,
+        notes,
+        allow_notes,
+        (older, skipped),
+    );
     report.sources = sources::collect(&report, &config, &history, &releases);
     if exiting {
         history.leave_to_exit();
@@ -147,7 +162,7 @@ struct Snapshots {
     /// Of each older release that could be read (by tag, oldest first), the parts of the protocols a
     /// comparison has not seen in the same shape at an older one (as the store gives them: not copied
     /// into one model).
-    older: Vec<(String, Vec<Rc<Part>>)>,
+    older: Vec<(String, ReleaseParts)>,
 }
 
 /// What the steps after the comparison read of the models compared: read (the comparison was made), or
@@ -195,7 +210,7 @@ fn compare_models(
     progress: &mut dyn Progress,
 ) -> Result<(kept::Compared, Models), WorkspaceError> {
     if let Some(found) = kept::read(history, releases) {
-        return read_back(found, history, releases, progress);
+        return Ok(read_back(found, releases, progress));
     }
     // With the baseline in the store (a check of the base branch kept it, and the older releases
     // with it), the working tree is likely the one revision extracted: it keeps nothing for the others
@@ -212,11 +227,11 @@ fn compare_models(
     if let Some(model) = history.store().used_working()
         && let Some(found) = kept::read_for(history, releases, &model, current.protocols.clone())
     {
-        return read_back(found, history, releases, progress);
+        return Ok(read_back(found, releases, progress));
     }
     if baseline_kept && let Some(found) = named::compare(history, releases, &current) {
         kept::keep(history, releases, &found.0);
-        return read_back(found, history, releases, progress);
+        return Ok(read_back(found, releases, progress));
     }
     let snapshots = read_snapshots(history, releases, current, progress)?;
     let older = OlderRelease::parts(&snapshots.older);
@@ -239,17 +254,33 @@ fn compare_models(
     Ok((compared, Models::Read(snapshots)))
 }
 
-/// A comparison read back ([`kept`]), once the packages named with `-p` are found to declare a
-/// protocol; `progress` hears of the older releases, read as far as this check needs them (their files
-/// in the store).
+/// The protocols the packages named with `-p` select (see [`Workspace::selected_protocols`]), from the
+/// working tree's model (read from the store when only its protocols were) and the baseline's
+/// protocols; `None` without `-p`.
+fn selected_protocols(
+    history: &History<'_>,
+    models: &Models,
+) -> Result<Option<BTreeSet<String>>, WorkspaceError> {
+    let workspace = history.workspace();
+    if workspace.named_packages.is_empty() {
+        return Ok(None);
+    }
+    let (current, base): (Arc<Snapshot>, &[ProtocolDecl]) = match models {
+        Models::Read(snapshots) => (Arc::clone(&snapshots.current), &snapshots.base.protocols),
+        Models::Declared(declared, _) => (history.current()?, &declared.base),
+    };
+    let protocols: Vec<&ProtocolDecl> = current.protocols.iter().chain(base).collect();
+    let messages: Vec<_> = current.messages.iter().collect();
+    workspace.selected_protocols(&protocols, &messages)
+}
+
+/// A comparison read back ([`kept`]); `progress` hears of the older releases, read as far as this check
+/// needs them (their files in the store).
 fn read_back(
     (compared, declared): (Compared, kept::Declared),
-    history: &History<'_>,
     releases: &CheckedReleases,
     progress: &mut dyn Progress,
-) -> Result<(kept::Compared, Models), WorkspaceError> {
-    let protocols: Vec<&ProtocolDecl> = declared.current.iter().chain(&declared.base).collect();
-    history.workspace().require_protocols(&protocols)?;
+) -> (kept::Compared, Models) {
     read_releases(&releases.older, progress, |release| {
         match declared
             .unreadable
@@ -260,7 +291,7 @@ fn read_back(
             None => Ok(()),
         }
     });
-    Ok((compared, Models::Declared(declared, OnceCell::new())))
+    (compared, Models::Declared(declared, OnceCell::new()))
 }
 
 /// The baseline's whole model (nothing for a first release).
@@ -275,8 +306,7 @@ fn read_base(
 }
 
 /// Reads the baseline (nothing for a first release) and the older releases, next to the working tree's
-/// model `current` (see [`Snapshots`]). The packages named with `-p` must each declare a protocol in the
-/// working tree or the baseline.
+/// model `current` (see [`Snapshots`]).
 fn read_snapshots(
     history: &History<'_>,
     releases: &CheckedReleases,
@@ -284,8 +314,6 @@ fn read_snapshots(
     progress: &mut dyn Progress,
 ) -> Result<Snapshots, WorkspaceError> {
     let base = read_base(history, releases)?;
-    let protocols: Vec<&ProtocolDecl> = current.protocols.iter().chain(&base.protocols).collect();
-    history.workspace().require_protocols(&protocols)?;
     let older = read_older_releases(history, &releases.older, &current, progress);
     Ok(Snapshots {
         current,
@@ -304,7 +332,7 @@ fn read_older_releases(
     older: &[Release],
     current: &Snapshot,
     progress: &mut dyn Progress,
-) -> Vec<(String, Vec<Rc<Part>>)> {
+) -> Vec<(String, ReleaseParts)> {
     let filter = compare::OlderReleaseKeep::new(&current.protocols);
     let keep = |old: &ProtocolDecl| filter.keep(old);
     let mut compared: BTreeSet<(String, String)> = BTreeSet::new();
@@ -317,7 +345,8 @@ fn read_older_releases(
             (&keep, filter.name()),
             &unseen,
         )?;
-        compared.extend(parts.iter().map(|p| (p.name.clone(), p.shape().to_owned())));
+        let shapes = parts.parts.iter();
+        compared.extend(shapes.map(|p| (p.name.clone(), p.shape().to_owned())));
         Ok(parts)
     });
     read.into_iter()
@@ -362,20 +391,29 @@ fn allow(protocols: &mut [ProtocolChanges], config: &Config) -> Vec<AllowNote> {
 }
 
 /// The report: each protocol's verdict on its findings (once every allow is applied), with what it must
-/// state about its baseline, the extraction's notes and the notes on the allows.
-fn judge(
+/// state about its baseline and the releases skipped (`older`, the older releases' tags, and the ones
+/// `skipped` while reading), the extraction's notes and the notes on the allows.
+fn judge<'t>(
     baseline: &Baseline,
     protocols: Vec<ProtocolChanges>,
     notes: Vec<String>,
     allow_notes: Vec<AllowNote>,
+    (older, mut skipped): (impl IntoIterator<Item = &'t str>, Vec<SkippedRelease>),
 ) -> Report {
     let protocols: Vec<ProtocolReport> =
         protocols.into_iter().map(ProtocolChanges::judge).collect();
+    let outside = skipped::outside_every_window(older, &protocols, &skipped);
+    skipped.extend(outside);
+    let statements = baseline
+        .statements()
+        .into_iter()
+        .chain(skipped_statements(&skipped));
     Report {
         baseline: baseline.clone(),
         ok: protocols.iter().all(|p| p.ok),
         protocols,
-        notes: baseline.statements().into_iter().chain(notes).collect(),
+        skipped_releases: skipped,
+        notes: statements.chain(notes).collect(),
         allow_notes,
         sources: Default::default(),
     }
@@ -389,10 +427,11 @@ pub fn compare_snapshots(
     older: &[(String, Snapshot)],
     current: &Snapshot,
 ) -> Report {
+    let tags = older.iter().map(|(tag, _)| tag.as_str());
     let older = OlderRelease::whole(older);
     let protocols = compare::protocols(baseline, (base, None), &older, current, &Store::disabled());
     let notes = compare::notes(baseline, &base.notes, current);
-    judge(baseline, protocols, notes, Vec::new())
+    judge(baseline, protocols, notes, Vec::new(), (tags, Vec::new()))
 }
 
 /// Applies the `[[allow]]` entries of `wirecheck.toml` to a report: each matching finding is marked

@@ -30,6 +30,7 @@ pub(super) fn compare(
     }
     let stored = Stored::of(history, releases, &current.protocols)?;
     let older = older_parts(&stored, &compare::OlderReleaseKeep::new(&current.protocols))?;
+    let lineage = lineage(&stored);
     let base: &[StoredProtocol] = stored.base.as_ref().map_or(&[], |base| base.stored());
     let names: BTreeSet<&str> = base
         .iter()
@@ -41,7 +42,7 @@ pub(super) fn compare(
         .into_iter()
         .map(|name| {
             let base = base.iter().find(|p| p.decl.name == name);
-            protocol(store, (name, rev), base, current, &older)
+            protocol(store, (name, rev), base, current, (&older, &lineage))
         })
         .collect::<Option<Vec<ProtocolChanges>>>()?;
     let base_notes = stored.base.as_ref().map_or(&[][..], |base| base.notes());
@@ -67,16 +68,23 @@ fn protocol(
     (name, rev): (&str, &str),
     base: Option<&StoredProtocol>,
     current: &Snapshot,
-    older: &[OlderPart<'_>],
+    (older, lineage): (&[OlderPart<'_>], &[(&str, &StoredProtocol)]),
 ) -> Option<ProtocolChanges> {
     let current_part = PartRef::of(current, name);
     // Older releases are compared only with a protocol the working tree declares.
-    let older: Vec<&OlderPart<'_>> = match current_part {
-        Some(_) => older
-            .iter()
-            .filter(|p| p.stored.decl.name == name)
-            .collect(),
-        None => Vec::new(),
+    let (older, lineage): (Vec<&OlderPart<'_>>, Vec<_>) = match current_part {
+        Some(_) => (
+            older
+                .iter()
+                .filter(|p| p.stored.decl.name == name)
+                .collect(),
+            lineage
+                .iter()
+                .filter(|(_, p)| p.decl.name == name)
+                .map(|(tag, p)| (*tag, &p.decl))
+                .collect(),
+        ),
+        None => (Vec::new(), Vec::new()),
     };
     let key = Key {
         name,
@@ -87,11 +95,12 @@ fn protocol(
             .iter()
             .map(|p| (p.tag, stored_id(p.stored, p.want)))
             .collect(),
+        lineage: lineage.clone(),
     };
     if let Some(kept) = store.kept_comparison(&key, name) {
         return Some(kept);
     }
-    let changes = compare_read(store, (name, rev), base, current, &older)?;
+    let changes = compare_read(store, (name, rev), base, current, (&older, lineage))?;
     store.keep_comparison(&key, &changes);
     Some(changes)
 }
@@ -132,6 +141,18 @@ fn older_parts<'s>(
     Some(parts)
 }
 
+/// Every protocol of every older release that could be read (oldest first), by the release's tag: the
+/// declarations the windows read.
+fn lineage<'s>(stored: &'s Stored<'_>) -> Vec<(&'s str, &'s StoredProtocol)> {
+    let mut lineage = Vec::new();
+    for (release, older) in &stored.older {
+        if let Ok(summary) = older {
+            lineage.extend(summary.stored().iter().map(|p| (release.tag.as_str(), p)));
+        }
+    }
+    lineage
+}
+
 /// The findings of the protocol `name` against the baseline named `rev`, its parts read from the
 /// store; `None` when one does not read back.
 fn compare_read(
@@ -139,7 +160,7 @@ fn compare_read(
     (name, rev): (&str, &str),
     base: Option<&StoredProtocol>,
     current: &Snapshot,
-    older: &[&OlderPart<'_>],
+    (older, lineage): (&[&OlderPart<'_>], Vec<(&str, &crate::model::ProtocolDecl)>),
 ) -> Option<ProtocolChanges> {
     let base = match base {
         Some(base) => Some(store.stored_part(base, Keep::All)?),
@@ -161,6 +182,7 @@ fn compare_read(
             .iter()
             .map(|(tag, part)| Some((*tag, PartRef::of(&part.model, name)?, Some(&**part))))
             .collect::<Option<_>>()?,
+        lineage,
     };
     Some(compare::protocol(&reads))
 }

@@ -122,15 +122,17 @@ pub struct CheckArgs {
     /// Glob of release tags.
     #[arg(long, value_name = "GLOB", default_value = "v*")]
     pub tag_pattern: String,
-    /// Only this package (repeatable); a package that declares no protocol is an error.
+    /// Only the protocols this package declares or holds messages of (repeatable), each checked whole; a
+    /// package with neither is an error.
     #[arg(short = 'p', long = "package", value_name = "PKG")]
     pub packages: Vec<String>,
     /// Compare with the baseline alone, not with the older releases whose records and min_compatible
     /// the check also reads: for a shallow clone that fetched only the baseline tag. The report says so.
     #[arg(long)]
     pub baseline_only: bool,
-    /// Before the first release tag: compare with nothing and report every protocol as new (the report
-    /// says so). Refused once a release precedes HEAD.
+    /// No release before HEAD yet (no release tag, or HEAD is the first one): compare with nothing and
+    /// report every protocol as new (the report says so). Refused once a release precedes HEAD, and in a
+    /// shallow clone (which may lack the tags).
     #[arg(long, conflicts_with_all = ["against", "baseline_only"])]
     pub first_release: bool,
     /// Output format.
@@ -400,8 +402,12 @@ fn snapshot_command(args: &SnapshotArgs) -> Result<u8, String> {
         Workspace::load(args.manifest.manifest_path.as_deref(), &[]).map_err(|e| e.to_string())?;
     // The model `check` reads: the same features and declared shapes.
     let config = crate::config::load(&workspace.root).map_err(|e| e.to_string())?;
+    let features = args.features.request();
+    workspace
+        .check_features(&features)
+        .map_err(|e| e.to_string())?;
     workspace.options = crate::extract::ExtractOptions {
-        features: args.features.request(),
+        features,
         shapes: config.shapes,
     };
     let snapshot = match &args.rev {
@@ -472,7 +478,12 @@ fn rules_command(args: &RulesArgs) -> Result<u8, String> {
 /// `wirecheck explain RULE`.
 fn explain_command(rule: &str) -> Result<u8, String> {
     let Some(r) = crate::rules::RuleId::from_id(rule).map(|id| id.rule()) else {
-        return Err(format!("no rule `{rule}`: `wirecheck rules` lists them"));
+        let suggestion = wirecheck_grammar::closest_rule_id(rule)
+            .map(|closest| format!("did you mean `{closest}`? "))
+            .unwrap_or_default();
+        return Err(format!(
+            "no rule `{rule}`: {suggestion}`wirecheck rules` lists them"
+        ));
     };
     emit(
         &format!(

@@ -43,6 +43,7 @@ pub(crate) fn findings(candidates: Vec<Candidate<'_>>, context: &Context<'_>) ->
         .map(|candidate| build(candidate, context))
         .collect();
     hide_shadowed(&mut built);
+    one_rule_per_type_change(&mut built);
     built.sort_by(|a, b| report_order(&a.finding, &b.finding));
     deduplicate(built)
 }
@@ -181,6 +182,24 @@ fn hide_shadowed(built: &mut Vec<Built>) {
         *entry = (*entry).max(rank(b));
     }
     built.retain(|b| rank(b) >= best.get(&place_key(&b.finding)).copied().unwrap_or(0));
+}
+
+/// One change, one rule: where a field's type changed (`field_type_changed` in one direction), the
+/// narrowed domain the other direction finds at the same place is the same change, reported under the
+/// same rule (`String` to `uuid::Uuid` in postcard: the old reader fails on the bytes, the new one on
+/// strings that are no UUID).
+fn one_rule_per_type_change(built: &mut [Built]) {
+    let changed: BTreeSet<PlaceKey> = built
+        .iter()
+        .filter(|b| b.finding.rule == RuleId::FieldTypeChanged && b.finding.level == Level::Major)
+        .map(|b| place_key(&b.finding))
+        .collect();
+    for b in built.iter_mut() {
+        if b.finding.rule == RuleId::ValueDomainNarrowed && changed.contains(&place_key(&b.finding))
+        {
+            b.finding.rule = RuleId::FieldTypeChanged;
+        }
+    }
 }
 
 /// The order of findings in a report: by place, rule, direction, location, then text.

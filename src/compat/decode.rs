@@ -397,7 +397,7 @@ impl<'a> Decoder<'a> {
                 Some(_) => {
                     Err("invalid type: unit variant, expected a variant with data".to_owned())
                 }
-                None => Err(format!("unknown variant `{s}`")),
+                None => Err(unknown_variant(s)),
             },
             Value::Object(m) if m.len() == 1 => {
                 let (k, x) = m
@@ -407,7 +407,7 @@ impl<'a> Decoder<'a> {
                     .unwrap_or_default();
                 match by_tag(en, &k) {
                     Some((i, var)) => self.payload(var, deny, Some(&x)).map(|_| i),
-                    None => Err(format!("unknown variant `{k}`")),
+                    None => Err(unknown_variant(&k)),
                 }
             }
             _ => invalid_type(v, "an enum"),
@@ -429,7 +429,7 @@ impl<'a> Decoder<'a> {
                     self.payload(var, en.attrs.deny_unknown_fields, Some(&rest))
                         .map(|_| i)
                 }
-                None => Err(format!("unknown variant `{t}`")),
+                None => Err(unknown_variant(t)),
             },
             Some(other) => invalid_type(other, "a tag"),
             None => Err(format!("missing field `{tag}`")),
@@ -456,7 +456,7 @@ impl<'a> Decoder<'a> {
                         self.payload(var, deny, m.get(content)).map(|_| i)
                     }
                 }
-                None => Err(format!("unknown variant `{t}`")),
+                None => Err(unknown_variant(t)),
             },
             Some(other) => invalid_type(other, "a tag"),
             None => Err(format!("missing field `{tag}`")),
@@ -544,4 +544,14 @@ fn decode_integer_enum(
                 known.join(", ")
             )
         })
+}
+
+/// serde's rejection of a tag no variant has (`unknown variant `x``), the empty tag said as such rather
+/// than as two backquotes.
+fn unknown_variant(tag: &str) -> Reject {
+    if tag.is_empty() {
+        "unknown variant \"\" (the empty string is no variant's tag)".to_owned()
+    } else {
+        format!("unknown variant `{tag}`")
+    }
 }

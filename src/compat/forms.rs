@@ -271,16 +271,8 @@ impl Walk<'_> {
     ) -> Vec<Issue> {
         // A value of one kind (a number, a string) is read only by the reads of its kind: when one
         // read alone is, the choice is that read.
-        if let Some(kind) = json_kind(writer) {
-            let of_kind: Vec<&Ty> = reads
-                .iter()
-                .filter(|read| {
-                    json_kind(&resolve(self.reader, read, Role::Reader).shape) == Some(kind)
-                })
-                .collect();
-            if let [read] = of_kind.as_slice() {
-                return self.compare(writer_ty, read);
-            }
+        if let Some(found) = self.compare_by_kind(writer_ty, reader_ty, writer, reads) {
+            return found;
         }
         let mut narrowed = None;
         let mut rejected = Vec::new();
@@ -306,12 +298,65 @@ impl Walk<'_> {
     }
 }
 
-/// The kind of JSON value a shape is written as, for the shapes whose values are all of one kind.
+impl Walk<'_> {
+    /// A reader of several types (a choice, an untagged union of newtypes; `reader_ty` as a whole), by
+    /// the kind of value the writer writes (a number, a string, an array, an object): the reads of
+    /// another kind reject every value the writer writes. One read of its kind: the comparison with it.
+    /// Several: the first break of one of them whose witness the whole reader rejects too. `None` when
+    /// the kinds do not decide (a struct or an enum reads several kinds) or no witness is rejected by
+    /// every read.
+    pub(super) fn compare_by_kind(
+        &mut self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        writer: &Shape,
+        reads: &[Ty],
+    ) -> Option<Vec<Issue>> {
+        let kind = json_kind(writer)?;
+        let kinds: Vec<Option<&str>> = reads
+            .iter()
+            .map(|read| json_kind(&resolve(self.reader, read, Role::Reader).shape))
+            .collect();
+        if !kinds.iter().all(Option::is_some) {
+            return None;
+        }
+        let of_kind: Vec<&Ty> = reads
+            .iter()
+            .zip(&kinds)
+            .filter(|(_, read_kind)| **read_kind == Some(kind))
+            .map(|(read, _)| read)
+            .collect();
+        if let [read] = of_kind.as_slice() {
+            return Some(self.compare(writer_ty, read));
+        }
+        let mut found = Vec::new();
+        for read in of_kind {
+            let issues = self.compare(writer_ty, read);
+            if !issues.iter().any(|issue| issue.breaks) {
+                return Some(issues);
+            }
+            found.extend(issues.into_iter().filter(|issue| issue.breaks));
+        }
+        let mut decoder = Decoder::new(self.reader);
+        found.into_iter().find_map(|issue| {
+            let witness = issue.witness.as_ref()?;
+            decoder
+                .decode(reader_ty, witness)
+                .is_err()
+                .then(|| vec![issue])
+        })
+    }
+}
+
+/// The kind of value a shape is written as and read from, for the shapes of one kind only (a struct
+/// is read from an object or an array, an enum from several: none).
 fn json_kind(shape: &Shape) -> Option<&'static str> {
     match shape {
         Shape::Bool => Some("bool"),
         Shape::Int { .. } | Shape::Float { .. } => Some("number"),
         Shape::Str | Shape::Char => Some("string"),
+        Shape::Seq(..) | Shape::Array(..) | Shape::Tuple(..) => Some("array"),
+        Shape::Map(..) => Some("object"),
         _ => None,
     }
 }

@@ -5,7 +5,7 @@
 use super::issue::Issue;
 use super::namespace::FlatField;
 use super::walk::Walk;
-use super::wording::custom_text;
+use super::wording::{custom_text, type_names};
 use crate::model::{Custom, Ty};
 use crate::rules::RuleId;
 
@@ -22,6 +22,7 @@ impl Walk<'_> {
 
     /// A type of another crate on one side that is not the same type on the other.
     pub(super) fn external_type_changed(&self, writer: &Ty, reader: &Ty) -> Issue {
+        let (writer, reader) = type_names(writer, reader);
         Issue::opaque(
             RuleId::ExternalTypeChanged,
             format!(

@@ -115,6 +115,9 @@ pub(crate) fn candidates<'s>(
     if pass.format_changed {
         pass.format_changed_candidate(news.first().copied());
     }
+    if !records_only {
+        pass.upgrade_changed_candidate(&news);
+    }
     let pairing = pair_messages(&olds, &news);
     pass.removed_messages(&olds, &news, &pairing);
     for (message, _) in news.iter().zip(&pairing.new_paired).filter(|(_, p)| !**p) {
@@ -208,6 +211,52 @@ impl<'s> Pass<'s> {
         });
     }
 
+    /// The protocol's upgrade order changed: major when the new order drops a direction the old one
+    /// needed for one of the new release's messages (a pairing operators relied on is neither proven nor
+    /// accepted any more, and a break in it would pass unseen), else minor.
+    fn upgrade_changed_candidate(&mut self, news: &[&'s MessageDecl]) {
+        let (old_order, new_order) = (
+            self.releases.old_protocol.upgrade,
+            self.releases.new_protocol.upgrade,
+        );
+        if old_order == new_order {
+            return;
+        }
+        let dropped = news.iter().find_map(|m| {
+            let now = directions(m.kind, new_order);
+            let lost = directions(m.kind, old_order)
+                .iter()
+                .find(|d| !now.contains(d))?;
+            Some((*m, *lost))
+        });
+        let what = format!("the upgrade order changed from `{old_order}` to `{new_order}`");
+        let mut issue = match dropped {
+            Some((message, direction)) => Issue::breaking(
+                RuleId::UpgradeOrderChanged,
+                format!(
+                    "{what}: the {} `{}` is no longer checked in the direction {direction}, so a pairing \
+                     `{old_order}` let operators roll is neither proven nor accepted by the handshake any more",
+                    message.kind, message.name
+                ),
+                None,
+            ),
+            None => Issue::change(
+                RuleId::UpgradeOrderChanged,
+                format!(
+                    "{what}: every message is still checked in every direction the old order needed"
+                ),
+            ),
+        };
+        issue.location = Some((self.releases.new_protocol.location.clone(), Side::New));
+        self.push(Candidate {
+            direction: dropped.map(|(_, direction)| direction),
+            needed: true,
+            issue,
+            old: None,
+            new: None,
+        });
+    }
+
     /// Old messages without a new one. A response whose request no longer gets one is reported once, as
     /// `response_removed` on the request, not again as a removed message.
     fn removed_messages(
@@ -278,6 +327,33 @@ impl<'s> Pass<'s> {
         self.push(Candidate {
             issue,
             direction: None,
+            needed: true,
+            old: None,
+            new: Some(message),
+        });
+        self.added_message_undecodable(message);
+    }
+
+    /// In a positional format, a message the new release adds that it cannot read back itself (a shape
+    /// of [`positional_undecodable`](RuleId::PositionalUndecodable) anywhere in it) is broken for every
+    /// peer, its own version included: a break waiting for its first use, whatever the upgrade order.
+    fn added_message_undecodable(&mut self, message: &'s MessageDecl) {
+        if self.releases.new_protocol.format.is_self_describing() {
+            return;
+        }
+        let Some(mut issue) = self.walk(Direction::NewReadsOld).added_undecodable(
+            &format!("the {} `{}`", message.kind, message.name),
+            &root(message),
+            None,
+        ) else {
+            return;
+        };
+        if issue.location.is_none() {
+            issue.location = Some((message.location.clone(), Side::New));
+        }
+        self.push(Candidate {
+            issue,
+            direction: Some(Direction::NewReadsOld),
             needed: true,
             old: None,
             new: Some(message),

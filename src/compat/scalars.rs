@@ -7,6 +7,7 @@ use super::decode::range;
 use super::issue::Issue;
 use super::walk::Walk;
 use super::witness::int_value;
+use super::wording::type_names;
 use crate::model::Ty;
 use crate::rules::RuleId;
 
@@ -26,6 +27,7 @@ impl Walk<'_> {
         why: &str,
         witness: Option<Value>,
     ) -> Issue {
+        let (writer_ty, reader_ty) = type_names(writer_ty, reader_ty);
         Issue::breaking(
             RuleId::FieldTypeChanged,
             format!(

@@ -46,6 +46,20 @@ impl Walk<'_> {
         {
             return self.compare_union(union, reader_ty);
         }
+        if let S::Enum(union) = &reader
+            && union_of_newtypes(union)
+            && !matches!(writer, S::Enum(_))
+        {
+            let reads: Vec<Ty> = union
+                .variants
+                .iter()
+                .filter(|v| !v.skip_de)
+                .map(|v| v.fields[0].ty.clone())
+                .collect();
+            if let Some(found) = self.compare_by_kind(writer_ty, reader_ty, &writer, &reads) {
+                return found;
+            }
+        }
         if let Some(found) = self.compare_forms(writer_ty, reader_ty, &writer, &reader) {
             return found;
         }

@@ -184,15 +184,23 @@ impl Walk<'_> {
         reader_variant: &Variant,
     ) -> Vec<Issue> {
         let mut decoder = Decoder::new(self.reader);
+        // Said from the old release to the new one, whichever writes.
+        let (old, new) = if self.writer_is_new() {
+            (reader_variant, writer_variant)
+        } else {
+            (writer_variant, reader_variant)
+        };
         for sample in self.variant_samples(writer_enum, writer_variant) {
             if let Err(reason) = decoder.decode_enum(reader_enum, &sample) {
                 return vec![Issue::breaking(
                     RuleId::FieldTypeChanged,
                     format!(
-                        "the variant `{}` changed its payload ({} to {}): {reason}",
+                        "the variant `{}` changed its payload ({} to {}): {} fails on what {} writes: {reason}",
                         writer_variant.ser_name,
-                        style_text(writer_variant),
-                        style_text(reader_variant)
+                        style_text(old),
+                        style_text(new),
+                        self.reader_name(),
+                        self.writer_name()
                     ),
                     Some(sample),
                 )];

@@ -1,7 +1,7 @@
 //! Words the findings share: how a representation, a variant's style, a response mode or a custom
 //! function is named in a sentence.
 
-use crate::model::{EnumRepr, Field, Style, Variant};
+use crate::model::{EnumRepr, Field, Style, Ty, Variant};
 use crate::{Kind, ResponseMode};
 
 /// "a" or "an", for a message kind.
@@ -77,5 +77,48 @@ pub(crate) fn variant_text(repr: &EnumRepr, variant: &Variant) -> String {
     match repr {
         EnumRepr::Integer { .. } => format!("{} = {}", variant.rust_name, variant.ser_name),
         _ => variant.ser_name.clone(),
+    }
+}
+
+/// Two types as a sentence names them: as written (`Level`), or by their paths when both would read
+/// the same but are not the same type (`a::Level` and `b::Level`, two types of one name in two modules).
+pub(crate) fn type_names(writer: &Ty, reader: &Ty) -> (String, String) {
+    let (short_writer, short_reader) = (writer.to_string(), reader.to_string());
+    if short_writer == short_reader && writer != reader {
+        (long_name(writer), long_name(reader))
+    } else {
+        (short_writer, short_reader)
+    }
+}
+
+/// A type with every named type by its path, without the crate's name (`sched::Level`,
+/// `Option<sched::Level>`); other types as written.
+fn long_name(ty: &Ty) -> String {
+    let list = |tys: &[Ty]| tys.iter().map(long_name).collect::<Vec<_>>().join(", ");
+    match ty {
+        Ty::Named { path, args } => {
+            let path = path
+                .split_once("::")
+                .map_or(path.as_str(), |(_, rest)| rest);
+            if args.is_empty() {
+                path.to_owned()
+            } else {
+                format!("{path}<{}>", list(args))
+            }
+        }
+        Ty::Option { inner } => format!("Option<{}>", long_name(inner)),
+        Ty::Seq { kind, elem } => {
+            let outer = Ty::Seq {
+                kind: *kind,
+                elem: Box::new(Ty::Param {
+                    name: long_name(elem),
+                }),
+            };
+            outer.to_string()
+        }
+        Ty::Map { key, value } => format!("Map<{}, {}>", long_name(key), long_name(value)),
+        Ty::Tuple { elems } => format!("({})", list(elems)),
+        Ty::Array { elem, len } => format!("[{}; {len}]", long_name(elem)),
+        other => other.to_string(),
     }
 }

@@ -407,8 +407,9 @@ impl<'a> Lowering<'a> {
         }
     }
 
-    /// The `#[wire(since, allow)]` of a field or variant; an invalid one gets a note, or is kept as an error
-    /// when it names an unknown rule id.
+    /// The `#[wire(since, allow)]` of a field or variant; an invalid one (an unknown rule id, an `allow`
+    /// without its `reason`, ...) is kept as an error, as on a message: the compiler rejects it, and
+    /// reading past it would drop an allow or a `since` the source means.
     fn member_wire(
         &mut self,
         file: &str,
@@ -420,22 +421,16 @@ impl<'a> Lowering<'a> {
         match wirecheck_grammar::parse_member(attrs) {
             Ok(member) => (member.since.map(|v| v.value), allow_decl(&member.allow)),
             Err(error) => {
-                let unknown = error
+                let first = error
                     .clone()
                     .into_iter()
-                    .find(wirecheck_grammar::is_unknown_rule_id);
-                match unknown {
-                    Some(unknown) => self.rev.note_unknown_rule(invalid_declaration(
-                        file,
-                        &Invalid::from(unknown),
-                        "invalid #[wire] on a field or variant".to_owned(),
-                    )),
-                    None => self.rev.push_note(note(
-                        file,
-                        error.span(),
-                        format!("invalid #[wire] (the compiler rejects it too): {error}"),
-                    )),
-                }
+                    .find(wirecheck_grammar::is_unknown_rule_id)
+                    .unwrap_or(error);
+                self.rev.note_unknown_rule(invalid_declaration(
+                    file,
+                    &Invalid::from(first),
+                    "invalid #[wire] on a field or variant".to_owned(),
+                ));
                 (None, None)
             }
         }

@@ -470,7 +470,7 @@ fn the_hello_on_the_wire() {
     let compat = before_roles.validate().unwrap()["sched"].clone();
     assert_eq!((compat.upgrade, compat.role), (None, None));
     accepted(
-        &Hello::new("scheduler").with::<HelloProtocol>(),
+        &scheduler_hello("0.88.0", None).with::<HelloProtocol>(),
         &before_roles,
     );
 
@@ -978,4 +978,36 @@ fn both_ends_agree_with_orders_and_roles_and_the_remedy_suffices() {
         }
     }
     assert!(count.0 > 0 && count.1 > 0, "{count:?}");
+}
+
+/// Issue 33 item 7: two peers that share no protocol besides the hello's own are refused from both ends,
+/// naming what each speaks; one shared protocol is enough.
+#[test]
+fn a_peer_sharing_no_protocol_is_refused_naming_both_lists() {
+    let job_manager = Hello::new("job-manager")
+        .with_entry(ProtocolVersion::new("sched", "0.88.0"))
+        .with_entry(ProtocolVersion::new("job-eventlog", "1.0.0"));
+    let broker = Hello::new("broker").with_entry(ProtocolVersion::new("overlay", "0.61.2"));
+    for (local, remote) in [(&job_manager, &broker), (&broker, &job_manager)] {
+        let err = negotiate(local, remote).unwrap_err();
+        assert!(
+            matches!(err, HandshakeError::NothingShared { .. }),
+            "{err:?}"
+        );
+    }
+    assert_eq!(
+        negotiate(&job_manager, &broker).unwrap_err().to_string(),
+        "the broker shares no protocol with this job-manager: the broker speaks overlay 0.61.2; this \
+         job-manager speaks sched 0.88.0, job-eventlog 1.0.0: connect to a peer of the same system, or give \
+         both a protocol in common"
+    );
+    // A peer listing only the hello protocol shares nothing either.
+    let bare = Hello::new("tool");
+    let err = negotiate(&bare, &broker).unwrap_err().to_string();
+    assert!(err.contains("this tool speaks no protocol"), "{err}");
+    // One protocol in common is an agreement, whatever else either speaks.
+    let scheduler = scheduler_hello("0.88.0", None);
+    let agreement = accepted(&job_manager, &scheduler);
+    assert!(agreement.get("sched").is_some(), "{agreement:?}");
+    assert_eq!(agreement.local_only, ["job-eventlog"]);
 }

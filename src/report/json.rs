@@ -3,13 +3,17 @@
 use serde::Serialize;
 
 use crate::findings::Finding;
-use crate::outcome::{Baseline, Report};
+use crate::outcome::{Baseline, Report, SkippedRelease};
 
 #[derive(Serialize)]
 struct Out<'a> {
     baseline: &'a Baseline,
     ok: bool,
     protocols: Vec<ProtocolOut<'a>>,
+    /// The release tags not compared in full: `{"tag", "reason", "detail"}` (reason `unreadable`,
+    /// `not_semver` or `outside_window`); absent when every release was.
+    #[serde(skip_serializing_if = "<[SkippedRelease]>::is_empty")]
+    skipped_releases: &'a [SkippedRelease],
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     notes: &'a [String],
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -46,7 +50,21 @@ struct ProtocolOut<'a> {
     /// Present (true) only when the declared version is below the baseline's.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     version_went_backwards: bool,
+    /// The releases the working tree declares it interoperates with; absent for a removed protocol.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    window: Option<WindowOut<'a>>,
     findings: Vec<FindingOut<'a>>,
+}
+
+/// `{"min_compatible": "0.87.0", "declared": true, "releases": ["v0.87.0", "v0.87.2"]}`: the oldest
+/// version the working tree declares it interoperates with (declared, or the first release of its
+/// series), and the release tags inside that window, each compared in full (the baseline last when it
+/// is inside).
+#[derive(Serialize)]
+struct WindowOut<'a> {
+    min_compatible: String,
+    declared: bool,
+    releases: Vec<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -131,9 +149,15 @@ pub(super) fn render(report: &Report) -> String {
                 required_version: p.required_version.as_ref().map(ToString::to_string),
                 ok: p.ok,
                 version_went_backwards: p.version_went_backwards(),
+                window: p.window.as_ref().map(|w| WindowOut {
+                    min_compatible: w.minimum.to_string(),
+                    declared: w.declared,
+                    releases: w.releases.iter().map(|r| r.tag.as_str()).collect(),
+                }),
                 findings: p.findings.iter().map(finding).collect(),
             })
             .collect(),
+        skipped_releases: &report.skipped_releases,
         notes: &report.notes,
         allow_notes: report
             .allow_notes

@@ -126,7 +126,9 @@ impl Severity {
             Severity::Allowed
         } else if f.known {
             Severity::Known
-        } else if f.level != Level::None && !p.ok && !p.pays_for(f.level) {
+        } else if crate::policy::fails_whatever_the_version(f)
+            || (f.level != Level::None && !p.ok && !p.pays_for(f.level))
+        {
             Severity::Error
         } else if f.level == Level::Major {
             Severity::Warning
@@ -331,7 +333,9 @@ pub(crate) fn witness_words_between(f: &Finding, newer: &str) -> Option<(String,
 pub(crate) fn help(p: &ProtocolReport, f: &Finding) -> String {
     let help = f.rule.rule().help;
     match (&p.old_version, &p.new_version, &p.required_version) {
-        (Some(_), Some(_), Some(required)) if f.counts() && f.level != Level::None => {
+        (Some(_), Some(_), Some(required))
+            if f.counts() && f.level != Level::None && crate::policy::bump_pays(f) =>
+        {
             format!("{help}; declare {required} or later")
         }
         _ => help.to_owned(),
@@ -390,10 +394,14 @@ pub(crate) fn fingerprint(f: &Finding) -> String {
 }
 
 /// Whether `note`, one of the report's notes, states how the baseline was chosen or what was left out
-/// ([`Baseline::statements`](crate::outcome::Baseline::statements)) rather than what the extraction
-/// could not see through.
+/// ([`Baseline::statements`](crate::outcome::Baseline::statements), the releases skipped:
+/// [`skipped_statements`](crate::outcome::skipped_statements)) rather than what the extraction could
+/// not see through.
 pub(crate) fn is_baseline_statement(report: &Report, note: &str) -> bool {
     report.baseline.statements().iter().any(|s| s == note)
+        || crate::outcome::skipped_statements(&report.skipped_releases)
+            .iter()
+            .any(|s| s == note)
 }
 
 /// `3 protocol(s) checked against v0.87.0 (0123456789ab): 1 FAIL`; `... checked as a first release (no
@@ -430,7 +438,29 @@ pub fn summary(p: &ProtocolReport) -> String {
             .count()
     };
     let (major, minor) = (count(Level::Major), count(Level::Minor));
-    let verdict = if p.ok { "ok" } else { "FAIL" };
+    // The findings no required bump accounts for, which fail the check on their own.
+    let mut unpaid: Vec<crate::rules::RuleId> = p
+        .findings
+        .iter()
+        .filter(|f| crate::policy::fails_whatever_the_version(f))
+        .map(|f| f.rule)
+        .collect();
+    unpaid.sort();
+    let verdict = match (p.ok, unpaid.is_empty()) {
+        (true, _) => "ok".to_owned(),
+        (false, true) => "FAIL".to_owned(),
+        (false, false) => {
+            let mut counts: Vec<String> = Vec::new();
+            for rule in &unpaid {
+                let n = unpaid.iter().filter(|r| *r == rule).count();
+                let text = format!("{n} {rule}");
+                if !counts.contains(&text) {
+                    counts.push(text);
+                }
+            }
+            format!("FAIL ({})", counts.join(", "))
+        }
+    };
     match (&p.old_version, &p.new_version) {
         (None, Some(new)) => format!("{} (new) {new}: {verdict}", p.name),
         (Some(old), None) => format!("{} {old} -> removed: {verdict}", p.name),

@@ -404,11 +404,29 @@ fn changes(rev: &str) -> ProtocolChanges {
         findings.iter().any(|f| f.witness.is_some()),
         "{findings:#?}"
     );
+    // A window with every part set, so that the store's round trip covers it.
+    let window = crate::policy::Window {
+        minimum: semver::Version::new(1, 0, 0),
+        declared: true,
+        location: new.protocols[0].location.clone(),
+        releases: vec![crate::policy::WindowRelease {
+            tag: "v1.0.0".to_owned(),
+            version: semver::Version::new(1, 0, 0),
+            compared: true,
+            breaks: vec![crate::policy::WindowBreak::of(&findings[0], true)],
+            left_out_by: Some(crate::policy::LeftOut {
+                tag: "v1.1.0".to_owned(),
+                version: semver::Version::new(1, 1, 0),
+                minimum: semver::Version::new(1, 1, 0),
+            }),
+        }],
+    };
     ProtocolChanges {
         name: "jobs".to_owned(),
         old_version: Some(semver::Version::new(1, 2, 0)),
         new_version: Some(semver::Version::new(1, 2, 0)),
         findings,
+        window: Some(window),
     }
 }
 

@@ -34,8 +34,8 @@
 //!
 //! For each protocol of the listed messages, with the current declared version `V` and minimum `M`
 //! (`min_compatible`, else the first release of `V`'s series:
-//! [`default_min_compatible`](crate::handshake::default_min_compatible), the rule of the handshake and of the
-//! checker's version arithmetic), every fixture folder `R` with `R <= V`:
+//! [`window_minimum`](crate::handshake::window_minimum), the window the checker proves and the handshake
+//! accepts), every fixture folder `R` with `R <= V`:
 //!
 //! - from `M` to `V` (the current version's own folder included): every message, in the directions the
 //!   checker's table gives its kind under the protocol's `upgrade` order ([`directions`]);

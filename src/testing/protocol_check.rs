@@ -9,7 +9,7 @@ use super::fixture_file::{FixtureCase, FixtureFile, header_problem, read_folder}
 use super::outcome::{Failure, Outcome};
 use super::payload::{contains, shorten};
 use super::{Directions, Entry, RoundTrip, directions};
-use crate::handshake::default_min_compatible;
+use crate::handshake::{in_window, window_minimum};
 use crate::{Format, Kind, ProtocolInfo};
 
 /// Checks the fixtures of the protocol `name` (in `dir/name/`) against its listed message types `entries`,
@@ -36,10 +36,22 @@ pub(super) fn check_protocol(
             return;
         }
     };
-    let minimum = info
-        .min_compatible
-        .and_then(|minimum| Version::parse(minimum).ok())
-        .unwrap_or_else(|| default_min_compatible(&current));
+    let declared = match info.min_compatible.map(Version::parse) {
+        Some(Ok(minimum)) => Some(minimum),
+        None => None,
+        Some(Err(e)) => {
+            failures.push(Failure::without_message(
+                name,
+                info.version,
+                info.version,
+                format!("the declared min_compatible is not semver: {e}"),
+                &folder,
+            ));
+            return;
+        }
+    };
+    // The window the checker proves and the handshake accepts: the same function.
+    let minimum = window_minimum(&current, declared.as_ref());
     let mut check = ProtocolCheck {
         name,
         info,
@@ -139,7 +151,7 @@ impl ProtocolCheck<'_> {
             self.outcome.skipped.push((self.name.to_owned(), release));
             return;
         }
-        let in_range = self.minimum.cmp_precedence(version) != Ordering::Greater;
+        let in_range = in_window(version, &self.minimum);
         let files = match read_folder(folder) {
             Ok(files) => files,
             Err(problem) => {

@@ -25,12 +25,8 @@ pub(super) struct Guess {
 /// around the current directory), when the check is likely to be cold: unless a store of this build is
 /// already under the target directory the guess names (a warm check reads few files; `no_store`: there
 /// is none to use). `None` when nothing can be guessed.
-pub(crate) fn read_ahead(
-    manifest_path: Option<&Path>,
-    packages: &[String],
-    no_store: bool,
-) -> Option<EarlyReadAhead> {
-    let guess = guess(&std::env::current_dir().ok()?, manifest_path, packages)?;
+pub(crate) fn read_ahead(manifest_path: Option<&Path>, no_store: bool) -> Option<EarlyReadAhead> {
+    let guess = guess(&std::env::current_dir().ok()?, manifest_path)?;
     if !no_store && crate::store::exists_under(&target_dir(&guess.root)) {
         return None;
     }
@@ -48,13 +44,10 @@ fn target_dir(root: &Path) -> PathBuf {
     }
 }
 
-/// The workspace of `manifest_path` (else around `cwd`, the current directory) and its crates (of the
-/// `packages` named, when some are); `None` when its manifests cannot be read as expected.
-pub(super) fn guess(
-    cwd: &Path,
-    manifest_path: Option<&Path>,
-    packages: &[String],
-) -> Option<Guess> {
+/// The workspace of `manifest_path` (else around `cwd`, the current directory) and the crates of its
+/// members (all of them: `-p` selects protocols, not the crates read); `None` when its manifests cannot
+/// be read as expected.
+pub(super) fn guess(cwd: &Path, manifest_path: Option<&Path>) -> Option<Guess> {
     let nearest = match manifest_path {
         Some(path) => cwd.join(path),
         None => cwd
@@ -71,10 +64,6 @@ pub(super) fn guess(
             read_manifest(&member.join("Cargo.toml"))?
         };
         let package = manifest.get("package")?.as_table()?;
-        let name = package.get("name")?.as_str()?;
-        if !packages.is_empty() && !packages.iter().any(|wanted| wanted == name) {
-            continue;
-        }
         let relative = member.strip_prefix(&root).ok()?;
         for file in crate_files(&member, package, &manifest) {
             crate_roots.push(super::slash_path(&relative.join(file)));

@@ -10,7 +10,7 @@ use super::{Progress, Workspace, WorkspaceError, revision_error};
 use crate::extract::{EarlyReadAhead, FileReader as _, FileScans, Keep, SourceCache};
 use crate::model::{ProtocolDecl, Snapshot};
 use crate::source::{GitRevision, Release, Repo, SourceError, WorkTree};
-use crate::store::{Part, ReleaseSummary, Store, Unseen, WorkingSummary};
+use crate::store::{ReleaseParts, ReleaseSummary, Store, Unseen, WorkingSummary};
 
 /// The revisions of a workspace that one run reads: the working tree and release commits. Files unchanged
 /// between them are read and parsed once (one [`SourceCache`]); what is extracted at a release is kept
@@ -170,7 +170,8 @@ impl<'w> History<'w> {
     }
 
     /// The protocols of the release at `commit` (named `rev`) that `unseen` accepts, each with the
-    /// messages `keep` asks for (see [`Store::parts`]): from the store, else extracted with `keep`.
+    /// messages `keep` asks for (see [`Store::parts`]), and the declarations of all its protocols: from
+    /// the store, else extracted with `keep`.
     /// `filter` names `keep` (it must determine it): a release whose extraction with that filter failed
     /// at an earlier check fails again at once, with the same error (see [`History::release_unreadable`]).
     pub(crate) fn release_parts(
@@ -179,7 +180,7 @@ impl<'w> History<'w> {
         rev: &str,
         (keep, filter): (&dyn Fn(&ProtocolDecl) -> Keep, &str),
         unseen: Unseen<'_>,
-    ) -> Result<Vec<Rc<Part>>, WorkspaceError> {
+    ) -> Result<ReleaseParts, WorkspaceError> {
         if let Some(error) = self.release_unreadable(commit, filter) {
             return Err(revision_error(rev, error));
         }

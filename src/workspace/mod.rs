@@ -18,13 +18,14 @@ mod recorded;
 mod releases;
 
 use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 
 use crate::extract::{
-    self, CrateRoot, ExtractError, ExtractOptions, FileReader, Keep, SourceCache,
+    self, CrateRoot, ExtractError, ExtractOptions, FeatureRequest, FileReader, Keep, SourceCache,
 };
-use crate::model::{ProtocolDecl, Snapshot};
+use crate::model::{MessageDecl, ProtocolDecl, Snapshot};
 use crate::source::{CargoLocator, Repo, SourceError, WorkTree};
 use recorded::Recorder;
 
@@ -37,10 +38,8 @@ pub(crate) use releases::{BaselineRequest, CheckedReleases, last_releases, tag_p
 /// do next.
 #[derive(Debug, thiserror::Error)]
 pub enum WorkspaceError {
-    /// `cargo metadata` failed.
-    #[error(
-        "cannot read the workspace with cargo metadata: {0}. Pass --manifest-path to the workspace's Cargo.toml"
-    )]
+    /// `cargo metadata` failed (its message; the hint follows from what it says).
+    #[error("{}", metadata_message(.0))]
     Metadata(String),
     /// No package matches `-p`.
     #[error("no workspace package named `{0}` (see `cargo metadata --no-deps` for the names)")]
@@ -49,11 +48,46 @@ pub enum WorkspaceError {
     #[error(transparent)]
     Source(#[from] SourceError),
     /// The working tree's source cannot be read.
-    #[error("cannot read the working tree: {0}. Fix the source (cargo check shows the same error)")]
+    #[error("{}", current_message(.0))]
     Current(ExtractError),
-    /// A package named with `-p` declares no protocol, in the working tree or at the baseline.
+    /// `--features` names a feature no workspace package has (cargo refuses it too).
     #[error(
-        "package `{package}` declares no protocol (no #[derive(Protocol)] in its crates, in the working tree or at the baseline), so there is nothing to check in it: name a package that declares one with -p, or leave -p out to check every workspace member"
+        "no workspace package has the feature `{feature}` ({known}): name a feature one of them declares in its Cargo.toml, as cargo would"
+    )]
+    UnknownFeature {
+        /// The feature as named.
+        feature: String,
+        /// Each package with its features.
+        known: String,
+    },
+    /// `--features package/name` names a feature the package does not have.
+    #[error(
+        "package `{package}` has no feature `{feature}` (its features: {known}): name one of them, as cargo would"
+    )]
+    UnknownPackageFeature {
+        /// The package.
+        package: String,
+        /// The feature as named.
+        feature: String,
+        /// The package's features.
+        known: String,
+    },
+    /// `--features package/name` names a package that is not a workspace member.
+    #[error(
+        "`--features {spec}`: no workspace package named `{package}` (the packages: {packages}); wirecheck enables features of workspace packages only, and reads a dependency with the features its dependents enable"
+    )]
+    UnknownFeaturePackage {
+        /// The feature as written.
+        spec: String,
+        /// The package named.
+        package: String,
+        /// The workspace packages.
+        packages: String,
+    },
+    /// A package named with `-p` declares no protocol (in the working tree or at the baseline) and holds
+    /// no message of one (in the working tree).
+    #[error(
+        "package `{package}` declares no protocol and holds no message of one (no #[derive(Protocol)] in its crates in the working tree or at the baseline, no #[derive(Message)] in the working tree), so there is nothing to check in it: name a package that declares a protocol or holds its messages with -p, or leave -p out to check every workspace member"
     )]
     NoProtocolInPackage {
         /// The package as named.
@@ -87,6 +121,42 @@ pub enum WorkspaceError {
     },
 }
 
+/// The message of [`WorkspaceError::Metadata`]: cargo's error, then what to do, which depends on what
+/// cargo says: no manifest found (run in the workspace, or name it), a path given that does not exist, or
+/// a manifest cargo cannot read (fix it: cargo fails the same way).
+fn metadata_message(error: &str) -> String {
+    let error = error.trim_end();
+    let hint = if error.contains("could not find `Cargo.toml`") {
+        "Run wirecheck inside the workspace, or pass --manifest-path with the workspace's Cargo.toml"
+    } else if error.contains("manifest path") && error.contains("does not exist") {
+        "Check the path given with --manifest-path: it names no file"
+    } else {
+        "Fix what cargo reports: `cargo metadata --no-deps` fails the same way"
+    };
+    format!(
+        "cannot read the workspace with cargo metadata: {error}
+{hint}"
+    )
+}
+
+/// The message of [`WorkspaceError::Current`]: a syntax error is the user's code (cargo check fails the
+/// same way), said as rustc would, not as wirecheck failing.
+fn current_message(error: &ExtractError) -> String {
+    match error {
+        ExtractError::Parse {
+            file,
+            line,
+            column,
+            message,
+        } => format!(
+            "{file}:{line}:{column}: syntax error in the working tree: {message}. This is the code being checked, not wirecheck: `cargo check` shows the same error; fix it and check again"
+        ),
+        other => format!(
+            "cannot read the working tree: {other}. Fix the source (cargo check shows the same error)"
+        ),
+    }
+}
+
 /// The message of [`WorkspaceError::ShallowOlderReleases`].
 fn shallow_older_message(baseline: &str, unread: &[String]) -> String {
     let which = if unread.is_empty() {
@@ -116,13 +186,17 @@ pub(crate) struct NamedPackage {
 pub(crate) struct Workspace {
     /// The workspace root directory.
     pub(crate) root: PathBuf,
-    /// The library and binary crates of the selected packages, by root file relative to the workspace
-    /// root, sorted by that file.
+    /// The library and binary crates of every member, by root file relative to the workspace root,
+    /// sorted by that file: every one is read, with `-p` too, since a protocol's messages may live in
+    /// any of them ([`Workspace::selected_protocols`]).
     pub(crate) crates: Vec<CrateRoot>,
     /// Cargo's target directory, where the [store](crate::store) lives.
     pub(crate) target_dir: PathBuf,
     /// The packages named with `-p` (none: every member).
     pub(crate) named_packages: Vec<NamedPackage>,
+    /// Every member's features (cargo's: the implicit feature of an optional dependency included), by
+    /// package name.
+    pub(crate) features: BTreeMap<String, BTreeSet<String>>,
     /// Finds the sources of dependencies, for every revision a run reads.
     pub(crate) locator: Rc<CargoLocator>,
     /// The lock files parsed so far.
@@ -134,8 +208,8 @@ pub(crate) struct Workspace {
 
 impl Workspace {
     /// Reads the workspace members and their crate roots with `cargo metadata` (the workspace of
-    /// `manifest_path`, else the one around the current directory); only the `packages` named, when some
-    /// are.
+    /// `manifest_path`, else the one around the current directory), and the `packages` named with `-p`
+    /// (each must be a member).
     pub(crate) fn load(
         manifest_path: Option<&Path>,
         packages: &[String],
@@ -156,28 +230,25 @@ impl Workspace {
         {
             return Err(WorkspaceError::NoSuchPackage(unknown.clone()));
         }
-        let selected: Vec<_> = members
-            .into_iter()
-            .filter(|p| packages.is_empty() || packages.iter().any(|w| p.name.as_str() == w))
-            .collect();
         let is_crate = |target: &&cargo_metadata::Target| target.is_lib() || target.is_bin();
-        let named_packages = if packages.is_empty() {
-            Vec::new()
-        } else {
-            selected
-                .iter()
-                .map(|p| NamedPackage {
-                    name: p.name.to_string(),
-                    crate_names: p
-                        .targets
-                        .iter()
-                        .filter(is_crate)
-                        .map(|target| target.name.replace('-', "_"))
-                        .collect(),
-                })
-                .collect()
-        };
-        let mut crates: Vec<CrateRoot> = selected
+        let named_packages = members
+            .iter()
+            .filter(|p| packages.iter().any(|w| p.name.as_str() == w))
+            .map(|p| NamedPackage {
+                name: p.name.to_string(),
+                crate_names: p
+                    .targets
+                    .iter()
+                    .filter(is_crate)
+                    .map(|target| target.name.replace('-', "_"))
+                    .collect(),
+            })
+            .collect();
+        let features = members
+            .iter()
+            .map(|p| (p.name.to_string(), p.features.keys().cloned().collect()))
+            .collect();
+        let mut crates: Vec<CrateRoot> = members
             .iter()
             .flat_map(|p| &p.targets)
             .filter(is_crate)
@@ -198,28 +269,101 @@ impl Workspace {
             crates,
             target_dir: metadata.target_directory.clone().into_std_path_buf(),
             named_packages,
+            features,
             options: ExtractOptions::default(),
         })
     }
 
-    /// An error naming the first package named with `-p` that declares none of `protocols` (the working
-    /// tree's and the baseline's): checking it checks nothing.
-    pub(crate) fn require_protocols(
+    /// The protocols the packages named with `-p` select, by name: each protocol one of their crates
+    /// declares, and each protocol a message in one of their crates belongs to (a protocol is checked
+    /// whole, wherever its messages live); `None` without `-p` (every protocol). `protocols` are the
+    /// working tree's and the baseline's, `messages` the working tree's. An error names the first
+    /// package that selects nothing: checking it would check nothing.
+    pub(crate) fn selected_protocols(
         &self,
         protocols: &[&ProtocolDecl],
-    ) -> Result<(), WorkspaceError> {
-        let declares = |package: &NamedPackage| {
-            protocols
-                .iter()
-                .filter_map(|protocol| protocol.rust_path.split("::").next())
-                .any(|krate| package.crate_names.iter().any(|name| name == krate))
-        };
-        match self.named_packages.iter().find(|p| !declares(p)) {
-            Some(package) => Err(WorkspaceError::NoProtocolInPackage {
-                package: package.name.clone(),
-            }),
-            None => Ok(()),
+        messages: &[&MessageDecl],
+    ) -> Result<Option<BTreeSet<String>>, WorkspaceError> {
+        if self.named_packages.is_empty() {
+            return Ok(None);
         }
+        let mut selected = BTreeSet::new();
+        for package in &self.named_packages {
+            let holds = |rust_path: &str| {
+                let krate = rust_path.split("::").next().unwrap_or_default();
+                package.crate_names.iter().any(|name| name == krate)
+            };
+            let declared = protocols.iter().filter(|p| holds(&p.rust_path));
+            let reached = messages.iter().filter(|m| holds(&m.rust_path));
+            let names: Vec<&str> = declared
+                .map(|p| p.name.as_str())
+                .chain(reached.map(|m| m.protocol.as_str()))
+                .collect();
+            if names.is_empty() {
+                return Err(WorkspaceError::NoProtocolInPackage {
+                    package: package.name.clone(),
+                });
+            }
+            selected.extend(names.into_iter().map(str::to_owned));
+        }
+        Ok(Some(selected))
+    }
+
+    /// An error for the first feature of `request` that cargo would refuse: a plain name no member has,
+    /// `package/name` of a member without that feature, or of a package that is not a member.
+    pub(crate) fn check_features(&self, request: &FeatureRequest) -> Result<(), WorkspaceError> {
+        let list = |features: &BTreeSet<String>| match features.is_empty() {
+            true => "none".to_owned(),
+            false => features.iter().cloned().collect::<Vec<_>>().join(", "),
+        };
+        for spec in &request.features {
+            match spec.split_once('/') {
+                Some((package, feature)) => match self.features.get(package) {
+                    Some(known) if known.contains(feature) => {}
+                    Some(known) => {
+                        return Err(WorkspaceError::UnknownPackageFeature {
+                            package: package.to_owned(),
+                            feature: feature.to_owned(),
+                            known: list(known),
+                        });
+                    }
+                    None => {
+                        let packages: Vec<&str> =
+                            self.features.keys().map(String::as_str).collect();
+                        return Err(WorkspaceError::UnknownFeaturePackage {
+                            spec: spec.clone(),
+                            package: package.to_owned(),
+                            packages: packages.join(", "),
+                        });
+                    }
+                },
+                None if self.features.values().any(|known| known.contains(spec)) => {}
+                None => {
+                    let known: Vec<String> = self
+                        .features
+                        .iter()
+                        .map(|(package, known)| format!("{package}: {}", list(known)))
+                        .collect();
+                    return Err(WorkspaceError::UnknownFeature {
+                        feature: spec.clone(),
+                        known: known.join("; "),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Workspace::selected_protocols`] of a run that reads `snapshot` (the working tree's, or a
+    /// release's), with the protocols and messages of the other protocols dropped from it: the
+    /// protocols `-p` selects, whole.
+    pub(crate) fn keep_selected(&self, snapshot: &mut Snapshot) -> Result<(), WorkspaceError> {
+        let protocols: Vec<&ProtocolDecl> = snapshot.protocols.iter().collect();
+        let messages: Vec<&MessageDecl> = snapshot.messages.iter().collect();
+        if let Some(selected) = self.selected_protocols(&protocols, &messages)? {
+            retain_protocols(snapshot, &selected);
+        }
+        Ok(())
     }
 
     /// Opens the git repository that holds the workspace.
@@ -301,6 +445,12 @@ impl Workspace {
         }
         Ok(snapshot)
     }
+}
+
+/// Drops from `snapshot` every protocol not in `selected`, with its messages.
+pub(crate) fn retain_protocols(snapshot: &mut Snapshot, selected: &BTreeSet<String>) {
+    snapshot.protocols.retain(|p| selected.contains(&p.name));
+    snapshot.messages.retain(|m| selected.contains(&m.protocol));
 }
 
 /// The error of reading the model of the revision `rev`.

@@ -550,6 +550,31 @@ fn m_rename_rust(s: &mut Schema, rng: &mut Rng) -> Option<String> {
     Some(text)
 }
 
+/// An optional field replaced by another of the same type at its place, under a new Rust and wire name:
+/// the value moves to a key readers of the other release ignore.
+fn m_replace_optional(s: &mut Schema, rng: &mut Rng) -> Option<String> {
+    let r = pick_field(s, rng, true)?;
+    let rule = site_rule(s, r.0);
+    let used = used_field_names(shape_of(s, r.0).fields(), rule);
+    let f = field_mut(s, r);
+    if !matches!(f.ty, Ty::Opt(_)) || f.flatten || !f.alias.is_empty() {
+        return None;
+    }
+    let mut replaced = f.clone();
+    replaced.name = format!("{}_next", f.name);
+    replaced.rename = None;
+    let wire = field_wire(&replaced, rule);
+    if used.contains(&replaced.name) || used.contains(&wire) {
+        return None;
+    }
+    let text = format!(
+        "optional field `{}` replaced by `{}` at its place (on the wire: {wire})",
+        f.name, replaced.name
+    );
+    *f = replaced;
+    Some(text)
+}
+
 fn m_rename_with_alias(s: &mut Schema, rng: &mut Rng) -> Option<String> {
     let r = pick_field(s, rng, true)?;
     let rule = site_rule(s, r.0);
@@ -1248,6 +1273,7 @@ pub const MUTATIONS: &[(&str, Mutation)] = &[
     ),
     ("toggle_serde_repr", swaps::m_serde_repr),
     ("change_discriminants", swaps::m_discriminants),
+    ("replace_optional_field", m_replace_optional),
 ];
 
 // ---------------------------------------------------------------------------------------------------

@@ -1,18 +1,21 @@
 //! The report every renderer is snapshot-tested on: the sched protocol of Flux with a removed and an
 //! added required field (FAIL), a minor change, an allowed and a known finding; exec with a break its
 //! version already pays for; an unchanged protocol; a new one; a `wirecheck.toml` note and an extraction
-//! note. Spans are computed from the source texts the report carries, as the driver does.
+//! note, and a release skipped for each reason. Spans are computed from the source texts the report
+//! carries, as the driver does.
 #![allow(dead_code)]
 
 use std::collections::BTreeMap;
 
 use semver::Version;
 use serde_json::json;
-use wirecheck::check::{Baseline, ProtocolReport, Report};
+use wirecheck::check::{Baseline, ProtocolReport, Report, SkipReason, SkippedRelease};
 use wirecheck::config;
 use wirecheck::findings::{Direction, Finding, Level, Side};
 use wirecheck::matrix::{Matrix, Pair, ProtocolMatrix, Revision, Verdict};
 use wirecheck::model::Location;
+use wirecheck::outcome::skipped_statements;
+use wirecheck::policy::{Window, WindowRelease};
 
 pub const OLD_SCHED: &str = r#"/// The scheduler protocol (Flux RFC 27).
 #[derive(Protocol)]
@@ -223,6 +226,7 @@ pub fn report() -> Report {
         required_version: Some(v("0.88.0")),
         ok: false,
         findings: vec![removed, required, minor, allowed, known],
+        window: Some(window("0.87.0", &[("v0.87.0", "0.87.0")])),
     };
     let renamed = finding(
         "field_renamed",
@@ -248,6 +252,7 @@ pub fn report() -> Report {
         required_version: Some(v("0.88.0")),
         ok: true,
         findings: vec![renamed],
+        window: Some(window("0.88.0", &[])),
     };
     let eventlog = ProtocolReport {
         name: "job-eventlog".into(),
@@ -257,6 +262,7 @@ pub fn report() -> Report {
         required_version: Some(v("0.87.0")),
         ok: true,
         findings: vec![],
+        window: Some(window("0.87.0", &[("v0.87.0", "0.87.0")])),
     };
     let overlay = ProtocolReport {
         name: "overlay".into(),
@@ -266,7 +272,24 @@ pub fn report() -> Report {
         required_version: Some(v("0.1.0")),
         ok: true,
         findings: vec![],
+        window: Some(window("0.1.0", &[])),
     };
+    // One release of each reason a check skips one for.
+    let skipped_release = |tag: &str, reason: SkipReason, detail: &str| SkippedRelease {
+        tag: tag.into(),
+        reason,
+        detail: detail.into(),
+    };
+    let skipped = vec![
+        skipped_release("vnext", SkipReason::NotSemver, ""),
+        skipped_release(
+            "v0.85.0",
+            SkipReason::Unreadable,
+            "src/sched.rs:14:31: cannot parse Rust source: expected `,`",
+        ),
+        skipped_release("v0.84.0", SkipReason::OutsideWindow, ""),
+        skipped_release("v0.86.0", SkipReason::OutsideWindow, ""),
+    ];
     let allows = config::parse(TOML).unwrap();
     let mut sources = BTreeMap::new();
     sources.insert("v0.87.0:src/sched.rs".to_owned(), OLD_SCHED.to_owned());
@@ -281,11 +304,35 @@ pub fn report() -> Report {
         },
         ok: false,
         protocols: vec![exec, eventlog, overlay, sched],
-        notes: vec![
-            "src/ids.rs:12:1: macro `define_ids!` is not expanded: the types it defines are compared by path".into(),
-        ],
+        notes: skipped_statements(&skipped)
+            .into_iter()
+            .chain([
+                "src/ids.rs:12:1: macro `define_ids!` is not expanded: the types it defines are compared by path".into(),
+            ])
+            .collect(),
+        skipped_releases: skipped,
         allow_notes: vec![config::AllowNote::unused(&allows.allows[0])],
         sources,
+    }
+}
+
+/// The series' default window from `minimum`, holding `releases` (tag, version), each compared and
+/// unbroken.
+fn window(minimum: &str, releases: &[(&str, &str)]) -> Window {
+    Window {
+        minimum: v(minimum),
+        declared: false,
+        location: Location::default(),
+        releases: releases
+            .iter()
+            .map(|(tag, version)| WindowRelease {
+                tag: (*tag).to_owned(),
+                version: v(version),
+                compared: true,
+                breaks: Vec::new(),
+                left_out_by: None,
+            })
+            .collect(),
     }
 }
 

@@ -494,6 +494,39 @@ pub fn replay(dir: &Path, mut progress: impl FnMut(&StepResult)) -> Result<Vec<S
     Ok(results)
 }
 
+/// The model of each release of the history in `dir`, oldest first: its sources (the version in place of
+/// [`VERSION_PLACEHOLDER`]) extracted as one crate, without the dependencies' sources (a type of another
+/// crate is compared by path). For tests that compare releases in memory, many times over.
+#[cfg(test)]
+pub fn snapshots(dir: &Path) -> Result<Vec<(Step, wirecheck::model::Snapshot)>> {
+    let mut out = Vec::new();
+    for step in load(dir)? {
+        let version = step.version()?.to_string();
+        let src = dir.join(step.sources_dir()).join("src");
+        let mut files: Vec<(String, String)> = Vec::new();
+        for entry in fs::read_dir(&src).with_context(|| format!("reading {}", src.display()))? {
+            let path = entry?.path();
+            let text =
+                fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            files.push((
+                format!("src/{name}"),
+                text.replace(VERSION_PLACEHOLDER, &version),
+            ));
+        }
+        // The crate root first.
+        files.sort_by_key(|(path, _)| (path != "src/lib.rs", path.clone()));
+        let files: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(path, text)| (path.as_str(), text.as_str()))
+            .collect();
+        let snapshot = wirecheck::extract::snapshot_from_sources("flux_history", &files)
+            .map_err(|e| anyhow!("{}: {e}", step.tag))?;
+        out.push((step, snapshot));
+    }
+    Ok(out)
+}
+
 /// The number of counted findings of `level` in a protocol's report.
 pub fn count(p: &ProtocolReport, level: Level) -> usize {
     p.findings

@@ -10,6 +10,8 @@ use wirecheck::findings::Level;
 
 use crate::history::{self, StepResult};
 
+mod windows;
+
 /// The replay, run once for every test that needs it.
 fn replayed() -> &'static [StepResult] {
     static RESULTS: OnceLock<Result<Vec<StepResult>, String>> = OnceLock::new();

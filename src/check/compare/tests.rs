@@ -71,13 +71,15 @@ impl Inputs {
             .unwrap();
         let filter = OlderReleaseKeep::new(&self.current.protocols);
         let keep = |old: &ProtocolDecl| filter.keep(old);
-        let older: Vec<(String, Vec<std::rc::Rc<Part>>)> = self
+        let older: Vec<(String, ReleaseParts)> = self
             .older
             .iter()
             .map(|(tag, model)| {
                 let extract = || Ok::<_, ()>(model.clone());
                 let parts = store.parts(&commit_of(model), &keep, &|_, _| true, extract);
-                (tag.clone(), parts.unwrap())
+                let protocols = model.protocols.clone();
+                let parts = parts.unwrap();
+                (tag.clone(), ReleaseParts { protocols, parts })
             })
             .collect();
         let kept = protocols(

@@ -7,7 +7,7 @@ use super::super::sample::{Sampler, wrap_variant};
 use super::super::shape::{EnumDef, Role, same_variant};
 use super::super::walk::Walk;
 use super::super::wording::repr_text;
-use super::items::{Item, ItemLists, field_item};
+use super::items::{Item, ItemLists, ItemsOf, field_item};
 use crate::model::{Ty, Variant};
 use crate::rules::RuleId;
 
@@ -61,8 +61,35 @@ impl Walk<'_> {
                 self.writer_name()
             );
             out.extend(self.reader_only_variant(&reader_enum.attrs.repr, variant, detail));
+            if !self.writer_is_new() {
+                out.extend(self.added_variant_undecodable(reader_enum, variant));
+            }
         }
         out
+    }
+
+    /// A variant the new release adds (read by it, never written by the old one) whose payload it
+    /// cannot read back itself (see [`Walk::added_undecodable`]), placed at the variant, with the new
+    /// release's own value of the variant as witness.
+    fn added_variant_undecodable(&self, new_enum: &EnumDef, variant: &Variant) -> Vec<Issue> {
+        variant
+            .fields
+            .iter()
+            .filter(|f| !f.skip_de)
+            .filter_map(|field| {
+                let added = format!("the variant `{}`", variant.rust_name);
+                self.added_undecodable(&added, &field.ty, Some(field))
+            })
+            .take(1)
+            .map(|mut issue| {
+                issue.witness = Sampler::new(self.reader).variant(new_enum, variant, false);
+                let location = issue
+                    .location
+                    .clone()
+                    .or_else(|| Some((variant.location.clone(), crate::findings::Side::New)));
+                issue.at(vec![variant.rust_name.clone()], location)
+            })
+            .collect()
     }
 
     /// The writer's variant at `index` against the reader's variant at the same index.
@@ -196,6 +223,8 @@ impl Walk<'_> {
                     .flatten(),
                 writer_name: format!("the variant `{}`", writer_variant.rust_name),
                 reader_name: format!("the variant `{}`", reader_variant.rust_name),
+                writer_of: ItemsOf::Variant(writer_variant),
+                reader_of: ItemsOf::Variant(reader_variant),
             };
             self.compare_items(&lists)
         };

@@ -43,6 +43,14 @@ pub(super) fn field_item(field: &Field) -> Item {
     }
 }
 
+/// `1 field`, `2 fields`.
+fn fields(count: usize) -> String {
+    match count {
+        1 => "1 field".to_owned(),
+        n => format!("{n} fields"),
+    }
+}
+
 /// The items of a struct, tuple or array shape, as `role` sees them.
 fn shape_items(shape: &Shape, role: Role) -> Vec<Item> {
     match shape {
@@ -97,6 +105,27 @@ pub(super) struct ItemLists<'l> {
     pub distinct: Option<Value>,
     pub writer_name: String,
     pub reader_name: String,
+    /// What the writer's items are the items of, to sample its payload with every field present.
+    pub writer_of: ItemsOf<'l>,
+    /// What the reader's items are the items of, to sample the reader's own payload when it needs one.
+    pub reader_of: ItemsOf<'l>,
+}
+
+/// The value whose items a list holds: a struct, tuple or array type, or an enum's variant.
+#[derive(Clone, Copy)]
+pub(super) enum ItemsOf<'l> {
+    Type(&'l Ty),
+    Variant(&'l crate::model::Variant),
+}
+
+impl ItemsOf<'_> {
+    /// A payload of it as `side` writes it (`full`: every optional part present).
+    fn sample(self, side: SideRef<'_>, full: bool) -> Option<Value> {
+        match self {
+            ItemsOf::Type(ty) => Sampler::new(side).value(ty, full),
+            ItemsOf::Variant(variant) => Sampler::new(side).payload(variant, full).flatten(),
+        }
+    }
 }
 
 impl Walk<'_> {
@@ -117,6 +146,8 @@ impl Walk<'_> {
             distinct: Sampler::distinct(self.writer).value(writer_ty, false),
             writer_name: format!("`{writer_ty}`"),
             reader_name: format!("`{reader_ty}`"),
+            writer_of: ItemsOf::Type(writer_ty),
+            reader_of: ItemsOf::Type(reader_ty),
         };
         self.compare_items(&lists)
     }
@@ -126,7 +157,9 @@ impl Walk<'_> {
         let writer = sized_items(self.writer, Role::Writer, lists.writer);
         let reader = sized_items(self.reader, Role::Reader, lists.reader);
         if writer.len() != reader.len() {
-            return vec![self.item_count_changed(lists, &writer, &reader)];
+            let mut out = vec![self.item_count_changed(lists, &writer, &reader)];
+            out.extend(self.added_items_undecodable(lists, &writer, &reader));
+            return out;
         }
         if let Some(issue) = self.item_order_changed(lists, &writer, &reader) {
             return vec![issue];
@@ -137,6 +170,36 @@ impl Walk<'_> {
             out.extend(self.compare_item(lists, writer_item, reader_item));
         }
         out
+    }
+
+    /// The items the new release adds at the end (walking new reads old, so once per pair) that it
+    /// cannot read back itself (see [`Walk::added_undecodable`]), each placed at its field, with the new
+    /// release's own payload of the whole list as witness.
+    fn added_items_undecodable(
+        &self,
+        lists: &ItemLists<'_>,
+        writer: &[Item],
+        reader: &[Item],
+    ) -> Vec<Issue> {
+        if self.writer_is_new() || reader.len() <= writer.len() {
+            return Vec::new();
+        }
+        let mut own: Option<Option<Value>> = None;
+        reader[writer.len()..]
+            .iter()
+            .filter_map(|item| {
+                let added = format!("the field `{}`", item.name);
+                let mut issue = self.added_undecodable(&added, &item.ty, item.field.as_ref())?;
+                issue.witness = own
+                    .get_or_insert_with(|| lists.reader_of.sample(self.reader, false))
+                    .clone();
+                let location = issue
+                    .location
+                    .clone()
+                    .or_else(|| self.item_location(None, Some(item)));
+                Some(issue.at(vec![item.name.clone()], location))
+            })
+            .collect()
     }
 
     fn item_location(
@@ -150,7 +213,9 @@ impl Walk<'_> {
         )
     }
 
-    /// A field added or removed: every field after it is read from the wrong bytes.
+    /// A field added or removed: every field after it is read from the wrong bytes. The witness of a
+    /// writer with more fields has every optional part present, so that a field it may leave out
+    /// (`skip_serializing_if`) is on the wire.
     fn item_count_changed(&self, lists: &ItemLists<'_>, writer: &[Item], reader: &[Item]) -> Issue {
         let writer_longer = writer.len() > reader.len();
         let longer = if writer_longer { writer } else { reader };
@@ -181,15 +246,22 @@ impl Walk<'_> {
         Issue::breaking(
             rule,
             format!(
-                "{} writes {} with {} fields and {} reads {} with {}: positional formats have no field names; {consequence}",
+                "{} writes {} with {} and {} reads {} with {}: positional formats have no field names; {consequence}",
                 self.writer_name(),
                 lists.writer_name,
-                writer.len(),
+                fields(writer.len()),
                 self.reader_name(),
                 lists.reader_name,
-                reader.len()
+                fields(reader.len())
             ),
-            lists.base.clone(),
+            if writer_longer {
+                lists
+                    .writer_of
+                    .sample(self.writer, true)
+                    .or_else(|| lists.base.clone())
+            } else {
+                lists.base.clone()
+            },
         )
         .at(vec![extra.name.clone()], location)
     }

@@ -3,6 +3,7 @@
 
 mod enums;
 mod items;
+mod reach;
 
 use serde_json::{Value, json};
 
@@ -11,6 +12,7 @@ use super::sample::key_string;
 use super::shape::{Role, Shape, resolve};
 use super::walk::Walk;
 use super::witness::single_entry;
+use super::wording::type_names;
 use crate::model::{EnumRepr, SeqKind, Ty};
 use crate::rules::RuleId;
 
@@ -267,6 +269,7 @@ impl Walk<'_> {
         rule: RuleId,
         witness: Option<Value>,
     ) -> Issue {
+        let (writer_ty, reader_ty) = type_names(writer_ty, reader_ty);
         Issue::breaking(
             rule,
             format!(

@@ -9,10 +9,11 @@ fn write(dir: &Path, path: &str, text: &str) {
     std::fs::write(full, text).unwrap();
 }
 
-/// The guess and cargo's answer for the workspace of `dir`'s manifest (with `packages` named).
+/// The guess and cargo's answer for the workspace of `dir`'s manifest (with `packages` named, which
+/// changes no crate read).
 fn guessed_and_cargo(dir: &Path, packages: &[String]) -> (Option<Guess>, Guess) {
     let manifest = dir.join("Cargo.toml");
-    let guessed = guess(dir, Some(&manifest), packages);
+    let guessed = guess(dir, Some(&manifest));
     let workspace = Workspace::load(Some(&manifest), packages).unwrap();
     let mut crate_roots: Vec<String> = workspace.crates.into_iter().map(|c| c.root_file).collect();
     crate_roots.dedup();
@@ -31,7 +32,8 @@ fn package(name: &str) -> String {
 
 /// On the layouts the guess covers, it names what `cargo metadata` names: members by path and by
 /// pattern, an excluded one, a root package, `[lib]` and `[[bin]]` paths, `src/main.rs`, `src/bin`
-/// binaries (a file and a folder), `autobins = false`, and packages named with `-p`.
+/// binaries (a file and a folder), `autobins = false`, and packages named with `-p` (every crate is
+/// still read: `-p` selects protocols).
 #[test]
 fn the_guess_is_what_cargo_says_on_common_layouts() {
     let dir = tempfile::tempdir().unwrap();
@@ -78,7 +80,7 @@ fn the_guess_is_what_cargo_says_on_common_layouts() {
         assert_eq!(guessed.as_ref(), Some(&cargo), "packages {packages:?}");
     }
     // From a member's directory, without a manifest path: the same workspace.
-    let from_member = guess(&root.join("crates/alpha/src"), None, &[]);
+    let from_member = guess(&root.join("crates/alpha/src"), None);
     assert_eq!(from_member, guessed_and_cargo(&root, &[]).0);
 }
 
@@ -98,7 +100,7 @@ fn a_package_alone_is_its_workspace_and_a_named_root_is_not_guessed() {
         "Cargo.toml",
         &format!("{}workspace = \"..\"\n", package("solo")),
     );
-    assert_eq!(guess(&root, None, &[]), None);
+    assert_eq!(guess(&root, None), None);
 }
 
 #[test]

@@ -124,7 +124,28 @@ pub(super) const ENTRIES: &[Entry] = &[
         items: &["TimeDelta", "Duration"],
         shape: time_delta,
     },
+    Entry {
+        krate: "chrono",
+        versions: ">=0.4.0, <0.5.0",
+        items: &[
+            "Utc",
+            "offset::Utc",
+            "FixedOffset",
+            "offset::FixedOffset",
+            "Local",
+            "offset::Local",
+        ],
+        shape: time_zone,
+    },
 ];
+
+/// A time zone (`Utc`, `FixedOffset`, `Local`): chrono gives them no serde impls, so they are never on
+/// the wire by themselves; they are `DateTime`'s parameter, whose string does not depend on it. Known,
+/// so that naming one (`DateTime<Utc>`) is not a type wirecheck cannot see into, noted on every check.
+/// The shape is the unit: a field of a time zone alone does not compile with serde's derive.
+fn time_zone(_: &[Ty]) -> Option<Known> {
+    Some(Known::plain(Ty::Unit))
+}
 
 /// The first and the last second of the date and time domains (`-9999-01-01T00:00:00Z` and
 /// `9999-12-31T23:59:59Z`, what time holds without its `large-dates` feature), in Unix seconds.
@@ -235,3 +256,31 @@ pub(super) const WITH: &[WithEntry] = &[
         shape: |field| optional(field, unix_nanos()),
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::super::lookup;
+    use crate::model::Ty;
+
+    fn path(text: &str) -> Vec<String> {
+        text.split("::").map(str::to_owned).collect()
+    }
+
+    /// Issue 33 item 9: `DateTime<Utc>` noted `chrono::Utc` as a type wirecheck cannot see into on every
+    /// check; the time zones are known, and the date time's shape does not depend on them.
+    #[test]
+    fn time_zones_are_known_and_leave_the_date_time_alone() {
+        for zone in [
+            "chrono::Utc",
+            "chrono::offset::FixedOffset",
+            "chrono::Local",
+        ] {
+            let known = lookup(&path(zone), &[], None).unwrap_or_else(|| panic!("{zone}"));
+            assert_eq!(known.ty, Ty::Unit, "{zone}");
+        }
+        let utc = lookup(&path("chrono::Utc"), &[], None).unwrap().ty;
+        let with_utc = lookup(&path("chrono::DateTime"), &[utc], None).unwrap();
+        let with_offset = lookup(&path("chrono::DateTime"), &[Ty::Unit], None).unwrap();
+        assert_eq!(with_utc.ty, with_offset.ty);
+    }
+}
