@@ -1117,3 +1117,46 @@ fn an_unknown_with_module_stays_custom() {
 
 #[path = "catalogue_truth/verdicts.rs"]
 mod verdicts;
+
+// Strings and byte strings of other crates (crates/strings.rs): the wire of `String`, `Vec<T>` and
+// `serialize_bytes`.
+type_case!(
+    smol_str_smol_str,
+    smol_str::SmolStr,
+    Both,
+    [smol_str::SmolStr::new("queue"), smol_str::SmolStr::new("")]
+);
+
+type_case!(
+    compact_str_compact_string,
+    compact_str::CompactString,
+    Both,
+    [
+        compact_str::CompactString::new("a longer string than fits inline"),
+        compact_str::CompactString::new("é")
+    ]
+);
+
+type_case!(
+    ecow_eco_string,
+    ecow::EcoString,
+    Both,
+    [ecow::EcoString::from("rank"), ecow::EcoString::new()]
+);
+
+type_case!(
+    ecow_eco_vec,
+    ecow::EcoVec<u32>,
+    Both,
+    [ecow::EcoVec::from([1u32, 300]), ecow::EcoVec::new()]
+);
+
+type_case!(
+    ecow_eco_bytes,
+    ecow::EcoBytes,
+    Both,
+    [
+        ecow::EcoBytes::from(&b"\x00\xffab"[..]),
+        ecow::EcoBytes::new()
+    ]
+);

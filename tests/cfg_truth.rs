@@ -48,6 +48,17 @@ compiled_and_text! {
         pub skipped: u8,
         #[cfg_attr(feature = "wirecheck-never-set", serde(skip))]
         pub not_skipped: u8,
+        // The keywords (stable since Rust 1.88, the project's minimum), which syn's `Meta` rejects.
+        #[cfg(false)]
+        pub never: u8,
+        #[cfg(not(false))]
+        pub not_false: u8,
+        #[cfg_attr(true, serde(rename = "title"))]
+        pub renamed_by_true: u8,
+        #[cfg_attr(false, serde(rename = "untitled"))]
+        pub kept_by_false: u8,
+        #[cfg_attr(all(true, feature = "checker"), serde(rename = "both"))]
+        pub renamed_by_all_true: u8,
     }
 
     #[cfg_attr(feature = "checker", derive(Serialize, Deserialize))]
@@ -176,6 +187,10 @@ fn cfg_fields_and_renames_are_what_rustc_compiles() {
         "renamed_off",
         "Nested",
         "not_skipped",
+        "not_false",
+        "title",
+        "kept_by_false",
+        "both",
     ]
     .into_iter()
     .map(str::to_owned)

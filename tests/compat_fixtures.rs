@@ -196,6 +196,7 @@ fixtures! {
     response_added: Major,
     response_changed: Major,
     response_removed: Major,
+    self_rejected: Major,
     seq_to_set: Major,
     serde_impl_changed: Major,
     serde_impl_changed__called_function: Major,
@@ -216,6 +217,7 @@ fixtures! {
     variant_added_without_other__serde_repr: Major,
     variant_removed: Major,
     variant_renamed: Major,
+    variant_renamed__onto_an_accepted_alias: Minor,
     variant_renamed__serde_repr_discriminant_changed: Major,
     unresolved_type: Major,
 }

@@ -141,7 +141,14 @@ fn the_bytes_of_a_fixture_file() {
 
 #[test]
 fn deterministic_for_every_kind_and_format() {
-    for format in ["json", "cbor", "msgpack", "bincode", "postcard"] {
+    for format in [
+        "json",
+        "cbor",
+        "msgpack",
+        "msgpack-compact",
+        "bincode",
+        "postcard",
+    ] {
         let source = protocol(format);
         let first = protocol_files(&snapshot(&source), "p");
         let second = protocol_files(&snapshot(&source), "p");

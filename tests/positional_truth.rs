@@ -2061,9 +2061,11 @@ fn check_fixture_witnesses(dir: &str, real: fn(&str, Codec, Rel, &Value) -> Resu
         let evidence = f.rule.rule().evidence;
         evidence != Evidence::Opaque && !evidence.is_message_level()
     };
+    // A release that rejects its own payload (`self_rejected`) has no direction: one release writes and
+    // reads; tests/formats_truth.rs decodes such witnesses with the release itself.
     for f in found
         .iter()
-        .filter(|f| f.level == Level::Major)
+        .filter(|f| f.level == Level::Major && f.direction.is_some())
         .filter(payload_level)
     {
         let message = &f.message_type;
@@ -2417,6 +2419,14 @@ const WITNESSES_NOT_DECODED: &[(&str, &str)] = &[
         "minor: no witness",
     ),
     ("field_renamed__onto_an_accepted_alias", "minor: no witness"),
+    (
+        "variant_renamed__onto_an_accepted_alias",
+        "minor: no witness",
+    ),
+    (
+        "self_rejected",
+        "a release rejecting its own payload: no direction, decoded by tests/formats_truth.rs (self_case!)",
+    ),
     ("message_added", "minor: no witness"),
     ("variant_added", "minor: no witness"),
     (

@@ -44,7 +44,14 @@ use ir::{Body, Field, MESSAGE_MARK, Repr, Schema, Shape, SkipIf, Ty, Variant};
 use mutate::{MUTATIONS, validate};
 use rng::Rng;
 
-const FORMATS: [&str; 5] = ["json", "cbor", "msgpack", "bincode", "postcard"];
+const FORMATS: [&str; 6] = [
+    "json",
+    "cbor",
+    "msgpack",
+    "msgpack-compact",
+    "bincode",
+    "postcard",
+];
 const UPGRADES: [&str; 3] = ["any-order", "server-first", "client-first"];
 const KINDS: [&str; 4] = ["request", "response", "event", "record"];
 

@@ -82,7 +82,7 @@ fn the_derive_reads_every_keyword_as_its_value() {
     );
     assert_every_keyword!(
         Format,
-        derived_protocols!(format, FORMAT: "json", "cbor", "msgpack", "bincode", "postcard"),
+        derived_protocols!(format, FORMAT: "json", "cbor", "msgpack", "msgpack-compact", "bincode", "postcard"),
         "the derive"
     );
 }

@@ -112,6 +112,7 @@ pub const RULE_IDS: &[&str] = &[
     "min_compatible_spans_break",
     "upgrade_order_changed",
     "since_above_version",
+    "self_rejected",
 ];
 
 /// The start of the message of an unknown rule id in `allow(...)` (see [`is_unknown_rule_id`]).

@@ -45,7 +45,7 @@ mod wrap;
 /// | `version` | the semver version of this release of the protocol | required |
 /// | `min_compatible` | the oldest release this version must interoperate with | none |
 /// | `upgrade` | `"any-order"`, `"server-first"` or `"client-first"` | `"any-order"` |
-/// | `format` | `"json"`, `"cbor"`, `"msgpack"`, `"bincode"` or `"postcard"` | `"json"` |
+/// | `format` | `"json"`, `"cbor"`, `"msgpack"`, `"msgpack-compact"`, `"bincode"` or `"postcard"` | `"json"` |
 ///
 /// The derive works on any struct, enum or union, generic or not (usually a unit struct).
 #[proc_macro_derive(Protocol, attributes(wire))]

@@ -114,7 +114,8 @@ fn build(candidate: Candidate<'_>, context: &Context<'_>) -> Built {
 }
 
 /// The issue's sentence, with a note when the break is in a direction the upgrade order never uses, or
-/// when the witness is shown as JSON for a binary format.
+/// when the witness is shown as JSON for a binary format (CBOR, MessagePack, bincode, postcard: the
+/// writer's value as JSON, which its codec writes as bytes).
 fn finding_text(
     issue: &Issue,
     direction: Option<Direction>,
@@ -145,7 +146,7 @@ fn finding_text(
                 }
             ));
         }
-    } else if issue.breaks && !format.is_self_describing() && issue.witness.is_some() {
+    } else if issue.breaks && format != Format::Json && issue.witness.is_some() {
         text.push_str(&format!(
             " (witness shown as JSON; on the wire it is {format})"
         ));

@@ -3,6 +3,7 @@
 
 use serde_json::{Value, json};
 
+use super::codec::Codec;
 use super::decode::Decoder;
 use super::issue::{
     Issue, Place, WIRE_ELEMENT, WIRE_MAP_KEY, WIRE_MAP_VALUE, embedded, placed, wire_index,
@@ -264,6 +265,9 @@ impl Walk<'_> {
     /// Map keys: a string key reads anything; integer keys by range; enum keys as enums; the rest by
     /// decoding the writer's possible keys. `value` fills the witness map's one entry.
     fn compare_map_keys(&mut self, writer: &Ty, reader: &Ty, value: Option<&Value>) -> Vec<Issue> {
+        if self.format.typed_keys() {
+            return self.compare_typed_keys(writer, reader, value);
+        }
         let writer_shape = resolve(self.writer, writer, Role::Writer).shape;
         let reader_shape = resolve(self.reader, reader, Role::Reader).shape;
         if self.human {
@@ -320,6 +324,35 @@ impl Walk<'_> {
                 Vec::new()
             }
         }
+    }
+
+    /// Map keys in a format that writes each key as a value of its own type (CBOR, MessagePack): the
+    /// keys are compared as values are (a `u32` key is an integer, which a `String` key rejects), and a
+    /// change found in the key itself is a map key change.
+    fn compare_typed_keys(
+        &mut self,
+        writer: &Ty,
+        reader: &Ty,
+        value: Option<&Value>,
+    ) -> Vec<Issue> {
+        let found = self.compare(writer, reader);
+        let mut found = embedded(found, |c| {
+            Some(single_entry(key_string(&c), value?.clone()))
+        });
+        for issue in found.iter_mut().filter(|i| i.path.is_empty()) {
+            if matches!(
+                issue.rule,
+                RuleId::FieldTypeChanged
+                    | RuleId::IntegerNarrowed
+                    | RuleId::IntegerWidened
+                    | RuleId::IntegerSignChanged
+                    | RuleId::IntegerToFloat
+                    | RuleId::FloatToInteger
+            ) {
+                issue.rule = RuleId::MapKeyChanged;
+            }
+        }
+        found
     }
 
     /// Keys the writer's key type may write, to try on the reader.

@@ -4,6 +4,7 @@
 
 use serde_json::{Map, Value};
 
+use super::codec::{Codec, Reading};
 use super::namespace::{FlatField, FlatObject, flatten};
 use super::shape::{
     EnumDef, MAX_DEPTH, Role, Shape, SideRef, bytes_as_seq, has_custom_de, resolve,
@@ -17,6 +18,9 @@ pub(crate) type Reject = String;
 pub(crate) struct Decoder<'a> {
     side: SideRef<'a>,
     depth: usize,
+    /// Inside an untagged or internally tagged enum, where serde reads a buffered value
+    /// ([`Reading::buffered`]).
+    buffered: bool,
 }
 
 /// The range of an integer type (u128's top half is clipped to i128::MAX).
@@ -76,7 +80,19 @@ fn by_tag<'e>(en: &'e EnumDef, tag: &str) -> Option<(usize, &'e Variant)> {
 
 impl<'a> Decoder<'a> {
     pub fn new(side: SideRef<'a>) -> Self {
-        Decoder { side, depth: 0 }
+        Decoder {
+            side,
+            depth: 0,
+            buffered: false,
+        }
+    }
+
+    /// How the reader meets the format's values here.
+    fn reading(&self) -> Reading {
+        Reading {
+            format: self.side.format,
+            buffered: self.buffered,
+        }
     }
 
     /// Whether `v` decodes into `ty`.
@@ -105,7 +121,9 @@ impl<'a> Decoder<'a> {
             }
             // serde_json's `deserialize_bytes` hands a string's bytes to the visitor, an array to
             // `visit_seq` (its `de.rs`).
-            Shape::Bytes if self.side.human && matches!(v, Value::String(_)) => Ok(()),
+            Shape::Bytes if self.reading().bytes_read_text() && matches!(v, Value::String(_)) => {
+                Ok(())
+            }
             Shape::Bytes => self.decode(&bytes_as_seq(), v),
             Shape::Choice(reads) => self.decode_choice(&reads, v),
             Shape::Bool => expect(matches!(v, Value::Bool(_)), v, "a boolean"),
@@ -116,6 +134,9 @@ impl<'a> Decoder<'a> {
             ),
             Shape::Str => expect(matches!(v, Value::String(_)), v, "a string"),
             Shape::Int { signed, bits } => decode_integer(signed, bits, v),
+            Shape::Float { .. } if !self.reading().float_reads_integers() => {
+                expect(matches!(v, Value::Number(n) if n.is_f64()), v, "a float")
+            }
             Shape::Float { .. } => expect(matches!(v, Value::Number(_)), v, "a number"),
             Shape::Unit => expect(matches!(v, Value::Null), v, "null"),
             Shape::Option(inner) => match v {
@@ -217,7 +238,11 @@ impl<'a> Decoder<'a> {
     pub fn decode_object(&mut self, flat: &FlatObject, v: &Value) -> Result<(), Reject> {
         let object = match v {
             Value::Object(m) => m,
-            Value::Array(a) if flat.enums.is_empty() && flat.map.is_none() => {
+            Value::Array(a)
+                if flat.enums.is_empty()
+                    && flat.map.is_none()
+                    && self.reading().struct_reads_arrays() =>
+            {
                 return self.decode_object_from_array(flat, a);
             }
             _ => return invalid_type(v, "a struct"),
@@ -368,6 +393,11 @@ impl<'a> Decoder<'a> {
             return Err("too deep".to_owned());
         }
         self.depth += 1;
+        let outer = self.buffered;
+        self.buffered |= matches!(
+            en.attrs.repr,
+            EnumRepr::Untagged | EnumRepr::Internal { .. }
+        ) || en.variants.iter().any(|v| v.untagged);
         let tagged = match &en.attrs.repr {
             EnumRepr::Untagged => Err("untagged".to_owned()),
             EnumRepr::External => self.decode_external(en, v),
@@ -379,6 +409,7 @@ impl<'a> Decoder<'a> {
             Ok(i) => Ok(i),
             Err(reason) => self.decode_untagged(en, v, reason),
         };
+        self.buffered = outer;
         self.depth -= 1;
         result
     }
@@ -416,8 +447,24 @@ impl<'a> Decoder<'a> {
 
     /// Internally tagged: an object with the tag key; the other keys are the payload.
     fn decode_internal(&mut self, en: &EnumDef, tag: &str, v: &Value) -> Result<usize, Reject> {
-        let Value::Object(m) = v else {
-            return invalid_type(v, "an internally tagged enum");
+        let m = match v {
+            Value::Object(m) => m,
+            // `msgpack-compact` writes a struct variant as an array, the tag first; serde reads the tag
+            // from a sequence's first element.
+            Value::Array(items) if self.side.format.structs_as_arrays() => {
+                let Some(Value::String(t)) = items.first() else {
+                    return invalid_type(v, "an internally tagged enum");
+                };
+                let (i, var) = by_tag(en, t).ok_or_else(|| format!("unknown variant `{t}`"))?;
+                if var.style == Style::Unit {
+                    return Ok(i);
+                }
+                let rest = Value::Array(items[1..].to_vec());
+                return self
+                    .payload(var, en.attrs.deny_unknown_fields, Some(&rest))
+                    .map(|_| i);
+            }
+            _ => return invalid_type(v, "an internally tagged enum"),
         };
         match m.get(tag) {
             Some(Value::String(t)) => match by_tag(en, t) {

@@ -84,7 +84,10 @@ impl Walk<'_> {
             return vec![self.representation_changed(writer_ty, reader_ty, writer, reader)];
         }
         if reader.attrs.repr == EnumRepr::Untagged {
-            return self.compare_untagged_enums(writer, reader);
+            return self.buffered(|walk| walk.compare_untagged_enums(writer, reader));
+        }
+        if matches!(reader.attrs.repr, EnumRepr::Internal { .. }) {
+            return self.buffered(|walk| walk.compare_tagged_enums(writer, reader));
         }
         self.compare_tagged_enums(writer, reader)
     }
@@ -217,6 +220,11 @@ impl Walk<'_> {
         for &(i, j) in &pairing.same_tag {
             let (writer_variant, reader_variant) = (&writer.variants[i], &reader.variants[j]);
             let mut found = self.compare_variants(writer, reader, writer_variant, reader_variant);
+            found.extend(self.tag_switched_to_alias(
+                &writer.attrs.repr,
+                writer_variant,
+                reader_variant,
+            ));
             self.note_misreads(&mut found, reader, writer_variant);
             let place = self.variant_place(
                 &writer.attrs.repr,
@@ -227,7 +235,7 @@ impl Walk<'_> {
         }
         // Untagged variants of a tagged enum: decided on samples.
         for writer_variant in writer.variants.iter().filter(|v| v.untagged && !v.skip_ser) {
-            let found = self.untagged_variant(writer, reader, writer_variant);
+            let found = self.buffered(|walk| walk.untagged_variant(writer, reader, writer_variant));
             let reader_variant = reader
                 .variants
                 .iter()
@@ -277,6 +285,33 @@ impl Walk<'_> {
             vec![issue],
             &self.variant_place(&writer.attrs.repr, Some(variant), reader_variant),
         )
+    }
+
+    /// The writer writes the variant under a tag the reader takes only as an alias (its own release
+    /// writes another): every reader decodes it, but the wire changed.
+    fn tag_switched_to_alias(
+        &self,
+        repr: &EnumRepr,
+        writer: &Variant,
+        reader: &Variant,
+    ) -> Option<Issue> {
+        if writer.ser_name == reader.ser_name
+            || reader.skip_ser
+            || matches!(repr, EnumRepr::Untagged | EnumRepr::Integer { .. })
+        {
+            return None;
+        }
+        Some(Issue::change(
+            RuleId::VariantRenamed,
+            format!(
+                "{} writes the variant `{}` as `{}`, which {} reads as well as `{}`",
+                self.writer_name(),
+                writer.rust_name,
+                writer.ser_name,
+                self.reader_name(),
+                reader.ser_name
+            ),
+        ))
     }
 
     fn variant_renamed(&self, writer: &Variant, reader: &Variant, witness: Option<Value>) -> Issue {

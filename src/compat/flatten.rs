@@ -151,7 +151,7 @@ impl Walk<'_> {
         });
         let (found, location) = match reader {
             Some(reader) => {
-                let inner = self.compare(&writer.field.ty, &reader.field.ty);
+                let inner = self.buffered(|walk| walk.compare(&writer.field.ty, &reader.field.ty));
                 let inner = embedded(inner, |c| merged(&base, c));
                 let mut allows = writer.all_allows();
                 allows.extend(reader.all_allows());
@@ -252,7 +252,7 @@ impl Walk<'_> {
     pub(super) fn flattened_map(&mut self, pair: &ObjectPair<'_>) -> Vec<Issue> {
         match (&pair.writer.map, &pair.reader.map) {
             (Some(writer), Some(reader)) => {
-                let inner = self.compare(&writer.value, &reader.value);
+                let inner = self.buffered(|walk| walk.compare(&writer.value, &reader.value));
                 let inner = embedded(inner, |c| with_key(pair.base(), "extra", c));
                 placed(inner, &map_place(&writer.path))
             }

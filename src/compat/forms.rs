@@ -3,6 +3,7 @@
 //! choices (the first of several types that decodes) and types of other crates at two package versions.
 //! Readable forms never get here: resolution already picked their shape for the format.
 
+use super::codec::Codec;
 use super::decode::{Decoder, range};
 use super::issue::Issue;
 use super::shape::{RefinedDef, Role, Shape, bytes_as_seq, resolve};
@@ -42,7 +43,25 @@ impl Walk<'_> {
             (_, S::Choice(reads)) => Some(self.compare_choice(writer_ty, reader_ty, writer, reads)),
             (S::Refined(w), _) => Some(self.refined_base(w, reader_ty)),
             (_, S::Refined(r)) => Some(self.plain_to_refined(writer_ty, r)),
-            (S::Str, S::Bytes) if self.human => Some(Vec::new()),
+            (S::Str, S::Bytes) if !self.positional && self.reading().bytes_read_text() => {
+                Some(Vec::new())
+            }
+            (S::Bytes, S::Str) if !self.positional && self.reading().text_reads_bytes() => {
+                Some(vec![self.type_changed(
+                    writer_ty,
+                    reader_ty,
+                    "a string reader takes a byte string only when it holds UTF-8",
+                    Some(serde_json::json!([255])),
+                )])
+            }
+            (S::Bytes, S::Str) if !self.positional && self.format.typed_keys() => {
+                Some(vec![self.type_changed(
+                    writer_ty,
+                    reader_ty,
+                    "ciborium's string reader takes only text, no byte string",
+                    self.sample(writer_ty, false),
+                )])
+            }
             (S::Bytes, _) => Some(self.compare(&bytes_as_seq(), reader_ty)),
             (_, S::Bytes) => Some(self.compare(writer_ty, &bytes_as_seq())),
             _ => None,

@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use super::sample::{EnumSeen, Extreme, FixtureMode, Sampler};
 use super::shape::SideRef;
+use crate::Format;
 use crate::findings::Side;
 use crate::model::{MessageDecl, ModelView, Snapshot, Ty};
 
@@ -43,9 +44,9 @@ pub(crate) fn fixture_cases(
         side: SideRef {
             model: ModelView::Whole(snapshot),
             side: Side::New,
-            human: snapshot
+            format: snapshot
                 .protocol(&message.protocol)
-                .is_none_or(|p| p.format.is_human_readable()),
+                .map_or(Format::Json, |p| p.format),
         },
         ty: Ty::Named {
             path: message.rust_path.clone(),

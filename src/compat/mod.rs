@@ -21,18 +21,22 @@
 //! - `sample` (writer samples: the witnesses) and `golden` (fixture payloads), `decode` (serde's
 //!   reader model), `wire_eq` (wire equality).
 //! - `namespace` (a struct's flattened keys), then `shape` (a type's wire shape), then `wording`.
-//! - `issue` and `witness` stand alone.
+//! - `issue` and `witness` stand alone; `codec` says what each format's codec does where formats differ.
 
 mod assemble;
+mod codec;
 mod collections;
+mod compact;
 mod decode;
 mod definitions;
+mod dynamic;
 mod enums;
 mod flatten;
 mod forms;
 mod golden;
 mod int_enums;
 mod issue;
+mod itself;
 mod namespace;
 mod objects;
 mod opaque;

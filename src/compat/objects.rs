@@ -245,6 +245,20 @@ impl Walk<'_> {
                     self.reader_name()
                 ),
             )),
+            (Some(tag), Some(_)) => {
+                let read = pair.reader.tag.as_ref().filter(|r| r.value != tag.value)?;
+                Some(Issue::change(
+                    RuleId::StructTagChanged,
+                    format!(
+                        "{} writes the tag `{}` as `{}` where {} writes `{}`; serde does not check it when reading",
+                        self.writer_name(),
+                        tag.key,
+                        tag.value,
+                        self.reader_name(),
+                        read.value
+                    ),
+                ))
+            }
             _ => None,
         }
     }
@@ -305,7 +319,12 @@ impl Walk<'_> {
                 (Ty::Option { inner }, true) => (**inner).clone(),
                 (ty, _) => ty.clone(),
             };
-            let found = self.compare(&written_ty, &reader.field.ty);
+            // A field of a flattened struct is read from serde's buffered content.
+            let found = if reader.path.len() > 1 {
+                self.buffered(|walk| walk.compare(&written_ty, &reader.field.ty))
+            } else {
+                self.compare(&written_ty, &reader.field.ty)
+            };
             let key = writer.key().to_owned();
             out.extend(embedded(found, |c| with_key(pair.base(), &key, c)));
         }

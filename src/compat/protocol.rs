@@ -8,6 +8,7 @@ use rustc_hash::FxHashMap;
 
 use super::assemble::Candidate;
 use super::issue::Issue;
+use super::itself::self_rejection;
 use super::sample::Sampler;
 use super::shape::SideRef;
 use super::walk::Walk;
@@ -122,11 +123,17 @@ pub(crate) fn candidates<'s>(
     pass.removed_messages(&olds, &news, &pairing);
     for (message, _) in news.iter().zip(&pairing.new_paired).filter(|(_, p)| !**p) {
         pass.message_added(message);
+        if !pass.format_changed && !records_only {
+            pass.self_rejected(None, message);
+        }
     }
     for &(i, j) in &pairing.pairs {
         pass.message_changes(olds[i], news[j]);
         if !pass.format_changed {
             pass.payload_walks(olds[i], news[j]);
+            if !records_only {
+                pass.self_rejected(Some(olds[i]), news[j]);
+            }
         }
     }
     pass.out
@@ -150,7 +157,7 @@ impl<'s> Pass<'s> {
         SideRef {
             model,
             side,
-            human: self.releases.new_protocol.format.is_human_readable(),
+            format: self.releases.new_protocol.format,
         }
     }
 
@@ -411,6 +418,34 @@ impl<'s> Pass<'s> {
             direction: Some(direction),
             needed,
             old: Some(old),
+            new: Some(new),
+        });
+    }
+
+    /// The new release of a message rejects a payload it writes itself, where the old one (if any) read
+    /// its own: a break for every peer, in every upgrade order (no direction: one release both writes
+    /// and reads).
+    fn self_rejected(&mut self, old: Option<&'s MessageDecl>, new: &'s MessageDecl) {
+        let Some((witness, why)) = self_rejection(self.side(Side::New), &root(new)) else {
+            return;
+        };
+        if old.is_some_and(|old| self_rejection(self.side(Side::Old), &root(old)).is_some()) {
+            return;
+        }
+        let issue = Issue::breaking(
+            RuleId::SelfRejected,
+            format!(
+                "the new release cannot read what it writes itself: {why}, so every peer fails on it, \
+                 its own version included"
+            ),
+            Some(witness),
+        )
+        .at(Vec::new(), Some((new.location.clone(), Side::New)));
+        self.push(Candidate {
+            issue,
+            direction: None,
+            needed: true,
+            old,
             new: Some(new),
         });
     }

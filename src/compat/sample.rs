@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value, json};
 
+use super::codec::Codec;
 use super::namespace::{FlatObject, flatten};
 use super::shape::{EnumDef, Role, Shape, SideRef, resolve};
 use super::witness::int_value;
@@ -63,6 +64,9 @@ pub(crate) struct Sampler<'a> {
     /// The first type met whose values the sampler cannot know (an opaque type: no value is invented
     /// for it, so nothing that holds it has a sample).
     unknown: Option<String>,
+    /// A minimal sample keeps the fields under `skip_serializing_if` (at their minimal value, which the
+    /// usual predicates skip): the writer's value whose bytes leave them out.
+    keep_skippable: bool,
 }
 
 impl<'a> Sampler<'a> {
@@ -73,6 +77,16 @@ impl<'a> Sampler<'a> {
             fixture: None,
             distinct: None,
             unknown: None,
+            keep_skippable: false,
+        }
+    }
+
+    /// A sampler whose minimal samples keep the fields under `skip_serializing_if`, at their minimal
+    /// value: the value a writer leaves them out of.
+    pub fn keeping_skippable(side: SideRef<'a>) -> Self {
+        Sampler {
+            keep_skippable: true,
+            ..Sampler::new(side)
         }
     }
 
@@ -105,6 +119,7 @@ impl<'a> Sampler<'a> {
             fixture: Some(mode),
             distinct: None,
             unknown: None,
+            keep_skippable: false,
         }
     }
 
@@ -232,10 +247,34 @@ impl<'a> Sampler<'a> {
             }
             Shape::Struct(obj) => {
                 let flat = flatten(self.side, Role::Writer, &obj.fields, &obj.attrs);
+                if let Some(items) = self.compact_array(&obj.fields, full) {
+                    return items;
+                }
                 Value::Object(self.object(&flat, full)?)
             }
             Shape::Enum(en) => return self.enum_value(def_path.as_deref(), &en, full),
         })
+    }
+
+    /// In `msgpack-compact`, the array a struct's (or a struct variant's) `fields` are written as: every
+    /// field not always skipped, in order (one that may be skipped is in the value; the writer's bytes
+    /// leave it out when it is). `None` in other formats, and for a struct with a flattened field (a map
+    /// there too); `Some(None)` when a field has no sample.
+    fn compact_array(&mut self, fields: &[Field], full: bool) -> Option<Option<Value>> {
+        if !self.side.format.structs_as_arrays() || fields.iter().any(|f| f.flatten) {
+            return None;
+        }
+        let mut items = Vec::new();
+        for field in fields.iter().filter(|f| f.skip_ser != SkipSer::Always) {
+            if self.custom_blocks(field) {
+                return Some(None);
+            }
+            match self.value(&field.ty, full) {
+                Some(v) => items.push(v),
+                None => return Some(None),
+            }
+        }
+        Some(Some(Value::Array(items)))
     }
 
     /// In distinct mode, a scalar's next distinct value.
@@ -326,7 +365,8 @@ impl<'a> Sampler<'a> {
             m.insert(tag.key.clone(), json!(tag.value));
         }
         for f in &flat.fields {
-            if !full && (f.optional_parent || matches!(f.field.skip_ser, SkipSer::If(_))) {
+            let skippable = matches!(f.field.skip_ser, SkipSer::If(_)) && !self.keep_skippable;
+            if !full && (f.optional_parent || skippable) {
                 continue;
             }
             if self.custom_blocks(&f.field) {
@@ -389,6 +429,9 @@ impl<'a> Sampler<'a> {
                 Some(Some(Value::Array(out)))
             }
             Style::Named => {
+                if let Some(items) = self.compact_array(&v.fields, full) {
+                    return items.map(Some);
+                }
                 let attrs = crate::model::ContainerAttrs::default();
                 let flat = flatten(self.side, Role::Writer, &v.fields, &attrs);
                 Some(Some(Value::Object(self.object(&flat, full)?)))
@@ -444,6 +487,12 @@ pub(crate) fn wrap_variant(repr: &EnumRepr, v: &Variant, payload: Option<Value>)
                     for (k, x) in o {
                         m.entry(k).or_insert(x);
                     }
+                }
+                // `msgpack-compact` writes a struct payload as an array, the tag first.
+                Some(Value::Array(items)) if v.style == Style::Named || v.fields.len() == 1 => {
+                    let mut out = vec![json!(v.ser_name)];
+                    out.extend(items);
+                    return Some(Value::Array(out));
                 }
                 Some(_) => return None,
             }

@@ -3,6 +3,7 @@
 
 use serde_json::{Value, json};
 
+use super::codec::Codec;
 use super::decode::range;
 use super::issue::Issue;
 use super::walk::Walk;
@@ -64,7 +65,8 @@ impl Walk<'_> {
     ) -> Option<Issue> {
         let (reader_min, reader_max) = range(reader.0, reader.1);
         let fits = writer_min >= reader_min && writer_max <= reader_max;
-        if fits && self.same_integer_encoding(writer, reader) {
+        let as_bytes = self.integer_as_bytes_only(writer, reader);
+        if fits && !as_bytes && self.same_integer_encoding(writer, reader) {
             return None;
         }
         let (old, new) = if self.writer_is_new() {
@@ -89,6 +91,11 @@ impl Walk<'_> {
             None
         };
         let (witness, why) = match out_of_range {
+            _ if as_bytes => (
+                any_written,
+                "rmp-serde writes a 128-bit integer as 16 bytes, which only a 128-bit reader reads"
+                    .to_owned(),
+            ),
             Some(value) => (
                 int_value(value),
                 format!("{value} is out of the reader's range"),
@@ -109,6 +116,12 @@ impl Walk<'_> {
             ),
             witness,
         ))
+    }
+
+    /// The writer's integers are written as bytes (MessagePack's 128-bit integers) and the reader reads
+    /// integers of another width, which reject every one of them.
+    fn integer_as_bytes_only(&self, writer: IntType, reader: IntType) -> bool {
+        self.format.wide_integers_as_bytes() && writer.1 == 128 && reader.1 != 128
     }
 
     /// Self-describing formats write every integer alike; bincode writes each width as it is; postcard
@@ -135,13 +148,32 @@ impl Walk<'_> {
         ))
     }
 
-    /// Integers read as a float lose precision above the float's mantissa.
+    /// Integers read as a float lose precision above the float's mantissa; in CBOR a float reader takes
+    /// no integer at all, and in MessagePack none of 128 bits (written as bytes).
     pub(super) fn integer_to_float(
         &self,
         writer_ty: &Ty,
         writer: IntType,
         float_bits: u8,
     ) -> Option<Issue> {
+        let rejected = if !self.reading().float_reads_integers() {
+            Some("ciborium's float reader takes only CBOR floats, no integer")
+        } else if self.format.wide_integers_as_bytes() && writer.1 == 128 {
+            Some("rmp-serde writes a 128-bit integer as 16 bytes, which a float reader rejects")
+        } else {
+            None
+        };
+        if let Some(why) = rejected {
+            return Some(Issue::breaking(
+                self.pick_rule(RuleId::FloatToInteger, RuleId::IntegerToFloat),
+                format!(
+                    "{} writes integers (`{writer_ty}`) that {} reads as `f{float_bits}`: {why}",
+                    self.writer_name(),
+                    self.reader_name()
+                ),
+                Some(json!(if writer.0 { -1 } else { 1 })),
+            ));
+        }
         let mantissa: u32 = if float_bits <= 32 { 24 } else { 53 };
         let (min, max) = range(writer.0, writer.1);
         let limit = 1i128 << mantissa;

@@ -3,13 +3,13 @@
 
 use serde_json::{Value, json};
 
+use super::codec::Codec;
 use super::decode::Decoder;
 use super::issue::{Issue, located};
 use super::sample::Sampler;
-use super::shape::{EnumDef, MAX_DEPTH, Role, Shape, resolve};
+use super::shape::{EnumDef, MAX_DEPTH, Role, Shape, SideRef, resolve, subst};
 use super::walk::Walk;
-use crate::model::Ty;
-use crate::model::{EnumRepr, Style};
+use crate::model::{Body, EnumRepr, Style, Ty};
 use crate::rules::RuleId;
 
 impl Walk<'_> {
@@ -25,10 +25,41 @@ impl Walk<'_> {
             writer_resolved.def.map(|d| &d.location),
             reader_resolved.def.map(|d| &d.location),
         );
+        if let Some(issue) = self.unit_struct_read_as_unit(writer, reader) {
+            out.push(issue);
+            return located(out, &location);
+        }
         let found =
             self.compare_shapes(writer, reader, writer_resolved.shape, reader_resolved.shape);
         out.extend(located(found, &location));
         out
+    }
+
+    /// In MessagePack a unit struct is written as an empty array, which `()` (alone or in an option)
+    /// rejects; a unit struct reader takes both it and `nil`.
+    fn unit_struct_read_as_unit(&self, writer_ty: &Ty, reader_ty: &Ty) -> Option<Issue> {
+        if !self.format.unit_struct_is_array()
+            || !is_unit_struct(self.writer, writer_ty, Role::Writer)
+        {
+            return None;
+        }
+        let mut reader = reader_ty.clone();
+        for _ in 0..MAX_DEPTH {
+            let resolved = resolve(self.reader, &reader, Role::Reader);
+            match resolved.shape {
+                Shape::Option(inner) => reader = inner,
+                Shape::Unit if !is_unit_struct(self.reader, &reader, Role::Reader) => {
+                    return Some(self.type_changed(
+                        writer_ty,
+                        reader_ty,
+                        "rmp-serde writes a unit struct as an empty array, which `()` rejects",
+                        self.sample(writer_ty, false),
+                    ));
+                }
+                _ => return None,
+            }
+        }
+        None
     }
 
     /// Sends a pair of wire shapes to its comparison.
@@ -63,8 +94,11 @@ impl Walk<'_> {
         if let Some(found) = self.compare_forms(writer_ty, reader_ty, &writer, &reader) {
             return found;
         }
+        if let Some(found) = self.compare_compact_structs(writer_ty, reader_ty, &writer, &reader) {
+            return found;
+        }
         match (writer, reader) {
-            (_, S::Value) => Vec::new(),
+            (_, S::Value) => self.compare_to_dynamic_value(writer_ty),
             (S::Unresolved(a), S::Unresolved(b)) if a == b => Vec::new(),
             (S::Unresolved(name), _) | (_, S::Unresolved(name)) => {
                 vec![self.unresolved_type(&name, writer_ty, reader_ty)]
@@ -258,4 +292,44 @@ fn union_of_newtypes(en: &EnumDef) -> bool {
             .variants
             .iter()
             .all(|v| v.style == Style::Tuple && v.fields.len() == 1 && v.custom.is_none())
+}
+
+/// Whether `ty` is a unit struct on `side` in `role`: the struct itself, or through the newtype structs,
+/// transparent structs, aliases and proxies that hand its value on.
+fn is_unit_struct(side: SideRef<'_>, ty: &Ty, role: Role) -> bool {
+    let mut current = ty.clone();
+    for _ in 0..MAX_DEPTH {
+        let Ty::Named { path, args } = &current else {
+            return false;
+        };
+        let Some(def) = side.model.type_def(path) else {
+            return false;
+        };
+        let proxy = match role {
+            Role::Writer => def.attrs.into.as_ref(),
+            Role::Reader => def.attrs.from.as_ref().map(|proxy| &proxy.ty),
+        };
+        let next = match (proxy, &def.body) {
+            (Some(proxy), _) => proxy,
+            (
+                None,
+                Body::Struct {
+                    style: Style::Unit, ..
+                },
+            ) => return true,
+            (None, Body::Alias { target }) => target,
+            (None, Body::Struct { style, fields })
+                if (*style == Style::Tuple && fields.len() == 1 || def.attrs.transparent)
+                    && fields.iter().all(|f| f.custom.is_none()) =>
+            {
+                match fields.iter().find(|f| role.sees(f)) {
+                    Some(field) => &field.ty,
+                    None => return false,
+                }
+            }
+            _ => return false,
+        };
+        current = subst(next, &def.generics, args);
+    }
+    false
 }

@@ -2,6 +2,7 @@
 //! `into`/`from` proxies, transparent and newtype structs.
 
 use super::wording::custom_text;
+use crate::Format;
 use crate::findings::Side;
 use crate::model::{
     Body, ContainerAttrs, Field, ModelView, SeqKind, SkipSer, Style, Ty, TypeDef, Variant,
@@ -11,14 +12,20 @@ use crate::model::{
 pub(crate) const MAX_DEPTH: usize = 64;
 
 /// One revision's model (whole, or the compared protocol's part), which side of the comparison it is,
-/// and whether the protocol's format is human-readable (which of a [`Ty::Readable`]'s shapes is on the
-/// wire).
+/// and the protocol's format (which of a [`Ty::Readable`]'s shapes is on the wire, and how the format's
+/// codec reads and writes: [`super::codec`]).
 #[derive(Clone, Copy)]
 pub(crate) struct SideRef<'a> {
     pub model: ModelView<'a>,
     pub side: Side,
-    /// The format answers `true` to serde's `is_human_readable()` ([`crate::Format::is_human_readable`]).
-    pub human: bool,
+    pub format: Format,
+}
+
+impl SideRef<'_> {
+    /// The format answers `true` to serde's `is_human_readable()` ([`Format::is_human_readable`]).
+    pub fn human(&self) -> bool {
+        self.format.is_human_readable()
+    }
 }
 
 /// Whether a type is looked at as written (`into` applies) or as read (`from` applies).
@@ -314,7 +321,7 @@ pub(crate) fn resolve<'a>(side: SideRef<'a>, ty: &Ty, role: Role) -> Resolved<'a
                 outermost.get_or_insert(def);
                 definition_step(def, path, args, role)
             }
-            other => structural_step(other, side.human, role),
+            other => structural_step(other, side.human(), role),
         };
         match step {
             Step::Reached(shape) => {
@@ -409,7 +416,7 @@ pub(crate) fn absent_reads_none(side: SideRef<'_>, ty: &Ty) -> bool {
             Ty::Option { .. } => return true,
             Ty::Refined { base, .. } => (**base).clone(),
             Ty::Readable { human, compact } => {
-                if side.human {
+                if side.human() {
                     (**human).clone()
                 } else {
                     (**compact).clone()

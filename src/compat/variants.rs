@@ -90,6 +90,11 @@ impl Walk<'_> {
             // serde fails to write this variant: there is no payload to compare.
             return Vec::new();
         }
+        if let Some(found) =
+            self.compare_compact_variants(writer_enum, writer_variant, reader_variant)
+        {
+            return found;
+        }
         let repr = writer_enum.attrs.repr.clone();
         let in_variant = |payload: Value| {
             wrap_variant(

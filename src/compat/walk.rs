@@ -11,6 +11,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::Value;
 
+use super::codec::Reading;
 use super::issue::Issue;
 use super::sample::Sampler;
 use super::shape::{MAX_DEPTH, SideRef};
@@ -31,12 +32,17 @@ pub(crate) struct Walk<'a> {
     /// The format is human-readable (JSON): strings are read as bytes, readable forms are their human
     /// shape.
     pub(super) human: bool,
+    /// The protocol's format, whose codec's readings ([`super::codec::Codec`]) the walk asks about.
+    pub(super) format: Format,
     pub(super) wire_eq: WireEq<'a>,
     /// Pairs being compared further up: met again, they are a cycle and add nothing.
     /// (FxHash: the keys are the models' own types, and SipHash showed in a cold check's profile.)
-    in_progress: FxHashSet<(Ty, Ty)>,
+    in_progress: FxHashSet<(Ty, Ty, bool)>,
     /// Results of pairs compared without meeting a cycle.
-    memo: FxHashMap<(Ty, Ty), Vec<Issue>>,
+    memo: FxHashMap<(Ty, Ty, bool), Vec<Issue>>,
+    /// The values compared are buffered by serde before they are read ([`Reading::buffered`]): inside
+    /// untagged and internally tagged enums and flattened fields (a depth, as such places nest).
+    buffered: u32,
     /// How many cycles were cut so far (a result that cut one depends on the stack, so is not memoized).
     cycles: u64,
     depth: usize,
@@ -58,9 +64,11 @@ impl<'a> Walk<'a> {
             positional: !format.is_self_describing(),
             postcard: format == Format::Postcard,
             human: format.is_human_readable(),
+            format,
             wire_eq: WireEq::new(writer.model, reader.model),
             in_progress: FxHashSet::default(),
             memo: FxHashMap::default(),
+            buffered: 0,
             cycles: 0,
             depth: 0,
         }
@@ -71,7 +79,7 @@ impl<'a> Walk<'a> {
         if self.depth >= MAX_DEPTH || self.wire_eq.ty(writer, reader) {
             return Vec::new();
         }
-        let key = (writer.clone(), reader.clone());
+        let key = (writer.clone(), reader.clone(), self.buffered > 0);
         if self.in_progress.contains(&key) {
             self.cycles += 1;
             return Vec::new();
@@ -123,6 +131,23 @@ impl<'a> Walk<'a> {
                 issue.detail.push_str(&format!(" ({said})"));
             }
         }
+    }
+
+    /// How the reader meets the format's values here.
+    pub(super) fn reading(&self) -> Reading {
+        Reading {
+            format: self.format,
+            buffered: self.buffered > 0,
+        }
+    }
+
+    /// Runs `compare` with the values buffered by serde (untagged and internally tagged enums, flattened
+    /// fields).
+    pub(super) fn buffered<T>(&mut self, compare: impl FnOnce(&mut Self) -> T) -> T {
+        self.buffered += 1;
+        let out = compare(self);
+        self.buffered -= 1;
+        out
     }
 
     pub(super) fn writer_is_new(&self) -> bool {

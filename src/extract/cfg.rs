@@ -3,19 +3,22 @@
 //! crate is built with (`features::CrateFeatures` for the workspace's, the locator's for a dependency), and
 //! what the caller does with a predicate it cannot decide (the lowering keeps what it guards, with a note).
 //!
-//! Predicates: `feature = "..."`, `not`, `all`, `any`, as the compiler reads them. `test`, `doctest`,
-//! `doc`, `docsrs` and `miri` are false (a check is not a test, doc or miri build, and cargo sets no
-//! `docsrs` in one). Every other predicate (`unix`, `target_os = "linux"`, `debug_assertions`) depends on
-//! the target and profile, which a check does not choose: it is [`Truth::Unknown`].
+//! Predicates are parsed as cargo parses them (`cargo_platform::CfgExpr`): `feature = "..."`, `true`,
+//! `false` (stable since Rust 1.88), `not`, `all`, `any`, raw identifiers. `test`, `doctest`, `doc`,
+//! `docsrs` and `miri` are false (a check is not a test, doc or miri build, and cargo sets no `docsrs` in
+//! one). Every other predicate (`unix`, `target_os = "linux"`, `debug_assertions`) depends on the target
+//! and profile, which a check does not choose: it is [`Truth::Unknown`]. A predicate that does not parse
+//! is one the compiler rejects: a `cfg` of it is ignored, a `cfg_attr` of it dropped.
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 
-use proc_macro2::Span;
+use cargo_platform::{Cfg, CfgExpr};
+use proc_macro2::{Span, TokenStream};
 use syn::spanned::Spanned;
 use syn::{Attribute, Meta};
 
-use super::syntax::{expand_cfg_attr, tokens_text};
+use super::syntax::expand_cfg_attr;
 
 /// Predicates that are false in the build a check reads.
 const FALSE_PREDICATES: &[&str] = &["test", "doctest", "doc", "docsrs", "miri"];
@@ -50,9 +53,9 @@ pub(super) fn applied<'x>(
     expand_cfg_attr(
         attrs,
         &mut |predicate, attr| match eval(predicate, features) {
-            Truth::Yes => true,
-            Truth::No => false,
-            Truth::Unknown(text) => {
+            Some(Truth::Yes) => true,
+            Some(Truth::No) | None => false,
+            Some(Truth::Unknown(text)) => {
                 undecided.push(Undecided {
                     predicate: text,
                     span: attr.span(),
@@ -71,10 +74,13 @@ pub(super) fn active(attrs: &[Attribute], features: &BTreeSet<String>) -> Truth 
     let attrs = applied(attrs, features, &mut ignored);
     let mut truth = Truth::Yes;
     for attr in attrs.iter().filter(|attr| attr.path().is_ident("cfg")) {
-        let Ok(predicate) = attr.parse_args::<Meta>() else {
+        let Meta::List(list) = &attr.meta else {
             continue;
         };
-        match eval(&predicate, features) {
+        let Some(found) = eval(&list.tokens, features) else {
+            continue;
+        };
+        match found {
             Truth::No => return Truth::No,
             Truth::Unknown(text) if truth == Truth::Yes => truth = Truth::Unknown(text),
             Truth::Yes | Truth::Unknown(_) => {}
@@ -103,89 +109,67 @@ pub(super) fn active_texts(texts: &[String], features: &BTreeSet<String>) -> Tru
     active(&attrs, features)
 }
 
-/// A `cfg` predicate's truth in a build with `features` on.
-pub(super) fn eval(predicate: &Meta, features: &BTreeSet<String>) -> Truth {
-    match predicate {
-        Meta::Path(path) => {
-            let text = tokens_text(path);
-            if FALSE_PREDICATES.contains(&text.as_str()) {
-                Truth::No
+/// A `cfg` predicate's truth in a build with `features` on, from its tokens; `None` when it does not
+/// parse (the compiler rejects it).
+pub(super) fn eval(predicate: &TokenStream, features: &BTreeSet<String>) -> Option<Truth> {
+    let expr = predicate.to_string().parse::<CfgExpr>().ok()?;
+    Some(eval_expr(&expr, features))
+}
+
+/// A parsed predicate's truth in a build with `features` on.
+fn eval_expr(expr: &CfgExpr, features: &BTreeSet<String>) -> Truth {
+    match expr {
+        CfgExpr::True => Truth::Yes,
+        CfgExpr::False => Truth::No,
+        CfgExpr::Value(Cfg::Name(name)) if FALSE_PREDICATES.contains(&name.as_str()) => Truth::No,
+        CfgExpr::Value(Cfg::KeyPair(key, value)) if key.as_str() == "feature" => {
+            if features.contains(value) {
+                Truth::Yes
             } else {
-                Truth::Unknown(text)
+                Truth::No
             }
         }
-        Meta::NameValue(pair) if pair.path.is_ident("feature") => match &pair.value {
-            syn::Expr::Lit(syn::ExprLit {
-                lit: syn::Lit::Str(name),
-                ..
-            }) => {
-                if features.contains(&name.value()) {
-                    Truth::Yes
-                } else {
-                    Truth::No
-                }
-            }
-            _ => Truth::Unknown(tokens_text(pair)),
+        CfgExpr::Value(_) => Truth::Unknown(expr.to_string()),
+        CfgExpr::Not(inner) => match eval_expr(inner, features) {
+            Truth::Yes => Truth::No,
+            Truth::No => Truth::Yes,
+            Truth::Unknown(_) => Truth::Unknown(expr.to_string()),
         },
-        Meta::NameValue(pair) => Truth::Unknown(tokens_text(pair)),
-        Meta::List(list) => {
-            let Ok(inner) = list.parse_args_with(
-                syn::punctuated::Punctuated::<Meta, syn::Token![,]>::parse_terminated,
-            ) else {
-                return Truth::Unknown(predicate_text(list));
-            };
-            let truths: Vec<Truth> = inner.iter().map(|meta| eval(meta, features)).collect();
-            combine(&list.path, truths, predicate_text(list))
-        }
+        CfgExpr::All(inner) => combine(inner, features, Truth::No, Truth::Yes),
+        CfgExpr::Any(inner) => combine(inner, features, Truth::Yes, Truth::No),
     }
 }
 
-/// A predicate as a person writes it (`not(unix)`, not `not (unix)`).
-fn predicate_text(tokens: &impl quote::ToTokens) -> String {
-    tokens_text(tokens).replace(" (", "(")
-}
-
-/// `not`, `all` or `any` of the inner truths (an unknown one decides only when the known ones do not).
-fn combine(operator: &syn::Path, truths: Vec<Truth>, text: String) -> Truth {
-    let unknown = truths.iter().find_map(|truth| match truth {
-        Truth::Unknown(text) => Some(text.clone()),
-        _ => None,
-    });
-    if operator.is_ident("not") {
-        return match truths.as_slice() {
-            [Truth::Yes] => Truth::No,
-            [Truth::No] => Truth::Yes,
-            _ => Truth::Unknown(text),
-        };
-    }
-    let (decisive, otherwise) = if operator.is_ident("all") {
-        (Truth::No, Truth::Yes)
-    } else if operator.is_ident("any") {
-        (Truth::Yes, Truth::No)
-    } else {
-        return Truth::Unknown(text);
-    };
+/// `all` (`decisive` false) or `any` (`decisive` true) of `inner`: an unknown one decides only when the
+/// known ones do not.
+fn combine(
+    inner: &[CfgExpr],
+    features: &BTreeSet<String>,
+    decisive: Truth,
+    otherwise: Truth,
+) -> Truth {
+    let truths: Vec<Truth> = inner.iter().map(|e| eval_expr(e, features)).collect();
     if truths.contains(&decisive) {
-        decisive
-    } else if let Some(unknown) = unknown {
-        Truth::Unknown(unknown)
-    } else {
-        otherwise
+        return decisive;
     }
+    truths
+        .into_iter()
+        .find(|truth| matches!(truth, Truth::Unknown(_)))
+        .unwrap_or(otherwise)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::extract::syntax::derive_paths;
+    use crate::extract::syntax::{derive_paths, tokens_text};
 
     fn on(features: &[&str]) -> BTreeSet<String> {
         features.iter().map(|f| (*f).to_owned()).collect()
     }
 
     fn truth(predicate: &str, features: &[&str]) -> Truth {
-        let meta: Meta = syn::parse_str(predicate).unwrap();
-        eval(&meta, &on(features))
+        let tokens: TokenStream = predicate.parse().unwrap();
+        eval(&tokens, &on(features)).unwrap()
     }
 
     fn attrs(source: &str) -> Vec<Attribute> {
@@ -223,6 +207,25 @@ mod tests {
             truth(r#"not(target_os = "linux")"#, &[]),
             Truth::Unknown(r#"not(target_os = "linux")"#.into())
         );
+        // The keywords, stable since Rust 1.88, and raw identifiers.
+        assert_eq!(truth("false", &[]), Truth::No);
+        assert_eq!(truth("true", &[]), Truth::Yes);
+        assert_eq!(truth("not(false)", &[]), Truth::Yes);
+        assert_eq!(truth("all(true, not(true))", &[]), Truth::No);
+        assert_eq!(truth(r#"any(false, feature = "a")"#, &["a"]), Truth::Yes);
+        assert_eq!(truth("r#unix", &[]), Truth::Unknown("r#unix".into()));
+    }
+
+    #[test]
+    fn keywords_in_cfg_and_cfg_attr() {
+        assert_eq!(active(&attrs("#[cfg(false)]"), &on(&[])), Truth::No);
+        assert_eq!(active(&attrs("#[cfg(not(false))]"), &on(&[])), Truth::Yes);
+        let (out, undecided) = applied_text(
+            r#"#[cfg_attr(true, serde(rename = "title"))] #[cfg_attr(false, serde(skip))]"#,
+            &[],
+        );
+        assert_eq!(out, [r#"serde(rename = "title")"#]);
+        assert!(undecided.is_empty());
     }
 
     #[test]

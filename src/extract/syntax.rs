@@ -62,10 +62,11 @@ pub(super) fn is_cfg(attr: &Attribute) -> bool {
 /// The attributes with every `#[cfg_attr(pred, a, b)]` whose `pred` `holds` replaced by `#[a] #[b]`
 /// (nested ones too), and every other `cfg_attr` dropped, as the compiler does. `holds` is asked once per
 /// `cfg_attr`, outermost first; `declarations` passes one that always holds (the declarations a file may
-/// make in some build), `cfg` one that evaluates the predicate in the build checked.
+/// make in some build), `cfg` one that evaluates the predicate in the build checked. The predicate is
+/// handed over as its tokens: it may be `true` or `false`, which are no `syn::Meta`.
 pub(super) fn expand_cfg_attr<'x>(
     attrs: &'x [Attribute],
-    holds: &mut dyn FnMut(&syn::Meta, &Attribute) -> bool,
+    holds: &mut dyn FnMut(&proc_macro2::TokenStream, &Attribute) -> bool,
 ) -> Cow<'x, [Attribute]> {
     if !attrs.iter().any(|attr| attr.path().is_ident("cfg_attr")) {
         return Cow::Borrowed(attrs);
@@ -76,18 +77,19 @@ pub(super) fn expand_cfg_attr<'x>(
             out.push(attr.clone());
             continue;
         }
-        let parsed = attr.parse_args_with(
-            syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
-        );
-        let Ok(metas) = parsed else { continue };
-        let mut metas = metas.into_iter();
-        let Some(predicate) = metas.next() else {
+        let Some((predicate, rest)) = split_cfg_attr(attr) else {
             continue;
         };
+        let parsed = syn::parse::Parser::parse2(
+            syn::punctuated::Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated,
+            rest,
+        );
+        let Ok(metas) = parsed else { continue };
         if !holds(&predicate, attr) {
             continue;
         }
         let inner: Vec<Attribute> = metas
+            .into_iter()
             .map(|meta| Attribute {
                 pound_token: attr.pound_token,
                 style: attr.style,
@@ -98,6 +100,27 @@ pub(super) fn expand_cfg_attr<'x>(
         out.extend(expand_cfg_attr(&inner, holds).iter().cloned());
     }
     Cow::Owned(out)
+}
+
+/// A `cfg_attr(predicate, attrs...)`'s predicate tokens and the tokens of the attributes after it (split
+/// at the first comma outside any group); `None` when it has no parenthesized list or no comma.
+fn split_cfg_attr(
+    attr: &Attribute,
+) -> Option<(proc_macro2::TokenStream, proc_macro2::TokenStream)> {
+    let syn::Meta::List(list) = &attr.meta else {
+        return None;
+    };
+    let mut tokens = list.tokens.clone().into_iter();
+    let mut predicate = proc_macro2::TokenStream::new();
+    for token in tokens.by_ref() {
+        match &token {
+            proc_macro2::TokenTree::Punct(p) if p.as_char() == ',' => {
+                return Some((predicate, tokens.collect()));
+            }
+            _ => predicate.extend([token]),
+        }
+    }
+    None
 }
 
 /// A path of a `#[derive(...)]` list, as written.

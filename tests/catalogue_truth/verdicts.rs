@@ -418,3 +418,58 @@ fn a_version_req_reads_every_version_and_not_the_reverse() {
         "{witness}"
     );
 }
+
+/// `String` replaced by a string type of another crate (and back) changes nothing on the wire, in any
+/// format: no finding, and each side's values are read by the other with the real codecs.
+#[test]
+fn string_types_of_other_crates_replace_string_without_a_finding() {
+    for ty in [
+        "smol_str::SmolStr",
+        "compact_str::CompactString",
+        "ecow::EcoString",
+    ] {
+        for format in [
+            "json",
+            "cbor",
+            "msgpack",
+            "msgpack-compact",
+            "postcard",
+            "bincode",
+        ] {
+            assert!(
+                verdict(format, ("", "String"), ("", ty)).is_empty(),
+                "{format}: String -> {ty}"
+            );
+            assert!(
+                verdict(format, ("", ty), ("", "String")).is_empty(),
+                "{format}: {ty} -> String"
+            );
+        }
+    }
+    let text = "job-7";
+    let bytes = postcard::to_allocvec(&text.to_owned()).unwrap();
+    assert_eq!(
+        postcard::from_bytes::<smol_str::SmolStr>(&bytes).unwrap(),
+        text
+    );
+    assert_eq!(
+        postcard::from_bytes::<compact_str::CompactString>(&bytes).unwrap(),
+        text
+    );
+    assert_eq!(
+        postcard::from_bytes::<ecow::EcoString>(&bytes).unwrap(),
+        text
+    );
+    let bytes = postcard::to_allocvec(&ecow::EcoString::from(text)).unwrap();
+    assert_eq!(postcard::from_bytes::<String>(&bytes).unwrap(), text);
+    let json = serde_json::to_string(&compact_str::CompactString::new(text)).unwrap();
+    assert_eq!(serde_json::from_str::<String>(&json).unwrap(), text);
+    let mut cbor = Vec::new();
+    ciborium::into_writer(&smol_str::SmolStr::new(text), &mut cbor).unwrap();
+    assert_eq!(ciborium::from_reader::<String, _>(&cbor[..]).unwrap(), text);
+    let msgpack = rmp_serde::to_vec(&text.to_owned()).unwrap();
+    assert_eq!(
+        rmp_serde::from_slice::<ecow::EcoString>(&msgpack).unwrap(),
+        text
+    );
+}

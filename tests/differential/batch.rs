@@ -4,10 +4,13 @@
 //! versions pinned by a copy of the workspace's `Cargo.lock`) into `target/differential`, so the
 //! dependencies are built once and cached.
 //!
-//! The binary prints one JSON line per (pair, direction, payload): the payloads are the writer's values
-//! (constructor expressions the generator wrote) serialized with serde_json; each is decoded with the
-//! reader's type. Payloads given on stdin (`NAME\tonr|nro\tJSON`, the engine's witnesses) are decoded the
-//! same way.
+//! The binary prints one JSON line per (pair, format, direction, payload): the payloads are the writer's
+//! values (constructor expressions the generator wrote) serialized with the format's real codec
+//! (serde_json; ciborium's `into_writer` for `cbor`; rmp-serde's `to_vec_named` for `msgpack` and its
+//! `to_vec` for `msgpack-compact`); each is decoded with the reader's type by the same codec (`from_reader`,
+//! `from_slice`). Payloads given on stdin (`NAME\tFORMAT\tonr|nro\tJSON`, the engine's witnesses: the
+//! writer's value as JSON) are read as the writer's value (serde_json), encoded with the format's codec and
+//! decoded the same way. A binary payload is shown in hex.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -44,14 +47,19 @@ pub struct PairSpec {
 pub struct Line {
     /// The module name.
     pub pair: String,
+    /// The format (`json`, `cbor`, `msgpack`, `msgpack-compact`).
+    pub fmt: String,
     /// `onr` (old reads new: the new side writes) or `nro`.
     pub dir: String,
     /// `gen` (a generated value) or `stdin` (a payload given on stdin).
     pub src: String,
     /// The index of the value or stdin line.
     pub idx: usize,
-    /// The serialized payload (absent when the writer could not serialize the value).
+    /// The serialized payload (absent when the writer could not serialize the value), hex in a binary
+    /// format.
     pub payload: Option<String>,
+    /// Why a witness (JSON) could not be turned into the writer's value to encode it.
+    pub witness_err: Option<String>,
     /// Why serialization failed.
     pub ser_err: Option<String>,
     /// Why the reader rejected the payload (`None`: accepted).
@@ -92,42 +100,95 @@ pub mod helpers {
     }
 }
 
-pub fn ser<T: Serialize>(v: &T) -> Result<String, String> {
-    serde_json::to_string(v).map_err(|e| e.to_string())
+/// `v` written by the format's codec.
+pub fn enc<T: Serialize>(fmt: &str, v: &T) -> Result<Vec<u8>, String> {
+    match fmt {
+        "json" => serde_json::to_vec(v).map_err(|e| e.to_string()),
+        "cbor" => {
+            let mut bytes = Vec::new();
+            ciborium::into_writer(v, &mut bytes).map(|()| bytes).map_err(|e| e.to_string())
+        }
+        "msgpack" => rmp_serde::to_vec_named(v).map_err(|e| e.to_string()),
+        "msgpack-compact" => rmp_serde::to_vec(v).map_err(|e| e.to_string()),
+        other => Err(format!("unknown format {other}")),
+    }
+}
+
+/// A `T` read by the format's codec.
+pub fn dec<T: DeserializeOwned>(fmt: &str, b: &[u8]) -> Result<T, String> {
+    match fmt {
+        "json" => serde_json::from_slice(b).map_err(|e| e.to_string()),
+        "cbor" => ciborium::from_reader(b).map_err(|e| e.to_string()),
+        _ => rmp_serde::from_slice(b).map_err(|e| e.to_string()),
+    }
+}
+
+/// A payload as text: JSON as it is, a binary format in hex.
+pub fn text(fmt: &str, b: &[u8]) -> String {
+    if fmt == "json" {
+        String::from_utf8_lossy(b).into_owned()
+    } else {
+        b.iter().map(|x| format!("{x:02x}")).collect()
+    }
+}
+
+/// The bytes of a payload's text.
+pub fn bytes_of(fmt: &str, t: &str) -> Vec<u8> {
+    if fmt == "json" {
+        return t.as_bytes().to_vec();
+    }
+    (0..t.len() / 2)
+        .filter_map(|i| u8::from_str_radix(&t[2 * i..2 * i + 2], 16).ok())
+        .collect()
+}
+
+pub fn ser<T: Serialize>(fmt: &str, v: &T) -> Result<String, String> {
+    enc(fmt, v).map(|b| text(fmt, &b))
 }
 
 pub struct Outcome {
+    payload: Result<String, String>,
     read: Result<(), String>,
     writer: Result<String, String>,
     round: Result<String, String>,
 }
 
-pub fn check<W: Serialize + DeserializeOwned, R: Serialize + DeserializeOwned>(p: &str) -> Outcome {
-    let read = serde_json::from_str::<R>(p).map_err(|e| e.to_string());
+/// The payload `p` (a generated payload's text, or a witness: the writer's value as JSON) read by `R`.
+pub fn check<W: Serialize + DeserializeOwned, R: Serialize + DeserializeOwned>(fmt: &str, p: &str, witness: bool) -> Outcome {
+    let bytes = if witness && fmt != "json" {
+        serde_json::from_str::<W>(p)
+            .map_err(|e| format!("the witness is no value of the writer's type: {e}"))
+            .and_then(|w| enc(fmt, &w))
+    } else {
+        Ok(bytes_of(fmt, p))
+    };
+    let bytes = match bytes {
+        Ok(b) => b,
+        Err(e) => {
+            return Outcome { payload: Err(e.clone()), read: Err(e.clone()), writer: Err(e.clone()), round: Err(e) };
+        }
+    };
+    let read = dec::<R>(fmt, &bytes);
     let round = match &read {
-        Ok(r) => ser(r).and_then(|q| {
-            serde_json::from_str::<W>(&q)
-                .map_err(|e| e.to_string())
-                .and_then(|w| ser(&w))
-        }),
+        Ok(r) => enc(fmt, r).and_then(|q| dec::<W>(fmt, &q)).and_then(|w| ser(fmt, &w)),
         Err(e) => Err(e.clone()),
     };
-    let writer = serde_json::from_str::<W>(p)
-        .map_err(|e| e.to_string())
-        .and_then(|w| ser(&w));
+    let writer = dec::<W>(fmt, &bytes).and_then(|w| ser(fmt, &w));
     Outcome {
+        payload: Ok(text(fmt, &bytes)),
         read: read.map(|_| ()),
         writer,
         round,
     }
 }
 
-type Payloads = fn() -> Vec<Result<String, String>>;
-type Decode = fn(bool, &str) -> Outcome;
+type Payloads = fn(&str) -> Vec<Result<String, String>>;
+type Decode = fn(&str, bool, &str, bool) -> Outcome;
 
-fn emit(out: &mut impl Write, pair: &str, onr: bool, src: &str, idx: usize, p: Result<&str, &str>) {
+fn emit(out: &mut impl Write, pair: &str, fmt: &str, onr: bool, src: &str, idx: usize, p: Result<&str, &str>) {
     let mut line = serde_json::json!({
         "pair": pair,
+        "fmt": fmt,
         "dir": if onr { "onr" } else { "nro" },
         "src": src,
         "idx": idx,
@@ -135,11 +196,17 @@ fn emit(out: &mut impl Write, pair: &str, onr: bool, src: &str, idx: usize, p: R
     match p {
         Err(e) => line["ser_err"] = e.into(),
         Ok(p) => {
-            let o = PAIRS.iter().find(|x| x.0 == pair).map(|x| (x.3)(onr, p));
+            let o = PAIRS.iter().find(|x| x.0 == pair).map(|x| (x.3)(fmt, onr, p, src == "stdin"));
             line["payload"] = p.into();
             match o {
                 None => line["read_err"] = "no such pair".into(),
+                Some(o) if o.payload.is_err() => {
+                    line["witness_err"] = o.payload.err().into();
+                }
                 Some(o) => {
+                    if let Ok(shown) = &o.payload {
+                        line["payload"] = shown.as_str().into();
+                    }
                     match o.read {
                         Ok(()) => {}
                         Err(e) => line["read_err"] = e.into(),
@@ -162,23 +229,27 @@ fn emit(out: &mut impl Write, pair: &str, onr: bool, src: &str, idx: usize, p: R
 fn main() {
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut cache: std::collections::HashMap<&str, Vec<Result<String, String>>> = Default::default();
-    for (name, old, new, _) in PAIRS {
-        for onr in [true, false] {
-            let (side, values) = if onr { (new.0, new.1) } else { (old.0, old.1) };
-            let payloads = cache.entry(side).or_insert_with(values);
-            for (i, p) in payloads.iter().enumerate() {
-                emit(&mut out, name, onr, "gen", i, p.as_deref().map_err(|e| e.as_str()));
+    // The formats to write the generated values in: the arguments.
+    let formats: Vec<String> = std::env::args().skip(1).collect();
+    let mut cache: std::collections::HashMap<(&str, &str), Vec<Result<String, String>>> = Default::default();
+    for fmt in formats.iter().map(String::as_str) {
+        for (name, old, new, _) in PAIRS {
+            for onr in [true, false] {
+                let (side, values) = if onr { (new.0, new.1) } else { (old.0, old.1) };
+                let payloads = cache.entry((side, fmt)).or_insert_with(|| values(fmt));
+                for (i, p) in payloads.iter().enumerate() {
+                    emit(&mut out, name, fmt, onr, "gen", i, p.as_deref().map_err(|e| e.as_str()));
+                }
             }
         }
     }
     for (i, l) in std::io::stdin().lock().lines().enumerate() {
         let l = l.unwrap();
-        let mut parts = l.splitn(3, '\t');
-        let (Some(pair), Some(dir), Some(p)) = (parts.next(), parts.next(), parts.next()) else {
+        let mut parts = l.splitn(4, '\t');
+        let (Some(pair), Some(fmt), Some(dir), Some(p)) = (parts.next(), parts.next(), parts.next(), parts.next()) else {
             panic!("bad stdin line {l:?}");
         };
-        emit(&mut out, pair, dir == "onr", "stdin", i, Ok(p));
+        emit(&mut out, pair, fmt, dir == "onr", "stdin", i, Ok(p));
     }
 }
 "#;
@@ -191,9 +262,9 @@ fn side_source(side: &Side) -> String {
     let mut out = String::from("#![allow(warnings)]\nuse crate::ser;\n");
     out.push_str(SIDE_HEAD);
     out.push_str(&side.defs);
-    out.push_str("\npub fn payloads() -> Vec<Result<String, String>> {\n    vec![\n");
+    out.push_str("\npub fn payloads(fmt: &str) -> Vec<Result<String, String>> {\n    vec![\n");
     for v in &side.values {
-        let _ = writeln!(out, "        ser(&{v}),");
+        let _ = writeln!(out, "        ser(fmt, &{v}),");
     }
     out.push_str("    ]\n}\n");
     out
@@ -205,6 +276,8 @@ fn side_source(side: &Side) -> String {
 const DEPENDENCIES: &[(&str, &str)] = &[
     ("serde", "features = [\"derive\", \"rc\"]"),
     ("serde_json", ""),
+    ("ciborium", ""),
+    ("rmp-serde", ""),
     ("serde_bytes", ""),
     ("serde_repr", ""),
     (
@@ -333,7 +406,7 @@ pub fn build(name: &str, sides: &[Side], pairs: &[PairSpec]) -> PathBuf {
         let (o, n, m) = (&p.old, &p.new, &p.message);
         let _ = writeln!(
             main,
-            "fn {}(old_reads_new: bool, p: &str) -> Outcome {{\n    if old_reads_new {{ check::<{n}::{m}, {o}::{m}>(p) }} else {{ check::<{o}::{m}, {n}::{m}>(p) }}\n}}",
+            "fn {}(fmt: &str, old_reads_new: bool, p: &str, witness: bool) -> Outcome {{\n    if old_reads_new {{ check::<{n}::{m}, {o}::{m}>(fmt, p, witness) }} else {{ check::<{o}::{m}, {n}::{m}>(fmt, p, witness) }}\n}}",
             p.name
         );
     }
@@ -377,10 +450,11 @@ pub fn build(name: &str, sides: &[Side], pairs: &[PairSpec]) -> PathBuf {
     root.join("target/debug").join(name)
 }
 
-/// Runs the batch binary with `stdin_lines` and parses its output.
-pub fn run(bin: &Path, stdin_lines: &[String]) -> Vec<Line> {
+/// Runs the batch binary on `formats` with `stdin_lines` and parses its output.
+pub fn run(bin: &Path, formats: &[&str], stdin_lines: &[String]) -> Vec<Line> {
     use std::io::Write as _;
     let mut child = Command::new(bin)
+        .args(formats)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

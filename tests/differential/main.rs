@@ -2,12 +2,14 @@
 //! Proof against serde itself: a differential test of the comparison engine.
 //!
 //! A seeded generator mutates a corpus of realistic message types with every kind of change the engine
-//! knows (and combinations), giving (old, new) pairs of Rust source. For each pair the engine runs
-//! in-process on that source (`snapshot_from_sources` + `compare_protocol`), and the same source is
+//! knows (and combinations), giving (old, new) pairs of Rust source. For each pair and each format of
+//! [`FORMATS`] (JSON, CBOR and both MessagePack forms) the engine runs in-process on that source under a
+//! protocol of that format (`snapshot_from_sources` + `compare_protocol`), and the same source is
 //! compiled with the real serde derive into one batch binary (one crate, one module per pair, built once
-//! per run and cached in `target/differential`). For each pair and direction, the batch binary
-//! serializes generated values of the writer's type with serde_json and decodes them with the reader's
-//! type; it also decodes every witness the engine gave.
+//! per run and cached in `target/differential`). For each pair, format and direction, the batch binary
+//! serializes generated values of the writer's type with the format's real codec (serde_json, ciborium,
+//! rmp-serde's `to_vec_named` and `to_vec`) and decodes them with the reader's type; it also decodes
+//! every witness the engine gave (the writer's value as JSON, encoded by the format's codec).
 //!
 //! - A payload the reader rejects where the engine said the direction is compatible is a **false
 //!   negative**: there must be none (except the reproducers listed in [`KNOWN_FALSE_NEGATIVES`], which
@@ -16,8 +18,11 @@
 //!   rejected, or for the misread rules changes on a trip through the reader) is a **false positive**:
 //!   counted and reported.
 //!
-//! The last line printed (to stderr, uncaptured) is `pairs=<n> false_negatives=<n> false_positives=<n>`;
-//! the full report is written to `target/differential/batch-<seed>-<pairs>.report.txt`.
+//! The last line printed (to stderr, uncaptured) is `pairs=<n> formats=<n> false_negatives=<n>
+//! false_positives=<n> (<rate> of the pair-format runs) without_with=<n> (<rate>)`, where the last
+//! figures leave out the false positives whose every major rule is `custom_serde_changed` (`with`
+//! functions compared by name); the full report is written to
+//! `target/differential/batch-<seed>-<pairs>.report.txt`.
 
 mod batch;
 mod corpus;
@@ -49,6 +54,9 @@ use rng::Rng;
 
 /// How many pairs to generate (`WIRECHECK_DIFFERENTIAL_PAIRS` overrides it, to explore).
 const PAIRS: usize = 600;
+/// The formats every pair is judged and decoded in (`WIRECHECK_DIFFERENTIAL_FORMATS`, a comma-separated
+/// list, overrides it).
+const FORMATS: &[&str] = &["json", "cbor", "msgpack", "msgpack-compact"];
 /// The generator's seed: the same pairs on every run and machine (`WIRECHECK_DIFFERENTIAL_SEED`
 /// overrides it, to explore; CI uses this one).
 const SEED: u64 = 0x5EED_2026_0005;
@@ -76,7 +84,7 @@ const NOT_COVERED: &[(&str, &str)] = &[
     ),
     (
         "protocol_format_changed",
-        "protocol-level: the batch speaks JSON only",
+        "protocol-level: each run keeps its format",
     ),
     ("message_added", "message-level: one message per pair"),
     ("message_removed", "message-level: one message per pair"),
@@ -100,23 +108,23 @@ const NOT_COVERED: &[(&str, &str)] = &[
     ),
     (
         "positional_field_added",
-        "positional formats: the batch speaks JSON only",
+        "bincode and postcard: not among the batch's formats (msgpack-compact may show the field rules)",
     ),
     (
         "positional_field_removed",
-        "positional formats: the batch speaks JSON only",
+        "bincode and postcard: not among the batch's formats (msgpack-compact may show the field rules)",
     ),
     (
         "positional_undecodable",
-        "positional formats: the batch speaks JSON only",
+        "bincode and postcard: not among the batch's formats (msgpack-compact may show the field rules)",
     ),
     (
         "positional_field_order_changed",
-        "positional formats: the batch speaks JSON only",
+        "bincode and postcard: not among the batch's formats (msgpack-compact may show the field rules)",
     ),
     (
         "positional_variant_reordered",
-        "positional formats: the batch speaks JSON only",
+        "bincode and postcard: not among the batch's formats (msgpack-compact may show the field rules)",
     ),
     (
         "min_compatible_spans_break",
@@ -164,8 +172,21 @@ const ENGINE_HEAD: &str = "use serde::{Deserialize, Serialize};\nuse std::collec
 
 /// The source the engine reads: the definitions with the protocol and the message declared.
 fn engine_source(defs: &str) -> String {
+    engine_source_in(defs, "json")
+}
+
+/// [`engine_source`] with a protocol of `format`.
+fn engine_source_in(defs: &str, format: &str) -> String {
+    let head = if format == "json" {
+        ENGINE_HEAD.to_owned()
+    } else {
+        ENGINE_HEAD.replace(
+            "version = \"1.0.0\")",
+            &format!("version = \"1.0.0\", format = \"{format}\")"),
+        )
+    };
     format!(
-        "{ENGINE_HEAD}{}",
+        "{head}{}",
         defs.replace(
             MESSAGE_MARK,
             "#[derive(Message)]\n#[wire(protocol = P, topic = \"t\", kind = \"event\")]"
@@ -180,7 +201,15 @@ fn batch_defs(defs: &str) -> String {
 
 /// The engine's findings for a pair of definitions, or why it could not give them.
 fn engine(old_defs: &str, new_defs: &str) -> Result<Vec<Finding>, String> {
-    let (o, n) = (engine_source(old_defs), engine_source(new_defs));
+    engine_in(old_defs, new_defs, "json")
+}
+
+/// [`engine`] for a protocol of `format`.
+fn engine_in(old_defs: &str, new_defs: &str, format: &str) -> Result<Vec<Finding>, String> {
+    let (o, n) = (
+        engine_source_in(old_defs, format),
+        engine_source_in(new_defs, format),
+    );
     let run = || -> Result<Vec<Finding>, String> {
         let old = snapshot_from_sources("pair", &[("src/lib.rs", &o)])
             .map_err(|e| format!("old side: {e}"))?;
@@ -231,6 +260,33 @@ fn values(schema: &Schema, prefix: &str, rng: &mut Rng) -> Vec<String> {
     out
 }
 
+/// Whether a release's own type rejects some payload it writes: the writer's type, in `dir`'s generated
+/// payloads of `key` (`pair@format`).
+fn writer_rejects_own(
+    gen_lines: &BTreeMap<(String, Direction), Vec<&Line>>,
+    key: &str,
+    dir: Direction,
+) -> bool {
+    gen_lines
+        .get(&(key.to_owned(), dir))
+        .is_some_and(|lines| lines.iter().any(|l| l.writer_err.is_some()))
+}
+
+/// The pair of a `pair@format` key.
+fn pair_of(key: &str) -> &str {
+    key.split('@').next().unwrap_or(key)
+}
+
+/// The format of a `pair@format` key.
+fn format_of(key: &str) -> &str {
+    key.split('@').nth(1).unwrap_or("json")
+}
+
+/// A share of `total` in percent, as text.
+fn percent(part: usize, total: usize) -> String {
+    format!("{:.2} %", 100.0 * part as f64 / total.max(1) as f64)
+}
+
 /// FNV-1a: a stable hash of a side's text, to seed its values.
 fn fnv(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
@@ -253,12 +309,21 @@ fn dir_of(code: &str) -> Direction {
     }
 }
 
-/// Whether a payload survives a trip through the reader unchanged (as JSON values).
+/// Whether two payload texts are the same payload: as JSON values, or a binary format's bytes.
+fn same_payload(fmt: &str, a: &str, b: &str) -> bool {
+    if fmt == "json" {
+        serde_json::from_str::<Value>(a).ok() == serde_json::from_str::<Value>(b).ok()
+    } else {
+        a == b
+    }
+}
+
+/// Whether a payload survives a trip through the reader unchanged.
 fn round_trips(line: &Line) -> bool {
     let (Some(p), Some(r)) = (&line.payload, &line.round) else {
         return false;
     };
-    serde_json::from_str::<Value>(p).ok() == serde_json::from_str::<Value>(r).ok()
+    same_payload(&line.fmt, p, r)
 }
 
 /// Whether the writer's type reads the payload and writes it back the same: the writer really produces it.
@@ -266,7 +331,7 @@ fn writer_produces(line: &Line) -> bool {
     let (Some(p), Some(w)) = (&line.payload, &line.writer) else {
         return false;
     };
-    serde_json::from_str::<Value>(p).ok() == serde_json::from_str::<Value>(w).ok()
+    same_payload(&line.fmt, p, w)
 }
 
 /// A payload that fails where the engine said compatible.
@@ -281,6 +346,7 @@ struct FalseNegative {
 
 /// What the stdin line `i` was.
 struct StdinItem {
+    /// The pair and format (`p0001@cbor`).
     pair: String,
     dir: Direction,
     /// The finding's rule; `None` for a known false negative's payload.
@@ -343,6 +409,10 @@ fn engine_agrees_with_serde_json() {
         side_of.insert(defs, name.clone());
         name
     };
+    let formats: Vec<String> = std::env::var("WIRECHECK_DIFFERENTIAL_FORMATS")
+        .map(|v| v.split(',').map(str::to_owned).collect())
+        .unwrap_or_else(|_| FORMATS.iter().map(|f| (*f).to_owned()).collect());
+    // Findings by pair and format (`p0001@cbor`).
     let mut findings: BTreeMap<String, Vec<Finding>> = BTreeMap::new();
     let mut engine_errors = Vec::new();
     let mut stdin = Vec::new();
@@ -351,22 +421,26 @@ fn engine_agrees_with_serde_json() {
     for p in &pairs {
         let name = format!("p{:04}", p.id);
         let (od, nd) = (p.old.render_defs(), p.new.render_defs());
-        match engine(&od, &nd) {
-            Ok(fs) => {
-                for f in &fs {
-                    if let (Level::Major, Some(d), Some(w)) = (f.level, f.direction, &f.witness) {
-                        stdin.push(format!("{name}\t{}\t{w}", dir_code(d)));
-                        stdin_items.push(StdinItem {
-                            pair: name.clone(),
-                            dir: d,
-                            rule: Some(f.rule),
-                            known: None,
-                        });
+        for fmt in &formats {
+            let key = format!("{name}@{fmt}");
+            match engine_in(&od, &nd, fmt) {
+                Ok(fs) => {
+                    for f in &fs {
+                        if let (Level::Major, Some(d), Some(w)) = (f.level, f.direction, &f.witness)
+                        {
+                            stdin.push(format!("{name}\t{fmt}\t{}\t{w}", dir_code(d)));
+                            stdin_items.push(StdinItem {
+                                pair: key.clone(),
+                                dir: d,
+                                rule: Some(f.rule),
+                                known: None,
+                            });
+                        }
                     }
+                    findings.insert(key, fs);
                 }
-                findings.insert(name.clone(), fs);
+                Err(e) => engine_errors.push(format!("{key} ({}): {e}", p.base)),
             }
-            Err(e) => engine_errors.push(format!("{name} ({}): {e}", p.base)),
         }
         specs.push(PairSpec {
             name: name.clone(),
@@ -387,9 +461,9 @@ fn engine_agrees_with_serde_json() {
             fs.iter()
                 .any(|f| f.level == Level::Major && f.direction == Some(k.dir)),
         );
-        stdin.push(format!("{name}\t{}\t{}", dir_code(k.dir), k.payload));
+        stdin.push(format!("{name}\tjson\t{}\t{}", dir_code(k.dir), k.payload));
         stdin_items.push(StdinItem {
-            pair: name.clone(),
+            pair: format!("{name}@json"),
             dir: k.dir,
             rule: None,
             known: Some(i),
@@ -408,7 +482,8 @@ fn engine_agrees_with_serde_json() {
     let batch_name = format!("batch-{seed:x}-{}", pairs.len());
     let bin = batch::build(&batch_name, &sides, &specs);
     let build_time = started.elapsed() - engine_time;
-    let lines = batch::run(&bin, &stdin);
+    let format_args: Vec<&str> = formats.iter().map(String::as_str).collect();
+    let lines = batch::run(&bin, &format_args, &stdin);
 
     let mut gen_lines: BTreeMap<(String, Direction), Vec<&Line>> = BTreeMap::new();
     let mut stdin_lines: Vec<Option<&Line>> = vec![None; stdin.len()];
@@ -420,7 +495,7 @@ fn engine_agrees_with_serde_json() {
             ser_errors += 1;
         } else {
             gen_lines
-                .entry((l.pair.clone(), dir_of(&l.dir)))
+                .entry((format!("{}@{}", l.pair, l.fmt), dir_of(&l.dir)))
                 .or_default()
                 .push(l);
         }
@@ -435,6 +510,7 @@ fn engine_agrees_with_serde_json() {
     let mut confirmed: BTreeSet<(String, Direction)> = BTreeSet::new();
     let mut witness_not_failing = Vec::new();
     let mut witness_not_written = Vec::new();
+    let mut witness_unusable = Vec::new();
     let mut known_failures = Vec::new();
     let mut witnesses = 0usize;
     for (item, line) in stdin_items.iter().zip(&stdin_lines) {
@@ -462,6 +538,16 @@ fn engine_agrees_with_serde_json() {
             continue;
         }
         witnesses += 1;
+        if let Some(why) = &line.witness_err {
+            witness_unusable.push(format!(
+                "{} {} {}: witness {}: {why}",
+                item.pair,
+                item.dir,
+                item.rule.map(RuleId::as_str).unwrap_or(""),
+                line.payload.as_deref().unwrap_or("")
+            ));
+            continue;
+        }
         let rejected = line.read_err.is_some();
         // A rule whose breaks may be silent misreads: the witness also counts as failing when a trip through
         // the reader (decode with the reader, encode with the reader, decode and encode with the writer) does
@@ -511,6 +597,9 @@ fn engine_agrees_with_serde_json() {
     let mut rejected_payloads = 0usize;
     let mut directions = 0usize;
     let mut incompatible = 0usize;
+    let mut fp_formats: BTreeMap<String, usize> = BTreeMap::new();
+    let mut self_rejected_payloads = 0usize;
+    let mut fp_with = 0usize;
     for (name, fs) in &findings {
         for f in fs {
             rules_seen.insert(f.rule.to_string());
@@ -531,10 +620,25 @@ fn engine_agrees_with_serde_json() {
             payloads += ls.len();
             let failing: Vec<&&Line> = ls.iter().filter(|l| l.read_err.is_some()).collect();
             rejected_payloads += failing.len();
+            // A payload the writer's own type rejects too: the writer's release cannot read what it writes
+            // (the contract's `self_rejected`). Not this change's doing when it is the old release, or when
+            // the old release rejected its own payloads as well; else the engine must say so.
+            let self_rejection_explained = |l: &&&Line| {
+                l.writer_err.is_some()
+                    && (dir == Direction::NewReadsOld
+                        || writer_rejects_own(&gen_lines, name, Direction::NewReadsOld)
+                        || fs
+                            .iter()
+                            .any(|f| f.rule == RuleId::SelfRejected && f.level == Level::Major))
+            };
             if major.is_empty() {
+                let (self_rejected, failing): (Vec<&&Line>, Vec<&&Line>) = failing
+                    .into_iter()
+                    .partition(|l| self_rejection_explained(l));
+                self_rejected_payloads += self_rejected.len();
                 for l in failing {
                     let error = l.read_err.clone().unwrap_or_default();
-                    let (od, nd, _) = &sources[name];
+                    let (od, nd, _) = &sources[pair_of(name)];
                     let (reader, writer) = match dir {
                         Direction::OldReadsNew => (od, nd),
                         Direction::NewReadsOld => (nd, od),
@@ -559,7 +663,14 @@ fn engine_agrees_with_serde_json() {
                     for r in &rules {
                         *fp_rules.entry((*r).to_owned()).or_default() += 1;
                     }
-                    let (_, _, p) = &sources[name];
+                    *fp_formats.entry(format_of(name).to_owned()).or_default() += 1;
+                    if rules
+                        .iter()
+                        .all(|r| *r == RuleId::CustomSerdeChanged.as_str())
+                    {
+                        fp_with += 1;
+                    }
+                    let (_, _, p) = &sources[pair_of(name)];
                     false_positives.push(format!(
                         "{name} {dir}: {:?} (witness: {}) after {}",
                         rules,
@@ -599,6 +710,10 @@ fn engine_agrees_with_serde_json() {
         engine_time,
         build_time,
         started.elapsed()
+    );
+    let _ = writeln!(
+        report,
+        "payloads the writer's own type rejects too, not this change's doing or reported as self_rejected: {self_rejected_payloads}"
     );
     let _ = writeln!(report, "mutations applied: {used_mutations:?}");
     let _ = writeln!(report, "rules reported: {rules_seen:?}");
@@ -643,7 +758,7 @@ fn engine_agrees_with_serde_json() {
                 .unwrap_or_default()
         );
         if shown.insert(f.pair.clone()) {
-            let (od, nd, p) = &sources[&f.pair];
+            let (od, nd, p) = &sources[pair_of(&f.pair)];
             let _ = writeln!(report, "  after {} ({})", p.mutations.join("; "), p.base);
             for x in findings.get(&f.pair).into_iter().flatten() {
                 let _ = writeln!(
@@ -665,7 +780,8 @@ fn engine_agrees_with_serde_json() {
     }
     let _ = writeln!(
         report,
-        "\nfalse positives: {} directions; by rule: {fp_rules:?}",
+        "\nfalse positives: {} directions; by rule: {fp_rules:?}; by format: {fp_formats:?}; \
+         {fp_with} whose every major rule is custom_serde_changed (`with` functions)",
         false_positives.len()
     );
     for f in &false_positives {
@@ -689,10 +805,23 @@ fn engine_agrees_with_serde_json() {
     }
     let _ = writeln!(
         report,
-        "pairs={} false_negatives={} false_positives={}",
+        "\nwitnesses that are no value of the writer's type as JSON (not decoded): {}",
+        witness_unusable.len()
+    );
+    for w in &witness_unusable {
+        let _ = writeln!(report, "  {w}");
+    }
+    let runs = pairs.len() * formats.len();
+    let _ = writeln!(
+        report,
+        "pairs={} formats={} false_negatives={} false_positives={} ({}) without_with={} ({})",
         pairs.len(),
+        formats.len(),
         fn_directions.len(),
-        false_positives.len()
+        false_positives.len(),
+        percent(false_positives.len(), runs),
+        false_positives.len() - fp_with,
+        percent(false_positives.len() - fp_with, runs)
     );
     let path = batch::target_dir()
         .join("differential")

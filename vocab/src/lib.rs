@@ -143,10 +143,15 @@ keyword_enum! {
         /// JSON (self-describing; the default).
         #[default]
         Json = "json",
-        /// CBOR (self-describing).
+        /// CBOR (self-describing), as ciborium writes it (`ciborium::into_writer`, read back with
+        /// `ciborium::from_reader`): structs as maps keyed by field name, map keys of their own type.
         Cbor = "cbor",
-        /// MessagePack (self-describing).
+        /// MessagePack (self-describing), as rmp-serde's `to_vec_named` writes it: structs as maps keyed
+        /// by field name (read back with `rmp_serde::from_slice`).
         Msgpack = "msgpack",
+        /// MessagePack as rmp-serde's default `to_vec` writes it: structs as arrays of their fields, in
+        /// declaration order (positional: field names are not on the wire; enum variants still are).
+        MsgpackCompact = "msgpack-compact",
         /// bincode (positional: no field names on the wire).
         Bincode = "bincode",
         /// postcard (positional, varint integers).
@@ -169,8 +174,19 @@ keyword_enum! {
 }
 
 impl Format {
-    /// Whether field names travel on the wire (JSON, CBOR, MessagePack) or only positions (bincode, postcard).
+    /// Whether values say their own type on the wire (JSON, CBOR, both MessagePack forms), so that
+    /// serde's `deserialize_any` works (untagged and internally tagged enums, `serde_json::Value`), or
+    /// only their bytes in order (bincode, postcard).
     pub fn is_self_describing(self) -> bool {
+        matches!(
+            self,
+            Format::Json | Format::Cbor | Format::Msgpack | Format::MsgpackCompact
+        )
+    }
+
+    /// Whether a struct's field names travel on the wire (JSON, CBOR, `msgpack`), or only its fields'
+    /// positions (`msgpack-compact`, bincode, postcard).
+    pub fn names_fields(self) -> bool {
         matches!(self, Format::Json | Format::Cbor | Format::Msgpack)
     }
 
@@ -237,6 +253,18 @@ mod tests {
             .filter(|f| f.is_human_readable())
             .collect();
         assert_eq!(readable, vec![Format::Json]);
+    }
+
+    #[test]
+    fn only_the_map_forms_name_fields() {
+        let named: Vec<Format> = Format::ALL
+            .iter()
+            .copied()
+            .filter(|f| f.names_fields())
+            .collect();
+        assert_eq!(named, vec![Format::Json, Format::Cbor, Format::Msgpack]);
+        assert!(Format::MsgpackCompact.is_self_describing());
+        assert!(!Format::Postcard.is_self_describing());
     }
 
     #[test]

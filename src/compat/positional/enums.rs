@@ -223,6 +223,8 @@ impl Walk<'_> {
                     .flatten(),
                 writer_name: format!("the variant `{}`", writer_variant.rust_name),
                 reader_name: format!("the variant `{}`", reader_variant.rust_name),
+                reader_default: false,
+                writer_default: false,
                 writer_of: ItemsOf::Variant(writer_variant),
                 reader_of: ItemsOf::Variant(reader_variant),
             };

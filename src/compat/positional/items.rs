@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 
+use super::super::codec::Codec;
 use super::super::issue::{Issue, Place, embedded, placed};
 use super::super::sample::Sampler;
 use super::super::shape::{Role, Shape, SideRef, resolve};
@@ -17,11 +18,11 @@ const MAX_ARRAY_ITEMS: u64 = 64;
 
 /// One item written in sequence: a field, a tuple element or an array element.
 #[derive(Clone)]
-pub(super) struct Item {
+pub(in crate::compat) struct Item {
     /// The field's Rust name, or the element's index.
-    pub name: String,
-    pub ty: Ty,
-    pub field: Option<Field>,
+    pub(in crate::compat) name: String,
+    pub(in crate::compat) ty: Ty,
+    pub(in crate::compat) field: Option<Field>,
 }
 
 impl Item {
@@ -35,7 +36,7 @@ impl Item {
 }
 
 /// A field as an item.
-pub(super) fn field_item(field: &Field) -> Item {
+pub(in crate::compat) fn field_item(field: &Field) -> Item {
     Item {
         name: field.rust_name.clone(),
         ty: field.ty.clone(),
@@ -97,23 +98,28 @@ fn sized_items(side: SideRef<'_>, role: Role, items: &[Item]) -> Vec<Item> {
 
 /// Two item lists compared: what each side is called in sentences, and the writer's sample of the
 /// whole (the base of witnesses).
-pub(super) struct ItemLists<'l> {
-    pub writer: &'l [Item],
-    pub reader: &'l [Item],
-    pub base: Option<Value>,
+pub(in crate::compat) struct ItemLists<'l> {
+    pub(in crate::compat) writer: &'l [Item],
+    pub(in crate::compat) reader: &'l [Item],
+    pub(in crate::compat) base: Option<Value>,
     /// The writer's sample with every scalar distinct: the witness of an order change.
-    pub distinct: Option<Value>,
-    pub writer_name: String,
-    pub reader_name: String,
+    pub(in crate::compat) distinct: Option<Value>,
+    pub(in crate::compat) writer_name: String,
+    pub(in crate::compat) reader_name: String,
+    /// The reader's container has `#[serde(default)]`: a missing trailing field takes the default's
+    /// (only `msgpack-compact` readers, which read a shorter array, ask).
+    pub(in crate::compat) reader_default: bool,
+    /// The same of the writer's container (as its own release reads it).
+    pub(in crate::compat) writer_default: bool,
     /// What the writer's items are the items of, to sample its payload with every field present.
-    pub writer_of: ItemsOf<'l>,
+    pub(in crate::compat) writer_of: ItemsOf<'l>,
     /// What the reader's items are the items of, to sample the reader's own payload when it needs one.
-    pub reader_of: ItemsOf<'l>,
+    pub(in crate::compat) reader_of: ItemsOf<'l>,
 }
 
 /// The value whose items a list holds: a struct, tuple or array type, or an enum's variant.
 #[derive(Clone, Copy)]
-pub(super) enum ItemsOf<'l> {
+pub(in crate::compat) enum ItemsOf<'l> {
     Type(&'l Ty),
     Variant(&'l crate::model::Variant),
 }
@@ -146,6 +152,8 @@ impl Walk<'_> {
             distinct: Sampler::distinct(self.writer).value(writer_ty, false),
             writer_name: format!("`{writer_ty}`"),
             reader_name: format!("`{reader_ty}`"),
+            reader_default: matches!(reader, Shape::Struct(s) if s.attrs.default),
+            writer_default: matches!(writer, Shape::Struct(s) if s.attrs.default),
             writer_of: ItemsOf::Type(writer_ty),
             reader_of: ItemsOf::Type(reader_ty),
         };
@@ -153,10 +161,17 @@ impl Walk<'_> {
     }
 
     /// Compares two item lists: count, order, then item by item.
-    pub(super) fn compare_items(&mut self, lists: &ItemLists<'_>) -> Vec<Issue> {
-        let writer = sized_items(self.writer, Role::Writer, lists.writer);
-        let reader = sized_items(self.reader, Role::Reader, lists.reader);
-        if writer.len() != reader.len() {
+    pub(in crate::compat) fn compare_items(&mut self, lists: &ItemLists<'_>) -> Vec<Issue> {
+        // In MessagePack every item takes a place in the array, `()` too (`nil`).
+        let (writer, reader) = if self.positional {
+            (
+                sized_items(self.writer, Role::Writer, lists.writer),
+                sized_items(self.reader, Role::Reader, lists.reader),
+            )
+        } else {
+            (lists.writer.to_vec(), lists.reader.to_vec())
+        };
+        if writer.len() != reader.len() && !self.compact_reads_shorter(lists, &writer, &reader) {
             let mut out = vec![self.item_count_changed(lists, &writer, &reader)];
             out.extend(self.added_items_undecodable(lists, &writer, &reader));
             return out;
@@ -165,9 +180,26 @@ impl Walk<'_> {
             return vec![issue];
         }
         let mut out = Vec::new();
-        for (writer_item, reader_item) in writer.iter().zip(&reader) {
+        if writer.len() < reader.len() {
+            let extra = &reader[writer.len()];
+            out.push(
+                Issue::change(
+                    self.pick_rule(RuleId::FieldRemoved, RuleId::FieldAdded),
+                    format!(
+                        "{} reads {} fields of {} where {} writes {}: the missing ones take their default",
+                        self.reader_name(),
+                        reader.len(),
+                        lists.reader_name,
+                        self.writer_name(),
+                        writer.len()
+                    ),
+                )
+                .at(vec![extra.name.clone()], self.item_location(None, Some(extra))),
+            );
+        }
+        for (index, (writer_item, reader_item)) in writer.iter().zip(&reader).enumerate() {
             out.extend(self.item_skipped(lists, writer_item, reader_item));
-            out.extend(self.compare_item(lists, writer_item, reader_item));
+            out.extend(self.compare_item(lists, (index, writer_item), reader_item));
         }
         out
     }
@@ -213,6 +245,21 @@ impl Walk<'_> {
         )
     }
 
+    /// In `msgpack-compact`, a reader of more fields than the writer writes reads the missing trailing
+    /// ones from their `default` (the derive's `visit_seq`): whether every one of them has one.
+    fn compact_reads_shorter(
+        &self,
+        lists: &ItemLists<'_>,
+        writer: &[Item],
+        reader: &[Item],
+    ) -> bool {
+        self.format.structs_as_arrays()
+            && writer.len() < reader.len()
+            && reader[writer.len()..]
+                .iter()
+                .all(|item| lists.reader_default || item.field.as_ref().is_some_and(|f| f.default))
+    }
+
     /// A field added or removed: every field after it is read from the wrong bytes. The witness of a
     /// writer with more fields has every optional part present, so that a field it may leave out
     /// (`skip_serializing_if`) is on the wire.
@@ -230,7 +277,19 @@ impl Walk<'_> {
         } else {
             self.item_location(None, Some(extra))
         };
-        let consequence = if writer_longer {
+        let consequence = if self.format.structs_as_arrays() {
+            if writer_longer {
+                format!(
+                    "{} rejects an array longer than its fields (rmp-serde: \"array length mismatch\")",
+                    self.reader_name()
+                )
+            } else {
+                format!(
+                    "{} rejects an array without the field, which has no `default`",
+                    self.reader_name()
+                )
+            }
+        } else if writer_longer {
             format!(
                 "{} leaves the extra bytes unread: at the very end of a message `postcard::from_bytes` and \
                  bincode's `decode_from_slice` accept that without an error and the field is lost (a stream \
@@ -246,13 +305,14 @@ impl Walk<'_> {
         Issue::breaking(
             rule,
             format!(
-                "{} writes {} with {} and {} reads {} with {}: positional formats have no field names; {consequence}",
+                "{} writes {} with {} and {} reads {} with {}: {} has no field names; {consequence}",
                 self.writer_name(),
                 lists.writer_name,
                 fields(writer.len()),
                 self.reader_name(),
                 lists.reader_name,
-                fields(reader.len())
+                fields(reader.len()),
+                self.format
             ),
             if writer_longer {
                 lists
@@ -309,9 +369,21 @@ impl Walk<'_> {
         let (Some(writer_field), Some(reader_field)) = (&writer.field, &reader.field) else {
             return None;
         };
-        if !matches!(writer_field.skip_ser, SkipSer::If(_))
-            || writer_field.skip_ser == reader_field.skip_ser
-        {
+        if !matches!(writer_field.skip_ser, SkipSer::If(_)) {
+            return None;
+        }
+        if self.format.structs_as_arrays() {
+            // A shorter array is read from the trailing fields' defaults: a break where the writer's own
+            // release reads it so and the reader does not (where neither does, the writer's release
+            // rejects its own payloads: `self_rejected`, where the change brings it).
+            let writer_reads_it =
+                compact_skip_at_end(lists, writer, lists.writer, lists.writer_default);
+            let reader_reads_it =
+                compact_skip_at_end(lists, writer, lists.reader, lists.reader_default);
+            if reader_reads_it || !writer_reads_it {
+                return None;
+            }
+        } else if writer_field.skip_ser == reader_field.skip_ser {
             return None;
         }
         let rule = if self.writer_is_new() && reader_field.skip_ser == SkipSer::Never {
@@ -325,6 +397,8 @@ impl Walk<'_> {
                 m.remove(&writer_field.ser_name);
                 Some(Value::Object(m))
             }
+            // `msgpack-compact`: the writer's value, whose bytes leave the field out when skipped.
+            Some(Value::Array(_)) => lists.base.clone(),
             _ => None,
         };
         let mut issue = Issue::breaking(
@@ -352,7 +426,12 @@ impl Walk<'_> {
     }
 
     /// Compares the types of two items in the same position.
-    fn compare_item(&mut self, lists: &ItemLists<'_>, writer: &Item, reader: &Item) -> Vec<Issue> {
+    fn compare_item(
+        &mut self,
+        lists: &ItemLists<'_>,
+        (index, writer): (usize, &Item),
+        reader: &Item,
+    ) -> Vec<Issue> {
         let found = self.compare(&writer.ty, &reader.ty);
         let key = writer.field.as_ref().map(|f| f.ser_name.clone());
         let found = embedded(found, |c| match (&lists.base, &key) {
@@ -361,11 +440,16 @@ impl Walk<'_> {
                 m.insert(k.clone(), c);
                 Some(Value::Object(m))
             }
-            (base @ Some(Value::Array(_)), _) => writer
-                .name
-                .parse::<usize>()
-                .ok()
-                .and_then(|i| with_element(base, i, c)),
+            // A tuple's elements; in `msgpack-compact` a struct's fields, written as an array of the
+            // writer's written fields in order (the items compared, as they are not filtered there).
+            (base @ Some(Value::Array(_)), _) => {
+                let at = if self.positional {
+                    writer.name.parse::<usize>().ok()
+                } else {
+                    Some(index)
+                };
+                at.and_then(|i| with_element(base, i, c))
+            }
             _ => None,
         });
         let place = Place {
@@ -377,4 +461,27 @@ impl Walk<'_> {
         };
         placed(found, &place)
     }
+}
+
+/// In `msgpack-compact`, whether a release reading `items` (its fields; `container_default`: its
+/// container's `default`) reads the array a writer writes without its item `skipped`: the writer's last
+/// item (else the items after it shift), and every one of the reading release's fields from that place
+/// on has a default.
+fn compact_skip_at_end(
+    lists: &ItemLists<'_>,
+    skipped: &Item,
+    items: &[Item],
+    container_default: bool,
+) -> bool {
+    let Some(last) = lists.writer.len().checked_sub(1) else {
+        return false;
+    };
+    if lists.writer[last].name != skipped.name {
+        return false;
+    }
+    let defaulted =
+        |item: &Item| container_default || item.field.as_ref().is_some_and(|f| f.default);
+    items
+        .get(last..)
+        .is_some_and(|rest| rest.iter().all(defaulted))
 }

@@ -5,6 +5,8 @@ mod enums;
 mod items;
 mod reach;
 
+pub(super) use items::{Item, ItemLists, ItemsOf, field_item};
+
 use serde_json::{Value, json};
 
 use super::issue::{Issue, embedded, located};

@@ -49,6 +49,10 @@ fn check_finding(old: &Snapshot, new: &Snapshot, finding: &Finding, positional: 
         assert_eq!(finding.witness, None, "{finding:?}");
         return;
     }
+    if finding.rule == RuleId::SelfRejected {
+        check_self_rejected(new, finding);
+        return;
+    }
     assert!(finding.direction.is_some(), "{finding:?}");
     let Some(witness) = &finding.witness else {
         return;
@@ -71,9 +75,7 @@ fn check_finding(old: &Snapshot, new: &Snapshot, finding: &Finding, positional: 
     let side = |snapshot| SideRef {
         model: ModelView::Whole(snapshot),
         side: Side::Old,
-        human: new
-            .protocol("p")
-            .is_none_or(|p| p.format.is_human_readable()),
+        format: new.protocol("p").map_or(crate::Format::Json, |p| p.format),
     };
     let evidence = finding.rule.rule().evidence;
     if evidence != Evidence::Opaque && !positional {
@@ -107,6 +109,33 @@ fn check_finding(old: &Snapshot, new: &Snapshot, finding: &Finding, positional: 
             finding.rule
         );
     }
+}
+
+/// A release that rejects its own payload: no direction (one release writes and reads), and in a format
+/// with field names the new release's reader model rejects the witness.
+fn check_self_rejected(new: &Snapshot, finding: &Finding) {
+    assert_eq!(finding.direction, None, "{finding:?}");
+    let witness = finding.witness.as_ref().expect("a self-rejected payload");
+    let Some(protocol) = new.protocol("p") else {
+        return;
+    };
+    if !protocol.format.names_fields() {
+        return;
+    }
+    let message = new
+        .messages
+        .iter()
+        .find(|m| m.name == finding.message_type)
+        .expect("the finding's message");
+    let side = SideRef {
+        model: ModelView::Whole(new),
+        side: Side::New,
+        format: protocol.format,
+    };
+    assert!(
+        Decoder::new(side).decode(&root(message), witness).is_err(),
+        "the new release's reader model accepts its own payload {witness}: {finding:?}"
+    );
 }
 
 /// `(rule, level, direction, field)` of each finding.

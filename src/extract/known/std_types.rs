@@ -29,7 +29,8 @@
 //!   parses in human-readable formats; in compact ones `Ipv4Addr` is 4 bytes (a tuple), `Ipv6Addr` 16,
 //!   `SocketAddrV4`/`V6` the tuple `(ip, port)` (a V6 address's flow info and scope id are not written),
 //!   and `IpAddr` / `SocketAddr` an enum of `V4` / `V6` newtype variants ([`Ty::Readable`]).
-//! - `PhantomData`: a unit struct (nothing in compact formats, `null` in JSON).
+//! - `PhantomData`: a unit struct (nothing in bincode and postcard, `null` in JSON and CBOR, an empty
+//!   array in MessagePack).
 //! - Arrays, tuples, `char` and the primitives are lowered where they are written (`[T; N]` is a tuple of
 //!   `N`; serde implements arrays up to 32 and tuples up to 16, so longer ones do not compile with a
 //!   derive).
@@ -134,10 +135,9 @@ fn std_type(name: &str, args: &[Ty]) -> Option<Known> {
             key: Box::new(arg(0)?),
             value: Box::new(arg(1)?),
         },
-        "PhantomData" => Ty::Unit,
         "NonZero" => nonzero(arg(0)?)?,
         "Duration" | "SystemTime" | "OsStr" | "OsString" | "Range" | "RangeFrom" | "RangeTo"
-        | "RangeInclusive" | "Bound" | "Result" => return defined(name, args),
+        | "RangeInclusive" | "Bound" | "Result" | "PhantomData" => return defined(name, args),
         "IpAddr" | "Ipv4Addr" | "Ipv6Addr" | "SocketAddr" | "SocketAddrV4" | "SocketAddrV6" => {
             return Some(net(name));
         }
@@ -257,6 +257,15 @@ fn definition(name: &str) -> Option<TypeDef> {
     let param = |name: &str| Ty::Param { name: name.into() };
     let (secs, nanos) = (u(64), u(32));
     Some(match name {
+        // A unit struct (`serialize_unit_struct`): `null` in JSON and CBOR, an empty array in
+        // MessagePack (which `()` does not read), nothing in bincode and postcard.
+        "PhantomData" => TypeDef {
+            body: Body::Struct {
+                style: Style::Unit,
+                fields: Vec::new(),
+            },
+            ..closed_struct("std::marker::PhantomData", &["T"], Vec::new())
+        },
         "Duration" => closed_struct(
             "std::time::Duration",
             &[],

@@ -1,17 +1,18 @@
 //! Byte strings: `bytes::Bytes`/`BytesMut` and `serde_bytes` (`ByteBuf`, `Bytes`, `with = "serde_bytes"`).
 //! All write `serialize_bytes` and read with `deserialize_byte_buf`/`deserialize_bytes`, whose visitors
-//! also take a sequence of numbers and a string (its UTF-8 bytes): the reader is a choice.
+//! also take a sequence of numbers and a string (its UTF-8 bytes): `Ty::Bytes`, whose reader takes a
+//! string where the format's codec hands one to the visitor (serde_json, rmp-serde, and bincode and
+//! postcard, where a string is its bytes) and not in CBOR, whose `deserialize_byte_buf` takes only a
+//! byte string or an array (`compat/codec.rs`).
 
 use super::with::{WithEntry, option, option_inner};
 use super::{Entry, Known};
 use crate::model::{SeqKind, Ty};
 
-/// Writes bytes; reads bytes (or a sequence of numbers, which is what bytes are in JSON) or a string.
+/// Writes bytes; reads bytes, a sequence of numbers (what bytes are in JSON) or, where the format hands
+/// the visitor one, a string.
 fn byte_string() -> Ty {
-    Ty::Choice {
-        writes: Box::new(Ty::Bytes),
-        reads: vec![Ty::Bytes, Ty::String],
-    }
+    Ty::Bytes
 }
 
 /// Any of the byte-string types.

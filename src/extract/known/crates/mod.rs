@@ -36,6 +36,7 @@ mod ids;
 mod json;
 mod net;
 mod numbers;
+mod strings;
 mod time;
 mod uri;
 mod with;
@@ -70,6 +71,7 @@ const TABLES: &[&[Entry]] = &[
     json::ENTRIES,
     net::ENTRIES,
     numbers::ENTRIES,
+    strings::ENTRIES,
     time::ENTRIES,
     uri::ENTRIES,
 ];

@@ -119,7 +119,11 @@ fn transparent_wrappers_are_their_inner_value() {
             int(false, 16),
             Ty::Bool,
             int(true, 64),
-            Ty::Unit,
+            // A unit struct: `[]` in MessagePack, where `()` is `nil`.
+            Ty::Named {
+                path: "std::marker::PhantomData".into(),
+                args: vec![Ty::String],
+            },
         ]
     );
     let s = lowered("", "pub a: std::rc::Weak<u8>, pub b: std::sync::Weak<u8>");

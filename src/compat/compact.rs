@@ -1,0 +1,109 @@
+//! Structs in `msgpack-compact` (rmp-serde's `to_vec`): written as arrays of their fields, read by
+//! position. Field names are not on the wire, so a rename is nothing and an order change a misread; a
+//! reader rejects extra trailing fields ("array length mismatch") and reads missing ones from their
+//! `default`. Enum variants, map keys and the rest are self-describing as in `msgpack`. A struct with a
+//! flattened field is a map in this form too, compared by name.
+
+use super::codec::Codec;
+use super::issue::{Issue, embedded};
+use super::positional::{Item, ItemLists, ItemsOf, field_item};
+use super::sample::{Sampler, wrap_variant};
+use super::shape::{EnumDef, Role, Shape};
+use super::walk::Walk;
+use crate::model::{Style, Ty, Variant};
+
+/// The fields of a struct shape read by position in `msgpack-compact`, as `role` sees them: `None`
+/// for any other shape and for a struct with a flattened field.
+fn compact_fields(shape: &Shape, role: Role) -> Option<Vec<Item>> {
+    match shape {
+        Shape::Struct(s) if !s.fields.iter().any(|f| f.flatten) => Some(
+            s.fields
+                .iter()
+                .filter(|f| role.sees(f))
+                .map(field_item)
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+impl Walk<'_> {
+    /// Two structs (neither with a flattened field) in `msgpack-compact`: their fields by position;
+    /// `None` in other formats or for other shapes.
+    pub(super) fn compare_compact_structs(
+        &mut self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        writer: &Shape,
+        reader: &Shape,
+    ) -> Option<Vec<Issue>> {
+        if !self.format.structs_as_arrays() {
+            return None;
+        }
+        let writer_items = compact_fields(writer, Role::Writer)?;
+        let reader_items = compact_fields(reader, Role::Reader)?;
+        let lists = ItemLists {
+            writer: &writer_items,
+            reader: &reader_items,
+            base: self.sample(writer_ty, false),
+            distinct: Sampler::distinct(self.writer).value(writer_ty, false),
+            writer_name: format!("`{writer_ty}`"),
+            reader_name: format!("`{reader_ty}`"),
+            reader_default: matches!(reader, Shape::Struct(s) if s.attrs.default),
+            writer_default: matches!(writer, Shape::Struct(s) if s.attrs.default),
+            writer_of: ItemsOf::Type(writer_ty),
+            reader_of: ItemsOf::Type(reader_ty),
+        };
+        Some(self.compare_items(&lists))
+    }
+
+    /// Two struct variants (neither with a flattened field) in `msgpack-compact`: their fields by
+    /// position, the witness wrapped in the writer's variant; `None` in other formats.
+    pub(super) fn compare_compact_variants(
+        &mut self,
+        writer_enum: &EnumDef,
+        writer_variant: &Variant,
+        reader_variant: &Variant,
+    ) -> Option<Vec<Issue>> {
+        let positional =
+            |v: &Variant| v.style == Style::Named && !v.fields.iter().any(|f| f.flatten);
+        if !self.format.structs_as_arrays()
+            || !positional(writer_variant)
+            || !positional(reader_variant)
+        {
+            return None;
+        }
+        let items = |v: &Variant, role: Role| -> Vec<Item> {
+            v.fields
+                .iter()
+                .filter(|f| role.sees(f))
+                .map(field_item)
+                .collect()
+        };
+        let (writer_items, reader_items) = (
+            items(writer_variant, Role::Writer),
+            items(reader_variant, Role::Reader),
+        );
+        let lists = ItemLists {
+            writer: &writer_items,
+            reader: &reader_items,
+            base: Sampler::new(self.writer)
+                .payload(writer_variant, false)
+                .flatten(),
+            distinct: Sampler::distinct(self.writer)
+                .payload(writer_variant, false)
+                .flatten(),
+            writer_name: format!("the variant `{}`", writer_variant.rust_name),
+            reader_name: format!("the variant `{}`", reader_variant.rust_name),
+            reader_default: false,
+            writer_default: false,
+            writer_of: ItemsOf::Variant(writer_variant),
+            reader_of: ItemsOf::Variant(reader_variant),
+        };
+        let found = self.compare_items(&lists);
+        let repr = writer_enum.attrs.repr.clone();
+        Some(embedded(found, |c| {
+            wrap_variant(&repr, writer_variant, Some(c))
+        }))
+    }
+}

@@ -1,0 +1,910 @@
+#![cfg(feature = "checker")]
+//! The engine's verdicts in the binary self-describing formats checked against their real codecs:
+//! `format = "cbor"` against ciborium (`into_writer`, `from_reader`), `format = "msgpack"` against
+//! rmp-serde's `to_vec_named` and `format = "msgpack-compact"` against its default `to_vec` (both read
+//! back with `rmp_serde::from_slice`).
+//!
+//! Each case declares real `old` and `new` Rust types once, inside `case!`: the macro compiles them and
+//! hands their tokens (`stringify!`) to `wirecheck::extract::snapshot_from_sources` behind a protocol
+//! header of each format, so the model is extracted from exactly the types that are encoded; each case
+//! also lists values of both releases' `Msg`. For every format and direction:
+//!
+//! - the real verdict: a value of the writer's release, encoded with the real codec, is rejected by the
+//!   reader's type, or read as another value (both rendered as JSON, writer field names renamed where a
+//!   case renames a field in place);
+//! - the engine's: a `major` finding in that direction; each of its witnesses (the writer's value as
+//!   JSON) is turned into the writer's value, encoded with the real codec and decoded by the reader,
+//!   and must be rejected or misread.
+//!
+//! The engine must agree with the real verdict, where a failing witness counts as a real break; and
+//! each case lists the (format, direction) pairs that really break, so that it shows what it is about
+//! (the formats part ways there, JSON being the same for all of them elsewhere).
+//!
+//! `cargo test --features checker --test formats_truth -- --nocapture` prints the verdict table.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use wirecheck::Protocol;
+use wirecheck::compat::{Scope, compare_protocol};
+use wirecheck::extract::snapshot_from_sources;
+use wirecheck::findings::{Direction, Level};
+
+/// The protocol the compiled case types name (the model side writes its own header per format).
+#[derive(Protocol)]
+#[wire(name = "p", version = "0.1.0", format = "cbor")]
+pub struct P;
+
+/// A real codec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Codec {
+    /// ciborium 0.2.
+    Cbor,
+    /// rmp-serde 1, `to_vec_named`.
+    Msgpack,
+    /// rmp-serde 1, `to_vec`.
+    MsgpackCompact,
+}
+
+use Codec::{Cbor, Msgpack, MsgpackCompact};
+use Direction::{NewReadsOld, OldReadsNew};
+
+const CODECS: [Codec; 3] = [Cbor, Msgpack, MsgpackCompact];
+
+impl Codec {
+    /// The `format` keyword.
+    fn keyword(self) -> &'static str {
+        match self {
+            Cbor => "cbor",
+            Msgpack => "msgpack",
+            MsgpackCompact => "msgpack-compact",
+        }
+    }
+
+    fn encode<T: Serialize>(self, value: &T) -> Vec<u8> {
+        let out = match self {
+            Cbor => {
+                let mut bytes = Vec::new();
+                ciborium::into_writer(value, &mut bytes)
+                    .map(|()| bytes)
+                    .map_err(|e| e.to_string())
+            }
+            Msgpack => rmp_serde::to_vec_named(value).map_err(|e| e.to_string()),
+            MsgpackCompact => rmp_serde::to_vec(value).map_err(|e| e.to_string()),
+        };
+        out.unwrap_or_else(|e| panic!("{} cannot encode a value: {e}", self.keyword()))
+    }
+
+    fn decode<T: DeserializeOwned>(self, bytes: &[u8]) -> Result<T, String> {
+        match self {
+            Cbor => ciborium::from_reader(bytes).map_err(|e| e.to_string()),
+            Msgpack | MsgpackCompact => rmp_serde::from_slice(bytes).map_err(|e| e.to_string()),
+        }
+    }
+}
+
+/// A value as JSON, for comparing what was written with what was read (a value JSON cannot hold, a
+/// 128-bit integer beyond 64 bits, renders as its `Debug` text).
+fn rendered<T: Serialize + std::fmt::Debug>(value: &T) -> Value {
+    serde_json::to_value(value).unwrap_or_else(|_| Value::String(format!("{value:?}")))
+}
+
+/// Renames the writer's field names to the reader's (`(from, to)` pairs), everywhere in `v`.
+fn rename(v: Value, names: &[(&str, &str)]) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.into_iter()
+                .map(|(k, x)| {
+                    let k = names
+                        .iter()
+                        .find(|(from, _)| *from == k)
+                        .map_or(k, |(_, to)| (*to).to_owned());
+                    (k, rename(x, names))
+                })
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.into_iter().map(|x| rename(x, names)).collect()),
+        other => other,
+    }
+}
+
+/// Whether the reader's rendering `r` is the writer's `w`: objects by key, arrays element by element, and
+/// a string the same as the array of its UTF-8 bytes (a byte string read as text, or the reverse).
+fn same(w: &Value, r: &Value) -> bool {
+    match (w, r) {
+        // Fields of one side only are no misread (a field added or removed); shared ones must agree.
+        (Value::Object(a), Value::Object(b)) => {
+            a.iter().all(|(k, x)| b.get(k).is_none_or(|y| same(x, y)))
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same(x, y))
+        }
+        // A tuple read as a struct by position, or the reverse.
+        (Value::Array(a), Value::Object(b)) | (Value::Object(b), Value::Array(a)) => {
+            a.len() == b.len() && a.iter().all(|x| b.values().any(|y| same(x, y)))
+        }
+        (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
+        (Value::String(s), Value::Array(b)) | (Value::Array(b), Value::String(s)) => {
+            let bytes: Vec<Option<u64>> = b.iter().map(Value::as_u64).collect();
+            let utf8: Vec<Option<u64>> = s.bytes().map(|x| Some(u64::from(x))).collect();
+            bytes == utf8
+        }
+        _ => w == r,
+    }
+}
+
+/// What the reader made of one written value (the reason and the value read are shown in the report).
+#[derive(Debug)]
+#[expect(
+    dead_code,
+    reason = "the fields are read through `Debug`, in the report"
+)]
+enum Outcome {
+    Read,
+    Rejected(String),
+    Misread(Value),
+}
+
+/// Encodes `value` with `codec` and decodes it as an `R`.
+fn trip<W, R>(codec: Codec, value: &W, renames: &[(&str, &str)]) -> Outcome
+where
+    W: Serialize + std::fmt::Debug,
+    R: Serialize + DeserializeOwned + std::fmt::Debug,
+{
+    match codec.decode::<R>(&codec.encode(value)) {
+        Err(e) => Outcome::Rejected(e),
+        Ok(read) => {
+            let read = rendered(&read);
+            if same(&rename(rendered(value), renames), &read) {
+                Outcome::Read
+            } else {
+                Outcome::Misread(read)
+            }
+        }
+    }
+}
+
+/// The engine's findings for one format: the major ones per direction, with their witnesses.
+struct Engine {
+    majors: Vec<(Direction, String, Option<Value>)>,
+}
+
+fn extract(format: &str, version: &str, types: &str) -> wirecheck::model::Snapshot {
+    let text = format!(
+        "use serde::{{Deserialize, Serialize}};\nuse wirecheck::{{Message, Protocol}};\n\n\
+         #[derive(Protocol)]\n#[wire(name = \"p\", version = \"{version}\", format = \"{format}\")]\n\
+         pub struct P;\n\n{types}\n"
+    );
+    let snap = snapshot_from_sources("case", &[("src/lib.rs", text.as_str())])
+        .unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert!(snap.notes.is_empty(), "{:?}\n{text}", snap.notes);
+    snap
+}
+
+fn engine(codec: Codec, old: &str, new: &str) -> Engine {
+    let format = codec.keyword();
+    let (o, n) = (extract(format, "0.1.0", old), extract(format, "0.2.0", new));
+    for s in [&o, &n] {
+        assert_eq!(
+            compare_protocol(s, s, "p", "v0.1.0", Scope::Full),
+            vec![],
+            "{format}: a side against itself"
+        );
+    }
+    let all = compare_protocol(&o, &n, "p", "v0.1.0", Scope::Full);
+    if std::env::var_os("FT_DEBUG").is_some() {
+        eprintln!("{format}: {all:#?}");
+    }
+    let majors = all
+        .into_iter()
+        .filter(|f| f.level == Level::Major)
+        .filter_map(|f| Some((f.direction?, f.rule.to_string(), f.witness)))
+        .collect();
+    Engine { majors }
+}
+
+/// One case, compiled: its sources, renames, the pairs that really break, and the probes of its types.
+struct Case {
+    name: &'static str,
+    old: &'static str,
+    new: &'static str,
+    breaks: &'static [(Codec, Direction)],
+    /// Every listed value of the writer (`Rel`) encoded with the codec and read by the other release.
+    values: fn(Codec, Direction) -> Vec<Outcome>,
+    /// A witness (the writer's value as JSON) read by the writer's type, encoded and read by the other.
+    witness: fn(Codec, Direction, &Value) -> Result<Outcome, String>,
+}
+
+fn breaks(outcomes: &[Outcome]) -> Option<&Outcome> {
+    outcomes.iter().find(|o| !matches!(o, Outcome::Read))
+}
+
+fn check(case: &Case) {
+    let mut wrong = Vec::new();
+    for codec in CODECS {
+        let eng = engine(codec, case.old, case.new);
+        for dir in [OldReadsNew, NewReadsOld] {
+            let values = (case.values)(codec, dir);
+            let real = breaks(&values);
+            let said: Vec<&(Direction, String, Option<Value>)> =
+                eng.majors.iter().filter(|(d, ..)| *d == dir).collect();
+            let mut witnessed = false;
+            for (_, rule, witness) in &said {
+                let Some(witness) = witness else { continue };
+                match (case.witness)(codec, dir, witness) {
+                    Ok(Outcome::Read) => wrong.push(format!(
+                        "{codec:?} {dir}: the witness {witness} of {rule} reads back unchanged"
+                    )),
+                    Ok(_) => witnessed = true,
+                    Err(e) => wrong.push(format!("{codec:?} {dir}: {rule}: {e}")),
+                }
+            }
+            let really = real.is_some() || witnessed;
+            let listed = case.breaks.contains(&(codec, dir));
+            let rules: Vec<&str> = said.iter().map(|(_, r, _)| r.as_str()).collect();
+            println!(
+                "| {} | {} | {dir} | engine {rules:?} | real {:?} |",
+                case.name,
+                codec.keyword(),
+                real
+            );
+            match (said.is_empty(), really) {
+                (true, true) => wrong.push(format!("{codec:?} {dir}: FALSE NEGATIVE: {real:?}")),
+                (false, false) => wrong.push(format!("{codec:?} {dir}: FALSE POSITIVE: {rules:?}")),
+                _ => {}
+            }
+            if listed != really {
+                wrong.push(format!(
+                    "{codec:?} {dir}: the case lists it as {}, the codec says {}",
+                    if listed { "breaking" } else { "compatible" },
+                    if really { "breaking" } else { "compatible" }
+                ));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{}:\n{}\n--- old\n{}\n--- new\n{}",
+        case.name,
+        wrong.join("\n"),
+        case.old,
+        case.new
+    );
+}
+
+/// The writer's value for a witness: the writer's type read from the witness's JSON.
+fn witness_value<W: DeserializeOwned>(witness: &Value) -> Result<W, String> {
+    serde_json::from_value(witness.clone())
+        .map_err(|e| format!("the witness {witness} is no value of the writer's type: {e}"))
+}
+
+/// `case!(name, renames: [...], breaks: [...], old: { items }, new: { items }, old_values: [...],
+/// new_values: [...])`: compiles the types as `name::old` / `name::new` (each with a `Msg` message) and a
+/// test `name` that checks them.
+macro_rules! case {
+    (
+        $name:ident,
+        renames: [$(($from:literal, $to:literal)),* $(,)?],
+        breaks: [$(($codec:ident, $dir:ident)),* $(,)?],
+        old: { $($old:tt)* },
+        new: { $($new:tt)* },
+        old_values: [$($old_value:expr),+ $(,)?],
+        new_values: [$($new_value:expr),+ $(,)?] $(,)?
+    ) => {
+        #[allow(dead_code)]
+        mod $name {
+            pub mod old {
+                use crate::P;
+                use serde::{Deserialize, Serialize};
+                use wirecheck::Message;
+                $($old)*
+            }
+            pub mod new {
+                use crate::P;
+                use serde::{Deserialize, Serialize};
+                use wirecheck::Message;
+                $($new)*
+            }
+        }
+
+        #[test]
+        fn $name() {
+            use $name::{new, old};
+            fn values(codec: Codec, dir: Direction) -> Vec<Outcome> {
+                let renames: &[(&str, &str)] = &[$(($from, $to)),*];
+                let back: Vec<(&str, &str)> = renames.iter().map(|(a, b)| (*b, *a)).collect();
+                match dir {
+                    OldReadsNew => vec![$(trip::<new::Msg, old::Msg>(codec, &$new_value, &back)),+],
+                    NewReadsOld => vec![$(trip::<old::Msg, new::Msg>(codec, &$old_value, renames)),+],
+                }
+            }
+            fn witness(codec: Codec, dir: Direction, w: &Value) -> Result<Outcome, String> {
+                let renames: &[(&str, &str)] = &[$(($from, $to)),*];
+                let back: Vec<(&str, &str)> = renames.iter().map(|(a, b)| (*b, *a)).collect();
+                Ok(match dir {
+                    OldReadsNew => trip::<new::Msg, old::Msg>(codec, &witness_value::<new::Msg>(w)?, &back),
+                    NewReadsOld => trip::<old::Msg, new::Msg>(codec, &witness_value::<old::Msg>(w)?, renames),
+                })
+            }
+            // The harness itself: each release reads its own values back unchanged.
+            for codec in CODECS {
+                for value in [$($old_value),+] {
+                    let read = trip::<old::Msg, old::Msg>(codec, &value, &[]);
+                    assert!(matches!(read, Outcome::Read), "old reads old ({codec:?}): {read:?}");
+                }
+                for value in [$($new_value),+] {
+                    let read = trip::<new::Msg, new::Msg>(codec, &value, &[]);
+                    assert!(matches!(read, Outcome::Read), "new reads new ({codec:?}): {read:?}");
+                }
+            }
+            check(&Case {
+                name: stringify!($name),
+                old: stringify!($($old)*),
+                new: stringify!($($new)*),
+                breaks: &[$(($codec, $dir)),*],
+                values,
+                witness,
+            });
+        }
+    };
+}
+
+// ----- map keys: typed in CBOR and MessagePack, strings in JSON -----
+
+case!(
+    integer_keys_become_text_keys,
+    renames: [],
+    breaks: [
+        (Cbor, OldReadsNew), (Cbor, NewReadsOld),
+        (Msgpack, OldReadsNew), (Msgpack, NewReadsOld),
+        (MsgpackCompact, OldReadsNew), (MsgpackCompact, NewReadsOld),
+    ],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub slots: std::collections::BTreeMap<u16, String>,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub slots: std::collections::BTreeMap<String, String>,
+        }
+    },
+    old_values: [old::Msg { slots: [(7, "gpu".to_owned())].into() }],
+    new_values: [new::Msg { slots: [("7".to_owned(), "gpu".to_owned())].into() }],
+);
+
+case!(
+    integer_keys_read_as_a_dynamic_value,
+    renames: [],
+    breaks: [
+        (Cbor, OldReadsNew), (Cbor, NewReadsOld),
+        (Msgpack, OldReadsNew), (Msgpack, NewReadsOld),
+        (MsgpackCompact, OldReadsNew), (MsgpackCompact, NewReadsOld),
+    ],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub ranks: std::collections::BTreeMap<u32, bool>,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub ranks: serde_json::Value,
+        }
+    },
+    old_values: [old::Msg { ranks: [(3, true)].into() }],
+    new_values: [new::Msg { ranks: serde_json::json!({"3": true}) }],
+);
+
+// ----- numbers: ciborium's float reader takes no integer; rmp-serde writes 128 bits as bytes -----
+
+case!(
+    integer_becomes_float,
+    renames: [],
+    breaks: [
+        (Cbor, OldReadsNew), (Cbor, NewReadsOld),
+        (Msgpack, OldReadsNew),
+        (MsgpackCompact, OldReadsNew),
+    ],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub load: u16,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub load: f64,
+        }
+    },
+    old_values: [old::Msg { load: 3 }],
+    new_values: [new::Msg { load: 0.25 }],
+);
+
+case!(
+    wide_integer_narrowed,
+    renames: [],
+    breaks: [
+        (Cbor, OldReadsNew),
+        (Msgpack, OldReadsNew),
+        (MsgpackCompact, OldReadsNew),
+    ],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub total: u64,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub total: u128,
+        }
+    },
+    old_values: [old::Msg { total: 12 }],
+    new_values: [
+        new::Msg { total: 12 },
+        new::Msg { total: u128::from(u64::MAX) + 1 },
+    ],
+);
+
+// ----- byte strings and text -----
+
+case!(
+    bytes_become_text,
+    renames: [],
+    breaks: [
+        (Cbor, OldReadsNew), (Cbor, NewReadsOld),
+        (Msgpack, NewReadsOld),
+        (MsgpackCompact, NewReadsOld),
+    ],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub digest: serde_bytes::ByteBuf,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub digest: String,
+        }
+    },
+    old_values: [
+        old::Msg { digest: serde_bytes::ByteBuf::from(b"ok".to_vec()) },
+        old::Msg { digest: serde_bytes::ByteBuf::from(vec![0xc3, 0x28]) },
+    ],
+    new_values: [new::Msg { digest: "ok".to_owned() }],
+);
+
+case!(
+    bytes_become_a_byte_vector,
+    renames: [],
+    breaks: [],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub blob: serde_bytes::ByteBuf,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub blob: Vec<u8>,
+        }
+    },
+    old_values: [old::Msg { blob: serde_bytes::ByteBuf::from(vec![1, 255]) }],
+    new_values: [new::Msg { blob: vec![9, 0] }],
+);
+
+// ----- unit structs: an empty array in MessagePack -----
+
+case!(
+    unit_struct_becomes_unit,
+    renames: [],
+    breaks: [(Msgpack, NewReadsOld), (MsgpackCompact, NewReadsOld)],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u8,
+            pub done: Done,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        pub struct Done;
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u8,
+            pub done: (),
+        }
+    },
+    old_values: [old::Msg { id: 1, done: old::Done }],
+    new_values: [new::Msg { id: 1, done: () }],
+);
+
+// ----- structs: maps by name in CBOR and `msgpack`, arrays by position in `msgpack-compact` -----
+
+case!(
+    fields_swap_places,
+    renames: [],
+    breaks: [(MsgpackCompact, OldReadsNew), (MsgpackCompact, NewReadsOld)],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub nodes: u32,
+            pub cores: u32,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub cores: u32,
+            pub nodes: u32,
+        }
+    },
+    old_values: [old::Msg { nodes: 2, cores: 16 }],
+    new_values: [new::Msg { cores: 16, nodes: 2 }],
+);
+
+case!(
+    field_renamed_in_place,
+    renames: [("owner", "user")],
+    breaks: [
+        (Cbor, OldReadsNew), (Cbor, NewReadsOld),
+        (Msgpack, OldReadsNew), (Msgpack, NewReadsOld),
+    ],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub owner: String,
+            pub size: u8,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub user: String,
+            pub size: u8,
+        }
+    },
+    old_values: [old::Msg { owner: "ana".to_owned(), size: 4 }],
+    new_values: [new::Msg { user: "ana".to_owned(), size: 4 }],
+);
+
+case!(
+    trailing_field_with_default_added,
+    renames: [],
+    breaks: [(MsgpackCompact, OldReadsNew)],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u64,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u64,
+            #[serde(default)]
+            pub retries: u16,
+        }
+    },
+    old_values: [old::Msg { id: 5 }],
+    new_values: [new::Msg { id: 5, retries: 0 }],
+);
+
+case!(
+    trailing_option_without_default_added,
+    renames: [],
+    breaks: [(MsgpackCompact, OldReadsNew), (MsgpackCompact, NewReadsOld)],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u64,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u64,
+            pub queue: Option<String>,
+        }
+    },
+    old_values: [old::Msg { id: 5 }],
+    new_values: [new::Msg { id: 5, queue: None }],
+);
+
+case!(
+    tuple_struct_becomes_braced,
+    renames: [],
+    breaks: [
+        (Cbor, OldReadsNew), (Cbor, NewReadsOld),
+        (Msgpack, OldReadsNew),
+    ],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub span: Span,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        pub struct Span(pub u32, pub u32);
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub span: Span,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        pub struct Span {
+            pub start: u32,
+            pub end: u32,
+        }
+    },
+    old_values: [old::Msg { span: old::Span(1, 9) }],
+    new_values: [new::Msg { span: new::Span { start: 1, end: 9 } }],
+);
+
+case!(
+    struct_variant_fields_reordered,
+    renames: [],
+    breaks: [(MsgpackCompact, OldReadsNew), (MsgpackCompact, NewReadsOld)],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub step: Step,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        pub enum Step {
+            Idle,
+            Move { dx: i32, dy: i32 },
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub step: Step,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        pub enum Step {
+            Idle,
+            Move { dy: i32, dx: i32 },
+        }
+    },
+    old_values: [old::Msg { step: old::Step::Move { dx: 1, dy: -1 } }, old::Msg { step: old::Step::Idle }],
+    new_values: [new::Msg { step: new::Step::Move { dy: -1, dx: 1 } }],
+);
+
+// ----- a release that rejects what it writes itself (`self_rejected`), in every format -----
+
+/// `value` written in `format` by the real codec and read back by the same type: whether it comes back.
+fn reads_itself<T>(format: &str, value: &T) -> bool
+where
+    T: Serialize + DeserializeOwned + std::fmt::Debug,
+{
+    let back: Result<T, String> = match format {
+        "json" => serde_json::to_vec(value)
+            .map_err(|e| e.to_string())
+            .and_then(|b| serde_json::from_slice(&b).map_err(|e| e.to_string())),
+        "postcard" => postcard::to_allocvec(value)
+            .map_err(|e| e.to_string())
+            .and_then(|b| postcard::from_bytes(&b).map_err(|e| e.to_string())),
+        other => {
+            let codec = CODECS
+                .into_iter()
+                .find(|c| c.keyword() == other)
+                .unwrap_or_else(|| panic!("no codec for {other}"));
+            codec.decode(&codec.encode(value))
+        }
+    };
+    back.is_ok_and(|back| same(&rendered(value), &rendered(&back)))
+}
+
+/// The engine's `self_rejected` findings (majors, with their witnesses) for `old` → `new` in `format`.
+fn self_rejected_findings(format: &str, old: &str, new: &str) -> Vec<Option<Value>> {
+    let (o, n) = (extract(format, "0.1.0", old), extract(format, "0.2.0", new));
+    compare_protocol(&o, &n, "p", "v0.1.0", Scope::Full)
+        .into_iter()
+        .filter(|f| f.rule.as_str() == "self_rejected" && f.level == Level::Major)
+        .map(|f| f.witness)
+        .collect()
+}
+
+/// `self_case!(name, formats: [...], reported: bool, old: { items }, new: { items }, old_value: ..,
+/// new_value: ..)`: in each format, the engine reports `self_rejected` exactly when `reported`, which is
+/// when the new release's value does not come back through the new release with the real codec; its
+/// witness, read as the new release's value and written by the real codec, does not come back either;
+/// the old release's value does.
+macro_rules! self_case {
+    (
+        $name:ident,
+        formats: [$($format:literal),+ $(,)?],
+        reported: $reported:literal,
+        old: { $($old:tt)* },
+        new: { $($new:tt)* },
+        old_value: $old_value:expr,
+        new_value: $new_value:expr $(,)?
+    ) => {
+        #[allow(dead_code)]
+        mod $name {
+            pub mod old {
+                use crate::P;
+                use serde::{Deserialize, Serialize};
+                use wirecheck::Message;
+                $($old)*
+            }
+            pub mod new {
+                use crate::P;
+                use serde::{Deserialize, Serialize};
+                use wirecheck::Message;
+                $($new)*
+            }
+        }
+
+        #[test]
+        fn $name() {
+            use $name::{new, old};
+            for format in [$($format),+] {
+                assert!(reads_itself(format, &$old_value), "{format}: the old release reads itself");
+                assert_eq!(
+                    reads_itself(format, &$new_value),
+                    !$reported,
+                    "{format}: whether the new release reads its value back"
+                );
+                let found = self_rejected_findings(format, stringify!($($old)*), stringify!($($new)*));
+                assert_eq!(!found.is_empty(), $reported, "{format}: {found:?}");
+                for witness in found {
+                    let witness = witness.unwrap_or_else(|| panic!("{format}: no witness"));
+                    match witness_value::<new::Msg>(&witness) {
+                        // By position: the value whose bytes leave a field out.
+                        Ok(value) => assert!(
+                            !reads_itself(format, &value),
+                            "{format}: the witness {witness} comes back through the new release"
+                        ),
+                        // By name: the payload itself, which the new release writes (as its value
+                        // renders) and cannot read.
+                        Err(_) => assert_eq!(
+                            witness,
+                            rendered(&$new_value),
+                            "{format}: the witness is what the new release writes"
+                        ),
+                    }
+                }
+            }
+        }
+    };
+}
+
+self_case!(
+    struct_tag_next_to_deny_unknown_fields,
+    formats: ["json", "cbor", "msgpack"],
+    reported: true,
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        #[serde(tag = "type")]
+        pub struct Msg {
+            pub rank: u32,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        #[serde(tag = "type", deny_unknown_fields)]
+        pub struct Msg {
+            pub rank: u32,
+        }
+    },
+    old_value: old::Msg { rank: 3 },
+    new_value: new::Msg { rank: 0 },
+);
+
+self_case!(
+    required_field_left_out_when_empty,
+    formats: ["json", "cbor", "msgpack"],
+    reported: true,
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u64,
+            #[serde(skip_serializing_if = "Option::is_none", default)]
+            pub queue: Option<String>,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u64,
+            #[serde(skip_serializing_if = "String::is_empty")]
+            pub queue: String,
+        }
+    },
+    old_value: old::Msg { id: 1, queue: None },
+    new_value: new::Msg { id: 0, queue: String::new() },
+);
+
+self_case!(
+    skipped_field_before_another_by_position,
+    formats: ["postcard", "msgpack-compact"],
+    reported: true,
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub note: Option<String>,
+            pub id: u64,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            #[serde(skip_serializing_if = "Option::is_none", default)]
+            pub note: Option<String>,
+            pub id: u64,
+        }
+    },
+    old_value: old::Msg { note: None, id: 4 },
+    new_value: new::Msg { note: None, id: 4 },
+);
+
+self_case!(
+    skipped_last_field_with_default_in_compact_messagepack,
+    formats: ["msgpack-compact", "msgpack", "cbor", "json"],
+    reported: false,
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u64,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u64,
+            #[serde(skip_serializing_if = "Option::is_none", default)]
+            pub note: Option<String>,
+        }
+    },
+    old_value: old::Msg { id: 4 },
+    new_value: new::Msg { id: 4, note: None },
+);
