@@ -185,6 +185,12 @@ pub(crate) struct ProtocolChanges {
     pub(crate) window: Option<Window>,
 }
 
+impl crate::store::Comparison for ProtocolChanges {
+    fn protocol(&self) -> &str {
+        &self.name
+    }
+}
+
 impl ProtocolChanges {
     /// The verdict on these changes: the findings of a window that reaches a release it breaks
     /// ([`policy::window_findings`]), the bump the counted findings require and whether the declared
