@@ -9,8 +9,8 @@
 //!
 //! # Cost
 //!
-//! Only a few files of a large workspace matter, so the extractor does the least it can per file (see the
-//! README's "Performance" section for the figures):
+//! Only a few files of a large workspace matter, so the extractor does the least it can per file (see
+//! `docs/performance.md` for the figures):
 //!
 //! - The module tree is found with a cheap scan of each file's tokens for `mod` declarations (`scan`), not
 //!   with syn, and items are parsed, not files. The scan splits a file into its items (kind, name, byte
