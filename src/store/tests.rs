@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use super::*;
 use crate::extract::{SourceCache, extract_cached, extract_filtered};
 use crate::model::Ty;
+use crate::outcome::ProtocolChanges;
 
 const COMMIT: &str = "0123456789abcdef0123456789abcdef01234567";
 
