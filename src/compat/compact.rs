@@ -10,7 +10,7 @@ use super::positional::{Item, ItemLists, ItemsOf, field_item};
 use super::sample::{Sampler, wrap_variant};
 use super::shape::{EnumDef, Role, Shape};
 use super::walk::Walk;
-use crate::model::{Style, Ty, Variant};
+use crate::model::{EnumRepr, Style, Ty, Variant};
 
 /// The fields of a struct shape read by position in `msgpack-compact`, as `role` sees them: `None`
 /// for any other shape and for a struct with a flattened field.
@@ -65,8 +65,13 @@ impl Walk<'_> {
         writer_variant: &Variant,
         reader_variant: &Variant,
     ) -> Option<Vec<Issue>> {
-        let positional =
-            |v: &Variant| v.style == Style::Named && !v.fields.iter().any(|f| f.flatten);
+        // Internally tagged, the tag is the array's first element and a unit variant reads the rest
+        // as no items at all.
+        let internal = matches!(writer_enum.attrs.repr, EnumRepr::Internal { .. });
+        let positional = |v: &Variant| {
+            (v.style == Style::Named && !v.fields.iter().any(|f| f.flatten))
+                || (internal && v.style == Style::Unit)
+        };
         if !self.format.structs_as_arrays()
             || !positional(writer_variant)
             || !positional(reader_variant)
