@@ -684,6 +684,8 @@ samples! {
                 nanos_since_epoch: d.subsec_nanos(),
             }
         })
+        // The plain struct writes seconds `SystemTime`'s reader cannot add to the epoch.
+        .chain([mirror::SystemTimeFields { secs_since_epoch: u64::MAX, nanos_since_epoch: 0 }])
         .collect();
 }
 
