@@ -28,9 +28,9 @@ pub(crate) fn self_rejection(side: SideRef<'_>, ty: &Ty) -> Option<(Value, Strin
     let witness = Sampler::keeping_skippable(side).value(ty, false)?;
     let reason = match misread {
         ByPosition::Skipped(field) => format!(
-            "`{}` is left out when its `skip_serializing_if` holds, and {} reads the fields after it by \
-             position",
-            field.rust_name, side.format
+            "`{field}` is left out when its `skip_serializing_if` holds, and {} reads the fields after \
+             it by position",
+            side.format
         ),
         ByPosition::Tag(tag) => format!(
             "the struct's tag `{tag}` is written as its first element, and {} reads it as the struct's \
@@ -43,8 +43,8 @@ pub(crate) fn self_rejection(side: SideRef<'_>, ty: &Ty) -> Option<(Value, Strin
 
 /// Why a struct written by position is not read back as written.
 enum ByPosition {
-    /// A field left out by `skip_serializing_if` shifts the ones after it.
-    Skipped(Field),
+    /// A field (its Rust name) left out by `skip_serializing_if` shifts the ones after it.
+    Skipped(String),
     /// `#[serde(tag = "...")]` on the struct: written first, read as a field (the tag key).
     Tag(String),
 }
@@ -92,7 +92,7 @@ fn misread_by_position(side: SideRef<'_>, ty: &Ty, seen: &mut FxHashSet<Ty>) -> 
                         && (field.default || def.attrs.default))
             };
             if let Some((_, field)) = written.iter().enumerate().find(shifts) {
-                return Some(ByPosition::Skipped((*field).clone()));
+                return Some(ByPosition::Skipped(field.rust_name.clone()));
             }
             written
                 .iter()
