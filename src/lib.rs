@@ -73,6 +73,8 @@ pub mod report;
 #[cfg(feature = "checker")]
 pub mod rules;
 #[cfg(feature = "checker")]
+pub mod snapshot;
+#[cfg(feature = "checker")]
 pub mod source;
 #[cfg(feature = "checker")]
 pub mod store;

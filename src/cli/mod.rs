@@ -50,7 +50,8 @@ pub enum Command {
     Check(CheckArgs),
     /// Print the release tag and commit `check` would compare against.
     Baseline(BaselineArgs),
-    /// Print the extracted protocol model.
+    /// Print the extracted protocol model; with --write, commit each protocol's snapshot to
+    /// wire-snapshots/ (the baseline of a clone without tags); with --check, exit 1 when one is stale.
     Snapshot(SnapshotArgs),
     /// Which pairs of the last releases and the working tree interoperate, per protocol.
     Matrix(MatrixArgs),
@@ -135,6 +136,11 @@ pub struct CheckArgs {
     /// shallow clone (which may lack the tags).
     #[arg(long, conflicts_with_all = ["against", "baseline_only"])]
     pub first_release: bool,
+    /// Compare with committed snapshot files (`wirecheck snapshot --write`, repeatable: one per protocol,
+    /// or several versions of one, the highest the baseline) instead of a revision. Without tags (a
+    /// shallow clone) the check uses the committed wire-snapshots/ by itself.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["against", "baseline_only", "first_release"])]
+    pub against_snapshot: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
@@ -195,11 +201,25 @@ pub struct SnapshotArgs {
     #[allow(missing_docs)]
     pub features: FeatureArgs,
     /// Read this revision from git instead of the working tree.
-    #[arg(long, value_name = "REV")]
+    #[arg(long, value_name = "REV", conflicts_with_all = ["write", "check"])]
     pub rev: Option<String>,
     /// Output format (only json).
     #[arg(long, value_enum, default_value_t = SnapshotFormat::Json)]
     pub format: SnapshotFormat,
+    /// Write each protocol's snapshot at its declared version to
+    /// wire-snapshots/PROTOCOL/VERSION.json (a file the last release committed is never rewritten).
+    #[arg(long, conflicts_with = "check")]
+    pub write: bool,
+    /// Write nothing; exit 1 when a protocol's committed snapshot is missing or no longer matches the
+    /// code.
+    #[arg(long)]
+    pub check: bool,
+    /// With --write or --check: only the protocols of this package (repeatable).
+    #[arg(short = 'p', long = "package", value_name = "PKG")]
+    pub packages: Vec<String>,
+    /// Glob of release tags (to find the last release, whose snapshots are never rewritten).
+    #[arg(long, value_name = "GLOB", default_value = "v*")]
+    pub tag_pattern: String,
 }
 
 /// Formats of `wirecheck snapshot`.
@@ -355,6 +375,7 @@ fn check_command(args: &CheckArgs, then: Then) -> Result<u8, String> {
         baseline_only: args.baseline_only,
         first_release: args.first_release,
         features: args.features.request(),
+        against_snapshot: args.against_snapshot.clone(),
     };
     let mut progress = StderrProgress::for_check();
     let report = match then {
@@ -396,8 +417,12 @@ fn baseline_command(args: &BaselineArgs) -> Result<u8, String> {
     Ok(0)
 }
 
-/// `wirecheck snapshot`: the model of the working tree, or of `--rev`, as JSON.
+/// `wirecheck snapshot`: the model of the working tree, or of `--rev`, as JSON; `--write` and `--check`
+/// the committed snapshots.
 fn snapshot_command(args: &SnapshotArgs) -> Result<u8, String> {
+    if args.write || args.check {
+        return snapshot_files(args);
+    }
     let mut workspace =
         Workspace::load(args.manifest.manifest_path.as_deref(), &[]).map_err(|e| e.to_string())?;
     // The model `check` reads: the same features and declared shapes.
@@ -422,6 +447,50 @@ fn snapshot_command(args: &SnapshotArgs) -> Result<u8, String> {
     let mut text = serde_json::to_string_pretty(&snapshot).map_err(|e| e.to_string())?;
     text.push('\n');
     emit(&text, None)?;
+    Ok(0)
+}
+
+/// `wirecheck snapshot --write` / `--check`: one line per file that is not unchanged, a summary on
+/// stderr, exit 1 with `--check` when a file is missing or stale.
+fn snapshot_files(args: &SnapshotArgs) -> Result<u8, String> {
+    use crate::snapshot::{self, FileStatus, WriteOptions};
+    let report = snapshot::write(&WriteOptions {
+        manifest_path: args.manifest.manifest_path.clone(),
+        packages: args.packages.clone(),
+        tag_pattern: args.tag_pattern.clone(),
+        check: args.check,
+        features: args.features.request(),
+    })
+    .map_err(|e| e.to_string())?;
+    let mut text = String::new();
+    for file in report.files.iter().filter(|f| f.status != FileStatus::Unchanged) {
+        text.push_str(&format!("{} {}", file.status.as_str(), file.path));
+        match &file.released {
+            Some((tag, true)) => text.push_str(&format!(
+                " (released in {tag}: never rewritten; only where things are written moved)"
+            )),
+            Some((tag, false)) => text.push_str(&format!(
+                " (released in {tag}: never rewritten, and the code no longer puts the same on the wire: bump the protocol's version, as `wirecheck check` says)"
+            )),
+            None => {}
+        }
+        text.push('\n');
+    }
+    emit(&text, None)?;
+    let count = |s: FileStatus| report.files.iter().filter(|f| f.status == s).count();
+    eprintln!(
+        "wirecheck: {} snapshot files: {} unchanged, {} {}",
+        report.files.len(),
+        count(FileStatus::Unchanged) + count(FileStatus::Moved),
+        count(FileStatus::Written) + count(FileStatus::Missing) + count(FileStatus::Stale),
+        if args.check { "missing or stale" } else { "written" },
+    );
+    if args.check && !report.up_to_date() {
+        eprintln!(
+            "error: the committed wire snapshots do not match the code: run `wirecheck snapshot --write` and commit wire-snapshots/"
+        );
+        return Ok(1);
+    }
     Ok(0)
 }
 

@@ -410,6 +410,9 @@ pub(crate) fn overall(report: &Report) -> String {
     let failed = report.protocols.iter().filter(|p| !p.ok).count();
     let against = match report.baseline.chosen {
         BaselineChoice::FirstRelease => "as a first release (no baseline)".to_owned(),
+        BaselineChoice::Snapshot | BaselineChoice::AgainstSnapshot => {
+            format!("against the snapshots in {}", report.baseline.rev)
+        }
         _ => format!(
             "against {} ({})",
             report.baseline.rev,
