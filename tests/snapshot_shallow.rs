@@ -123,7 +123,17 @@ fn check_json(dir: &Path, extra: &[&str]) -> (i32, Value) {
 fn shallow_clone(repo: &Path, tag: &str, into: &Path) {
     let url = format!("file://{}", repo.display());
     let into = into.to_str().unwrap();
-    let args = ["clone", "-q", "--depth", "1", "--no-tags", "--branch", tag, &url, into];
+    let args = [
+        "clone",
+        "-q",
+        "--depth",
+        "1",
+        "--no-tags",
+        "--branch",
+        tag,
+        &url,
+        into,
+    ];
     git(repo, &args);
 }
 
@@ -139,12 +149,18 @@ fn a_shallow_clone_without_tags_gives_the_verdicts_of_a_full_clone() {
         let shallow = tmp.path().join(format!("shallow-{tag}"));
         shallow_clone(&dir, tag, &shallow);
         let (code, report) = check_json(&shallow, &[]);
-        assert_eq!(report["baseline"]["chosen"], "snapshot", "{tag}: {report:#}");
+        assert_eq!(
+            report["baseline"]["chosen"], "snapshot",
+            "{tag}: {report:#}"
+        );
         assert!(report["baseline"]["commit"].is_null());
         let used = report["baseline"]["snapshots"].as_array().unwrap();
         assert!(!used.is_empty(), "{tag}: names the snapshots it read");
         let statement = report["notes"].as_array().unwrap()[0].as_str().unwrap();
-        assert!(statement.contains("committed wire snapshots"), "{statement}");
+        assert!(
+            statement.contains("committed wire snapshots"),
+            "{statement}"
+        );
 
         assert_eq!(code, full_code, "{tag}");
         assert_eq!(verdicts(&report), verdicts(&full), "{tag}");
@@ -166,31 +182,68 @@ fn snapshot_check_fails_on_a_forgotten_update_and_against_snapshot_compares_with
     // A wire change left out of the snapshot: `--check` says so and what to run.
     let sched = shallow.join("src/sched.rs");
     let text = std::fs::read_to_string(&sched).unwrap();
-    let changed = text.replacen("pub struct FreeRequest {", "pub struct FreeRequest {\n    pub added: u64,", 1);
-    assert_ne!(changed, text, "the history's FreeRequest is where the test expects it");
+    let changed = text.replacen(
+        "pub struct FreeRequest {",
+        "pub struct FreeRequest {\n    pub added: u64,",
+        1,
+    );
+    assert_ne!(
+        changed, text,
+        "the history's FreeRequest is where the test expects it"
+    );
     std::fs::write(&sched, changed).unwrap();
     let out = wirecheck(&shallow, &["snapshot", "--check"]);
     assert_eq!(out.status.code(), Some(1), "{out:?}");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stdout.contains("stale wire-snapshots/sched/0.88.0.json"), "{stdout}");
-    assert!(stderr.contains("run `wirecheck snapshot --write`"), "{stderr}");
+    assert!(
+        stdout.contains("stale wire-snapshots/sched/0.88.0.json"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("run `wirecheck snapshot --write`"),
+        "{stderr}"
+    );
 
     // The check of that change against the committed snapshot of 0.88.0: a major change, not paid for.
     let (code, report) = check_json(&shallow, &[]);
     assert_eq!(code, 1, "{report:#}");
-    let sched = report["protocols"].as_array().unwrap().iter().find(|p| p["name"] == "sched").unwrap();
+    let sched = report["protocols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "sched")
+        .unwrap();
     assert_eq!(sched["old_version"], "0.88.0");
     assert_eq!(sched["required_bump"], "major");
-    assert!(sched["findings"].as_array().unwrap().iter().any(|f| f["rule"] == "required_field_added"));
+    assert!(
+        sched["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["rule"] == "required_field_added")
+    );
 
     // The same, against a file named on the command line, from another directory.
     let named = tmp.path().join("sched-0.88.0.json");
     std::fs::copy(shallow.join("wire-snapshots/sched/0.88.0.json"), &named).unwrap();
-    let (code, report) = check_json(&shallow, &["--against-snapshot", named.to_str().unwrap(), "-p", "flux-history"]);
+    let (code, report) = check_json(
+        &shallow,
+        &[
+            "--against-snapshot",
+            named.to_str().unwrap(),
+            "-p",
+            "flux-history",
+        ],
+    );
     assert_eq!(code, 1);
     assert_eq!(report["baseline"]["chosen"], "against_snapshot");
-    let names: Vec<&str> = report["protocols"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = report["protocols"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
     assert!(names.contains(&"sched"), "{names:?}");
 
     // --write on a released version's file (the tag is here) keeps it, and says to bump.
@@ -201,6 +254,12 @@ fn snapshot_check_fails_on_a_forgotten_update_and_against_snapshot_compares_with
     let out = wirecheck(&dir, &["snapshot", "--write"]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(stdout.contains("kept wire-snapshots/sched/0.88.0.json (released in v0.88.0"), "{stdout}");
-    assert_eq!(std::fs::read(dir.join("wire-snapshots/sched/0.88.0.json")).unwrap(), before);
+    assert!(
+        stdout.contains("kept wire-snapshots/sched/0.88.0.json (released in v0.88.0"),
+        "{stdout}"
+    );
+    assert_eq!(
+        std::fs::read(dir.join("wire-snapshots/sched/0.88.0.json")).unwrap(),
+        before
+    );
 }

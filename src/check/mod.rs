@@ -136,7 +136,9 @@ fn check_in(
     let releases = match CheckedReleases::select(&repo, &request, &mut progress) {
         Ok(releases) => releases,
         // A clone without the tags: the committed snapshots stand for the releases.
-        Err(error) if options.against.is_none() && snapshots::stands_in(&error, &workspace.root) => {
+        Err(error)
+            if options.against.is_none() && snapshots::stands_in(&error, &workspace.root) =>
+        {
             let chosen = (snapshots::Chosen::Committed, options.no_cache);
             return snapshots::check(&workspace, &config, &repo, chosen);
         }

@@ -45,8 +45,9 @@ pub(super) fn check(
     let history = History::new(workspace, repo, no_cache);
     let current = history.current()?;
     let snapshots = match &chosen {
-        Chosen::Committed => SnapshotBaseline::committed(&workspace.root, &current)?
-            .unwrap_or_default(),
+        Chosen::Committed => {
+            SnapshotBaseline::committed(&workspace.root, &current)?.unwrap_or_default()
+        }
         Chosen::Named(files) => SnapshotBaseline::named(files)?,
     };
     let mut baseline = Baseline::new(
@@ -125,7 +126,8 @@ fn compare_one(
         .collect();
     let older = OlderRelease::whole(&older);
     let part = current.protocol_part(name, |_| true);
-    let mut changes = compare::protocols(&baseline, (base, None), &older, &part, &Store::disabled());
+    let mut changes =
+        compare::protocols(&baseline, (base, None), &older, &part, &Store::disabled());
     for protocol in &mut changes {
         let Some(new) = part.protocol(name) else {
             continue;

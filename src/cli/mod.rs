@@ -463,7 +463,11 @@ fn snapshot_files(args: &SnapshotArgs) -> Result<u8, String> {
     })
     .map_err(|e| e.to_string())?;
     let mut text = String::new();
-    for file in report.files.iter().filter(|f| f.status != FileStatus::Unchanged) {
+    for file in report
+        .files
+        .iter()
+        .filter(|f| f.status != FileStatus::Unchanged)
+    {
         text.push_str(&format!("{} {}", file.status.as_str(), file.path));
         match &file.released {
             Some((tag, true)) => text.push_str(&format!(
@@ -483,7 +487,11 @@ fn snapshot_files(args: &SnapshotArgs) -> Result<u8, String> {
         report.files.len(),
         count(FileStatus::Unchanged) + count(FileStatus::Moved),
         count(FileStatus::Written) + count(FileStatus::Missing) + count(FileStatus::Stale),
-        if args.check { "missing or stale" } else { "written" },
+        if args.check {
+            "missing or stale"
+        } else {
+            "written"
+        },
     );
     if args.check && !report.up_to_date() {
         eprintln!(

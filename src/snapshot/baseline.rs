@@ -94,7 +94,11 @@ fn committed_files(
 ) -> Result<BTreeMap<String, Vec<(SnapshotUse, SnapshotFile)>>, SnapshotError> {
     let mut out: BTreeMap<String, Vec<(SnapshotUse, SnapshotFile)>> = BTreeMap::new();
     for folder in entries(dir)? {
-        let Some(protocol) = folder.file_name().and_then(|n| n.to_str()).map(str::to_owned) else {
+        let Some(protocol) = folder
+            .file_name()
+            .and_then(|n| n.to_str())
+            .map(str::to_owned)
+        else {
             continue;
         };
         if !folder.is_dir() {
@@ -158,7 +162,9 @@ fn choose(
     if let Some(current) = current {
         // Versions above the working tree's are not releases it comes after.
         files.retain(|(used, _)| used.version <= current.version);
-        let at_current = files.last().filter(|(used, _)| used.version == current.version);
+        let at_current = files
+            .last()
+            .filter(|(used, _)| used.version == current.version);
         if at_current.is_some_and(|(_, file)| file.same_wire(current)) {
             files.pop();
         }
