@@ -47,6 +47,8 @@ pub use wirecheck_macros::{Message, Protocol, Wire};
 pub mod handshake;
 
 #[cfg(feature = "checker")]
+pub mod changelog;
+#[cfg(feature = "checker")]
 pub mod check;
 #[cfg(feature = "checker")]
 pub mod cli;

@@ -510,6 +510,7 @@ fn matrix_command(args: &MatrixArgs) -> Result<u8, String> {
         tag_pattern: args.tag_pattern.clone(),
         packages: args.packages.clone(),
         no_cache: args.no_cache,
+        since: None,
     };
     let matrix =
         matrix::matrix(&options, &mut StderrProgress::for_matrix()).map_err(|e| e.to_string())?;
