@@ -5,8 +5,8 @@
 //! [`compute`] is pure over snapshots: for each protocol and each pair of revisions (older, newer) that both
 //! declare it, it runs the comparison with [`Scope::Full`], which checks every message in each direction
 //! the contract's table needs for its kind and the protocol's upgrade order, then applies the
-//! `wirecheck.toml` allows as `check` does. `matrix` is the thin driver that reads `wirecheck.toml` and the
-//! snapshots from the working tree and from git.
+//! `wirecheck.toml` allows as `check` does. `read_revisions` is the thin driver that reads `wirecheck.toml`
+//! and the snapshots from the working tree and from git, for the matrix and the changelog.
 
 use semver::Version;
 use serde::Serialize;
@@ -168,7 +168,7 @@ pub fn compute_with_allows(revisions: &[(Revision, Snapshot)], config: &Config) 
 /// The findings of the protocol `name` between the revisions `older` and `newer`, every message in each
 /// direction its kind needs under the protocol's upgrade order, with the `[[allow]]` entries of `config`
 /// applied (an entry's `until` compared with the newer's version): what a cell of the matrix and a
-/// release of the [changelog](crate::changelog) say of the pair.
+/// release of the changelog say of the pair.
 pub(crate) fn pair_findings(
     (older_rev, older): (&Revision, &Snapshot),
     newer: &Snapshot,
@@ -221,18 +221,7 @@ pub(crate) struct MatrixOptions {
     pub(crate) since: Option<String>,
 }
 
-/// Reads the last `releases` release tags (ancestors of HEAD, pre-releases skipped) from git and the
-/// working tree, and computes their matrix with the allows of the workspace's `wirecheck.toml`. A release
-/// whose source cannot be read is left out, and `progress` told why.
-pub(crate) fn matrix(
-    options: &MatrixOptions,
-    progress: &mut dyn Progress,
-) -> Result<Matrix, MatrixError> {
-    let (revisions, config) = read_revisions(options, progress)?;
-    Ok(compute_with_allows(&revisions, &config))
-}
-
-/// The revisions a matrix (or a [changelog](crate::changelog)) reads, oldest first, the working tree
+/// The revisions a matrix (or a changelog) reads, oldest first, the working tree
 /// last: the last `options.releases` release tags, or with `options.since` every release from that tag
 /// on; with the workspace's `wirecheck.toml`. A release whose source cannot be read is left out, and
 /// `progress` told why.

@@ -64,6 +64,9 @@ pub enum Rollout {
     ClientsFirst,
     /// No order keeps old and new talking: stop every node that speaks the protocol, upgrade, restart.
     RestartTogether,
+    /// Records older releases stored no longer read in the new release: no order of restarts helps;
+    /// they must be migrated or drained first.
+    RecordsUnreadable,
     /// A new protocol: nothing older speaks it.
     NewProtocol,
 }
@@ -81,6 +84,9 @@ impl Rollout {
             }
             Rollout::RestartTogether => {
                 "restart together: old and new nodes cannot talk in any order; stop every node that speaks it, upgrade all, then start them"
+            }
+            Rollout::RecordsUnreadable => {
+                "records stored by the previous release no longer read in this one: no order of restarts helps; migrate or drain them before upgrading"
             }
             Rollout::NewProtocol => "new protocol: no older release speaks it",
         }
@@ -247,9 +253,9 @@ impl Kinds<'_> {
 }
 
 /// How to roll out a protocol whose counted breaks are among `findings`, under the order `upgrade`
-/// the release declares: that order when nothing counted breaks; else an order in which no counted
-/// break is in a direction that order needs (only from `any-order`, whose check needs both); else all
-/// together.
+/// the release declares: that order when nothing counted breaks; else, when a stored record no longer
+/// reads, no order; else an order in which no counted break is in a direction that order needs (only
+/// from `any-order`, whose check needs both); else all together.
 fn rollout(
     event: ProtocolEvent,
     upgrade: Option<Upgrade>,
@@ -270,6 +276,9 @@ fn rollout(
     if breaks.is_empty() {
         return order_rollout(upgrade);
     }
+    if breaks.iter().any(|f| unreadable_record(f, kinds)) {
+        return Rollout::RecordsUnreadable;
+    }
     if upgrade != Upgrade::AnyOrder {
         return Rollout::RestartTogether;
     }
@@ -277,6 +286,14 @@ fn rollout(
         .into_iter()
         .find(|&order| breaks.iter().all(|f| avoided_by(f, order, kinds)))
         .map_or(Rollout::RestartTogether, order_rollout)
+}
+
+/// Whether the break `finding` leaves the new release unable to read a record the old one stored.
+fn unreadable_record(finding: &Finding, kinds: &Kinds<'_>) -> bool {
+    finding.direction == Some(Direction::NewReadsOld)
+        && kinds
+            .of_finding(finding)
+            .is_some_and(|found| found.contains(&Kind::Record))
 }
 
 /// The rollout an upgrade order asks for.

@@ -188,3 +188,37 @@ fn protocols_added_and_removed_and_releases_newest_first() {
         (ProtocolEvent::Added, Rollout::NewProtocol)
     );
 }
+
+#[test]
+fn a_stored_record_the_new_release_cannot_read_needs_a_migration() {
+    let record = |fields: &str| {
+        let lib = format!(
+            "use serde::{{Deserialize, Serialize}};
+use wirecheck::{{Message, Protocol}};
+
+#[derive(Protocol)]
+#[wire(name = \"log\", version = \"0.1.0\")]
+pub struct Log;
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = Log, topic = \"log.entry\", kind = \"record\")]
+pub struct Entry {{ pub id: u64, {fields} }}
+"
+        );
+        snapshot_from_sources("demo", &[("src/lib.rs", lib.as_str())]).unwrap()
+    };
+    // The new release requires `at`, which stored entries lack.
+    let revisions = [
+        release("v0.1.0", record("")),
+        release("v0.2.0", record("pub at: u64,")),
+    ];
+    let notes = &compute(&revisions, &Config::default()).releases[0].protocols[0];
+    assert_eq!(notes.rollout, Rollout::RecordsUnreadable, "{notes:#?}");
+    // The old release requires `at`, which new entries lack: restarting together is enough.
+    let revisions = [
+        release("v0.1.0", record("pub at: u64,")),
+        release("v0.2.0", record("")),
+    ];
+    let notes = &compute(&revisions, &Config::default()).releases[0].protocols[0];
+    assert_eq!(notes.rollout, Rollout::RestartTogether, "{notes:#?}");
+}

@@ -25,7 +25,7 @@ mod progress;
 
 use crate::check::{self, CheckOptions};
 use crate::matrix::{self, MatrixOptions};
-use crate::report::{self, MatrixFormat, OutputFormat, RenderOptions};
+use crate::report::{self, ChangelogFormat, MatrixFormat, OutputFormat, RenderOptions};
 use crate::workspace::{BaselineRequest, CheckedReleases, Workspace};
 
 pub use progress::StderrProgress;
@@ -55,6 +55,9 @@ pub enum Command {
     Snapshot(SnapshotArgs),
     /// Which pairs of the last releases and the working tree interoperate, per protocol.
     Matrix(MatrixArgs),
+    /// The wire changes of every release since a tag, per protocol, for release notes: grouped by level,
+    /// with the bump required and how to roll each release out.
+    Changelog(ChangelogArgs),
     /// Golden wire fixtures: payloads of every message per release, decoded by the skew test.
     #[command(subcommand)]
     Fixtures(FixturesCommand),
@@ -172,6 +175,34 @@ pub struct MatrixArgs {
     #[arg(long, value_enum, default_value_t = MatrixFormat::Markdown)]
     pub format: MatrixFormat,
     /// Write the matrix to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Extract every release from git again instead of reading the models an earlier run kept in
+    /// `<target-dir>/wirecheck/store`.
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+/// `wirecheck changelog`.
+#[derive(Debug, Clone, Args)]
+pub struct ChangelogArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub manifest: ManifestArgs,
+    /// The release tag the changelog starts after (every later release tag before HEAD is listed, and
+    /// the working tree when it changes the wire).
+    #[arg(long, value_name = "TAG")]
+    pub since: String,
+    /// Glob of release tags.
+    #[arg(long, value_name = "GLOB", default_value = "v*")]
+    pub tag_pattern: String,
+    /// Only the protocols of this package (repeatable).
+    #[arg(short = 'p', long = "package", value_name = "PKG")]
+    pub packages: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ChangelogFormat::Markdown)]
+    pub format: ChangelogFormat,
+    /// Write the changelog to FILE instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Extract every release from git again instead of reading the models an earlier run kept in
@@ -358,6 +389,7 @@ fn execute(command: Command, then: Then) -> Result<u8, String> {
         Command::Baseline(args) => baseline_command(&args),
         Command::Snapshot(args) => snapshot_command(&args),
         Command::Matrix(args) => matrix_command(&args),
+        Command::Changelog(args) => changelog_command(&args),
         Command::Fixtures(FixturesCommand::Write(args)) => fixtures_write(&args),
         Command::Rules(args) => rules_command(&args),
         Command::Explain { rule } => explain_command(&rule),
@@ -502,7 +534,7 @@ fn snapshot_files(args: &SnapshotArgs) -> Result<u8, String> {
     Ok(0)
 }
 
-/// `wirecheck matrix`.
+/// `wirecheck matrix`; the HTML page ends with the wire changelog of the same revisions.
 fn matrix_command(args: &MatrixArgs) -> Result<u8, String> {
     let options = MatrixOptions {
         manifest_path: args.manifest.manifest_path.clone(),
@@ -512,10 +544,33 @@ fn matrix_command(args: &MatrixArgs) -> Result<u8, String> {
         no_cache: args.no_cache,
         since: None,
     };
-    let matrix =
-        matrix::matrix(&options, &mut StderrProgress::for_matrix()).map_err(|e| e.to_string())?;
+    let (revisions, config) = matrix::read_revisions(&options, &mut StderrProgress::for_matrix())
+        .map_err(|e| e.to_string())?;
+    let matrix = matrix::compute_with_allows(&revisions, &config);
+    let changelog =
+        (args.format == MatrixFormat::Html).then(|| crate::changelog::compute(&revisions, &config));
     emit(
-        &report::render_matrix(&matrix, args.format),
+        &report::render_matrix_with(&matrix, args.format, changelog.as_ref()),
+        args.output.as_ref(),
+    )?;
+    Ok(0)
+}
+
+/// `wirecheck changelog --since TAG`.
+fn changelog_command(args: &ChangelogArgs) -> Result<u8, String> {
+    let options = MatrixOptions {
+        manifest_path: args.manifest.manifest_path.clone(),
+        releases: 0,
+        tag_pattern: args.tag_pattern.clone(),
+        packages: args.packages.clone(),
+        no_cache: args.no_cache,
+        since: Some(args.since.clone()),
+    };
+    let (revisions, config) = matrix::read_revisions(&options, &mut StderrProgress::for_matrix())
+        .map_err(|e| e.to_string())?;
+    let changelog = crate::changelog::compute(&revisions, &config);
+    emit(
+        &report::render_changelog(&changelog, args.format),
         args.output.as_ref(),
     )?;
     Ok(0)
