@@ -148,7 +148,7 @@ impl Baseline {
                 format!("baseline: the snapshots named with --against-snapshot: {files}")
             }
             _ => format!(
-                "baseline: the committed wire snapshots, since no release tag can be read in this clone (shallow, without tags): {files}. To compare with the release tags instead, fetch them (git fetch --unshallow --tags, or `fetch-depth: 0` in actions/checkout)"
+                "baseline: the committed wire snapshots, since this shallow clone cannot read the release tags (none fetched, or their history cut): {files}. To compare with the release tags instead, fetch them (git fetch --unshallow --tags, or `fetch-depth: 0` in actions/checkout)"
             ),
         }
     }

@@ -113,6 +113,19 @@ fn snapshot_check_fails_on_a_forgotten_update_and_against_snapshot_compares_with
     let out = wirecheck(&shallow, &["snapshot", "--check"]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");
 
+    // Lines moved, the wire did not: not a failure, but said.
+    let sched = shallow.join("src/sched.rs");
+    let text = std::fs::read_to_string(&sched).unwrap();
+    std::fs::write(&sched, format!("// moved\n{text}")).unwrap();
+    let out = wirecheck(&shallow, &["snapshot", "--check"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("moved wire-snapshots/sched/0.88.0.json"),
+        "{stdout}"
+    );
+    std::fs::write(&sched, &text).unwrap();
+
     // A wire change left out of the snapshot: `--check` says so and what to run.
     let sched = shallow.join("src/sched.rs");
     let text = std::fs::read_to_string(&sched).unwrap();
@@ -179,6 +192,17 @@ fn snapshot_check_fails_on_a_forgotten_update_and_against_snapshot_compares_with
         .map(|p| p["name"].as_str().unwrap())
         .collect();
     assert!(names.contains(&"sched"), "{names:?}");
+
+    // A committed snapshot that does not read: exit 2, naming it and what to do.
+    let broken = shallow.join("wire-snapshots/sched/0.14.0.json");
+    std::fs::write(&broken, "{\"format_version\": 1").unwrap();
+    let out = wirecheck(&shallow, &["check"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("0.14.0.json is not a wirecheck snapshot"),
+        "{stderr}"
+    );
 
     // --write on a released version's file (the tag is here) keeps it, and says to bump.
     let full_sched = dir.join("src/sched.rs");

@@ -168,7 +168,7 @@ require and how to roll the release out.</p>",
         for p in &release.protocols {
             let _ = writeln!(
                 out,
-                "<h4><code>{}</code></h4>\n<p><strong>Rollout:</strong> {}.</p>",
+                "<h4>{}</h4>\n<p><strong>Rollout:</strong> {}.</p>",
                 html(&headline(p)),
                 html(p.rollout.words())
             );

@@ -364,3 +364,6 @@ impl ReleasedFiles {
         Some(release.tag.as_str())
     }
 }
+
+#[cfg(test)]
+mod tests;
