@@ -71,6 +71,8 @@ pub mod outcome;
 #[cfg(feature = "checker")]
 pub mod policy;
 #[cfg(feature = "checker")]
+pub mod registry;
+#[cfg(feature = "checker")]
 pub mod report;
 #[cfg(feature = "checker")]
 pub mod rules;

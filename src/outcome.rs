@@ -44,14 +44,22 @@ pub struct SnapshotUse {
     pub protocol: String,
     /// Its version in the snapshot.
     pub version: Version,
-    /// The file, relative to the workspace root (or as named with `--against-snapshot`).
+    /// The file, relative to the workspace root (or as named with `--against-snapshot`); for a
+    /// registry baseline, the published package's `Cargo.toml` where cargo unpacked it.
     pub file: String,
+    /// For a registry baseline: the published package and version (`flux-protocols 0.87.0`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub registry: Option<String>,
 }
 
 impl SnapshotUse {
-    /// How findings name the snapshot they are against: `snapshot 0.87.0`.
+    /// How findings name what they are against: `snapshot 0.87.0`, or the published package
+    /// `flux-protocols 0.87.0 (registry)`.
     pub fn label(&self) -> String {
-        format!("snapshot {}", self.version)
+        match &self.registry {
+            Some(published) => format!("{published} (registry)"),
+            None => format!("snapshot {}", self.version),
+        }
     }
 }
 
@@ -73,6 +81,8 @@ pub enum BaselineChoice {
     Snapshot,
     /// The snapshot files named with `--against-snapshot`.
     AgainstSnapshot,
+    /// The published packages, fetched from their registry (`--against-registry`).
+    Registry,
 }
 
 impl Baseline {
@@ -116,7 +126,12 @@ impl Baseline {
             (BaselineChoice::FirstRelease, _) => statements.push(
                 "first release (--first-release): no release precedes HEAD, so nothing is compared and every protocol is reported as new".to_owned(),
             ),
-            (BaselineChoice::Snapshot | BaselineChoice::AgainstSnapshot, _) => {
+            (
+                BaselineChoice::Snapshot
+                | BaselineChoice::AgainstSnapshot
+                | BaselineChoice::Registry,
+                _,
+            ) => {
                 statements.push(self.snapshot_statement());
             }
             _ => {}
@@ -144,6 +159,16 @@ impl Baseline {
             false => files.join(", "),
         };
         match self.chosen {
+            BaselineChoice::Registry => {
+                let mut published: Vec<&str> = (self.snapshots.iter())
+                    .filter_map(|s| s.registry.as_deref())
+                    .collect();
+                published.dedup();
+                format!(
+                    "baseline: the published {} (--against-registry), fetched by cargo, compared with their sources: {files}",
+                    published.join(", ")
+                )
+            }
             BaselineChoice::AgainstSnapshot => {
                 format!("baseline: the snapshots named with --against-snapshot: {files}")
             }

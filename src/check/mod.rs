@@ -61,6 +61,9 @@ pub enum CheckError {
     /// A committed snapshot (or one named with `--against-snapshot`) could not be read.
     #[error(transparent)]
     Snapshot(#[from] crate::snapshot::SnapshotError),
+    /// The published packages (`--against-registry`) could not be fetched or read.
+    #[error(transparent)]
+    Registry(#[from] crate::registry::RegistryError),
 }
 
 /// What to check.
@@ -88,6 +91,9 @@ pub struct CheckOptions {
     /// Compare with these committed snapshot files (`wirecheck snapshot --write`) instead of a
     /// revision: of each protocol, the highest version named is the baseline.
     pub against_snapshot: Vec<PathBuf>,
+    /// Compare with the published release of the packages (`--against-registry`): `Some(None)` for
+    /// the highest version below each package's own, `Some(Some(v))` for version `v`.
+    pub against_registry: Option<Option<semver::Version>>,
 }
 
 /// Runs the check, telling `progress` about the older releases it reads (an older release that cannot
@@ -124,6 +130,10 @@ fn check_in(
     let repo = workspace.repository()?;
     if !options.against_snapshot.is_empty() {
         let chosen = snapshots::Chosen::Named(options.against_snapshot.clone());
+        return snapshots::check(&workspace, &config, &repo, (chosen, options.no_cache));
+    }
+    if let Some(version) = &options.against_registry {
+        let chosen = snapshots::Chosen::Registry(version.clone(), options.packages.clone());
         return snapshots::check(&workspace, &config, &repo, (chosen, options.no_cache));
     }
     let request = BaselineRequest {

@@ -1,7 +1,8 @@
-//! The check against committed snapshots ([`crate::snapshot`]) instead of release tags: when no tag can
-//! be read (a shallow clone without tags) or when asked (`--against-snapshot`). Each protocol is
-//! compared with its own snapshot, the older snapshots standing for the older releases; the policy and
-//! the verdict are the check's own.
+//! The check against models that are not a revision of the repository: committed snapshots
+//! ([`crate::snapshot`]) when no tag can be read (a shallow clone without tags) or when asked
+//! (`--against-snapshot`), and the published packages ([`crate::registry`], `--against-registry`). Each
+//! protocol is compared with its own baseline, the older snapshots standing for the older releases; the
+//! policy and the verdict are the check's own.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -22,6 +23,8 @@ pub(super) enum Chosen {
     Committed,
     /// `--against-snapshot FILE...`.
     Named(Vec<std::path::PathBuf>),
+    /// `--against-registry [VERSION]`, with the packages named with `-p`: the published packages' models.
+    Registry(Option<semver::Version>, Vec<String>),
 }
 
 /// Whether `error`, from choosing the release tags, is a clone that lacks them (shallow) and may check
@@ -44,31 +47,13 @@ pub(super) fn check(
 ) -> Result<Report, CheckError> {
     let history = History::new(workspace, repo, no_cache);
     let current = history.current()?;
-    let snapshots = match &chosen {
-        Chosen::Committed => {
-            SnapshotBaseline::committed(&workspace.root, &current)?.unwrap_or_default()
-        }
-        Chosen::Named(files) => SnapshotBaseline::named(files)?,
-    };
-    let mut baseline = Baseline::new(
-        match &chosen {
-            Chosen::Committed => SNAPSHOT_DIR.to_owned(),
-            Chosen::Named(files) => files
-                .iter()
-                .map(|f| f.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-        },
-        "",
-        match chosen {
-            Chosen::Committed => BaselineChoice::Snapshot,
-            Chosen::Named(_) => BaselineChoice::AgainstSnapshot,
-        },
-    );
-    baseline.snapshots = snapshots.used();
+    let (snapshots, baseline, published) = baseline_of(chosen, workspace, &current)?;
     let mut protocols = compare_each(&history, &snapshots, &current);
     if let Some(selected) = selected(workspace, &snapshots, &current)? {
         protocols.retain(|p| selected.contains(&p.name));
+    }
+    if let Some(published) = published {
+        protocols.retain(|p| published.contains(&p.name));
     }
     let allow_notes = allow(&mut protocols, config);
     let notes = compare::notes(&baseline, &[], &current);
@@ -85,6 +70,83 @@ pub(super) fn check(
     };
     report.sources = super::sources::collect(&report, config, &history, &releases);
     Ok(report)
+}
+
+/// The snapshots `chosen` names, the report's baseline, and for a registry baseline the protocols the
+/// published packages declare in either release (the others are not theirs to compare).
+fn baseline_of(
+    chosen: Chosen,
+    workspace: &Workspace,
+    current: &Snapshot,
+) -> Result<(SnapshotBaseline, Baseline, Option<BTreeSet<String>>), CheckError> {
+    let (snapshots, rev, choice, published) = match chosen {
+        Chosen::Committed => {
+            let snapshots = SnapshotBaseline::committed(&workspace.root, current)?;
+            let rev = SNAPSHOT_DIR.to_owned();
+            (
+                snapshots.unwrap_or_default(),
+                rev,
+                BaselineChoice::Snapshot,
+                None,
+            )
+        }
+        Chosen::Named(files) => {
+            let rev = (files.iter().map(|f| f.display().to_string()))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let snapshots = SnapshotBaseline::named(&files)?;
+            (snapshots, rev, BaselineChoice::AgainstSnapshot, None)
+        }
+        Chosen::Registry(version, named) => {
+            let (snapshots, rev, theirs) = registry(workspace, current, version.as_ref(), &named)?;
+            (snapshots, rev, BaselineChoice::Registry, Some(theirs))
+        }
+    };
+    let mut baseline = Baseline::new(rev, "", choice);
+    baseline.snapshots = snapshots.used();
+    Ok((snapshots, baseline, published))
+}
+
+/// The models of the published packages (`version`, else each one's highest below its own), as
+/// snapshots; the report's `rev` naming them; and the protocols theirs in either release.
+fn registry(
+    workspace: &Workspace,
+    current: &Snapshot,
+    version: Option<&semver::Version>,
+    named: &[String],
+) -> Result<(SnapshotBaseline, String, BTreeSet<String>), CheckError> {
+    let mut snapshots = SnapshotBaseline::default();
+    let mut names = Vec::new();
+    let mut theirs = BTreeSet::new();
+    for (package, own) in crate::registry::packages(workspace, named, current)? {
+        let target = &workspace.target_dir;
+        let published = crate::registry::fetch((&package, &own), version, target, &workspace.root)?;
+        let model = crate::registry::model(&published, &workspace.options)?;
+        let label = format!("{} {}", published.package, published.version);
+        for decl in &model.protocols {
+            let used = crate::outcome::SnapshotUse {
+                protocol: decl.name.clone(),
+                version: decl.version.clone(),
+                file: published.manifest.display().to_string(),
+                registry: Some(label.clone()),
+            };
+            let part = model.protocol_part(&decl.name, |_| true);
+            let of = ProtocolSnapshots {
+                base: Some((used, part)),
+                older: Vec::new(),
+            };
+            snapshots.protocols.insert(decl.name.clone(), of);
+            theirs.insert(decl.name.clone());
+        }
+        let prefix = format!("{}::", package.replace('-', "_"));
+        let declared = current
+            .protocols
+            .iter()
+            .filter(|p| p.rust_path.starts_with(&prefix));
+        theirs.extend(declared.map(|p| p.name.clone()));
+        names.push(label);
+    }
+    Ok((snapshots, format!("registry: {}", names.join(", ")), theirs))
 }
 
 /// Each protocol of the snapshots or the working tree, compared with its own snapshots (none: new),

@@ -144,6 +144,17 @@ pub struct CheckArgs {
     /// shallow clone) the check uses the committed wire-snapshots/ by itself.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["against", "baseline_only", "first_release"])]
     pub against_snapshot: Vec<PathBuf>,
+    /// Compare with the published release of the packages (those of -p, else each one declaring a
+    /// protocol), fetched by cargo from their registry: VERSION, else the highest published below each
+    /// package's own version.
+    #[arg(
+        long,
+        value_name = "VERSION",
+        num_args = 0..=1,
+        default_missing_value = "",
+        conflicts_with_all = ["against", "baseline_only", "first_release", "against_snapshot"]
+    )]
+    pub against_registry: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
@@ -408,6 +419,7 @@ fn check_command(args: &CheckArgs, then: Then) -> Result<u8, String> {
         first_release: args.first_release,
         features: args.features.request(),
         against_snapshot: args.against_snapshot.clone(),
+        against_registry: registry_version(args.against_registry.as_deref())?,
     };
     let mut progress = StderrProgress::for_check();
     let report = match then {
@@ -425,6 +437,19 @@ fn check_command(args: &CheckArgs, then: Then) -> Result<u8, String> {
         args.output.as_ref(),
     )?;
     Ok(if report.ok { 0 } else { 1 })
+}
+
+/// The version `--against-registry` names: `None` without the flag, `Some(None)` with it alone.
+fn registry_version(value: Option<&str>) -> Result<Option<Option<semver::Version>>, String> {
+    match value {
+        None => Ok(None),
+        Some("") => Ok(Some(None)),
+        Some(text) => semver::Version::parse(text.trim_start_matches('v'))
+            .map(|version| Some(Some(version)))
+            .map_err(|e| {
+                format!("--against-registry {text}: not a version ({e}): name one such as 0.87.0")
+            }),
+    }
 }
 
 /// `wirecheck baseline`: the release tag and commit `check` compares against.

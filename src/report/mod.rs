@@ -447,6 +447,7 @@ pub(crate) fn overall(report: &Report) -> String {
         BaselineChoice::Snapshot | BaselineChoice::AgainstSnapshot => {
             format!("against the snapshots in {}", report.baseline.rev)
         }
+        BaselineChoice::Registry => format!("against {}", report.baseline.rev),
         _ => format!(
             "against {} ({})",
             report.baseline.rev,

@@ -69,6 +69,7 @@ impl SnapshotBaseline {
                 protocol: file.protocol.clone(),
                 version: file.version.clone(),
                 file: path.display().to_string(),
+                registry: None,
             };
             by_protocol
                 .entry(file.protocol)
@@ -126,6 +127,7 @@ fn committed_files(
                 protocol: protocol.clone(),
                 version,
                 file: relative,
+                registry: None,
             };
             out.entry(protocol.clone()).or_default().push((used, file));
         }

@@ -108,6 +108,7 @@ fn first_release_yet(check: &wirecheck::cli::CheckArgs) -> Option<String> {
         || check.first_release
         || check.baseline_only
         || !check.against_snapshot.is_empty()
+        || check.against_registry.is_some()
     {
         return None;
     }
