@@ -540,7 +540,7 @@ fn snapshot_files(args: &SnapshotArgs) -> Result<u8, String> {
     emit(&text, None)?;
     let count = |s: FileStatus| report.files.iter().filter(|f| f.status == s).count();
     eprintln!(
-        "wirecheck: {} snapshot files: {} unchanged, {} {}",
+        "wirecheck: {} snapshot files: {} unchanged, {} {}, {} removed",
         report.files.len(),
         count(FileStatus::Unchanged) + count(FileStatus::Moved),
         count(FileStatus::Written) + count(FileStatus::Missing) + count(FileStatus::Stale),
@@ -549,6 +549,7 @@ fn snapshot_files(args: &SnapshotArgs) -> Result<u8, String> {
         } else {
             "written"
         },
+        count(FileStatus::Removed),
     );
     if args.check && !report.up_to_date() {
         eprintln!(

@@ -57,7 +57,7 @@ pub enum SnapshotError {
     /// A file could not be read or written.
     #[error("cannot {action} {path}: {message}")]
     Io {
-        /// `read` or `write`.
+        /// `read`, `write` or `remove`.
         action: &'static str,
         /// The file.
         path: String,
@@ -205,6 +205,10 @@ pub enum FileStatus {
     Refreshed,
     /// Committed by the last release: never rewritten, though the working tree writes other bytes.
     Kept,
+    /// Removed: the snapshot of a version above the last release's that the working tree no longer
+    /// declares (a version under work, bumped again before it was released), which a clone without tags
+    /// would take for a release.
+    Removed,
     /// `--check`: no file.
     Missing,
     /// `--check`: the file puts other things on the wire than the working tree.
@@ -221,6 +225,7 @@ impl FileStatus {
             FileStatus::Written => "written",
             FileStatus::Refreshed => "refreshed",
             FileStatus::Kept => "kept",
+            FileStatus::Removed => "removed",
             FileStatus::Missing => "missing",
             FileStatus::Stale => "stale",
             FileStatus::Moved => "moved",
@@ -276,6 +281,11 @@ pub fn write(options: &WriteOptions) -> Result<WriteReport, SnapshotError> {
         let path = relative_path(&decl.name, &decl.version)?;
         let status = file_status(&workspace.root, &path, &expected, options.check, &released)?;
         report.files.push(status);
+        if !options.check {
+            report
+                .files
+                .extend(remove_unreleased(&workspace.root, decl, &released)?);
+        }
     }
     report.files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(report)
@@ -323,6 +333,54 @@ fn file_status(
         }
     };
     Ok(report(status, None))
+}
+
+/// Removes the snapshots of the protocol `decl` whose version is above every version the last release
+/// committed and is not the working tree's: versions under work that were never released. Nothing
+/// without a release to tell them by.
+fn remove_unreleased(
+    root: &Path,
+    decl: &ProtocolDecl,
+    released: &ReleasedFiles,
+) -> Result<Vec<FileReport>, SnapshotError> {
+    if released.release.is_none() {
+        return Ok(Vec::new());
+    }
+    let folder = format!("{SNAPSHOT_DIR}/{}", decl.name);
+    let Ok(entries) = std::fs::read_dir(root.join(&folder)) else {
+        return Ok(Vec::new());
+    };
+    let mut files: Vec<(Version, String)> = entries
+        .filter_map(|entry| {
+            let name = entry.ok()?.file_name().into_string().ok()?;
+            let version = Version::parse(name.strip_suffix(".json")?).ok()?;
+            Some((version, format!("{folder}/{name}")))
+        })
+        .collect();
+    files.sort();
+    let last_released = files
+        .iter()
+        .rev()
+        .find(|(_, path)| released.committed(path).is_some())
+        .map(|(version, _)| version.clone());
+    let mut removed = Vec::new();
+    for (version, path) in files {
+        let unreleased = last_released.as_ref().is_none_or(|last| version > *last);
+        if unreleased && version != decl.version && released.committed(&path).is_none() {
+            let full = root.join(&path);
+            std::fs::remove_file(&full).map_err(|e| SnapshotError::Io {
+                action: "remove",
+                path: full.display().to_string(),
+                message: e.to_string(),
+            })?;
+            removed.push(FileReport {
+                path,
+                status: FileStatus::Removed,
+                released: None,
+            });
+        }
+    }
+    Ok(removed)
 }
 
 /// Writes `text` to `path`, creating its folder.
