@@ -5,6 +5,7 @@
 //! text is not known) is compared by its shape and by the digest of its source; a side not read at all
 //! leaves the type opaque, compared by its source (`serde_impl_changed`).
 
+mod constant;
 mod read;
 
 use syn::Item;
@@ -112,11 +113,22 @@ impl<'a> Lowering<'a> {
                 fallible,
                 parsed_into,
                 local,
+                only,
             } => {
                 let base = match local {
                     Some(local) => self.local_type(owner.path, &impl_scope, &local, reached)?,
                     None => self.ty(&impl_scope, ty.as_deref()?, reached),
                 };
+                // A string checked against one literal: that string alone.
+                if let Some(text) = only
+                    && is_text(&base)
+                {
+                    return Some(ReadSide {
+                        ty: constant(&text),
+                        exact: true,
+                        fallible: false,
+                    });
+                }
                 if fallible && is_text(&base) {
                     // A string parsed into a type whose own reading the model knows (a URI, a UUID):
                     // what that type accepts.
@@ -355,7 +367,7 @@ fn primitive(name: &str) -> Option<Ty> {
     })
 }
 
-/// The one string `text`, as a refined string whose domain is that value.
+/// The one string `text`, as a refined string whose domain is that value (its extent: from it to it).
 fn constant(text: &str) -> Ty {
     let sample = serde_json::Value::String(text.to_owned()).to_string();
     let outside = serde_json::Value::String(format!("{text}-other")).to_string();
@@ -363,9 +375,9 @@ fn constant(text: &str) -> Ty {
         base: Box::new(Ty::String),
         domain: format!("the string {sample}"),
         within: Vec::new(),
+        extent: Some((sample.clone(), sample.clone())),
         sample,
         outside: Some(outside),
-        extent: None,
     }
 }
 
