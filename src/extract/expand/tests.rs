@@ -219,10 +219,10 @@ fn the_first_matching_rule_and_nested_invocations() {
         "#[macro_export] macro_rules! unit { ($n:ident) => { pub struct $n; }; }\n\
          macro_rules! units { ($($n:ident),+) => { $($crate::unit!($n);)+ }; }\n\
          units!(A, B);\n\
-         macro_rules! define { () => { macro_rules! made { () => { pub struct Made; }; } }; }\n\
-         define!();\nmade!();",
+         macro_rules! define { ($made:ident) => { macro_rules! made { ($n:ident) => { pub struct $made($n); }; } }; }\n\
+         define!(Made);\nmade!(u8);",
     );
-    for written in ["pub struct A ;", "pub struct B ;", "pub struct Made ;"] {
+    for written in ["pub struct A ;", "pub struct B ;", "pub struct Made (u8) ;"] {
         assert!(out.contains(written), "{written} in {out}");
     }
     // A macro defined in an inline `#[macro_use]` module is in scope after it.
@@ -319,5 +319,43 @@ fn expansions_that_multiply_stop() {
             .contains("exceed 10000 invocations"),
         "{:?}",
         expansion.unexpanded
+    );
+}
+
+/// A type a macro of the file would write, left unexpanded: the note on the field that names it says
+/// which macro, where, and why.
+#[test]
+fn an_unexpanded_macro_is_named_where_its_type_is_missing() {
+    let lib = "use serde::{Deserialize, Serialize};
+use wirecheck::{Message, Protocol};
+#[derive(Protocol)]
+#[wire(name = \"p\", version = \"1.0.0\")]
+pub struct P;
+macro_rules! tags {
+    ($($name:ident),+) => { $(#[derive(Serialize, Deserialize)] pub struct $name;)+ };
+}
+tags!(A, B);
+#[cfg(feature = \"never\")]
+tags!(1);
+tags!(\"C\");
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = P, topic = \"t.m\", kind = \"event\")]
+pub struct M { pub a: A, pub c: C }
+";
+    let s = crate::extract::snapshot_from_sources("demo", &[("src/lib.rs", lib)]).unwrap();
+    assert!(s.types.contains_key("demo::A"), "{:?}", s.types.keys());
+    let notes: Vec<String> = s
+        .notes
+        .iter()
+        .map(|n| format!("{}:{}: {}", n.location.file, n.location.line, n.message))
+        .collect();
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.starts_with("src/lib.rs:15: type `C`")
+                && n.contains(
+                    "macro `tags!` (no rule of its `macro_rules!` matches) at src/lib.rs:12"
+                )),
+        "{notes:#?}"
     );
 }

@@ -36,8 +36,12 @@ fn write(
                     at += 1;
                 }
                 Some(TokenTree::Ident(name)) => {
-                    let name = name.to_string();
-                    write_bound(&name, bindings, indices, out)?;
+                    match bindings.get(name.to_string().trim_start_matches("r#")) {
+                        Some(bound) => write_bound(&name.to_string(), bound, indices, out)?,
+                        // Not the matcher's: written as is, as rustc does (a macro that defines a
+                        // macro writes the inner one's `$x` so).
+                        None => out.extend([token.clone(), TokenTree::Ident(name.clone())]),
+                    }
                     at += 1;
                 }
                 Some(TokenTree::Group(group)) if group.delimiter() == Delimiter::Parenthesis => {
@@ -61,18 +65,13 @@ fn write(
     Ok(())
 }
 
-/// Writes what `$name` is bound to in the iterations `indices`; a name the matcher does not bind is a
-/// failure (rustc rejects it).
+/// Writes what `$name`, bound to `bound`, is in the iterations `indices`.
 fn write_bound(
     name: &str,
-    bindings: &Bindings,
+    bound: &Bound,
     indices: &[usize],
     out: &mut TokenStream,
 ) -> Result<(), Failure> {
-    let key = name.trim_start_matches("r#");
-    let Some(bound) = bindings.get(key) else {
-        return Err(format!("`${name}` is not bound by the rule's matcher"));
-    };
     match at_depth(bound, indices) {
         Some(Bound::One(tokens, fragment)) => {
             if fragment.opaque() {
