@@ -1,6 +1,7 @@
 //! Hand-written serde impls read into the model where they follow a pattern serde users write again
 //! and again (see `read`): the value a `Serialize` hands its serializer, and what a `Deserialize`
-//! reads (a type it delegates to, then a conversion; or a visitor's `visit_*` methods). A side read
+//! reads (a type it delegates to, then a conversion, or a check against one string literal, which is
+//! that constant alone (`constant`); or a visitor's `visit_*` methods). A side read
 //! exactly is compared like a derive; a side read in part (a conversion that may fail, a string whose
 //! text is not known) is compared by its shape and by the digest of its source; a side not read at all
 //! leaves the type opaque, compared by its source (`serde_impl_changed`).
