@@ -359,3 +359,41 @@ pub struct M { pub a: A, pub c: C }
         "{notes:#?}"
     );
 }
+
+/// The same through a path into the module that invokes the macro.
+#[test]
+fn an_unexpanded_macro_is_named_where_a_path_to_its_type_leads() {
+    let lib = "use serde::{Deserialize, Serialize};
+use wirecheck::{Message, Protocol};
+#[derive(Protocol)]
+#[wire(name = \"p\", version = \"1.0.0\")]
+pub struct P;
+mod tags {
+    use super::*;
+    macro_rules! tags {
+        ($($name:ident),+) => { $(#[derive(Serialize, Deserialize)] pub struct $name;)+ };
+    }
+    tags!(\"C\");
+}
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = P, topic = \"t.m\", kind = \"event\")]
+pub struct M { pub c: tags::C, pub d: crate::tags::D }
+";
+    let s = crate::extract::snapshot_from_sources("demo", &[("src/lib.rs", lib)]).unwrap();
+    let notes: Vec<String> = s
+        .notes
+        .iter()
+        .map(|n| format!("{}:{}: {}", n.location.file, n.location.line, n.message))
+        .collect();
+    for path in ["tags::C", "crate::tags::D"] {
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.starts_with(&format!("src/lib.rs:15: type `{path}`"))
+                    && n.contains(
+                        "macro `tags!` (no rule of its `macro_rules!` matches) at src/lib.rs:11"
+                    )),
+            "{path}: {notes:#?}"
+        );
+    }
+}
