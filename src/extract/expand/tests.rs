@@ -401,3 +401,39 @@ pub struct M { pub c: tags::C, pub d: crate::tags::D }
         );
     }
 }
+
+/// Doc comments inside an invocation are `#[doc = "..."]` attributes, which a repetition of `#[$meta]`
+/// or `#[doc = $text:literal]` takes (a newtype macro of a published crate has this shape).
+#[test]
+fn doc_comments_in_an_invocation_are_attributes() {
+    let out = expanded(
+        "macro_rules! name_type {
+            ($(#[doc = $docs:literal])* $name:ident) => {
+                $(#[doc = $docs])*
+                #[derive(Serialize)]
+                #[serde(transparent)]
+                pub struct $name<T: AsRef<str> = String>(T);
+                impl<'de, T: AsRef<str> + serde::Deserialize<'de>> serde::Deserialize<'de> for $name<T> {
+                    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                        Ok(Self(T::deserialize(d)?))
+                    }
+                }
+            };
+        }
+        name_type!(
+            /// A name.
+            ///
+            /// Not checked.
+            Name
+        );",
+    );
+    assert!(
+        out.contains("# [doc = \" A name.\"] # [doc = \"\"] # [doc = \" Not checked.\"]"),
+        "{out}"
+    );
+    assert!(
+        out.contains("pub struct Name < T : AsRef < str > = String > (T) ;"),
+        "{out}"
+    );
+    assert!(out.contains("for Name < T >"), "{out}");
+}
