@@ -311,7 +311,18 @@ fn same_token(expected: &TokenTree, token: &TokenTree) -> bool {
 }
 
 /// How many tokens at the start of `input` a fragment takes; `None` when it cannot start there.
-fn take_fragment(fragment: Fragment, input: &[TokenTree]) -> Option<usize> {
+pub(super) fn take_fragment(fragment: Fragment, input: &[TokenTree]) -> Option<usize> {
+    take(fragment, input, true)
+}
+
+/// [`take_fragment`] without [`parsed`]'s window: what the window must not change.
+#[cfg(test)]
+pub(super) fn take_fragment_whole(fragment: Fragment, input: &[TokenTree]) -> Option<usize> {
+    take(fragment, input, false)
+}
+
+/// [`take_fragment`], with syn's fragments parsed in a window first when `window`.
+fn take(fragment: Fragment, input: &[TokenTree], window: bool) -> Option<usize> {
     match fragment {
         Fragment::Tt => input.first().map(|_| 1),
         Fragment::Ident => match input.first()? {
@@ -334,17 +345,21 @@ fn take_fragment(fragment: Fragment, input: &[TokenTree]) -> Option<usize> {
             }
             _ => None,
         },
-        Fragment::Vis => parsed(input, syn::Visibility::parse),
-        Fragment::Ty => non_empty(parsed(input, syn::Type::parse)),
-        Fragment::Path => non_empty(parsed(input, syn::Path::parse)),
-        Fragment::Expr => non_empty(parsed(input, syn::Expr::parse)),
-        Fragment::Pat => non_empty(parsed(input, syn::Pat::parse_multi_with_leading_vert)),
-        Fragment::PatParam => non_empty(parsed(input, syn::Pat::parse_single)),
-        Fragment::Meta => non_empty(parsed(input, syn::Meta::parse)),
-        Fragment::Block => non_empty(parsed(input, syn::Block::parse)),
-        Fragment::Item => non_empty(parsed(input, syn::Item::parse)),
+        Fragment::Vis => parsed(input, syn::Visibility::parse, window),
+        Fragment::Ty => non_empty(parsed(input, syn::Type::parse, window)),
+        Fragment::Path => non_empty(parsed(input, syn::Path::parse, window)),
+        Fragment::Expr => non_empty(parsed(input, syn::Expr::parse, window)),
+        Fragment::Pat => non_empty(parsed(
+            input,
+            syn::Pat::parse_multi_with_leading_vert,
+            window,
+        )),
+        Fragment::PatParam => non_empty(parsed(input, syn::Pat::parse_single, window)),
+        Fragment::Meta => non_empty(parsed(input, syn::Meta::parse, window)),
+        Fragment::Block => non_empty(parsed(input, syn::Block::parse, window)),
+        Fragment::Item => non_empty(parsed(input, syn::Item::parse, window)),
         Fragment::Stmt => {
-            let taken = non_empty(parsed(input, syn::Stmt::parse))?;
+            let taken = non_empty(parsed(input, syn::Stmt::parse, window))?;
             // rustc's `stmt` stops before the `;` that ends it.
             let ends_in_semi =
                 matches!(&input[taken - 1], TokenTree::Punct(semi) if semi.as_char() == ';');
@@ -359,7 +374,31 @@ fn non_empty(taken: Option<usize>) -> Option<usize> {
 }
 
 /// How many of the tokens of `input` syn's `parse` takes from its start.
-fn parsed<T>(input: &[TokenTree], parse: fn(ParseStream<'_>) -> syn::Result<T>) -> Option<usize> {
+///
+/// syn copies every token it is given, so a fragment in a long repetition would cost the rest of the
+/// invocation each time: it is parsed first in a window that ends where no fragment parsed here can
+/// go on (a `,` or `=>` outside `<...>`, or just after a `;`), and in the whole input only when it does
+/// not parse there (a window cut inside generics that `<`/`>` counting missed, say).
+fn parsed<T>(
+    input: &[TokenTree],
+    parse: fn(ParseStream<'_>) -> syn::Result<T>,
+    window: bool,
+) -> Option<usize> {
+    let end = window_end(input);
+    if window
+        && end < input.len()
+        && let Some(taken) = parsed_whole(&input[..end], parse)
+    {
+        return Some(taken);
+    }
+    parsed_whole(input, parse)
+}
+
+/// [`parsed`] on all of `input`.
+fn parsed_whole<T>(
+    input: &[TokenTree],
+    parse: fn(ParseStream<'_>) -> syn::Result<T>,
+) -> Option<usize> {
     let stream: TokenStream = input.iter().cloned().collect();
     let rest = (|stream: ParseStream<'_>| {
         parse(stream)?;
@@ -368,4 +407,31 @@ fn parsed<T>(input: &[TokenTree], parse: fn(ParseStream<'_>) -> syn::Result<T>) 
     .parse2(stream)
     .ok()?;
     input.len().checked_sub(rest.into_iter().count())
+}
+
+/// Where [`parsed`]'s window ends: before the first `,` or `=>` at `<...>` depth 0, or after the first
+/// `;`; the input's length when there is none.
+fn window_end(input: &[TokenTree]) -> usize {
+    let mut depth = 0usize;
+    let mut at = 0;
+    while at < input.len() {
+        let TokenTree::Punct(punct) = &input[at] else {
+            at += 1;
+            continue;
+        };
+        let joined_with_gt = punct.spacing() == Spacing::Joint
+            && matches!(input.get(at + 1), Some(TokenTree::Punct(next)) if next.as_char() == '>');
+        match punct.as_char() {
+            ';' => return at + 1,
+            ',' if depth == 0 => return at,
+            '=' if joined_with_gt && depth == 0 => return at,
+            // `=>` inside generics, `->`: the `>` closes nothing.
+            '=' | '-' if joined_with_gt => at += 1,
+            '<' => depth += 1,
+            '>' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        at += 1;
+    }
+    input.len()
 }

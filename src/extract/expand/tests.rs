@@ -437,3 +437,52 @@ fn doc_comments_in_an_invocation_are_attributes() {
     );
     assert!(out.contains("for Name < T >"), "{out}");
 }
+
+/// The window a fragment is parsed in first never changes what it takes: the same as parsing the whole
+/// input, for every fragment syn parses, on inputs with separators inside and after it.
+#[test]
+fn a_fragment_takes_the_same_in_its_window_as_in_the_whole_input() {
+    use matcher::Fragment as F;
+    let inputs = [
+        "HashMap<K, V>, u8",
+        "Vec<Option<(u8, u16)>> => x",
+        "fn(A, B) -> C<D, E>, f",
+        "impl Fn(u8) -> Vec<u8>, g",
+        "a < b, c > (d)",
+        "a << b, c",
+        "f::<A, B>(x) => y",
+        "|x| x + 1, y",
+        "S { a: 1, b: 2 }; T",
+        "match x { A => 1, _ => 2 }, z",
+        "Some(1) | None => x",
+        "struct A<B, C>(B, C); next",
+        "fn f<T>() where T: Clone, U: Copy {} next",
+        "pub(crate) struct",
+        "serde(rename = \"x\"), y",
+        "{ let a = 1; a }, b",
+        "let x = 1; y",
+        "a::b::<u8>, c",
+    ];
+    let fragments = [
+        F::Ty,
+        F::Path,
+        F::Expr,
+        F::Pat,
+        F::PatParam,
+        F::Vis,
+        F::Meta,
+        F::Block,
+        F::Item,
+        F::Stmt,
+    ];
+    for input in inputs {
+        let tokens: Vec<_> = input.parse::<TokenStream>().unwrap().into_iter().collect();
+        for fragment in fragments {
+            assert_eq!(
+                matcher::take_fragment(fragment, &tokens),
+                matcher::take_fragment_whole(fragment, &tokens),
+                "{fragment:?} on {input}"
+            );
+        }
+    }
+}
