@@ -349,10 +349,7 @@ fn result<'a>(report: &'a Report, p: &'a ProtocolReport, f: &'a Finding) -> Sari
             wire_path: f.wire_path.as_deref(),
             direction: f.direction.map(|d| d.as_str()),
             against: &f.against,
-            side: match f.side {
-                Side::Old => "old",
-                Side::New => "new",
-            },
+            side: f.side.as_str(),
             bump: f.level.as_str(),
             known: f.known,
             witness: f.witness.as_ref(),
