@@ -12,6 +12,18 @@ fn short_name(def: &TypeDef) -> &str {
     def.path.rsplit("::").next().unwrap_or(&def.path)
 }
 
+/// The words for the functions of a field's `with` definition (named `<functions for type>` by the
+/// extraction, see `lower/hand_written/with_fns`), `None` for any other definition.
+fn with_functions(def: &TypeDef) -> Option<String> {
+    let inner = def.path.strip_prefix('<')?.strip_suffix('>')?;
+    let (functions, ty) = inner.split_once(" for ")?;
+    let named: Vec<String> = functions.split(" and ").map(|f| format!("`{f}`")).collect();
+    Some(format!(
+        "a field of `{ty}` is written and read through {}",
+        named.join(" and ")
+    ))
+}
+
 impl Walk<'_> {
     /// The issues of the outermost definitions of `writer_ty` on both sides: a reader's fallible
     /// conversion whatever the writer's type (a plain `String` written, a validating type read), the
@@ -54,21 +66,29 @@ impl Walk<'_> {
         if !changed {
             return None;
         }
-        // In the direction it serves only, like custom functions: not `Issue::opaque`.
-        let mut issue = Issue::breaking(
-            RuleId::SerdeImplChanged,
-            format!(
-                "the `{name}` of `{}` written by hand (or what it calls) differs between the releases: \
-                 the checker cannot read what it {} now",
-                short_name(reader_def),
+        let does = if name == "Serialize" {
+            "writes"
+        } else {
+            "accepts"
+        };
+        let message = match with_functions(reader_def) {
+            Some(functions) => format!(
+                "{functions}: the {} function (or what it calls) differs between the releases: \
+                 the checker cannot read what it {does} now",
                 if name == "Serialize" {
-                    "writes"
+                    "serializing"
                 } else {
-                    "accepts"
+                    "deserializing"
                 }
             ),
-            None,
-        );
+            None => format!(
+                "the `{name}` of `{}` written by hand (or what it calls) differs between the releases: \
+                 the checker cannot read what it {does} now",
+                short_name(reader_def)
+            ),
+        };
+        // In the direction it serves only, like custom functions: not `Issue::opaque`.
+        let mut issue = Issue::breaking(RuleId::SerdeImplChanged, message, None);
         issue.location = self.location(Some(&writer_def.location), Some(&reader_def.location));
         Some(issue)
     }

@@ -13,7 +13,7 @@ use super::codec::Codec;
 use super::namespace::{FlatObject, flatten};
 use super::shape::{EnumDef, Role, Shape, SideRef, resolve};
 use super::witness::int_value;
-use crate::model::{EnumRepr, Field, SkipSer, Style, Ty, Variant};
+use crate::model::{EnumRepr, Field, SkipSer, Style, Ty, TypeDef, Variant};
 
 const MAX_SAMPLE_DEPTH: usize = 32;
 
@@ -128,22 +128,22 @@ impl<'a> Sampler<'a> {
         self.fixture.unwrap_or_default()
     }
 
-    /// In fixture mode: `None` (and the reason noted) when the field's value is written by a custom
-    /// function, which the schema cannot show.
+    /// Whether the field's value is written by a custom function the model does not read (another
+    /// crate's, or one not found): no value of it is known to be written, so none is invented from
+    /// the field's Rust type. The reason is noted (in fixture mode, and as the unknown type).
     fn custom_blocks(&mut self, field: &Field) -> bool {
-        let Some(fx) = &mut self.fixture else {
+        let Some(function) = field.custom.as_ref().and_then(|c| c.ser.as_ref()) else {
             return false;
         };
-        match field.custom.as_ref().and_then(|c| c.ser.as_ref()) {
-            Some(f) => {
-                fx.opaque.insert(format!(
-                    "field `{}` is written by `{f}`, which wirecheck cannot run",
-                    field.rust_name
-                ));
-                true
-            }
-            None => false,
+        self.unknown
+            .get_or_insert_with(|| format!("`{}` (written by `{function}`)", field.rust_name));
+        if let Some(fx) = &mut self.fixture {
+            fx.opaque.insert(format!(
+                "field `{}` is written by `{function}`, which wirecheck cannot run",
+                field.rust_name
+            ));
         }
+        true
     }
 
     /// A value of `ty`, or `None` when every value of it goes through a cycle (or is too deep).
@@ -168,6 +168,23 @@ impl<'a> Sampler<'a> {
             (Some(_), Some(d)) => Some(d.path.clone()),
             _ => None,
         };
+        if let Some(def) = resolved.def.filter(|d| writes_validated(d)) {
+            // The writer writes what `into` makes of a value its fallible `try_from` accepted: a
+            // part of the proxy type's values that wirecheck cannot see, so none is invented.
+            self.unknown.get_or_insert_with(|| {
+                format!(
+                    "`{}` (written through `into`, read through a fallible `try_from`)",
+                    def.path
+                )
+            });
+            if let Some(fx) = &mut self.fixture {
+                fx.opaque.insert(format!(
+                    "a value of `{}` is needed, and it is written through `into` from values its fallible `try_from` validates, which wirecheck cannot run",
+                    def.path
+                ));
+            }
+            return None;
+        }
         if let Some(v) = self.distinct_scalar(&resolved.shape) {
             return Some(v);
         }
@@ -399,14 +416,15 @@ impl<'a> Sampler<'a> {
 
     /// The payload of a variant: `Some(None)` for a unit variant.
     pub fn payload(&mut self, v: &Variant, full: bool) -> Option<Option<Value>> {
-        if let (Some(fx), Some(f)) = (
-            &mut self.fixture,
-            v.custom.as_ref().and_then(|c| c.ser.as_ref()),
-        ) {
-            fx.opaque.insert(format!(
-                "variant `{}` is written by `{f}`, which wirecheck cannot run",
-                v.rust_name
-            ));
+        if let Some(f) = v.custom.as_ref().and_then(|c| c.ser.as_ref()) {
+            self.unknown
+                .get_or_insert_with(|| format!("`{}` (written by `{f}`)", v.rust_name));
+            if let Some(fx) = &mut self.fixture {
+                fx.opaque.insert(format!(
+                    "variant `{}` is written by `{f}`, which wirecheck cannot run",
+                    v.rust_name
+                ));
+            }
             return None;
         }
         // Named variants go through `object`, which checks their written fields.
@@ -528,4 +546,11 @@ pub(crate) fn integer_variant_value(variant: &Variant) -> Value {
         .ok()
         .and_then(int_value)
         .unwrap_or_else(|| Value::String(variant.ser_name.clone()))
+}
+
+/// Whether `def` is written through an `into` proxy and read through a fallible `try_from`: a type
+/// that validates its values (`try_from = "String", into = "String"`, accepting only hex digits),
+/// whose writer writes only what `into` makes of a valid one.
+fn writes_validated(def: &TypeDef) -> bool {
+    def.attrs.into.is_some() && def.attrs.from.as_ref().is_some_and(|from| from.fallible)
 }

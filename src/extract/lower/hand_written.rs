@@ -6,6 +6,7 @@
 //! leaves the type opaque, compared by its source (`serde_impl_changed`).
 
 mod read;
+mod with_fns;
 
 use syn::Item;
 

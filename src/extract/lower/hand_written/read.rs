@@ -134,12 +134,46 @@ fn tail(block: &syn::Block) -> Option<(&Expr, Vec<&syn::Local>)> {
 /// is not a pattern this reads.
 pub(crate) fn serialized(item: &ItemImpl) -> Option<Vec<Value>> {
     let (body, serializer) = method(item, "serialize")?;
-    let serializer = serializer?;
+    written_by(body, &serializer?, Vec::new())
+}
+
+/// The name a `serialize_with` function's body gives the value it writes (the field, as
+/// [`Value::Field`] with no variant), in [`with_serialized`]'s answer.
+pub(crate) const WITH_VALUE: &str = "<value>";
+
+/// What a `serialize_with` function (`fn serialize<S: Serializer>(value: &T, serializer: S)`)
+/// writes, read like a `Serialize` body: one value per branch; the value it is given is the field,
+/// [`Value::Field`] named [`WITH_VALUE`]. `None` when some branch is not a pattern this reads.
+pub(crate) fn with_serialized(function: &syn::ItemFn) -> Option<Vec<Value>> {
+    let mut params = typed_params(&function.sig);
+    let serializer = params.pop()??;
+    let value = params.pop()??;
+    let bound = vec![(value, None, WITH_VALUE.to_owned())];
+    written_by(&function.block, &serializer, bound)
+}
+
+/// The names of a signature's typed parameters, in order (`None` for a pattern that is no name).
+fn typed_params(sig: &syn::Signature) -> Vec<Option<String>> {
+    sig.inputs
+        .iter()
+        .filter_map(|input| match input {
+            syn::FnArg::Typed(typed) => Some(pat_name(&typed.pat)),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect()
+}
+
+/// What `body` writes to the serializer named `serializer`, with the names `bound` stands for.
+fn written_by(
+    body: &syn::Block,
+    serializer: &str,
+    bound: Vec<(String, Option<String>, String)>,
+) -> Option<Vec<Value>> {
     let (expr, locals) = tail(body)?;
     let context = SerContext {
-        serializer: &serializer,
+        serializer,
         locals,
-        bound: Vec::new(),
+        bound,
     };
     let mut out = Vec::new();
     context.written(expr, &mut out)?;
@@ -274,6 +308,22 @@ impl SerContext<'_> {
                 Some(text_of(self.value(&call.receiver)))
             }
             Expr::Macro(mac) if mac.mac.path.is_ident("format") => Some(Value::Text(None)),
+            Expr::MethodCall(call) if call.args.is_empty() => {
+                numeric_accessor(&call.method.to_string()).map(|name| Value::Primitive(name.into()))
+            }
+            Expr::Cast(cast) => match &*cast.ty {
+                syn::Type::Path(ty) => {
+                    let name = ty.path.get_ident()?.to_string();
+                    (int_type(&name).is_some() || matches!(name.as_str(), "f32" | "f64")).then_some(
+                        Value::Primitive(if name.ends_with("size") {
+                            name.replace("size", "64")
+                        } else {
+                            name
+                        }),
+                    )
+                }
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -301,6 +351,20 @@ impl SerContext<'_> {
             _ => {}
         }
     }
+}
+
+/// The primitive a method of std's time types returns, by its name (`as_secs_f64`: `f64`;
+/// `as_millis`: `u128`), whatever its receiver: the names std gives `Duration`'s accessors, which a
+/// `serialize_with` function writes a time with.
+fn numeric_accessor(method: &str) -> Option<&'static str> {
+    Some(match method {
+        "as_secs_f64" => "f64",
+        "as_secs_f32" => "f32",
+        "as_secs" => "u64",
+        "as_millis" | "as_micros" | "as_nanos" => "u128",
+        "subsec_millis" | "subsec_micros" | "subsec_nanos" => "u32",
+        _ => return None,
+    })
 }
 
 /// The text of `value`: itself when it is text already.
@@ -384,7 +448,34 @@ fn qualified_self(func: &Expr) -> Option<syn::Type> {
 /// knows.
 pub(crate) fn deserialized(item: &ItemImpl) -> Option<Reading> {
     let (body, deserializer) = method(item, "deserialize")?;
-    let deserializer = deserializer?;
+    read_by(body, &deserializer?)
+}
+
+/// What a `deserialize_with` function (`fn deserialize<'de, D: Deserializer<'de>>(deserializer:
+/// D) -> Result<T, D::Error>`) reads, read like a `Deserialize` body, and the type it returns (`T`
+/// as written).
+pub(crate) fn with_deserialized(function: &syn::ItemFn) -> Option<(Reading, syn::Type)> {
+    let deserializer = typed_params(&function.sig).pop()??;
+    let syn::ReturnType::Type(_, returned) = &function.sig.output else {
+        return None;
+    };
+    let syn::Type::Path(returned) = &**returned else {
+        return None;
+    };
+    let last = returned.path.segments.last()?;
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    let Some(syn::GenericArgument::Type(ok)) = args.args.first() else {
+        return None;
+    };
+    Some((read_by(&function.block, &deserializer)?, ok.clone()))
+}
+
+/// What `body` reads of the deserializer named `deserializer`, when it reads it once, in a way this
+/// knows.
+fn read_by(body: &syn::Block, deserializer: &str) -> Option<Reading> {
+    let deserializer = deserializer.to_owned();
     let mut reads = Vec::new();
     let mut annotated = None;
     for stmt in &body.stmts {
