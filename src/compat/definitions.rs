@@ -7,8 +7,12 @@ use super::walk::Walk;
 use crate::model::{Ty, TypeDef};
 use crate::rules::RuleId;
 
-/// The last segment of a definition's path.
+/// The last segment of a definition's path; for the definition of a field's `with` functions
+/// (`<functions for type>`), the functions and the type.
 fn short_name(def: &TypeDef) -> &str {
+    if let Some(inner) = def.path.strip_prefix('<').and_then(|p| p.strip_suffix('>')) {
+        return inner;
+    }
     def.path.rsplit("::").next().unwrap_or(&def.path)
 }
 
