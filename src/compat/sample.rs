@@ -90,7 +90,8 @@ impl<'a> Sampler<'a> {
         }
     }
 
-    /// The first type met whose shape is unknown, which left a value without a sample.
+    /// Why a value was left without a sample: the first type met whose shape is unknown, or
+    /// a function that writes a value wirecheck cannot read, in words.
     pub fn unknown(&self) -> Option<&str> {
         self.unknown.as_deref()
     }
@@ -130,13 +131,17 @@ impl<'a> Sampler<'a> {
 
     /// Whether the field's value is written by a custom function the model does not read (another
     /// crate's, or one not found): no value of it is known to be written, so none is invented from
-    /// the field's Rust type. The reason is noted (in fixture mode, and as the unknown type).
+    /// the field's Rust type. The reason is noted (in fixture mode, and as [`Sampler::unknown`]).
     fn custom_blocks(&mut self, field: &Field) -> bool {
         let Some(function) = field.custom.as_ref().and_then(|c| c.ser.as_ref()) else {
             return false;
         };
-        self.unknown
-            .get_or_insert_with(|| format!("`{}` (written by `{function}`)", field.rust_name));
+        self.unknown.get_or_insert_with(|| {
+            format!(
+                "`{}` is written by `{function}`, which wirecheck cannot read, and no value is sampled through it",
+                field.rust_name
+            )
+        });
         if let Some(fx) = &mut self.fixture {
             fx.opaque.insert(format!(
                 "field `{}` is written by `{function}`, which wirecheck cannot run",
@@ -173,7 +178,7 @@ impl<'a> Sampler<'a> {
             // part of the proxy type's values that wirecheck cannot see, so none is invented.
             self.unknown.get_or_insert_with(|| {
                 format!(
-                    "`{}` (written through `into`, read through a fallible `try_from`)",
+                    "`{}` is written through `into` from values its fallible `try_from` accepts, which wirecheck cannot run, and no value of it is invented",
                     def.path
                 )
             });
@@ -201,14 +206,15 @@ impl<'a> Sampler<'a> {
                         "a value of `{p}` is needed, and wirecheck cannot see into that type"
                     ));
                 }
-                self.unknown.get_or_insert(p);
+                self.unknown.get_or_insert_with(|| unknown_shape(&p));
                 return None;
             }
             Shape::Refined(refined) => {
                 let sample = refined.sample_value();
                 if sample.is_none() {
-                    self.unknown
-                        .get_or_insert(format!("{} ({})", refined.base, refined.domain));
+                    self.unknown.get_or_insert_with(|| {
+                        unknown_shape(&format!("{} ({})", refined.base, refined.domain))
+                    });
                 }
                 return sample;
             }
@@ -417,8 +423,12 @@ impl<'a> Sampler<'a> {
     /// The payload of a variant: `Some(None)` for a unit variant.
     pub fn payload(&mut self, v: &Variant, full: bool) -> Option<Option<Value>> {
         if let Some(f) = v.custom.as_ref().and_then(|c| c.ser.as_ref()) {
-            self.unknown
-                .get_or_insert_with(|| format!("`{}` (written by `{f}`)", v.rust_name));
+            self.unknown.get_or_insert_with(|| {
+                format!(
+                    "the variant `{}` is written by `{f}`, which wirecheck cannot read, and no value is sampled through it",
+                    v.rust_name
+                )
+            });
             if let Some(fx) = &mut self.fixture {
                 fx.opaque.insert(format!(
                     "variant `{}` is written by `{f}`, which wirecheck cannot run",
@@ -553,4 +563,13 @@ pub(crate) fn integer_variant_value(variant: &Variant) -> Value {
 /// whose writer writes only what `into` makes of a valid one.
 fn writes_validated(def: &TypeDef) -> bool {
     def.attrs.into.is_some() && def.attrs.from.as_ref().is_some_and(|from| from.fallible)
+}
+
+/// Why no value of the type named `name` is sampled: its wire shape is unknown.
+fn unknown_shape(name: &str) -> String {
+    format!(
+        "the wire shape of `{name}` is unknown to wirecheck, and no value of it is invented; declare it \
+         with `#[wire(as = T)]` on the type, or under `[shapes]` in wirecheck.toml for a type of \
+         another crate"
+    )
 }

@@ -65,16 +65,15 @@ impl<'a> Lowering<'a> {
                 .as_ref()
                 .is_none_or(|f| f.side.as_ref().is_some_and(|s| s.exact && !s.fallible))
         };
+        // A side not read is opaque, named by the field's functions together: the same opaque type
+        // on both sides of an unread pair, so that it is compared by the functions' digests alone.
+        let opaque = Ty::external(with_path(&ser, &de, &field.ty));
         let side_ty = |function: &Option<WithFn>| match function {
             None => field.ty.clone(),
             Some(WithFn {
                 side: Some(side), ..
             }) => side.ty.clone(),
-            Some(WithFn { path, .. }) => Ty::External {
-                path: path.clone(),
-                package: None,
-                source: None,
-            },
+            Some(WithFn { .. }) => opaque.clone(),
         };
         let (written, read) = (side_ty(&ser), side_ty(&de));
         let ty = if exact(&ser) && exact(&de) {
@@ -110,12 +109,7 @@ impl<'a> Lowering<'a> {
         written: Ty,
         read: Ty,
     ) -> Ty {
-        let names: Vec<&str> = [ser, de]
-            .into_iter()
-            .flatten()
-            .map(|f| f.path.as_str())
-            .collect();
-        let path = format!("<{} for {field_ty}>", names.join(" and "));
+        let path = with_path(ser, de, field_ty);
         let inexact = |function: &Option<WithFn>| {
             function.as_ref().and_then(|f| {
                 f.side
@@ -331,6 +325,16 @@ impl<'a> Lowering<'a> {
     }
 }
 
+/// The name of what a field's functions write and read: `<functions for type>`.
+fn with_path(ser: &Option<WithFn>, de: &Option<WithFn>, field_ty: &Ty) -> String {
+    let names: Vec<&str> = [ser, de]
+        .into_iter()
+        .flatten()
+        .map(|f| f.path.as_str())
+        .collect();
+    format!("<{} for {field_ty}>", names.join(" and "))
+}
+
 /// A string whose text is not known (`format!(..)`, `x.to_string()`): a refined string without a
 /// sample, so that no witness is built from it.
 fn unknown_text() -> Ty {
@@ -474,7 +478,7 @@ mod tests {
         assert_eq!(
             def.body,
             Body::Alias {
-                target: Ty::external("demo::odd::serialize")
+                target: Ty::external("<demo::odd::serialize for u8>")
             }
         );
         assert_eq!(
