@@ -203,19 +203,20 @@ impl Walk<'_> {
             ty.named_paths(&mut named);
             named.is_empty()
         };
+        let written_kept = || {
+            matches!(&writer_def.body, Body::Alias { target } if closed(target))
+                && writer_def.body == reader_def.body
+        };
         if self.writer_is_new() {
-            let Body::Alias { target } = &writer_def.body else {
-                return false;
-            };
-            writer.ser == reader.ser && writer_def.body == reader_def.body && closed(target)
+            writer.ser == reader.ser && written_kept()
         } else {
+            // Without a `from` proxy the reader reads what the type writes.
             writer.de == reader.de
                 && writer_def.attrs.from == reader_def.attrs.from
-                && writer_def
-                    .attrs
-                    .from
-                    .as_ref()
-                    .is_none_or(|from| closed(&from.ty))
+                && match &writer_def.attrs.from {
+                    Some(from) => closed(&from.ty),
+                    None => written_kept(),
+                }
         }
     }
 }
