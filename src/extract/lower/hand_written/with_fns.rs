@@ -467,6 +467,42 @@ mod tests {
     }
 
     #[test]
+    fn a_deserializer_through_a_visitor_reads_what_its_visit_methods_accept() {
+        let module = "mod flex {\n    use super::*;\n    struct V;\n    impl<'de> serde::de::Visitor<'de> for V {\n        type Value = u32;\n        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result { f.write_str(\"a count\") }\n        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<u32, E> { u32::try_from(v).map_err(E::custom) }\n        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<u32, E> { v.parse().map_err(E::custom) }\n    }\n    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> { d.deserialize_any(V) }\n}\n";
+        let s = snap(&format!(
+            "{}{module}",
+            message("#[serde(deserialize_with = \"flex::deserialize\")] pub n: u32")
+        ));
+        let ty = field_ty(&s).clone();
+        let def = def(&s, &ty);
+        // Written as the derive writes a u32; read as a u32 or a string it parses.
+        assert_eq!(
+            def.body,
+            Body::Alias {
+                target: Ty::Int {
+                    signed: false,
+                    bits: 32
+                }
+            }
+        );
+        let from = def.attrs.from.as_ref().expect("a proxy");
+        assert!(from.fallible);
+        let Ty::Choice { reads, .. } = &from.ty else {
+            panic!("{:?}", from.ty)
+        };
+        assert_eq!(
+            reads,
+            &vec![
+                Ty::Int {
+                    signed: false,
+                    bits: 32
+                },
+                Ty::String
+            ]
+        );
+    }
+
+    #[test]
     fn an_unread_function_is_opaque_and_another_crates_stays_custom() {
         let module = "mod odd {\n    use super::*;\n    pub fn serialize<S: Serializer>(v: &u8, s: S) -> Result<S::Ok, S::Error> { let mut m = s.serialize_map(None)?; m.end() }\n}\n";
         let s = snap(&format!(
