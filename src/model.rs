@@ -801,7 +801,11 @@ impl std::fmt::Display for Ty {
             Ty::Map { key, value } => write!(f, "Map<{key}, {value}>"),
             Ty::Value => f.write_str("serde_json::Value"),
             Ty::Named { path, args } => {
-                f.write_str(path.rsplit("::").next().unwrap_or(path))?;
+                // A definition the extraction names itself (`<functions for type>`): all of it.
+                match path.strip_prefix('<').and_then(|p| p.strip_suffix('>')) {
+                    Some(own) => f.write_str(own)?,
+                    None => f.write_str(path.rsplit("::").next().unwrap_or(path))?,
+                }
                 if !args.is_empty() {
                     f.write_str("<")?;
                     list(f, args)?;

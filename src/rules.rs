@@ -673,7 +673,11 @@ a domain of it: a `NonZeroU32` rejects 0, a URL or UUID type rejects other strin
 the plain type writes values the other release rejects: new-reads-old breaks when the new release \
 validates, old-reads-new when the old one did; a reader of the plain type accepts every value of the \
 validated one, so only the direction in which the validating release reads breaks. The witness is a value the writer can write and the reader rejects (the reader's known \
-value outside its domain, or the writer's domain sample).\n\nbefore: count: u32\nafter:  count: std::num::NonZeroU32",
+value outside its domain, or the writer's domain sample). A writer whose values are validated by a \
+fallible `try_from` and written through `into` (`#[serde(try_from = \"String\", into = \"String\")]` on an id \
+of 16 hex digits) writes only what `into` makes of a valid value, which wirecheck cannot run: no value of \
+it is invented (never `\"\"`), and a break that needs one is reported at its level without a witness, \
+saying why.\n\nbefore: count: u32\nafter:  count: std::num::NonZeroU32",
     }
     SerdeImplChanged {
         id: "serde_impl_changed",
@@ -688,7 +692,12 @@ functions, constants, the methods they call). The same source is the same wire, 
 says, so an upgrade that changed nothing is no finding. A changed source is a change wirecheck cannot read: \
 it may accept less or write more, in either direction, so it is reported once, at the level of a break, \
 without a witness. Declare the shape the impls write (`#[derive(Wire)] #[wire(as = String)]` for a type \
-written as a string) to have it compared like any other type.\n\n\
+written as a string) to have it compared like any other type. A field's own `with` / `serialize_with` / \
+`deserialize_with` functions of the crate are read like impls where they follow a common pattern (a \
+serializer's `serialize_f64(..)`, a deserializer's `String::deserialize(..)` then a parse); one that cannot \
+be read is compared by its source and what it calls: unchanged is no finding, changed is this finding, \
+in the direction the changed function serves (a serializer where the new release writes, a deserializer \
+where it reads), at both functions' locations; no witness is ever sampled through it.\n\n\
 before: impl Serialize for Id { .. serializer.serialize_u32(self.0) }\n\
 after:  impl Serialize for Id { .. serializer.serialize_i64(self.0) }",
     }

@@ -85,6 +85,9 @@ fn run(name: &str, level: Level) {
         assert!(
             findings.iter().all(|f| f.level != Level::Major
                 || f.witness.is_some()
+                // The contract's exception: what a type or function writes is unknown, and the
+                // finding says so rather than inventing a value.
+                || f.message.contains("(no witness: ")
                 || matches!(
                     f.rule.rule().evidence,
                     Evidence::Opaque | Evidence::NoPayload
@@ -160,11 +163,13 @@ fixtures! {
     field_type_changed__macro_generated_type_of_the_same_name: Major,
     field_type_changed__unit_variant_to_newtype_of_option: Major,
     field_type_changed__serde_with_one_or_many: Major,
+    field_type_changed__with_function_text_to_number: Major,
     flatten_changed: Major,
     float_narrowed: Major,
     float_to_integer: Major,
     integer_narrowed: Major,
     integer_narrowed__generic_and_nested: Major,
+    integer_narrowed__beside_a_validated_try_from: Major,
     integer_sign_changed: Major,
     integer_sign_changed__hand_written_impl: Major,
     integer_sign_changed__hand_written_visitor: Major,
@@ -180,6 +185,7 @@ fixtures! {
     none__field_behind_a_feature_not_checked: None,
     none__hand_written_impl_unchanged: None,
     none__macro_generated_tags_rewritten: None,
+    none__with_function_unread_unchanged: None,
     option_deserialize_with: Major,
     positional_field_added: Major,
     positional_field_order_changed: Major,
@@ -201,6 +207,7 @@ fixtures! {
     seq_to_set: Major,
     serde_impl_changed: Major,
     serde_impl_changed__called_function: Major,
+    serde_impl_changed__with_function_unread: Major,
     skip_serializing_if_added: Major,
     struct_tag_changed: Major,
     struct_tag_changed__denied_own_tag: Major,

@@ -2070,7 +2070,10 @@ fn check_fixture_witnesses(dir: &str, real: fn(&str, Codec, Rel, &Value) -> Resu
     {
         let message = &f.message_type;
         let (Some(witness), Some(direction)) = (&f.witness, f.direction) else {
-            wrong.push(format!("{}: a major finding without a witness", f.rule));
+            // The contract's exception: what the writer writes is unknown, and the finding says so.
+            if !f.message.contains("(no witness: ") {
+                wrong.push(format!("{}: a major finding without a witness", f.rule));
+            }
             continue;
         };
         let writer = match direction {
@@ -2146,6 +2149,12 @@ macro_rules! fixture_witnesses {
         }
     };
 }
+
+fixture_witnesses!(
+    witnesses_field_type_changed__with_function_text_to_number,
+    "field_type_changed__with_function_text_to_number",
+    [Msg]
+);
 
 fixture_witnesses!(
     witnesses_positional_field_added,
@@ -2457,6 +2466,15 @@ const WITNESSES_NOT_DECODED: &[(&str, &str)] = &[
     (
         "serde_impl_changed__called_function",
         "opaque: no witness (a changed function a hand-written impl calls)",
+    ),
+    (
+        "serde_impl_changed__with_function_unread",
+        "opaque: no witness (a field's changed with function, which wirecheck cannot read)",
+    ),
+    ("none__with_function_unread_unchanged", "no finding"),
+    (
+        "integer_narrowed__beside_a_validated_try_from",
+        "no witness: no value of a type validated by a fallible try_from is invented; tests/with_fns_truth.rs checks the break with a value the writer writes",
     ),
     (
         "kind_changed",

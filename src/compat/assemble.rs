@@ -128,11 +128,7 @@ fn finding_text(
         && issue.witness.is_none()
         && let Some(unknown) = &issue.no_witness
     {
-        text.push_str(&format!(
-            " (no witness: the wire shape of `{unknown}` is unknown to wirecheck, and no value of it is \
-             invented; declare it with `#[wire(as = T)]` on the type, or under `[shapes]` in wirecheck.toml \
-             for a type of another crate)"
-        ));
+        text.push_str(&format!(" (no witness: {unknown})"));
     }
     if issue.breaks && !needed {
         if let (Some(direction), Some(message)) = (direction, message) {

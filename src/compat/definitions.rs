@@ -2,14 +2,30 @@
 //! a fallible `try_from` conversion and `#[serde(transparent)]`.
 
 use super::issue::Issue;
-use super::shape::is_braced_single;
+use super::shape::{Shape, is_braced_single};
 use super::walk::Walk;
-use crate::model::{Ty, TypeDef};
+use crate::model::{Body, Ty, TypeDef};
 use crate::rules::RuleId;
 
-/// The last segment of a definition's path.
+/// The last segment of a definition's path; for the definition of a field's `with` functions
+/// (`<functions for type>`), the functions and the type.
 fn short_name(def: &TypeDef) -> &str {
+    if let Some(inner) = def.path.strip_prefix('<').and_then(|p| p.strip_suffix('>')) {
+        return inner;
+    }
     def.path.rsplit("::").next().unwrap_or(&def.path)
+}
+
+/// The words for the functions of a field's `with` definition (named `<functions for type>` by the
+/// extraction, see `lower/hand_written/with_fns`), `None` for any other definition.
+fn with_functions(def: &TypeDef) -> Option<String> {
+    let inner = def.path.strip_prefix('<')?.strip_suffix('>')?;
+    let (functions, ty) = inner.split_once(" for ")?;
+    let named: Vec<String> = functions.split(" and ").map(|f| format!("`{f}`")).collect();
+    Some(format!(
+        "a field of `{ty}` is written and read through {}",
+        named.join(" and ")
+    ))
 }
 
 impl Walk<'_> {
@@ -54,21 +70,29 @@ impl Walk<'_> {
         if !changed {
             return None;
         }
-        // In the direction it serves only, like custom functions: not `Issue::opaque`.
-        let mut issue = Issue::breaking(
-            RuleId::SerdeImplChanged,
-            format!(
-                "the `{name}` of `{}` written by hand (or what it calls) differs between the releases: \
-                 the checker cannot read what it {} now",
-                short_name(reader_def),
+        let does = if name == "Serialize" {
+            "writes"
+        } else {
+            "accepts"
+        };
+        let message = match with_functions(reader_def) {
+            Some(functions) => format!(
+                "{functions}: the {} function (or what it calls) differs between the releases: \
+                 the checker cannot read what it {does} now",
                 if name == "Serialize" {
-                    "writes"
+                    "serializing"
                 } else {
-                    "accepts"
+                    "deserializing"
                 }
             ),
-            None,
-        );
+            None => format!(
+                "the `{name}` of `{}` written by hand (or what it calls) differs between the releases: \
+                 the checker cannot read what it {does} now",
+                short_name(reader_def)
+            ),
+        };
+        // In the direction it serves only, like custom functions: not `Issue::opaque`.
+        let mut issue = Issue::breaking(RuleId::SerdeImplChanged, message, None);
         issue.location = self.location(Some(&writer_def.location), Some(&reader_def.location));
         Some(issue)
     }
@@ -86,10 +110,15 @@ impl Walk<'_> {
         if !reader_fallible || writer_fallible {
             return None;
         }
+        let how = if with_functions(reader_def).is_some() {
+            "parses what it reads in a way that may fail"
+        } else {
+            "converts with `try_from`"
+        };
         let mut issue = Issue::opaque(
             RuleId::CustomSerdeChanged,
             format!(
-                "`{}` read by {} converts with `try_from`, which may reject values {} writes",
+                "`{}` read by {} {how}, which may reject values {} writes",
                 short_name(reader_def),
                 self.reader_name(),
                 self.writer_name()
@@ -133,5 +162,61 @@ impl Walk<'_> {
         );
         issue.location = self.location(Some(&writer_def.location), Some(&reader_def.location));
         Some(issue)
+    }
+}
+
+impl Walk<'_> {
+    /// Whether the definitions compared settle the pair, so that its shapes are not compared: they
+    /// said that code wirecheck cannot read changed (`serde_impl_changed`) and one side's shape is
+    /// that code's opaque type (comparing would only say again that it cannot be compared), or the
+    /// side of code written by hand that this walk's direction puts in play is the same in both
+    /// releases (see [`Walk::hand_written_side_kept`]).
+    pub(super) fn settled_by_definitions(
+        &self,
+        found: &[Issue],
+        (writer_def, writer): (Option<&TypeDef>, &Shape),
+        (reader_def, reader): (Option<&TypeDef>, &Shape),
+    ) -> bool {
+        let opaque_said = found.iter().any(|i| i.rule == RuleId::SerdeImplChanged)
+            && (matches!(writer, Shape::External(..)) || matches!(reader, Shape::External(..)));
+        opaque_said
+            || matches!((writer_def, reader_def), (Some(w), Some(r)) if self.hand_written_side_kept(w, r))
+    }
+
+    /// For one type with code written by hand (a digest of its source in either release): whether
+    /// the side this walk puts in play is the same in both releases, its source and its shape. Where
+    /// the new release writes, a kept serializer writes what the old release wrote, which the old
+    /// reader read; where it reads, a kept deserializer reads what the old release read from the
+    /// old writer. Either way the pair is the old release talking to itself.
+    fn hand_written_side_kept(&self, writer_def: &TypeDef, reader_def: &TypeDef) -> bool {
+        if writer_def.path != reader_def.path
+            || (writer_def.attrs.hand_written.is_none() && reader_def.attrs.hand_written.is_none())
+        {
+            return false;
+        }
+        let side = |def: &TypeDef| def.attrs.hand_written.clone().unwrap_or_default();
+        let (writer, reader) = (side(writer_def), side(reader_def));
+        // A side is the same by its digest (where it was not read exactly) and its shape, when that
+        // shape names no other definition (which may have changed under the same name).
+        let closed = |ty: &Ty| {
+            let mut named = Vec::new();
+            ty.named_paths(&mut named);
+            named.is_empty()
+        };
+        let written_kept = || {
+            matches!(&writer_def.body, Body::Alias { target } if closed(target))
+                && writer_def.body == reader_def.body
+        };
+        if self.writer_is_new() {
+            writer.ser == reader.ser && written_kept()
+        } else {
+            // Without a `from` proxy the reader reads what the type writes.
+            writer.de == reader.de
+                && writer_def.attrs.from == reader_def.attrs.from
+                && match &writer_def.attrs.from {
+                    Some(from) => closed(&from.ty),
+                    None => written_kept(),
+                }
+        }
     }
 }

@@ -28,7 +28,8 @@ pub(crate) struct Issue {
     pub allows: Vec<AllowDecl>,
     /// Opaque: reported once, not per direction.
     pub opaque: bool,
-    /// Why a break has no witness: the type whose shape is unknown, which no value is invented for.
+    /// Why a break has no witness, in words: the type whose shape is unknown, which no value is
+    /// invented for, or the function no value is sampled through.
     pub no_witness: Option<String>,
 }
 

@@ -13,7 +13,7 @@ use super::codec::Codec;
 use super::namespace::{FlatObject, flatten};
 use super::shape::{EnumDef, Role, Shape, SideRef, resolve};
 use super::witness::int_value;
-use crate::model::{EnumRepr, Field, SkipSer, Style, Ty, Variant};
+use crate::model::{EnumRepr, Field, SkipSer, Style, Ty, TypeDef, Variant};
 
 const MAX_SAMPLE_DEPTH: usize = 32;
 
@@ -90,7 +90,8 @@ impl<'a> Sampler<'a> {
         }
     }
 
-    /// The first type met whose shape is unknown, which left a value without a sample.
+    /// Why a value was left without a sample: the first type met whose shape is unknown, or
+    /// a function that writes a value wirecheck cannot read, in words.
     pub fn unknown(&self) -> Option<&str> {
         self.unknown.as_deref()
     }
@@ -128,22 +129,26 @@ impl<'a> Sampler<'a> {
         self.fixture.unwrap_or_default()
     }
 
-    /// In fixture mode: `None` (and the reason noted) when the field's value is written by a custom
-    /// function, which the schema cannot show.
+    /// Whether the field's value is written by a custom function the model does not read (another
+    /// crate's, or one not found): no value of it is known to be written, so none is invented from
+    /// the field's Rust type. The reason is noted (in fixture mode, and as [`Sampler::unknown`]).
     fn custom_blocks(&mut self, field: &Field) -> bool {
-        let Some(fx) = &mut self.fixture else {
+        let Some(function) = field.custom.as_ref().and_then(|c| c.ser.as_ref()) else {
             return false;
         };
-        match field.custom.as_ref().and_then(|c| c.ser.as_ref()) {
-            Some(f) => {
-                fx.opaque.insert(format!(
-                    "field `{}` is written by `{f}`, which wirecheck cannot run",
-                    field.rust_name
-                ));
-                true
-            }
-            None => false,
+        self.unknown.get_or_insert_with(|| {
+            format!(
+                "`{}` is written by `{function}`, which wirecheck cannot read, and no value is sampled through it",
+                field.rust_name
+            )
+        });
+        if let Some(fx) = &mut self.fixture {
+            fx.opaque.insert(format!(
+                "field `{}` is written by `{function}`, which wirecheck cannot run",
+                field.rust_name
+            ));
         }
+        true
     }
 
     /// A value of `ty`, or `None` when every value of it goes through a cycle (or is too deep).
@@ -168,6 +173,21 @@ impl<'a> Sampler<'a> {
             (Some(_), Some(d)) => Some(d.path.clone()),
             _ => None,
         };
+        // A witness: the writer writes what `into` makes of a value its fallible `try_from`
+        // accepted, a part of the proxy type's values that wirecheck cannot see, so none is
+        // invented. (Golden fixtures keep the proxy's usual value: the skew test decodes them with
+        // the real types, which is how a rejected one is found.)
+        if self.fixture.is_none()
+            && let Some(def) = resolved.def.filter(|d| writes_validated(d))
+        {
+            self.unknown.get_or_insert_with(|| {
+                format!(
+                    "`{}` is written through `into` from values its fallible `try_from` accepts, which wirecheck cannot run, and no value of it is invented",
+                    def.path
+                )
+            });
+            return None;
+        }
         if let Some(v) = self.distinct_scalar(&resolved.shape) {
             return Some(v);
         }
@@ -184,14 +204,15 @@ impl<'a> Sampler<'a> {
                         "a value of `{p}` is needed, and wirecheck cannot see into that type"
                     ));
                 }
-                self.unknown.get_or_insert(p);
+                self.unknown.get_or_insert_with(|| unknown_shape(&p));
                 return None;
             }
             Shape::Refined(refined) => {
                 let sample = refined.sample_value();
                 if sample.is_none() {
-                    self.unknown
-                        .get_or_insert(format!("{} ({})", refined.base, refined.domain));
+                    self.unknown.get_or_insert_with(|| {
+                        unknown_shape(&format!("{} ({})", refined.base, refined.domain))
+                    });
                 }
                 return sample;
             }
@@ -399,14 +420,19 @@ impl<'a> Sampler<'a> {
 
     /// The payload of a variant: `Some(None)` for a unit variant.
     pub fn payload(&mut self, v: &Variant, full: bool) -> Option<Option<Value>> {
-        if let (Some(fx), Some(f)) = (
-            &mut self.fixture,
-            v.custom.as_ref().and_then(|c| c.ser.as_ref()),
-        ) {
-            fx.opaque.insert(format!(
-                "variant `{}` is written by `{f}`, which wirecheck cannot run",
-                v.rust_name
-            ));
+        if let Some(f) = v.custom.as_ref().and_then(|c| c.ser.as_ref()) {
+            self.unknown.get_or_insert_with(|| {
+                format!(
+                    "the variant `{}` is written by `{f}`, which wirecheck cannot read, and no value is sampled through it",
+                    v.rust_name
+                )
+            });
+            if let Some(fx) = &mut self.fixture {
+                fx.opaque.insert(format!(
+                    "variant `{}` is written by `{f}`, which wirecheck cannot run",
+                    v.rust_name
+                ));
+            }
             return None;
         }
         // Named variants go through `object`, which checks their written fields.
@@ -528,4 +554,20 @@ pub(crate) fn integer_variant_value(variant: &Variant) -> Value {
         .ok()
         .and_then(int_value)
         .unwrap_or_else(|| Value::String(variant.ser_name.clone()))
+}
+
+/// Whether `def` is written through an `into` proxy and read through a fallible `try_from`: a type
+/// that validates its values (`try_from = "String", into = "String"`, accepting only hex digits),
+/// whose writer writes only what `into` makes of a valid one.
+fn writes_validated(def: &TypeDef) -> bool {
+    def.attrs.into.is_some() && def.attrs.from.as_ref().is_some_and(|from| from.fallible)
+}
+
+/// Why no value of the type named `name` is sampled: its wire shape is unknown.
+fn unknown_shape(name: &str) -> String {
+    format!(
+        "the wire shape of `{name}` is unknown to wirecheck, and no value of it is invented; declare it \
+         with `#[wire(as = T)]` on the type, or under `[shapes]` in wirecheck.toml for a type of \
+         another crate"
+    )
 }

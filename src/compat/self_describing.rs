@@ -18,7 +18,13 @@ impl Walk<'_> {
         let writer_resolved = resolve(self.writer, writer, Role::Writer);
         let reader_resolved = resolve(self.reader, reader, Role::Reader);
         let mut out = self.compare_definitions(writer, writer_resolved.def, reader_resolved.def);
-        if out.iter().any(|i| i.rule == RuleId::TransparentChanged) {
+        if out.iter().any(|i| i.rule == RuleId::TransparentChanged)
+            || self.settled_by_definitions(
+                &out,
+                (writer_resolved.def, &writer_resolved.shape),
+                (reader_resolved.def, &reader_resolved.shape),
+            )
+        {
             return out;
         }
         let location = self.location(

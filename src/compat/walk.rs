@@ -214,11 +214,13 @@ impl<'a> Walk<'a> {
     /// shape: the issue names that type (deeper levels have named it already).
     fn say_why_no_witness(&self, ty: &Ty, mut issues: Vec<Issue>) -> Vec<Issue> {
         // Rules whose evidence is opaque have no witness by nature: nothing to explain.
+        // An issue whose words say already why it has no witness is explained.
         let unexplained = |i: &Issue| {
             i.breaks
                 && i.rule.rule().evidence != Evidence::Opaque
                 && i.witness.is_none()
                 && i.no_witness.is_none()
+                && !i.detail.contains("(no witness: ")
         };
         if !issues.iter().any(unexplained) {
             return issues;

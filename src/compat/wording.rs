@@ -96,6 +96,10 @@ pub(crate) fn type_names(writer: &Ty, reader: &Ty) -> (String, String) {
 fn long_name(ty: &Ty) -> String {
     let list = |tys: &[Ty]| tys.iter().map(long_name).collect::<Vec<_>>().join(", ");
     match ty {
+        Ty::Named { path, args } if path.starts_with('<') => {
+            let _ = args;
+            ty.to_string()
+        }
         Ty::Named { path, args } => {
             let path = path
                 .split_once("::")

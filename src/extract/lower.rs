@@ -517,8 +517,10 @@ impl<'a> Lowering<'a> {
             reached.extend(field_reached);
             out.push(lowered);
         }
-        out.iter_mut()
-            .for_each(|field| self.with_shape(scope, field));
+        for field in &mut out {
+            self.with_shape(scope, field);
+            self.with_functions(scope, field, reached);
+        }
         (style, out)
     }
 

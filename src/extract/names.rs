@@ -27,7 +27,7 @@ use crate::model::ExtractNote;
 
 mod impl_source;
 
-pub(super) use impl_source::ImplSource;
+pub(super) use impl_source::{FnSource, ImplSource};
 
 /// How many `use` and glob hops a lookup follows before it gives up (a `use` cycle is an error the
 /// compiler reports; here the path is then taken as external).
@@ -314,6 +314,8 @@ pub(super) struct Names<'a> {
     impl_indexes: FxHashMap<String, Rc<Vec<impl_source::ImplAt<'a>>>>,
     /// The impl sources read so far, by type item id.
     impl_sources: FxHashMap<(usize, ImplRoots), Option<Rc<ImplSource>>>,
+    /// [`Names::fn_source`]'s answers, by the function's full path.
+    fn_sources: FxHashMap<Vec<String>, Option<Rc<FnSource<'a>>>>,
 }
 
 impl<'a> Names<'a> {
@@ -332,6 +334,7 @@ impl<'a> Names<'a> {
             resolved_to_border: FxHashMap::default(),
             impl_indexes: FxHashMap::default(),
             impl_sources: FxHashMap::default(),
+            fn_sources: FxHashMap::default(),
         }
     }
 

@@ -122,6 +122,12 @@ pub(super) enum Probe {
         roots: ImplRoots,
         digest: Option<Box<str>>,
     },
+    /// The digest of the source of a function of the crate, by its full path (see
+    /// `Names::fn_source`): a field's `serialize_with` or `deserialize_with` function.
+    FnSource {
+        function: PathId,
+        digest: Option<Box<str>>,
+    },
 }
 
 /// Something a lowering did besides building its definition, replayed as it was done.
@@ -537,6 +543,10 @@ impl Renumber<'_> {
             } => Probe::ImplSource {
                 item: self.identity(item)?,
                 roots,
+                digest,
+            },
+            Probe::FnSource { function, digest } => Probe::FnSource {
+                function: self.path(function)?,
                 digest,
             },
         })

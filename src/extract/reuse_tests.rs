@@ -407,3 +407,49 @@ fn hand_written_impls_in_another_file_are_recorded() {
         }
     }
 }
+
+/// A field's `with` functions are read through the revision (`Revision::fn_source`, by the digest
+/// of their source): a function in another file that changes changes the field, warm or cold, in one
+/// check and across checks, whether wirecheck reads it (`serialize_u8`) or compares its source.
+#[test]
+fn with_functions_in_another_file_are_recorded() {
+    let with_fn = |body: &str| {
+        Revision::new()
+            .with_file(
+                "crates/p/src/lib.rs",
+                &LIB.replace("pub mod alt;", "pub mod alt;\npub mod codec;"),
+            )
+            .with_file(
+                "crates/p/src/kinds.rs",
+                "use serde::{Deserialize, Serialize};\n#[derive(Serialize, Deserialize)]\npub struct Kind {\n    #[serde(serialize_with = \"crate::codec::write\")]\n    pub a: u8,\n}\n",
+            )
+            .with_file(
+                "crates/p/src/codec.rs",
+                &format!(
+                    "pub fn write<S: serde::Serializer>(a: &u8, s: S) -> Result<S::Ok, S::Error> {{ {body} }}\n"
+                ),
+            )
+    };
+    let kind = |snapshot: &Snapshot| {
+        let defs: Vec<String> = snapshot
+            .types
+            .values()
+            .filter(|def| def.path.starts_with('<'))
+            .map(|def| serde_json::to_string(&**def).expect("writes"))
+            .collect();
+        (field_ty(snapshot, "p::kinds::Kind", "a"), defs)
+    };
+    for (first, second) in [
+        ("s.serialize_u8(*a)", "s.serialize_u16(u16::from(*a))"),
+        (
+            "use serde::ser::SerializeMap; let mut m = s.serialize_map(None)?; m.serialize_entry(\"a\", a)?; m.end()",
+            "use serde::ser::SerializeMap; let mut m = s.serialize_map(None)?; m.serialize_entry(\"b\", a)?; m.end()",
+        ),
+    ] {
+        let revisions = [with_fn(first), with_fn(second), with_fn(first)];
+        for snapshots in [shared(&revisions).0, kept(&revisions).0] {
+            assert_ne!(kind(&snapshots[0]), kind(&snapshots[1]), "{first}");
+            assert_eq!(kind(&snapshots[0]), kind(&snapshots[2]), "{first}");
+        }
+    }
+}

@@ -80,7 +80,12 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::io::{BufRead, Write};
 
-pub mod helpers {
+"#;
+
+/// The helper functions the pairs' `with` attributes name (`crate::helpers::...`): compiled into the
+/// batch binary, and given to the engine with every pair's source (`engine_source`), so that both
+/// read the same functions.
+pub const HELPERS: &str = r#"pub mod helpers {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     pub fn de_opt<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
@@ -98,9 +103,51 @@ pub mod helpers {
             T::deserialize(d)
         }
     }
+
+    /// An integer as its decimal text, parsed back.
+    pub mod int_text {
+        use serde::{Deserialize, Deserializer, Serializer};
+
+        pub fn serialize<T: std::fmt::Display, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_str(v)
+        }
+
+        pub fn deserialize<'de, T, D>(d: D) -> Result<T, D::Error>
+        where
+            T: std::str::FromStr,
+            T::Err: std::fmt::Display,
+            D: Deserializer<'de>,
+        {
+            let text = String::deserialize(d)?;
+            text.parse().map_err(serde::de::Error::custom)
+        }
+    }
+
+    /// An integer written as a `u8` (a value above it is an error), read as one.
+    pub mod small {
+        use serde::{Deserialize, Deserializer, Serializer};
+
+        pub fn serialize<T, S>(v: &T, s: S) -> Result<S::Ok, S::Error>
+        where
+            T: Copy + TryInto<u8>,
+            S: Serializer,
+        {
+            let small: u8 = (*v)
+                .try_into()
+                .map_err(|_| serde::ser::Error::custom("above u8"))?;
+            s.serialize_u8(small)
+        }
+
+        pub fn deserialize<'de, T: From<u8>, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+            u8::deserialize(d).map(T::from)
+        }
+    }
 }
 
-/// `v` written by the format's codec.
+"#;
+
+/// The rest of the batch binary's `main.rs` head, after [`HELPERS`].
+const MAIN_REST: &str = r#"/// `v` written by the format's codec.
 pub fn enc<T: Serialize>(fmt: &str, v: &T) -> Result<Vec<u8>, String> {
     match fmt {
         "json" => serde_json::to_vec(v).map_err(|e| e.to_string()),
@@ -394,7 +441,7 @@ pub fn build(name: &str, sides: &[Side], pairs: &[PairSpec]) -> PathBuf {
     {
         write_if_changed(&dir.join("Cargo.lock"), &lock);
     }
-    let mut main = String::from(MAIN_HEAD);
+    let mut main = format!("{MAIN_HEAD}{HELPERS}{MAIN_REST}");
     for side in sides {
         let _ = writeln!(main, "mod {};", side.name);
         write_if_changed(

@@ -299,6 +299,36 @@ pub struct Field {
     pub de_with: bool,
     /// `with = "crate::helpers::same"` (functions that do what the derive would).
     pub with: bool,
+    /// `with = "crate::helpers::<module>"`: an integer field's functions that write and read
+    /// something else than the derive would.
+    pub with_fn: Option<WithFn>,
+}
+
+/// The helper modules of `with` functions that change what an integer field is on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WithFn {
+    /// `crate::helpers::int_text`: its decimal text, parsed back.
+    IntText,
+    /// `crate::helpers::small`: a `u8` (a larger value is an error to write), read as one.
+    Small,
+}
+
+impl WithFn {
+    /// The module, as the attribute names it.
+    pub fn module(self) -> &'static str {
+        match self {
+            WithFn::IntText => "crate::helpers::int_text",
+            WithFn::Small => "crate::helpers::small",
+        }
+    }
+
+    /// Whether the module's functions compile for a field of the integer type `int`.
+    pub fn fits(self, int: Int) -> bool {
+        match self {
+            WithFn::IntText => true,
+            WithFn::Small => int != Int::I8,
+        }
+    }
 }
 
 impl Field {
@@ -315,6 +345,7 @@ impl Field {
             flatten: false,
             de_with: false,
             with: false,
+            with_fn: None,
         }
     }
 
@@ -368,6 +399,9 @@ impl Field {
         }
         if self.with {
             a.push("with = \"crate::helpers::same\"".into());
+        }
+        if let Some(with_fn) = self.with_fn {
+            a.push(format!("with = {:?}", with_fn.module()));
         }
         if let Ty::With(w) = &self.ty {
             a.push(format!("with = {:?}", w.module()));

@@ -18,10 +18,14 @@
 //!   rejected, or for the misread rules changes on a trip through the reader) is a **false positive**:
 //!   counted and reported.
 //!
+//! The `with` functions the pairs name (`crate::helpers::...`, [`batch::HELPERS`]) are compiled into
+//! the batch binary and given to the engine with each side's source, so the engine reads the
+//! functions the real codec runs rather than comparing them by name.
+//!
 //! The last line printed (to stderr, uncaptured) is `pairs=<n> formats=<n> false_negatives=<n>
 //! false_positives=<n> (<rate> of the pair-format runs) without_with=<n> (<rate>)`, where the last
 //! figures leave out the false positives whose every major rule is `custom_serde_changed` (`with`
-//! functions compared by name); the full report is written to
+//! functions compared by name, where the engine cannot read them); the full report is written to
 //! `target/differential/batch-<seed>-<pairs>.report.txt`.
 
 mod batch;
@@ -185,12 +189,15 @@ fn engine_source_in(defs: &str, format: &str) -> String {
             &format!("version = \"1.0.0\", format = \"{format}\")"),
         )
     };
+    // The helpers the `with` attributes name, as the batch binary compiles them: the engine reads
+    // the same functions the real codec runs.
     format!(
-        "{head}{}",
+        "{head}{}\n{}",
         defs.replace(
             MESSAGE_MARK,
             "#[derive(Message)]\n#[wire(protocol = P, topic = \"t\", kind = \"event\")]"
-        )
+        ),
+        batch::HELPERS
     )
 }
 

@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 
 use super::corpus::corpus;
 use super::ir::{
-    Body, CASES, Def, Ext, Field, Int, Repr, Schema, Shape, SkipIf, Ty, Variant, With, case_field,
-    field_wire, variant_wire,
+    Body, CASES, Def, Ext, Field, Int, Repr, Schema, Shape, SkipIf, Ty, Variant, With, WithFn,
+    case_field, field_wire, variant_wire,
 };
 use super::rng::Rng;
 use super::swaps;
@@ -728,6 +728,31 @@ fn m_with(s: &mut Schema, rng: &mut Rng) -> Option<String> {
     Some(format!("field `{}` with = {}", f.name, f.with))
 }
 
+/// An integer field's `with` functions changed: none, its decimal text (the kinds written and
+/// accepted change), or a `u8` (the range written and accepted changes), each read by the engine
+/// from the helpers' source.
+fn m_with_fn(s: &mut Schema, rng: &mut Rng) -> Option<String> {
+    let mut refs = field_refs(s, false);
+    rng.shuffle(&mut refs);
+    let r = refs.into_iter().find(|&r| {
+        let f = field_ref(s, r);
+        matches!(f.ty, Ty::Int(_)) && !f.with && !f.de_with && !f.skip && !f.flatten
+    })?;
+    let f = field_mut(s, r);
+    let Ty::Int(int) = f.ty else { return None };
+    let choices: Vec<Option<WithFn>> = [None, Some(WithFn::IntText), Some(WithFn::Small)]
+        .into_iter()
+        .filter(|c| *c != f.with_fn && c.is_none_or(|w| w.fits(int)))
+        .collect();
+    let new = *rng.pick(&choices);
+    let text = format!(
+        "field `{}` with functions {:?} -> {:?}",
+        f.name, f.with_fn, new
+    );
+    f.with_fn = new;
+    Some(text)
+}
+
 fn m_reorder_fields(s: &mut Schema, rng: &mut Rng) -> Option<String> {
     let ss: Vec<Site> = named_sites(s)
         .into_iter()
@@ -1274,6 +1299,7 @@ pub const MUTATIONS: &[(&str, Mutation)] = &[
     ("toggle_serde_repr", swaps::m_serde_repr),
     ("change_discriminants", swaps::m_discriminants),
     ("replace_optional_field", m_replace_optional),
+    ("change_with_function", m_with_fn),
 ];
 
 // ---------------------------------------------------------------------------------------------------
@@ -1401,6 +1427,15 @@ fn check_fields(
         }
         if (f.with || f.de_with) && (f.skip || f.flatten) {
             return Err("with and skip/flatten".into());
+        }
+        if let Some(with_fn) = f.with_fn
+            && (f.with
+                || f.de_with
+                || f.skip
+                || f.flatten
+                || !matches!(f.ty, Ty::Int(i) if with_fn.fits(i)))
+        {
+            return Err("with functions on a field they do not fit".into());
         }
         if f.skip && (f.flatten || f.skip_if.is_some()) {
             return Err("skip with flatten or skip_serializing_if".into());

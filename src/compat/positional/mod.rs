@@ -72,6 +72,13 @@ impl Walk<'_> {
             return vec![Issue { location, ..issue }];
         }
         let mut out = self.compare_definitions(writer, writer_resolved.def, reader_resolved.def);
+        if self.settled_by_definitions(
+            &out,
+            (writer_resolved.def, &writer_resolved.shape),
+            (reader_resolved.def, &reader_resolved.shape),
+        ) {
+            return out;
+        }
         let found = self.compare_positional_shapes(
             writer,
             reader,

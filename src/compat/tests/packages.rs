@@ -116,3 +116,59 @@ fn an_optional_external_type_skipped_when_none_is_no_change_against_itself() {
         "{out:#?}"
     );
 }
+
+/// A type whose `Serialize` is written by hand and read in part (digest `ser`), writing `written`,
+/// and whose `Deserialize` reads `read` exactly.
+fn hand_written_id(ser: &str, written: Ty, read: Ty) -> TypeDef {
+    let mut a = attrs("Id");
+    a.hand_written = Some(crate::model::HandWritten {
+        ser: Some(ser.to_owned()),
+        de: None,
+    });
+    a.from = Some(crate::model::Proxy {
+        ty: read,
+        fallible: false,
+    });
+    def("Id", a, crate::model::Body::Alias { target: written })
+}
+
+#[test]
+fn a_hand_written_side_kept_is_the_old_release_talking_to_itself() {
+    let opaque = || Ty::external("c::Id::<written>");
+    let s = |ser: &str, read: Ty| {
+        snap(vec![
+            msg_struct(vec![f("id", named("Id"))]),
+            hand_written_id(ser, opaque(), read),
+        ])
+    };
+    // The serializer changed: one finding where the new release writes; where it reads, the
+    // reader is the old one, which read what the old writer wrote.
+    let out = check(&s("a1", Ty::String), &s("b2", Ty::String));
+    assert_eq!(out.len(), 1, "{out:#?}");
+    assert_eq!(
+        (out[0].rule, out[0].direction),
+        (RuleId::SerdeImplChanged, OLD_READS_NEW)
+    );
+    // The deserializer changed what it reads and the serializer did not: where the new release
+    // reads, what the old one writes is unknown: one opaque finding, none where it writes.
+    let out = check(&s("a1", Ty::String), &s("a1", u(64)));
+    assert!(out.iter().all(|f| f.direction != OLD_READS_NEW), "{out:#?}");
+    assert!(!out.is_empty());
+    // A kept side whose shape names another definition is compared through it: that definition
+    // may have changed under the same name.
+    let inner = |ty: Ty| st("Inner", vec![f("v", ty)]);
+    let s = |inner_ty: Ty| {
+        snap(vec![
+            msg_struct(vec![f("id", named("Id"))]),
+            hand_written_id("a1", named("Inner"), named("Inner")),
+            inner(inner_ty),
+        ])
+    };
+    let out = check(&s(u(8)), &s(u(64)));
+    assert!(
+        out.iter().any(|f| f.level == Level::Major
+            && f.direction == OLD_READS_NEW
+            && f.witness.is_some()),
+        "{out:#?}"
+    );
+}

@@ -8,6 +8,7 @@
 
 mod constant;
 mod read;
+mod with_fns;
 
 use syn::Item;
 

@@ -26,7 +26,7 @@ use syn::Item;
 
 use super::super::ExtractError;
 use super::super::cache::ModPath;
-use super::super::names::{ImplSource, NameTarget, Names, Resolution};
+use super::super::names::{FnSource, ImplSource, NameTarget, Names, Resolution};
 use super::super::reuse::{Event, Identity, ImplRoots, Lowered, PathId, Probe, Target};
 use super::Lowering;
 use crate::extract::ExternalCrate;
@@ -55,25 +55,29 @@ impl Recording {
     /// Notes `probe`, unless it is a resolution or a features question asked already (the same
     /// question gets the same answer in one revision: both are memoized).
     fn push(&mut self, probe: Probe) {
-        let asked =
-            match &probe {
-                Probe::Resolve {
-                    module,
-                    segments,
-                    to_border,
-                    ..
-                } => self.probes.iter().any(|earlier| {
-                    matches!(earlier, Probe::Resolve { module: m, segments: s, to_border: b, .. }
+        let asked = match &probe {
+            Probe::Resolve {
+                module,
+                segments,
+                to_border,
+                ..
+            } => self.probes.iter().any(|earlier| {
+                matches!(earlier, Probe::Resolve { module: m, segments: s, to_border: b, .. }
                     if (m, s, b) == (module, segments, to_border))
-                }),
-                Probe::Features { module, .. } => self.probes.iter().any(
-                    |earlier| matches!(earlier, Probe::Features { module: m, .. } if m == module),
-                ),
-                Probe::ImplSource { item, .. } => self.probes.iter().any(
-                    |earlier| matches!(earlier, Probe::ImplSource { item: i, .. } if i == item),
-                ),
-                Probe::Macros { .. } | Probe::Dependency { .. } | Probe::Mount { .. } => false,
-            };
+            }),
+            Probe::Features { module, .. } => self
+                .probes
+                .iter()
+                .any(|earlier| matches!(earlier, Probe::Features { module: m, .. } if m == module)),
+            Probe::ImplSource { item, .. } => self
+                .probes
+                .iter()
+                .any(|earlier| matches!(earlier, Probe::ImplSource { item: i, .. } if i == item)),
+            Probe::FnSource { function, .. } => self.probes.iter().any(
+                |earlier| matches!(earlier, Probe::FnSource { function: f, .. } if f == function),
+            ),
+            Probe::Macros { .. } | Probe::Dependency { .. } | Probe::Mount { .. } => false,
+        };
         if !asked {
             self.probes.push(probe);
         }
@@ -315,6 +319,19 @@ impl<'a> Revision<'a> {
         found
     }
 
+    /// The function of the crate at the full path `function` (a field's `serialize_with` or
+    /// `deserialize_with`), with the digest of its source (see `Names::fn_source`), which is recorded:
+    /// what the lowering reads of the function is a function of its tokens, and the names it resolves
+    /// are asked through [`Revision::resolve`].
+    pub(super) fn fn_source(&mut self, function: &[String]) -> Option<Rc<FnSource<'a>>> {
+        let found = self.names.fn_source(function);
+        self.probe(|this| Probe::FnSource {
+            function: this.names.tree().cache.lowered().path(function),
+            digest: found.as_ref().map(|source| source.digest.as_str().into()),
+        });
+        found
+    }
+
     /// The impls of a trait of serde's (`roots`: `Serialize`, `Deserialize` or `Visitor`) for the type
     /// item `id`, each with the module it is written in and its file. What they say is a function of
     /// the digest of their source, which is recorded (see [`Revision::impl_source`]).
@@ -460,6 +477,10 @@ impl<'a> Revision<'a> {
                     }
                     _ => false,
                 }
+            }
+            Probe::FnSource { function, digest } => {
+                let found = self.names.fn_source(&lowered.path_of(*function));
+                found.as_ref().map(|source| source.digest.as_str()) == digest.as_deref()
             }
             Probe::ImplSource {
                 item,

@@ -59,6 +59,22 @@ pub(in crate::extract) struct ImplSource {
     pub(in crate::extract) serde_impls: Vec<Location>,
 }
 
+/// What [`Names::fn_source`] read of a function: its syntax, where it is, and the digest of its
+/// source (what it calls in its crate included).
+#[derive(Clone)]
+pub(in crate::extract) struct FnSource<'a> {
+    /// The function item.
+    pub(in crate::extract) item: &'a syn::ItemFn,
+    /// The module it is written in (what its names resolve against).
+    pub(in crate::extract) module: ModPath,
+    /// Its file, relative to the workspace root.
+    pub(in crate::extract) file: &'a str,
+    /// Where its name is written.
+    pub(in crate::extract) location: Location,
+    /// XXH3-128 of the tokens read, as hex.
+    pub(in crate::extract) digest: String,
+}
+
 /// An impl item of a crate, by the name of the type it is for.
 #[derive(Clone)]
 pub(super) struct ImplAt<'a> {
@@ -96,6 +112,22 @@ struct Reading<'a> {
     serde_impls: Vec<Location>,
 }
 
+impl Reading<'_> {
+    fn new(krate: String) -> Self {
+        Reading {
+            krate,
+            queue: VecDeque::new(),
+            types: FxHashSet::default(),
+            items: FxHashSet::default(),
+            methods: Vec::new(),
+            called: FxHashSet::default(),
+            text: String::new(),
+            parts: 0,
+            serde_impls: Vec::new(),
+        }
+    }
+}
+
 impl<'a> Names<'a> {
     /// The source of the hand-written impls of the type item `id` (see the module documentation);
     /// `None` when its item cannot be read. The same for one id in one revision (kept).
@@ -117,19 +149,51 @@ impl<'a> Names<'a> {
         found
     }
 
+    /// The function at the full path `function` (its crate's name first) and the digest of its
+    /// source: its tokens and, followed from them like an impl's, the items it names in its crate;
+    /// `None` when no function of the crate is there, or its item does not parse. For the
+    /// `serialize_with` and `deserialize_with` functions of a field (see `lower/with_fns`).
+    pub(in crate::extract) fn fn_source(
+        &mut self,
+        function: &[String],
+    ) -> Option<Rc<FnSource<'a>>> {
+        if let Some(found) = self.fn_sources.get(function) {
+            return found.clone();
+        }
+        let error = self.error.take();
+        let found = self.read_fn_source(function).map(Rc::new);
+        self.error = error;
+        self.fn_sources.insert(function.to_vec(), found.clone());
+        found
+    }
+
+    fn read_fn_source(&mut self, function: &[String]) -> Option<FnSource<'a>> {
+        let (name, module) = function.split_last()?;
+        let krate = module.first()?.clone();
+        let (file, at) = self.value_in(module, name)?;
+        let Item::Fn(item) = self.item_at(file, &at)? else {
+            return None;
+        };
+        let location = super::super::location(&file.path, item.sig.ident.span());
+        let mut reading = Reading::new(krate);
+        reading.items.insert((file_key(file), at.clone()));
+        reading
+            .queue
+            .push_back(Part::Value(file, at, module.to_vec()));
+        self.read_queue(&mut reading);
+        let digest = twox_hash::XxHash3_128::oneshot(reading.text.as_bytes());
+        Some(FnSource {
+            item,
+            module: module.to_vec(),
+            file: file.path.as_str(),
+            location,
+            digest: format!("{digest:032x}"),
+        })
+    }
+
     fn read_impl_source(&mut self, id: usize, roots: ImplRoots) -> Option<ImplSource> {
         let krate = self.items[id].module.first()?.clone();
-        let mut reading = Reading {
-            krate,
-            queue: VecDeque::new(),
-            types: FxHashSet::default(),
-            items: FxHashSet::default(),
-            methods: Vec::new(),
-            called: FxHashSet::default(),
-            text: String::new(),
-            parts: 0,
-            serde_impls: Vec::new(),
-        };
+        let mut reading = Reading::new(krate);
         reading.types.insert(id);
         match roots.trait_name() {
             None => reading.queue.push_back(Part::Type(id)),
@@ -147,22 +211,7 @@ impl<'a> Names<'a> {
                 }
             }
         }
-        while let Some(part) = reading.queue.pop_front() {
-            if reading.parts >= MAX_PARTS {
-                break;
-            }
-            reading.parts += 1;
-            let Some((tokens, module)) = self.read_part(part, &mut reading) else {
-                continue;
-            };
-            write_tokens(&mut reading.text, tokens.clone());
-            reading.text.push('\n');
-            let mut names = Vec::new();
-            idents(tokens, &mut names);
-            for name in names {
-                self.follow(&name, &module, &mut reading);
-            }
-        }
+        self.read_queue(&mut reading);
         if reading.text.is_empty() && roots == ImplRoots::Type {
             // The type item itself did not parse.
             return None;
@@ -172,6 +221,26 @@ impl<'a> Names<'a> {
             digest: format!("{digest:032x}"),
             serde_impls: reading.serde_impls,
         })
+    }
+
+    /// Reads the parts queued, and those their names lead to, up to [`MAX_PARTS`].
+    fn read_queue(&mut self, reading: &mut Reading<'a>) {
+        while let Some(part) = reading.queue.pop_front() {
+            if reading.parts >= MAX_PARTS {
+                break;
+            }
+            reading.parts += 1;
+            let Some((tokens, module)) = self.read_part(part, reading) else {
+                continue;
+            };
+            write_tokens(&mut reading.text, tokens.clone());
+            reading.text.push('\n');
+            let mut names = Vec::new();
+            idents(tokens, &mut names);
+            for name in names {
+                self.follow(&name, &module, reading);
+            }
+        }
     }
 
     /// The tokens of `part` and the module its names resolve in; `None` when it is not read (an impl

@@ -136,12 +136,46 @@ fn tail(block: &syn::Block) -> Option<(&Expr, Vec<&syn::Local>)> {
 /// is not a pattern this reads.
 pub(crate) fn serialized(item: &ItemImpl) -> Option<Vec<Value>> {
     let (body, serializer) = method(item, "serialize")?;
-    let serializer = serializer?;
+    written_by(body, &serializer?, Vec::new())
+}
+
+/// The name a `serialize_with` function's body gives the value it writes (the field, as
+/// [`Value::Field`] with no variant), in [`with_serialized`]'s answer.
+pub(crate) const WITH_VALUE: &str = "<value>";
+
+/// What a `serialize_with` function (`fn serialize<S: Serializer>(value: &T, serializer: S)`)
+/// writes, read like a `Serialize` body: one value per branch; the value it is given is the field,
+/// [`Value::Field`] named [`WITH_VALUE`]. `None` when some branch is not a pattern this reads.
+pub(crate) fn with_serialized(function: &syn::ItemFn) -> Option<Vec<Value>> {
+    let mut params = typed_params(&function.sig);
+    let serializer = params.pop()??;
+    let value = params.pop()??;
+    let bound = vec![(value, None, WITH_VALUE.to_owned())];
+    written_by(&function.block, &serializer, bound)
+}
+
+/// The names of a signature's typed parameters, in order (`None` for a pattern that is no name).
+fn typed_params(sig: &syn::Signature) -> Vec<Option<String>> {
+    sig.inputs
+        .iter()
+        .filter_map(|input| match input {
+            syn::FnArg::Typed(typed) => Some(pat_name(&typed.pat)),
+            syn::FnArg::Receiver(_) => None,
+        })
+        .collect()
+}
+
+/// What `body` writes to the serializer named `serializer`, with the names `bound` stands for.
+fn written_by(
+    body: &syn::Block,
+    serializer: &str,
+    bound: Vec<(String, Option<String>, String)>,
+) -> Option<Vec<Value>> {
     let (expr, locals) = tail(body)?;
     let context = SerContext {
-        serializer: &serializer,
+        serializer,
         locals,
-        bound: Vec::new(),
+        bound,
     };
     let mut out = Vec::new();
     context.written(expr, &mut out)?;
@@ -276,6 +310,22 @@ impl SerContext<'_> {
                 Some(text_of(self.value(&call.receiver)))
             }
             Expr::Macro(mac) if mac.mac.path.is_ident("format") => Some(Value::Text(None)),
+            Expr::MethodCall(call) if call.args.is_empty() => {
+                numeric_accessor(&call.method.to_string()).map(|name| Value::Primitive(name.into()))
+            }
+            Expr::Cast(cast) => match &*cast.ty {
+                syn::Type::Path(ty) => {
+                    let name = ty.path.get_ident()?.to_string();
+                    (int_type(&name).is_some() || matches!(name.as_str(), "f32" | "f64")).then_some(
+                        Value::Primitive(if name.ends_with("size") {
+                            name.replace("size", "64")
+                        } else {
+                            name
+                        }),
+                    )
+                }
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -303,6 +353,20 @@ impl SerContext<'_> {
             _ => {}
         }
     }
+}
+
+/// The primitive a method of std's time types returns, by its name (`as_secs_f64`: `f64`;
+/// `as_millis`: `u128`), whatever its receiver: the names std gives `Duration`'s accessors, which a
+/// `serialize_with` function writes a time with.
+fn numeric_accessor(method: &str) -> Option<&'static str> {
+    Some(match method {
+        "as_secs_f64" => "f64",
+        "as_secs_f32" => "f32",
+        "as_secs" => "u64",
+        "as_millis" | "as_micros" | "as_nanos" => "u128",
+        "subsec_millis" | "subsec_micros" | "subsec_nanos" => "u32",
+        _ => return None,
+    })
 }
 
 /// The text of `value`: itself when it is text already.
@@ -386,7 +450,34 @@ fn qualified_self(func: &Expr) -> Option<syn::Type> {
 /// knows.
 pub(crate) fn deserialized(item: &ItemImpl) -> Option<Reading> {
     let (body, deserializer) = method(item, "deserialize")?;
-    let deserializer = deserializer?;
+    read_by(body, &deserializer?)
+}
+
+/// What a `deserialize_with` function (`fn deserialize<'de, D: Deserializer<'de>>(deserializer:
+/// D) -> Result<T, D::Error>`) reads, read like a `Deserialize` body, and the type it returns (`T`
+/// as written).
+pub(crate) fn with_deserialized(function: &syn::ItemFn) -> Option<(Reading, syn::Type)> {
+    let deserializer = typed_params(&function.sig).pop()??;
+    let syn::ReturnType::Type(_, returned) = &function.sig.output else {
+        return None;
+    };
+    let syn::Type::Path(returned) = &**returned else {
+        return None;
+    };
+    let last = returned.path.segments.last()?;
+    let syn::PathArguments::AngleBracketed(args) = &last.arguments else {
+        return None;
+    };
+    let Some(syn::GenericArgument::Type(ok)) = args.args.first() else {
+        return None;
+    };
+    Some((read_by(&function.block, &deserializer)?, ok.clone()))
+}
+
+/// What `body` reads of the deserializer named `deserializer`, when it reads it once, in a way this
+/// knows.
+fn read_by(body: &syn::Block, deserializer: &str) -> Option<Reading> {
+    let deserializer = deserializer.to_owned();
     let mut reads = Vec::new();
     let mut annotated = None;
     for stmt in &body.stmts {
@@ -668,161 +759,4 @@ pub(crate) fn int_type(name: &str) -> Option<(bool, u8)> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn item(text: &str) -> ItemImpl {
-        syn::parse_str(text).expect("an impl")
-    }
-
-    fn field(variant: Option<&str>, member: &str) -> Value {
-        Value::Field {
-            variant: variant.map(str::to_owned),
-            member: member.to_owned(),
-        }
-    }
-
-    #[test]
-    fn serialize_bodies_name_what_they_write() {
-        let cases = [
-            (
-                "serializer.serialize_u32(self.0)",
-                vec![Value::Primitive("u32".into())],
-            ),
-            ("s.serialize_str(self.as_str())", vec![Value::Text(None)]),
-            (
-                "self.0.as_str().serialize(s)",
-                vec![Value::Text(Some(Box::new(field(None, "0"))))],
-            ),
-            (
-                "serde::Serialize::serialize(&self.inner, s)",
-                vec![field(None, "inner")],
-            ),
-            (
-                "<u64 as Serialize>::serialize(&self.0, s)",
-                vec![Value::Type(syn::parse_str("u64").unwrap())],
-            ),
-            (
-                "s.collect_str(&self.0)",
-                vec![Value::Text(Some(Box::new(field(None, "0"))))],
-            ),
-            (
-                "{ let text = self.0.to_string(); s.serialize_str(&text) }",
-                vec![Value::Text(Some(Box::new(field(None, "0"))))],
-            ),
-            (
-                "match self { Id::Number(n) => s.serialize_u32(*n), Id::Text(t) => s.serialize_str(t) }",
-                vec![
-                    Value::Primitive("u32".into()),
-                    Value::Text(Some(Box::new(field(Some("Text"), "0")))),
-                ],
-            ),
-            (
-                "match *self { Kind::A => \"a\".serialize(s), Kind::B => s.serialize_str(\"b\") }",
-                vec![
-                    Value::Const("a".into()),
-                    Value::Text(Some(Box::new(Value::Const("b".into())))),
-                ],
-            ),
-        ];
-        for (body, expected) in cases {
-            let text = format!(
-                "impl Serialize for X {{ fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {{ {body} }} }}"
-            )
-            .replace("s: S", if body.starts_with("serializer") { "serializer: S" } else { "s: S" });
-            assert_eq!(serialized(&item(&text)), Some(expected), "{body}");
-        }
-        for body in [
-            "let mut map = s.serialize_map(None)?; map.end()",
-            "if self.0 > 1 { s.serialize_u8(1) } else { todo!() }",
-            "other(self, s)",
-        ] {
-            let text = format!(
-                "impl Serialize for X {{ fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {{ {body} }} }}"
-            );
-            assert!(serialized(&item(&text)).is_none(), "{body}");
-        }
-    }
-
-    fn text(ty: Option<&syn::Type>) -> String {
-        ty.map(crate::extract::syntax::tokens_text)
-            .unwrap_or_default()
-    }
-
-    fn reading(body: &str) -> Option<Reading> {
-        deserialized(&item(&format!(
-            "impl<'de> Deserialize<'de> for X {{ fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {{ {body} }} }}"
-        )))
-    }
-
-    #[test]
-    fn deserialize_bodies_name_what_they_read() {
-        let Some(Reading::Delegated {
-            ty,
-            fallible: false,
-            parsed_into: None,
-            local: None,
-            only: None,
-        }) = reading("u32::deserialize(d).map(X)")
-        else {
-            panic!()
-        };
-        assert_eq!(text(ty.as_deref()), "u32");
-        let Some(Reading::Delegated {
-            ty,
-            fallible: false,
-            local: Some(_),
-            ..
-        }) = reading(
-            "#[derive(Deserialize)] struct Helper { a: u8 } let h: Helper = Deserialize::deserialize(d)?; Ok(X { a: h.a })",
-        )
-        else {
-            panic!()
-        };
-        assert_eq!(text(ty.as_deref()), "Helper");
-        let Some(Reading::Delegated {
-            fallible: true,
-            parsed_into: Some(into),
-            ..
-        }) = reading(
-            "let s = String::deserialize(d)?; Uri::parse(s).map(X).map_err(serde::de::Error::custom)",
-        )
-        else {
-            panic!()
-        };
-        assert!(into.is_ident("Uri"));
-        let Some(Reading::Visitor { method, visitor }) = reading("d.deserialize_any(IdVisitor)")
-        else {
-            panic!()
-        };
-        assert_eq!(
-            (method.as_str(), visitor.is_ident("IdVisitor")),
-            ("deserialize_any", true)
-        );
-        assert!(
-            reading("let a = u8::deserialize(d)?; let b = u8::deserialize(d)?; Ok(X)").is_none()
-        );
-        assert!(reading("d.deserialize_map(X::visitor())").is_some());
-    }
-
-    #[test]
-    fn visitors_accept_what_their_methods_visit() {
-        let visitor = item(
-            "impl<'de> Visitor<'de> for V { type Value = Id;
-             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result { f.write_str(\"an id\") }
-             fn visit_u64<E: Error>(self, v: u64) -> Result<Id, E> { u32::try_from(v).map(Id::Number).map_err(E::custom) }
-             fn visit_str<E: Error>(self, v: &str) -> Result<Id, E> { Ok(Id::Text(v.to_owned())) }
-             fn visit_string<E: Error>(self, v: String) -> Result<Id, E> { Ok(Id::Text(v)) } }",
-        );
-        assert_eq!(
-            visited(&visitor),
-            vec![
-                Accepts::Int {
-                    negative: false,
-                    into: Some((false, 32))
-                },
-                Accepts::Str { parsed: false },
-            ]
-        );
-    }
-}
+mod tests;
