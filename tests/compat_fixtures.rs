@@ -132,6 +132,7 @@ macro_rules! fixtures {
 
 fixtures! {
     array_length_changed: Major,
+    array_length_changed__named_const: Major,
     custom_serde_changed: Major,
     custom_serde_changed__string_to_try_from: Major,
     deny_unknown_fields_added: Major,
@@ -176,6 +177,7 @@ fixtures! {
     message_removed: Major,
     none__double_option_to_option: None,
     none__wire_identical: None,
+    none__array_length_spelled_by_consts: None,
     none__declared_shape_kept: None,
     none__field_behind_a_feature_not_checked: None,
     none__hand_written_impl_unchanged: None,
@@ -219,6 +221,7 @@ fixtures! {
     variant_renamed: Major,
     variant_renamed__onto_an_accepted_alias: Minor,
     variant_renamed__serde_repr_discriminant_changed: Major,
+    variant_renamed__serde_repr_const_discriminant: Major,
     unresolved_type: Major,
 }
 

@@ -122,6 +122,12 @@ pub(super) enum Probe {
         roots: ImplRoots,
         digest: Option<Box<str>>,
     },
+    /// The value of a named integer constant as written in a module (see `Names::const_value`).
+    Const {
+        module: PathId,
+        segments: PathId,
+        value: Option<i128>,
+    },
 }
 
 /// Something a lowering did besides building its definition, replayed as it was done.
@@ -538,6 +544,15 @@ impl Renumber<'_> {
                 item: self.identity(item)?,
                 roots,
                 digest,
+            },
+            Probe::Const {
+                module,
+                segments,
+                value,
+            } => Probe::Const {
+                module: self.path(module)?,
+                segments: self.path(segments)?,
+                value,
             },
         })
     }
