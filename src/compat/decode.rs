@@ -457,7 +457,14 @@ impl<'a> Decoder<'a> {
                 };
                 let (i, var) = by_tag(en, t).ok_or_else(|| format!("unknown variant `{t}`"))?;
                 if var.style == Style::Unit {
-                    return Ok(i);
+                    // serde's unit visitor leaves the sequence's other elements unread, which its
+                    // buffered sequence then rejects.
+                    return match items.len() - 1 {
+                        0 => Ok(i),
+                        more => Err(format!(
+                            "invalid length {more}, expected 0 elements in sequence"
+                        )),
+                    };
                 }
                 let rest = Value::Array(items[1..].to_vec());
                 return self

@@ -4,18 +4,23 @@
 
 use serde_json::Value;
 
+use super::codec::Codec as _;
 use super::decode::Decoder;
 use super::issue::{Issue, Place, placed, wire_variant};
 use super::sample::Sampler;
 use super::shape::{EnumDef, same_variant};
 use super::walk::Walk;
 use super::wording::{quoted_alternatives, repr_text, variant_text};
+use crate::Format;
 use crate::model::{EnumRepr, Style, Ty, Variant};
 use crate::rules::RuleId;
 
-/// Whether a reader's `#[serde(other)]` variant takes a tag it does not know, by representation.
-fn other_takes(repr: &EnumRepr, style: Style) -> bool {
+/// Whether a reader's `#[serde(other)]` variant takes a tag it does not know, by representation (and
+/// format: `msgpack-compact` writes an internally tagged variant as `[tag, fields...]`, whose fields
+/// the unit visitor leaves unread and serde's buffered sequence then rejects).
+fn other_takes(format: Format, repr: &EnumRepr, style: Style) -> bool {
     match repr {
+        EnumRepr::Internal { .. } if format.structs_as_arrays() => style == Style::Unit,
         // The payload's other keys are ignored.
         EnumRepr::Internal { .. } => true,
         // A payload next to the tag is an error; a bare tag is taken.
@@ -267,11 +272,15 @@ impl Walk<'_> {
         let (issue, reader_variant) = if let Some(j) = renamed {
             reader_taken[j] = true;
             let reader_variant = &reader.variants[j];
-            (
-                self.variant_renamed(variant, reader_variant, witness),
-                Some(reader_variant),
-            )
-        } else if other.is_some() && other_takes(&reader.attrs.repr, variant.style) {
+            let issue = if reader_variant.other
+                && other_takes(self.format, &reader.attrs.repr, variant.style)
+            {
+                self.renamed_into_other(variant, reader_variant)
+            } else {
+                self.variant_renamed(variant, reader_variant, witness)
+            };
+            (issue, Some(reader_variant))
+        } else if other.is_some() && other_takes(self.format, &reader.attrs.repr, variant.style) {
             (self.taken_by_other(&reader.attrs.repr, variant), None)
         } else if let Some(caught) = self.caught_by_untagged(writer, reader, variant) {
             (self.unknown_tag_tried_untagged(variant, caught), None)
@@ -329,6 +338,22 @@ impl Walk<'_> {
         )
     }
 
+    /// The reader's `#[serde(other)]` variant renamed: it reads every tag it does not know, the
+    /// writer's new name among them, as itself, the variant the writer wrote.
+    fn renamed_into_other(&self, writer: &Variant, reader: &Variant) -> Issue {
+        Issue::change(
+            RuleId::VariantRenamed,
+            format!(
+                "{} writes the variant `{}` as `{}`; {} reads it as its `#[serde(other)]` variant `{}`, the same one",
+                self.writer_name(),
+                writer.rust_name,
+                writer.ser_name,
+                self.reader_name(),
+                reader.rust_name
+            ),
+        )
+    }
+
     fn taken_by_other(&self, repr: &EnumRepr, writer: &Variant) -> Issue {
         Issue::change(
             self.pick_rule(RuleId::VariantAdded, RuleId::VariantRemoved),
@@ -352,7 +377,7 @@ impl Walk<'_> {
         witness: Option<Value>,
     ) -> Issue {
         let rule = self.pick_rule(RuleId::VariantAddedWithoutOther, RuleId::VariantRemoved);
-        let catch_all_would_take = other_takes(repr, writer.style);
+        let catch_all_would_take = other_takes(self.format, repr, writer.style);
         let added = rule == RuleId::VariantAddedWithoutOther;
         let must_know = ": readers must know this variant one release before writers send it";
         let (why, advice) = match (has_other, catch_all_would_take) {
