@@ -505,6 +505,54 @@ case!(
     new_values: [new::Msg { step: new::Step::Skipped }],
 );
 
+// ----- untagged enums -----
+
+// A variant becoming a dynamic value that comes first: a `Host` payload is read as
+// `Rank(Value)` in the new release, which writes it back as it came. The new release's own `Host` is
+// read the same way: no misread of this change's (the value the new release writes, any value, is
+// another matter: old readers reject a `Rank` that is no `u32`).
+case!(
+    untagged_variant_shadowed_by_a_dynamic_value_alike,
+    renames: [],
+    breaks: [(Cbor, OldReadsNew), (Msgpack, OldReadsNew), (MsgpackCompact, OldReadsNew)],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub target: Target,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        #[serde(untagged)]
+        pub enum Target {
+            Rank(u32),
+            Host(String),
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub target: Target,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        #[serde(untagged)]
+        pub enum Target {
+            Rank(serde_json::Value),
+            Host(String),
+        }
+    },
+    old_values: [
+        old::Msg { target: old::Target::Rank(7) },
+        old::Msg { target: old::Target::Host("node1".to_owned()) },
+    ],
+    new_values: [
+        new::Msg { target: new::Target::Rank(serde_json::json!(3)) },
+        new::Msg { target: new::Target::Host("node2".to_owned()) },
+    ],
+);
+
 // ----- numbers: ciborium's float reader takes no integer; rmp-serde writes 128 bits as bytes -----
 
 case!(
