@@ -465,6 +465,47 @@ case!(
     new_values: [new::Msg { step: new::Step::Copy { from: "a".to_owned(), to: "b".to_owned() } }],
 );
 
+// A variant serde cannot write (an internally tagged newtype of an integer: "cannot serialize tagged
+// newtype variant containing an integer"): added, it sends old readers nothing.
+case!(
+    unwritable_variant_added,
+    renames: [],
+    breaks: [],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub step: Step,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        #[serde(tag = "op")]
+        pub enum Step {
+            Copy { from: String },
+            #[serde(other)]
+            Skipped,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub step: Step,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        #[serde(tag = "op")]
+        pub enum Step {
+            Copy { from: String },
+            Held(u32),
+            #[serde(other)]
+            Skipped,
+        }
+    },
+    old_values: [old::Msg { step: old::Step::Copy { from: "a".to_owned() } }],
+    new_values: [new::Msg { step: new::Step::Skipped }],
+);
+
 // The `other` variant renamed on the wire: a reader takes the unknown name as its `other` variant,
 // which is the variant written.
 case!(

@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::codec::Codec as _;
 use super::decode::Decoder;
 use super::issue::{Issue, Place, placed, wire_variant};
-use super::sample::Sampler;
+use super::sample::{Sampler, writable};
 use super::shape::{EnumDef, same_variant};
 use super::walk::Walk;
 use super::wording::{quoted_alternatives, repr_text, variant_text};
@@ -272,7 +272,9 @@ impl Walk<'_> {
         let (issue, reader_variant) = if let Some(j) = renamed {
             reader_taken[j] = true;
             let reader_variant = &reader.variants[j];
-            let issue = if reader_variant.other
+            let issue = if !writable(self.writer, &writer.attrs.repr, variant) {
+                self.never_written(variant)
+            } else if reader_variant.other
                 && other_takes(self.format, &reader.attrs.repr, variant.style)
             {
                 self.renamed_into_other(variant, reader_variant)
@@ -280,6 +282,8 @@ impl Walk<'_> {
                 self.variant_renamed(variant, reader_variant, witness)
             };
             (issue, Some(reader_variant))
+        } else if !writable(self.writer, &writer.attrs.repr, variant) {
+            (self.never_written(variant), None)
         } else if other.is_some() && other_takes(self.format, &reader.attrs.repr, variant.style) {
             (self.taken_by_other(&reader.attrs.repr, variant), None)
         } else if let Some(caught) = self.caught_by_untagged(writer, reader, variant) {
@@ -335,6 +339,20 @@ impl Walk<'_> {
                 quoted_alternatives(&reader.de_names)
             ),
             witness,
+        )
+    }
+
+    /// A variant the reader does not know that serde cannot write (an internally tagged newtype
+    /// variant holding no struct or map): no payload of it reaches the reader.
+    fn never_written(&self, writer: &Variant) -> Issue {
+        Issue::change(
+            self.pick_rule(RuleId::VariantAdded, RuleId::VariantRemoved),
+            format!(
+                "the variant `{}` of {} is unknown to {}, but serde cannot write it (an internally tagged newtype variant holds only a struct or a map)",
+                writer.rust_name,
+                self.writer_name(),
+                self.reader_name()
+            ),
         )
     }
 
