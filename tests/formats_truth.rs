@@ -90,7 +90,8 @@ fn rendered<T: Serialize + std::fmt::Debug>(value: &T) -> Value {
 }
 
 /// Renames the writer's field names and variant tags to the reader's (`(from, to)` pairs), everywhere in
-/// `v` (a tag is a string value: an internally tagged enum's `"op": "Drop"`).
+/// `v` (a tag is a string value: an internally tagged enum's `"op": "Drop"`, or a serde_repr
+/// discriminant: `("0", "Low")` makes `0` the reader's `"Low"`).
 fn rename(v: Value, names: &[(&str, &str)]) -> Value {
     match v {
         Value::Object(m) => Value::Object(
@@ -111,6 +112,11 @@ fn rename(v: Value, names: &[(&str, &str)]) -> Value {
                 .find(|(from, _)| *from == text)
                 .map_or(text, |(_, to)| (*to).to_owned()),
         ),
+        // A serde_repr variant's tag is its discriminant.
+        Value::Number(n) => match names.iter().find(|(from, _)| *from == n.to_string()) {
+            Some((_, to)) => Value::String((*to).to_owned()),
+            None => Value::Number(n),
+        },
         other => other,
     }
 }
@@ -544,6 +550,88 @@ case!(
     },
     old_values: [old::Msg { step: old::Step::Skipped }],
     new_values: [new::Msg { step: new::Step::Skipped }],
+);
+
+// ----- a serde_repr enum read as an externally tagged one -----
+
+// rmp-serde reads a bare integer as a unit variant's index: discriminants that are the indices read as
+// the same variants there; ciborium (and serde_json) ask for a string or a map.
+case!(
+    integer_enum_read_by_index_in_messagepack,
+    renames: [("0", "Low"), ("1", "High")],
+    breaks: [
+        (Cbor, OldReadsNew), (Cbor, NewReadsOld),
+        (Msgpack, OldReadsNew), (MsgpackCompact, OldReadsNew),
+    ],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub level: Level,
+        }
+
+        #[derive(serde_repr::Serialize_repr, serde_repr::Deserialize_repr, Debug)]
+        #[repr(u8)]
+        pub enum Level {
+            Low = 0,
+            High = 1,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub level: Level,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        pub enum Level {
+            Low,
+            High,
+        }
+    },
+    old_values: [old::Msg { level: old::Level::Low }, old::Msg { level: old::Level::High }],
+    new_values: [new::Msg { level: new::Level::High }],
+);
+
+// Discriminants that are not the indices: `1` is read as the second variant, `2` is no index.
+case!(
+    integer_enum_read_by_index_misread,
+    renames: [],
+    breaks: [
+        (Cbor, OldReadsNew), (Cbor, NewReadsOld),
+        (Msgpack, OldReadsNew), (Msgpack, NewReadsOld),
+        (MsgpackCompact, OldReadsNew), (MsgpackCompact, NewReadsOld),
+    ],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub level: Level,
+        }
+
+        #[derive(serde_repr::Serialize_repr, serde_repr::Deserialize_repr, Debug)]
+        #[repr(u8)]
+        pub enum Level {
+            Low = 1,
+            High = 2,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub level: Level,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        pub enum Level {
+            Low,
+            High,
+        }
+    },
+    old_values: [old::Msg { level: old::Level::Low }, old::Msg { level: old::Level::High }],
+    new_values: [new::Msg { level: new::Level::High }],
 );
 
 // ----- untagged enums -----
