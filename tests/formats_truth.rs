@@ -552,6 +552,49 @@ case!(
     new_values: [new::Msg { step: new::Step::Skipped }],
 );
 
+// ----- internally tagged enums in msgpack-compact: the tag's key is not on the wire -----
+
+// `msgpack-compact` writes an internally tagged variant as `[tag, fields...]`: the tag's key is on the
+// wire only in the map formats.
+case!(
+    tag_key_renamed_is_nothing_in_compact_msgpack,
+    renames: [],
+    breaks: [
+        (Cbor, OldReadsNew), (Cbor, NewReadsOld),
+        (Msgpack, OldReadsNew), (Msgpack, NewReadsOld),
+    ],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub event: Event,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        #[serde(tag = "type")]
+        pub enum Event {
+            Start { id: u64 },
+            Idle,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub event: Event,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        #[serde(tag = "kind")]
+        pub enum Event {
+            Start { id: u64 },
+            Idle,
+        }
+    },
+    old_values: [old::Msg { event: old::Event::Start { id: 4 } }, old::Msg { event: old::Event::Idle }],
+    new_values: [new::Msg { event: new::Event::Start { id: 5 } }, new::Msg { event: new::Event::Idle }],
+);
+
 // ----- a serde_repr enum read as an externally tagged one -----
 
 // rmp-serde reads a bare integer as a unit variant's index: discriminants that are the indices read as

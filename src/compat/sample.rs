@@ -444,6 +444,14 @@ impl<'a> Sampler<'a> {
         if !writable(self.side, &en.attrs.repr, v) {
             return None;
         }
+        if self.side.format.structs_as_arrays()
+            && matches!(en.attrs.repr, EnumRepr::Internal { .. })
+            && v.style == Style::Unit
+            && !v.untagged
+        {
+            // serde writes it as a struct of one field, the tag: in `msgpack-compact`, `[tag]`.
+            return Some(Value::Array(vec![json!(v.ser_name)]));
+        }
         let payload = self.payload(v, full)?;
         wrap_variant(&en.attrs.repr, v, payload)
     }
