@@ -1,7 +1,8 @@
 //! A release that cannot read what it writes itself: serde's `tag` on a struct that denies unknown fields
 //! (the tag key is written and never consumed), a required field under `skip_serializing_if` (left out,
 //! then missing), and in a format that reads structs by position (bincode, postcard, `msgpack-compact`) a
-//! field under `skip_serializing_if` that shifts the fields after it. Such a message is broken for every
+//! field under `skip_serializing_if` that shifts the fields after it, or in `msgpack-compact` a struct's own
+//! `tag`, written as its first element and read as its first field. Such a message is broken for every
 //! peer, its own release included, whatever the upgrade order: the contract reports it where the change
 //! introduces it, with the payload the release rejects as witness.
 
@@ -23,7 +24,14 @@ pub(crate) fn self_rejection(side: SideRef<'_>, ty: &Ty) -> Option<(Value, Strin
     if side.format.names_fields() {
         return decoded_by_itself(side, ty);
     }
-    let field = shifting_skip(side, ty, &mut FxHashSet::default())?;
+    let Some(field) = shifting_skip(side, ty, &mut FxHashSet::default()) else {
+        // `msgpack-compact` is self-describing but for structs: one it writes can still be one it
+        // rejects (a struct's own `tag`, written first, read as its first field).
+        return match side.format.structs_as_arrays() {
+            true => decoded_by_itself(side, ty),
+            false => None,
+        };
+    };
     let witness = Sampler::keeping_skippable(side).value(ty, false)?;
     Some((
         witness,

@@ -248,7 +248,14 @@ impl<'a> Sampler<'a> {
             Shape::Struct(obj) => {
                 let flat = flatten(self.side, Role::Writer, &obj.fields, &obj.attrs);
                 if let Some(items) = self.compact_array(&obj.fields, full) {
-                    return items;
+                    // serde writes a struct's own `tag` as its first field.
+                    return match (items, &flat.tag) {
+                        (Some(Value::Array(mut items)), Some(tag)) => {
+                            items.insert(0, json!(tag.value));
+                            Some(Value::Array(items))
+                        }
+                        (items, _) => items,
+                    };
                 }
                 Value::Object(self.object(&flat, full)?)
             }
