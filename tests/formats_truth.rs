@@ -524,6 +524,47 @@ case!(
     new_values: [new::Msg { step: new::Step::Skipped }],
 );
 
+// A struct variant becoming a unit one: `[tag, fields...]` read as `[tag]` is rejected in
+// msgpack-compact; the map formats' unit variant skips the other keys.
+case!(
+    struct_variant_becomes_unit_in_compact_msgpack,
+    renames: [],
+    breaks: [
+        (Cbor, OldReadsNew), (Msgpack, OldReadsNew),
+        (MsgpackCompact, OldReadsNew), (MsgpackCompact, NewReadsOld),
+    ],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub step: Step,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        #[serde(tag = "op")]
+        pub enum Step {
+            Start { id: u64 },
+            Stop,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub step: Step,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        #[serde(tag = "op")]
+        pub enum Step {
+            Start,
+            Stop,
+        }
+    },
+    old_values: [old::Msg { step: old::Step::Start { id: 9 } }],
+    new_values: [new::Msg { step: new::Step::Start }],
+);
+
 // The `other` variant renamed on the wire: a reader takes the unknown name as its `other` variant,
 // which is the variant written.
 case!(

@@ -10,7 +10,7 @@ use super::positional::{Item, ItemLists, ItemsOf, field_item};
 use super::sample::{Sampler, wrap_variant};
 use super::shape::{EnumDef, Role, Shape};
 use super::walk::Walk;
-use crate::model::{Style, Ty, Variant};
+use crate::model::{EnumRepr, Style, Ty, Variant};
 
 /// The fields of a struct shape read by position in `msgpack-compact`, as `role` sees them: `None`
 /// for any other shape and for a struct with a flattened field.
@@ -57,7 +57,8 @@ impl Walk<'_> {
         Some(self.compare_items(&lists))
     }
 
-    /// Two struct variants (neither with a flattened field) in `msgpack-compact`: their fields by
+    /// Two struct variants (neither with a flattened field) in `msgpack-compact`, or a struct variant and
+    /// an internally tagged unit one (`[tag]`, which rejects the fields after the tag): their fields by
     /// position, the witness wrapped in the writer's variant; `None` in other formats.
     pub(super) fn compare_compact_variants(
         &mut self,
@@ -65,8 +66,16 @@ impl Walk<'_> {
         writer_variant: &Variant,
         reader_variant: &Variant,
     ) -> Option<Vec<Issue>> {
-        let positional =
-            |v: &Variant| v.style == Style::Named && !v.fields.iter().any(|f| f.flatten);
+        // An internally tagged unit variant is `[tag]`: no fields by position (an externally tagged
+        // one is a bare string, no array).
+        let internal = matches!(writer_enum.attrs.repr, EnumRepr::Internal { .. });
+        let positional = |v: &Variant| {
+            (v.style == Style::Named && !v.fields.iter().any(|f| f.flatten))
+                || (internal && v.style == Style::Unit)
+        };
+        if writer_variant.style == Style::Unit && reader_variant.style == Style::Unit {
+            return None;
+        }
         if !self.format.structs_as_arrays()
             || !positional(writer_variant)
             || !positional(reader_variant)
