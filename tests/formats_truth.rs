@@ -758,6 +758,41 @@ case!(
     new_values: [new::Msg { level: new::Level::High }],
 );
 
+// A serde_repr enum and an integer newtype write the same integers: compared by the integers.
+case!(
+    integer_enum_becomes_integer_newtype,
+    renames: [],
+    breaks: [
+        (Cbor, OldReadsNew), (Msgpack, OldReadsNew), (MsgpackCompact, OldReadsNew),
+    ],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub level: Level,
+        }
+
+        #[derive(serde_repr::Serialize_repr, serde_repr::Deserialize_repr, Debug)]
+        #[repr(u8)]
+        pub enum Level {
+            Low = 1,
+            High = 7,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub level: Level,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        pub struct Level(pub u16);
+    },
+    old_values: [old::Msg { level: old::Level::Low }, old::Msg { level: old::Level::High }],
+    new_values: [new::Msg { level: new::Level(7) }, new::Msg { level: new::Level(300) }],
+);
+
 // ----- untagged enums -----
 
 // A variant becoming a dynamic value that comes first: a `Host` payload is read as
