@@ -156,6 +156,7 @@ fixtures! {
     field_renamed__onto_an_accepted_alias: Minor,
     field_renamed_on_wire: Major,
     field_type_changed: Major,
+    field_type_changed__catch_all_key_promoted: Major,
     field_type_changed__postcard_string_to_bytes: Major,
     field_type_changed__declared_shape: Major,
     field_type_changed__macro_generated_type_of_the_same_name: Major,

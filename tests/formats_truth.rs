@@ -648,6 +648,71 @@ case!(
     new_values: [new::Msg { event: new::Event::Start { id: 5 } }, new::Msg { event: new::Event::Idle }],
 );
 
+// ----- a key of a flattened catch-all map promoted to a typed field -----
+
+// Old writers put anything under any key of `extra`, `priority` included: the new release reads it as
+// a `u8` and rejects what is not one (a reader upgraded first meets such payloads).
+case!(
+    catch_all_key_promoted_to_a_typed_field,
+    renames: [],
+    breaks: [(Cbor, NewReadsOld), (Msgpack, NewReadsOld), (MsgpackCompact, NewReadsOld)],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u32,
+            #[serde(flatten)]
+            pub extra: std::collections::BTreeMap<String, serde_json::Value>,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u32,
+            #[serde(default)]
+            pub priority: u8,
+            #[serde(flatten)]
+            pub extra: std::collections::BTreeMap<String, serde_json::Value>,
+        }
+    },
+    old_values: [
+        old::Msg { id: 1, extra: [("priority".to_owned(), serde_json::json!("high"))].into() },
+        old::Msg { id: 2, extra: Default::default() },
+    ],
+    new_values: [new::Msg { id: 3, priority: 4, extra: Default::default() }],
+);
+
+// The map's values are all ones the new field reads: new readers reject nothing (old readers do reject
+// the new field's values past a `u8`, read into their map).
+case!(
+    catch_all_key_promoted_to_a_wider_field,
+    renames: [],
+    breaks: [(Cbor, OldReadsNew), (Msgpack, OldReadsNew), (MsgpackCompact, OldReadsNew)],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u32,
+            #[serde(flatten)]
+            pub limits: std::collections::BTreeMap<String, u8>,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u32,
+            #[serde(default)]
+            pub cpu: u16,
+            #[serde(flatten)]
+            pub limits: std::collections::BTreeMap<String, u8>,
+        }
+    },
+    old_values: [old::Msg { id: 1, limits: [("cpu".to_owned(), 200)].into() }],
+    new_values: [new::Msg { id: 3, cpu: 4, limits: [("mem".to_owned(), 9)].into() }],
+);
+
 // ----- tuples -----
 
 case!(

@@ -2252,6 +2252,11 @@ fixture_witnesses!(
     [Msg]
 );
 fixture_witnesses!(
+    witnesses_field_type_changed__catch_all_key_promoted,
+    "field_type_changed__catch_all_key_promoted",
+    [Submit]
+);
+fixture_witnesses!(
     witnesses_array_length_changed__named_const,
     "array_length_changed__named_const",
     [Msg]
