@@ -1422,6 +1422,33 @@ case!(
     },
 );
 
+// Bytes: postcard and bincode write `serialize_bytes` as a length and the bytes, which is what a
+// `Vec<u8>` is too (a length, then each `u8` as one byte): nothing changes on the wire.
+case!(
+    vec_u8_to_byte_buf,
+    renames: [],
+    conservative: [],
+    old: {
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub data: Vec<u8>,
+            pub raw: Vec<u8>,
+            pub chunk: Vec<u8>,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub data: serde_bytes::ByteBuf,
+            #[serde(with = "serde_bytes")]
+            pub raw: Vec<u8>,
+            pub chunk: bytes::Bytes,
+        }
+    },
+);
+
 // Array lengths given by constants: rustc evaluates them, so the engine must too (a changed constant
 // is a changed length; another spelling of the same length is nothing).
 case!(
