@@ -694,3 +694,55 @@ pub struct Req {
         Ty::external("[u8 ; netlib::NOWHERE]")
     );
 }
+
+/// `netlib` as published at 1.2.0 and at 1.3.0, where `Link`'s `href` became `url` on the wire.
+struct Upgraded;
+
+impl Locate for Upgraded {
+    fn locate(&self, krate: &ExternalCrate) -> Located {
+        let mut found = Memory.locate(krate);
+        if krate.version == "1.3.0"
+            && let CrateSource::Files { root_file, .. } = &found.source
+        {
+            let files: BTreeMap<String, String> = [
+                ("/deps/netlib/src/lib.rs", NETLIB.to_owned()),
+                (
+                    "/deps/netlib/src/link.rs",
+                    NETLIB_LINK.replace("pub href: String", "pub url: String"),
+                ),
+            ]
+            .into_iter()
+            .map(|(path, text)| (path.to_owned(), text))
+            .collect();
+            found.source = CrateSource::Files {
+                root_file: root_file.clone(),
+                reader: Rc::new(files),
+            };
+        }
+        found
+    }
+}
+
+/// A dependency upgraded between the releases renames a field of a type the message reaches: the
+/// comparison sees the two releases' definitions and reports the rename.
+#[test]
+fn a_field_a_dependency_upgrade_renames_is_found() {
+    let with = |version: &str| {
+        let mut externals = externals();
+        externals.crates[0].version = version.to_owned();
+        externals.locator = Some(Rc::new(Upgraded));
+        extract_demo(&externals)
+    };
+    let (old, new) = (with("1.2.0"), with("1.3.0"));
+    let found =
+        crate::compat::compare_protocol(&old, &new, "p", "v1.0.0", crate::compat::Scope::Full);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.level == crate::findings::Level::Major
+                && f.field
+                    .as_deref()
+                    .is_some_and(|field| field.starts_with("link."))),
+        "{found:#?}"
+    );
+}
