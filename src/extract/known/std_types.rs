@@ -17,7 +17,8 @@
 //!   dropped.
 //! - `NonZero*` and `NonZero<T>`: the integer, whose reader rejects 0 ([`Ty::Refined`], domain `nonzero`).
 //! - `Duration`: a struct `{ secs: u64, nanos: u32 }`; `SystemTime`: `{ secs_since_epoch: u64,
-//!   nanos_since_epoch: u32 }` (writing a time before the epoch fails). Both readers reject unknown fields.
+//!   nanos_since_epoch: u32 }` (writing a time before the epoch fails; reading one past the platform's
+//!   `SystemTime`, `i64` seconds on Linux and macOS, fails too). Both readers reject unknown fields.
 //! - `Range` / `RangeInclusive`: `{ start, end }`; `RangeFrom`: `{ start }`; `RangeTo`: `{ end }`; unknown
 //!   fields rejected. `Bound`: an enum `Unbounded`, `Included(T)`, `Excluded(T)`. `Result`: `Ok(T)`,
 //!   `Err(E)`.
@@ -252,6 +253,24 @@ fn defined(name: &str, args: &[Ty]) -> Option<Known> {
     })
 }
 
+/// `SystemTime`'s seconds since the epoch: a `u64` on the wire, which serde's reader adds to
+/// `UNIX_EPOCH`, failing past what the platform's `SystemTime` holds: `i64` seconds on Linux and macOS,
+/// the servers wirecheck's users run (Windows holds less, which the model does not say). A `Duration`'s
+/// `u64` of seconds, or a hand-written mirror's, reaches past it.
+fn system_time_seconds() -> Ty {
+    super::crates::with_extent(
+        super::crates::refined(
+            u(64),
+            "system-time-seconds",
+            &[],
+            "1704164645",
+            Some("9223372036854775808"),
+        ),
+        0,
+        i128::from(i64::MAX),
+    )
+}
+
 /// The definition of a std type serde writes as a struct or an enum, under its canonical path.
 fn definition(name: &str) -> Option<TypeDef> {
     let param = |name: &str| Ty::Param { name: name.into() };
@@ -275,7 +294,7 @@ fn definition(name: &str) -> Option<TypeDef> {
             "std::time::SystemTime",
             &[],
             vec![
-                field("secs_since_epoch", secs),
+                field("secs_since_epoch", system_time_seconds()),
                 field("nanos_since_epoch", nanos),
             ],
         ),
