@@ -2,7 +2,7 @@
 //! revisions a check compares (the working tree from disk, the baseline from git objects) and parse each
 //! with `syn::parse_file`, nothing else: no module tree, no name resolution, no comparison, no cache. A
 //! checker that looks at every file of both revisions cannot be faster than this; wirecheck is, by not
-//! parsing most files (see the README's "Performance" section).
+//! parsing most files (see docs/performance.md).
 //!
 //! ```text
 //! cargo build --release --features checker --example floor

@@ -46,6 +46,16 @@ pub enum Side {
     New,
 }
 
+impl Side {
+    /// `old` or `new`, as reports write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Side::Old => "old",
+            Side::New => "new",
+        }
+    }
+}
+
 /// One reported change.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Finding {

@@ -47,6 +47,8 @@ pub use wirecheck_macros::{Message, Protocol, Wire};
 pub mod handshake;
 
 #[cfg(feature = "checker")]
+pub mod changelog;
+#[cfg(feature = "checker")]
 pub mod check;
 #[cfg(feature = "checker")]
 pub mod cli;
@@ -69,9 +71,13 @@ pub mod outcome;
 #[cfg(feature = "checker")]
 pub mod policy;
 #[cfg(feature = "checker")]
+pub mod registry;
+#[cfg(feature = "checker")]
 pub mod report;
 #[cfg(feature = "checker")]
 pub mod rules;
+#[cfg(feature = "checker")]
+pub mod snapshot;
 #[cfg(feature = "checker")]
 pub mod source;
 #[cfg(feature = "checker")]

@@ -5,8 +5,8 @@
 //! [`compute`] is pure over snapshots: for each protocol and each pair of revisions (older, newer) that both
 //! declare it, it runs the comparison with [`Scope::Full`], which checks every message in each direction
 //! the contract's table needs for its kind and the protocol's upgrade order, then applies the
-//! `wirecheck.toml` allows as `check` does. `matrix` is the thin driver that reads `wirecheck.toml` and the
-//! snapshots from the working tree and from git.
+//! `wirecheck.toml` allows as `check` does. `read_revisions` is the thin driver that reads `wirecheck.toml`
+//! and the snapshots from the working tree and from git, for the matrix and the changelog.
 
 use semver::Version;
 use serde::Serialize;
@@ -107,6 +107,16 @@ pub enum MatrixError {
     /// `wirecheck.toml` is unreadable or has an invalid `[[allow]]` entry.
     #[error("{0}. Fix the file (every [[allow]] needs rule, message and reason)")]
     Config(#[from] ConfigError),
+    /// `--since TAG` names no release tag before HEAD.
+    #[error(
+        "no release tag `{tag}` matching `{pattern}` is HEAD or an ancestor of it: name one that `git tag --list '{pattern}' --merged HEAD` lists (a shallow clone has none: fetch them with git fetch --unshallow --tags)"
+    )]
+    NoSuchRelease {
+        /// The tag named.
+        tag: String,
+        /// The release tag glob.
+        pattern: String,
+    },
 }
 
 /// Computes the matrix over snapshots given oldest first, without `wirecheck.toml`. Pure: no git, no
@@ -138,9 +148,7 @@ pub fn compute_with_allows(revisions: &[(Revision, Snapshot)], config: &Config) 
                     if versions[i].is_none() || versions[j].is_none() {
                         continue;
                     }
-                    let mut findings =
-                        compat::compare_protocol(older, newer, name, &older_rev.label, Scope::Full);
-                    Allows::new(config).apply(name, versions[j].as_ref(), &mut findings);
+                    let findings = pair_findings((older_rev, older), newer, name, config);
                     pairs.push(pair(i, j, findings));
                 }
             }
@@ -155,6 +163,22 @@ pub fn compute_with_allows(revisions: &[(Revision, Snapshot)], config: &Config) 
         revisions: revisions.iter().map(|(r, _)| r.clone()).collect(),
         protocols,
     }
+}
+
+/// The findings of the protocol `name` between the revisions `older` and `newer`, every message in each
+/// direction its kind needs under the protocol's upgrade order, with the `[[allow]]` entries of `config`
+/// applied (an entry's `until` compared with the newer's version): what a cell of the matrix and a
+/// release of the changelog say of the pair.
+pub(crate) fn pair_findings(
+    (older_rev, older): (&Revision, &Snapshot),
+    newer: &Snapshot,
+    name: &str,
+    config: &Config,
+) -> Vec<Finding> {
+    let mut findings = compat::compare_protocol(older, newer, name, &older_rev.label, Scope::Full);
+    let version = newer.protocol(name).map(|p| &p.version);
+    Allows::new(config).apply(name, version, &mut findings);
+    findings
 }
 
 fn pair(older: usize, newer: usize, findings: Vec<Finding>) -> Pair {
@@ -193,20 +217,26 @@ pub(crate) struct MatrixOptions {
     /// Extract every release again instead of reading what an earlier run kept in the
     /// [store](crate::store).
     pub(crate) no_cache: bool,
+    /// Every release from this tag on instead of the last `releases` (the changelog's `--since`).
+    pub(crate) since: Option<String>,
 }
 
-/// Reads the last `releases` release tags (ancestors of HEAD, pre-releases skipped) from git and the
-/// working tree, and computes their matrix with the allows of the workspace's `wirecheck.toml`. A release
-/// whose source cannot be read is left out, and `progress` told why.
-pub(crate) fn matrix(
+/// The revisions a matrix (or a changelog) reads, oldest first, the working tree
+/// last: the last `options.releases` release tags, or with `options.since` every release from that tag
+/// on; with the workspace's `wirecheck.toml`. A release whose source cannot be read is left out, and
+/// `progress` told why.
+pub(crate) fn read_revisions(
     options: &MatrixOptions,
     progress: &mut dyn Progress,
-) -> Result<Matrix, MatrixError> {
+) -> Result<(Vec<(Revision, Snapshot)>, Config), MatrixError> {
     let mut workspace = Workspace::load(options.manifest_path.as_deref(), &options.packages)?;
     let config = config::load(&workspace.root)?;
     workspace.options.shapes = config.shapes.clone();
     let repo = workspace.repository()?;
-    let releases = last_releases(&repo, &options.tag_pattern, options.releases, progress)?;
+    let releases = match &options.since {
+        None => last_releases(&repo, &options.tag_pattern, options.releases, progress)?,
+        Some(tag) => releases_since(&repo, &options.tag_pattern, tag, progress)?,
+    };
     // Files unchanged between releases are parsed once; releases read before come from the store.
     let history = History::new(&workspace, &repo, options.no_cache);
     let read = read_releases(&releases, progress, |release| {
@@ -228,7 +258,26 @@ pub(crate) fn matrix(
     };
     snapshots.push((working_tree, Arc::unwrap_or_clone(history.current()?)));
     select(&workspace, &mut snapshots)?;
-    Ok(compute_with_allows(&snapshots, &config))
+    Ok((snapshots, config))
+}
+
+/// The release tags from `since` on (ancestors of HEAD, oldest first); an error when `since` is not one
+/// of them.
+fn releases_since(
+    repo: &crate::source::Repo,
+    pattern: &str,
+    since: &str,
+    progress: &mut dyn Progress,
+) -> Result<Vec<crate::source::Release>, MatrixError> {
+    let mut releases = last_releases(repo, pattern, usize::MAX, progress)?;
+    let Some(at) = releases.iter().position(|r| r.tag == since) else {
+        return Err(MatrixError::NoSuchRelease {
+            tag: since.to_owned(),
+            pattern: crate::workspace::tag_pattern(pattern).to_owned(),
+        });
+    };
+    releases.drain(..at);
+    Ok(releases)
 }
 
 /// Keeps in `snapshots` (the working tree's last) the protocols the packages named with `-p` select

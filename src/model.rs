@@ -465,7 +465,9 @@ pub enum Ty {
         outside: Option<String>,
         /// For an integer base: the least and the greatest value of the domain, as decimal text. The
         /// domain is every integer between them except `outside` (`nonzero` over `i32`: `i32::MIN` to
-        /// `i32::MAX`, less 0); a writer writes only these. Absent: the domain's extent is unknown.
+        /// `i32::MAX`, less 0); a writer writes only these. For a string base, the same JSON string
+        /// twice: the domain is that one string (a constant a hand-written impl writes and accepts).
+        /// Absent: the domain's extent is unknown.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         extent: Option<(String, String)>,
     },

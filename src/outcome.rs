@@ -31,6 +31,36 @@ pub struct Baseline {
     /// Only the baseline was compared, not the older releases (`--baseline-only`): their records and
     /// `min_compatible` went unchecked.
     pub baseline_only: bool,
+    /// The committed snapshots compared against, one per protocol ([`BaselineChoice::Snapshot`] and
+    /// [`BaselineChoice::AgainstSnapshot`]); absent from JSON otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub snapshots: Vec<SnapshotUse>,
+}
+
+/// One committed snapshot a check compared against (`baseline.snapshots[]` in JSON).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SnapshotUse {
+    /// The protocol.
+    pub protocol: String,
+    /// Its version in the snapshot.
+    pub version: Version,
+    /// The file, relative to the workspace root (or as named with `--against-snapshot`); for a
+    /// registry baseline, the published package's `Cargo.toml` where cargo unpacked it.
+    pub file: String,
+    /// For a registry baseline: the published package and version (`flux-protocols 0.87.0`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub registry: Option<String>,
+}
+
+impl SnapshotUse {
+    /// How findings name what they are against: `snapshot 0.87.0`, or the published package
+    /// `flux-protocols 0.87.0 (registry)`.
+    pub fn label(&self) -> String {
+        match &self.registry {
+            Some(published) => format!("{published} (registry)"),
+            None => format!("snapshot {}", self.version),
+        }
+    }
 }
 
 /// How a check chose its baseline (`baseline.chosen` in JSON).
@@ -46,6 +76,13 @@ pub enum BaselineChoice {
     Against,
     /// None: no release tag yet, and `--first-release` reports every protocol as new.
     FirstRelease,
+    /// The committed snapshots (`wire-snapshots/`), since no release tag could be read (a shallow clone
+    /// without tags).
+    Snapshot,
+    /// The snapshot files named with `--against-snapshot`.
+    AgainstSnapshot,
+    /// The published packages, fetched from their registry (`--against-registry`).
+    Registry,
 }
 
 impl Baseline {
@@ -57,6 +94,7 @@ impl Baseline {
             chosen,
             head_release: None,
             baseline_only: false,
+            snapshots: Vec::new(),
         }
     }
 
@@ -88,6 +126,14 @@ impl Baseline {
             (BaselineChoice::FirstRelease, _) => statements.push(
                 "first release (--first-release): no release precedes HEAD, so nothing is compared and every protocol is reported as new".to_owned(),
             ),
+            (
+                BaselineChoice::Snapshot
+                | BaselineChoice::AgainstSnapshot
+                | BaselineChoice::Registry,
+                _,
+            ) => {
+                statements.push(self.snapshot_statement());
+            }
             _ => {}
         }
         if self.baseline_only {
@@ -97,6 +143,39 @@ impl Baseline {
             ));
         }
         statements
+    }
+}
+
+impl Baseline {
+    /// What a check against committed snapshots says of its baseline: which file of each protocol, and why.
+    fn snapshot_statement(&self) -> String {
+        let files: Vec<String> = self
+            .snapshots
+            .iter()
+            .map(|s| format!("{} {} ({})", s.protocol, s.version, s.file))
+            .collect();
+        let files = match files.is_empty() {
+            true => "none: every protocol is new".to_owned(),
+            false => files.join(", "),
+        };
+        match self.chosen {
+            BaselineChoice::Registry => {
+                let mut published: Vec<&str> = (self.snapshots.iter())
+                    .filter_map(|s| s.registry.as_deref())
+                    .collect();
+                published.dedup();
+                format!(
+                    "baseline: the published {} (--against-registry), fetched by cargo, compared with their sources: {files}",
+                    published.join(", ")
+                )
+            }
+            BaselineChoice::AgainstSnapshot => {
+                format!("baseline: the snapshots named with --against-snapshot: {files}")
+            }
+            _ => format!(
+                "baseline: the committed wire snapshots, since this shallow clone cannot read the release tags (none fetched, or their history cut): {files}. To compare with the release tags instead, fetch them (git fetch --unshallow --tags, or `fetch-depth: 0` in actions/checkout)"
+            ),
+        }
     }
 }
 
@@ -183,6 +262,12 @@ pub(crate) struct ProtocolChanges {
     pub(crate) findings: Vec<Finding>,
     /// The working tree's window, as compared (`None` when the protocol was removed).
     pub(crate) window: Option<Window>,
+}
+
+impl crate::store::Comparison for ProtocolChanges {
+    fn protocol(&self) -> &str {
+        &self.name
+    }
 }
 
 impl ProtocolChanges {

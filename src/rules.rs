@@ -758,12 +758,13 @@ after:  #[wire(name = \"sched\", version = \"0.87.0\")] ... #[wire(since = \"0.8
         level: Major,
         evidence: RejectedOrMisread,
         summary: "the new release cannot read a payload it writes itself",
-        help: "drop the attribute that makes the type reject its own output (`deny_unknown_fields` next to a struct `tag`, `skip_serializing_if` on a field without `default`, or on a field a positional format reads by position), or give the field a `default`",
+        help: "drop the attribute that makes the type reject its own output (`deny_unknown_fields` next to a struct `tag`, a struct `tag` in a format that reads structs by position, `skip_serializing_if` on a field without `default`, or on a field a positional format reads by position), or give the field a `default`",
         explanation: "A message whose release rejects (or, by position, misreads) what it writes is broken for every \
 peer, its own version included, whatever the upgrade order: serde writes a struct's `tag` key and never consumes \
 it, so `deny_unknown_fields` rejects it; a field under `skip_serializing_if` without `default` is left out and then \
 missing; bincode, postcard and `msgpack-compact` read fields by position, so a field left out shifts every field \
-after it (in `msgpack-compact` a last field with `default` is read from its default). Reported where the change \
+after it (in `msgpack-compact` a last field with `default` is read from its default), and a struct's `tag`, \
+written as its first element, is read as its first field. Reported where the change \
 introduces it (the old release read its own payloads), with the payload the new release writes and rejects as \
 witness, in no direction: the writer and the reader are the same release.\n\n\
 before: #[serde(skip_serializing_if = \"Vec::is_empty\", default)] tags: Vec<String>\n\

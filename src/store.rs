@@ -80,7 +80,6 @@ use crate::model::digest::{self, DigestOf};
 use crate::model::{
     Body, ExtractNote, Field, MessageDecl, PartOf, ProtocolDecl, Snapshot, TypeDef, Variant,
 };
-use crate::outcome::ProtocolChanges;
 
 mod writer;
 
@@ -88,6 +87,14 @@ use writer::Writer;
 
 /// The fingerprint of this build's source (see `build.rs`).
 const BUILD_ID: &str = env!("WIRECHECK_BUILD_ID");
+
+/// What the store keeps of one protocol's comparison: plain data that reads back as written, and
+/// names the protocol it compared (a kept file of another protocol is not taken). The driver's
+/// result type implements it; the store knows nothing else of it.
+pub(crate) trait Comparison: Serialize + serde::de::DeserializeOwned + PartialEq {
+    /// The name of the protocol compared.
+    fn protocol(&self) -> &str;
+}
 
 /// Release models and comparisons on disk (see the module documentation).
 #[derive(Debug)]
@@ -674,12 +681,12 @@ impl Store {
     /// then right for every check that reads the same. A file that does not read back (damaged, or of
     /// another protocol) is compared again and rewritten; a comparison that would not read back as it is
     /// (JSON's numbers) is not kept.
-    pub fn compared(
+    pub fn compared<T: Comparison>(
         &self,
         reads: &(impl Hash + ?Sized),
         name: &str,
-        compare: impl FnOnce() -> ProtocolChanges,
-    ) -> ProtocolChanges {
+        compare: impl FnOnce() -> T,
+    ) -> T {
         if let Some(kept) = self.kept_comparison(reads, name) {
             return kept;
         }
@@ -690,20 +697,20 @@ impl Store {
 
     /// The comparison of the protocol `name` an earlier check kept for the inputs `reads` (see
     /// [`Store::compared`]).
-    pub fn kept_comparison(
+    pub fn kept_comparison<T: Comparison>(
         &self,
         reads: &(impl Hash + ?Sized),
         name: &str,
-    ) -> Option<ProtocolChanges> {
+    ) -> Option<T> {
         let path = self.compared_path(reads)?;
-        let kept = read_json::<ProtocolChanges>(&std::fs::read(path).ok()?)?;
-        (kept.name == name).then_some(kept)
+        let kept = read_json::<T>(&std::fs::read(path).ok()?)?;
+        (kept.protocol() == name).then_some(kept)
     }
 
     /// Keeps `changes` as the comparison of the inputs `reads` (see [`Store::compared`]).
-    pub fn keep_comparison(&self, reads: &(impl Hash + ?Sized), changes: &ProtocolChanges) {
+    pub fn keep_comparison<T: Comparison>(&self, reads: &(impl Hash + ?Sized), changes: &T) {
         if let Some(path) = self.compared_path(reads) {
-            write_if_read_back(&path, changes, |read: &ProtocolChanges| read == changes);
+            write_if_read_back(&path, changes, |read: &T| read == changes);
         }
     }
 

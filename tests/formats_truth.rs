@@ -297,19 +297,24 @@ fn check(case: &Case) {
     );
 }
 
-/// The writer's value for a witness: the writer's type read from the witness's JSON. In
-/// `msgpack-compact` a struct (or struct variant) is shown as the array it is written as, which
-/// serde_json does not read as a struct variant: such a witness is read through MessagePack, as its
-/// peers read it.
+/// The writer's value for a witness: the writer's type read from the witness's JSON.
 fn witness_value<W: DeserializeOwned>(witness: &Value) -> Result<W, String> {
     serde_json::from_value(witness.clone())
-        .or_else(|error| {
-            rmp_serde::to_vec(witness)
-                .ok()
-                .and_then(|bytes| rmp_serde::from_slice(&bytes).ok())
-                .ok_or(error)
-        })
         .map_err(|e| format!("the witness {witness} is no value of the writer's type: {e}"))
+}
+
+/// The writer's value for a witness in `codec`: read from its JSON, else (a `msgpack-compact` witness
+/// holds structs and struct variants as the arrays that format writes, which serde_json reads for
+/// structs only) from the witness transcoded by the codec itself.
+fn codec_witness_value<W: Serialize + DeserializeOwned + std::fmt::Debug>(
+    codec: Codec,
+    witness: &Value,
+) -> Result<W, String> {
+    witness_value(witness).or_else(|by_json| {
+        codec
+            .decode::<W>(&codec.encode(witness))
+            .map_err(|by_codec| format!("{by_json}; transcoded by {codec:?}: {by_codec}"))
+    })
 }
 
 /// `case!(name, renames: [...], breaks: [...], old: { items }, new: { items }, old_values: [...],
@@ -356,8 +361,8 @@ macro_rules! case {
                 let renames: &[(&str, &str)] = &[$(($from, $to)),*];
                 let back: Vec<(&str, &str)> = renames.iter().map(|(a, b)| (*b, *a)).collect();
                 Ok(match dir {
-                    OldReadsNew => trip::<new::Msg, old::Msg>(codec, &witness_value::<new::Msg>(w)?, &back),
-                    NewReadsOld => trip::<old::Msg, new::Msg>(codec, &witness_value::<old::Msg>(w)?, renames),
+                    OldReadsNew => trip::<new::Msg, old::Msg>(codec, &codec_witness_value::<new::Msg>(codec, w)?, &back),
+                    NewReadsOld => trip::<old::Msg, new::Msg>(codec, &codec_witness_value::<old::Msg>(codec, w)?, renames),
                 })
             }
             // The harness itself: each release reads its own values back unchanged.
@@ -1412,39 +1417,195 @@ self_case!(
     new_value: new::Msg { id: 4, note: None },
 );
 
-// serde writes a struct's own `tag` as its first field; in `msgpack-compact` that is the array's first
-// element, which the struct's reader takes for its first field: the release cannot read itself.
 self_case!(
-    struct_tag_added_in_compact_msgpack,
-    formats: ["msgpack-compact"],
+    struct_tag_read_by_position,
+    formats: ["msgpack-compact", "postcard"],
     reported: true,
     old: {
         #[derive(Serialize, Deserialize, Message, Debug)]
         #[wire(protocol = P, topic = "t.msg", kind = "event")]
         pub struct Msg {
-            pub span: Span,
+            pub rank: u32,
+            pub name: String,
         }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        #[serde(tag = "kind")]
+        pub struct Msg {
+            pub rank: u32,
+            pub name: String,
+        }
+    },
+    old_value: old::Msg { rank: 3, name: "a".into() },
+    new_value: new::Msg { rank: 0, name: String::new() },
+);
 
-        #[derive(Serialize, Deserialize, Debug)]
-        pub struct Span {
-            pub start: u32,
-            pub end: u32,
+self_case!(
+    struct_tag_read_by_name,
+    formats: ["json", "cbor", "msgpack"],
+    reported: false,
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub rank: u32,
+            pub name: String,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        #[serde(tag = "kind")]
+        pub struct Msg {
+            pub rank: u32,
+            pub name: String,
+        }
+    },
+    old_value: old::Msg { rank: 3, name: "a".into() },
+    new_value: new::Msg { rank: 0, name: String::new() },
+);
+
+// ----- internally tagged enums in msgpack-compact: the tag is the array's first element -----
+
+/// `#[serde(other)]` under an internal tag: by name (CBOR, MessagePack as maps) the unit variant
+/// ignores the removed variant's fields and the value is taken as the catch-all (no break, as in JSON);
+/// in `msgpack-compact` the fields are array elements after the tag, which the unit variant rejects.
+#[test]
+fn internal_other_takes_only_what_writes_no_element_after_the_tag() {
+    mod old {
+        use crate::P;
+        use serde::{Deserialize, Serialize};
+        use wirecheck::Message;
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        #[serde(tag = "type")]
+        pub enum Msg {
+            Begin {
+                id: u64,
+            },
+            Line {
+                text: String,
+                more: bool,
+            },
+            #[serde(other)]
+            Unknown,
+        }
+    }
+    mod new {
+        use crate::P;
+        use serde::{Deserialize, Serialize};
+        use wirecheck::Message;
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        #[serde(tag = "type")]
+        pub enum Msg {
+            Begin {
+                id: u64,
+            },
+            #[serde(other)]
+            Unknown,
+        }
+    }
+    let (old_src, new_src) = (
+        r#"#[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        #[serde(tag = "type")]
+        pub enum Msg { Begin { id: u64 }, Line { text: String, more: bool }, #[serde(other)] Unknown }"#,
+        r#"#[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        #[serde(tag = "type")]
+        pub enum Msg { Begin { id: u64 }, #[serde(other)] Unknown }"#,
+    );
+    let line = old::Msg::Line {
+        text: "x".into(),
+        more: true,
+    };
+    for codec in CODECS {
+        let real = trip::<old::Msg, new::Msg>(codec, &line, &[]);
+        let said: Vec<_> = engine(codec, old_src, new_src)
+            .majors
+            .into_iter()
+            .filter(|(dir, ..)| *dir == NewReadsOld)
+            .collect();
+        if codec == MsgpackCompact {
+            assert!(matches!(real, Outcome::Rejected(_)), "{real:?}");
+            assert!(!said.is_empty(), "{codec:?}: no major new reads old");
+            for (_, rule, witness) in said {
+                let witness = witness.unwrap_or_else(|| panic!("{rule}: no witness"));
+                let value = witness_value::<old::Msg>(&witness).unwrap();
+                let read = trip::<old::Msg, new::Msg>(codec, &value, &[]);
+                assert!(
+                    matches!(read, Outcome::Rejected(_)),
+                    "{rule}: {witness}: {read:?}"
+                );
+            }
+        } else {
+            // Read, as the catch-all: what `#[serde(other)]` is for.
+            let back = codec.decode::<new::Msg>(&codec.encode(&line));
+            assert!(matches!(back, Ok(new::Msg::Unknown)), "{codec:?}: {back:?}");
+            assert!(said.is_empty(), "{codec:?}: {said:?}");
+        }
+    }
+}
+
+case!(
+    internal_struct_variant_read_as_a_unit_variant,
+    renames: [],
+    breaks: [
+        (Cbor, OldReadsNew), (Msgpack, OldReadsNew),
+        (MsgpackCompact, OldReadsNew), (MsgpackCompact, NewReadsOld),
+    ],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        #[serde(tag = "type")]
+        pub enum Msg {
+            Begin { id: u64, at: f64 },
+            End,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        #[serde(tag = "type")]
+        pub enum Msg {
+            Begin,
+            End,
+        }
+    },
+    old_values: [old::Msg::Begin { id: 1, at: 0.5 }, old::Msg::End],
+    new_values: [new::Msg::Begin, new::Msg::End],
+);
+
+// ----- std types whose fields meet by position: a `Duration` where a `SystemTime` is read -----
+
+case!(
+    duration_read_as_a_system_time_by_position,
+    renames: [("secs", "secs_since_epoch"), ("nanos", "nanos_since_epoch")],
+    breaks: [
+        (Cbor, OldReadsNew), (Cbor, NewReadsOld),
+        (Msgpack, OldReadsNew), (Msgpack, NewReadsOld),
+        (MsgpackCompact, NewReadsOld),
+    ],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub at: std::time::Duration,
         }
     },
     new: {
         #[derive(Serialize, Deserialize, Message, Debug)]
         #[wire(protocol = P, topic = "t.msg", kind = "event")]
         pub struct Msg {
-            pub span: Span,
-        }
-
-        #[derive(Serialize, Deserialize, Debug)]
-        #[serde(tag = "kind")]
-        pub struct Span {
-            pub start: u32,
-            pub end: u32,
+            pub at: std::time::SystemTime,
         }
     },
-    old_value: old::Msg { span: old::Span { start: 1, end: 2 } },
-    new_value: new::Msg { span: new::Span { start: 0, end: 0 } },
+    old_values: [
+        old::Msg { at: std::time::Duration::from_secs(5) },
+        old::Msg { at: std::time::Duration::new(u64::MAX, 0) },
+    ],
+    new_values: [new::Msg { at: std::time::UNIX_EPOCH + std::time::Duration::from_secs(5) }],
 );

@@ -2426,6 +2426,12 @@ fixture_witnesses!(
     "variant_added_without_other__external_struct_past_other",
     [Msg]
 );
+// Tag types a `macro_rules!` with repetitions writes, each with hand-written impls of one string.
+fixture_witnesses!(
+    witnesses_variant_added_without_other__macro_generated_tags,
+    "variant_added_without_other__macro_generated_tags",
+    [Export]
+);
 // serde_repr's integer enums (the fixtures use the crate, a dev-dependency).
 fixture_witnesses!(
     witnesses_variant_added_without_other__serde_repr,
@@ -2545,6 +2551,10 @@ const WITNESSES_NOT_DECODED: &[(&str, &str)] = &[
         "no finding (the real codecs agree: const_array_length_spelled_otherwise)",
     ),
     ("none__hand_written_impl_unchanged", "no finding"),
+    (
+        "none__macro_generated_tags_rewritten",
+        "no finding; tests/macro_truth.rs round-trips both releases' values",
+    ),
     (
         "field_renamed_on_wire",
         "a misread no rendering of the reader shows (the absent field is left out); tests/serde_truth.rs decodes its witnesses and checks the value lost",

@@ -675,7 +675,6 @@ samples! {
         .into_iter()
         .map(|d| mirror::DurationFields { secs: d.as_secs(), nanos: d.subsec_nanos() })
         .collect();
-    // The mirror's own values too: its `u64` of seconds reaches past what a `SystemTime` holds.
     mirror::SystemTimeFields => SystemTime::samples()
         .into_iter()
         .map(|t| {
@@ -685,6 +684,7 @@ samples! {
                 nanos_since_epoch: d.subsec_nanos(),
             }
         })
+        // The plain struct writes seconds `SystemTime`'s reader cannot add to the epoch.
         .chain([mirror::SystemTimeFields { secs_since_epoch: u64::MAX, nanos_since_epoch: 0 }])
         .collect();
 }

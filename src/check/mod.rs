@@ -18,6 +18,7 @@ mod kept;
 mod named;
 mod since;
 mod skipped;
+mod snapshots;
 mod sources;
 mod window;
 
@@ -57,6 +58,12 @@ pub enum CheckError {
         "{0}. Fix the file (every [[allow]] needs rule, message and reason; every [shapes] entry maps a type's path to a Rust type)"
     )]
     Config(#[from] ConfigError),
+    /// A committed snapshot (or one named with `--against-snapshot`) could not be read.
+    #[error(transparent)]
+    Snapshot(#[from] crate::snapshot::SnapshotError),
+    /// The published packages (`--against-registry`) could not be fetched or read.
+    #[error(transparent)]
+    Registry(#[from] crate::registry::RegistryError),
 }
 
 /// What to check.
@@ -81,6 +88,12 @@ pub struct CheckOptions {
     pub first_release: bool,
     /// The cargo features the packages are checked with (default: each package's `default`).
     pub features: crate::extract::FeatureRequest,
+    /// Compare with these committed snapshot files (`wirecheck snapshot --write`) instead of a
+    /// revision: of each protocol, the highest version named is the baseline.
+    pub against_snapshot: Vec<PathBuf>,
+    /// Compare with the published release of the packages (`--against-registry`): `Some(None)` for
+    /// the highest version below each package's own, `Some(Some(v))` for version `v`.
+    pub against_registry: Option<Option<semver::Version>>,
 }
 
 /// Runs the check, telling `progress` about the older releases it reads (an older release that cannot
@@ -115,6 +128,14 @@ fn check_in(
         shapes: config.shapes.clone(),
     };
     let repo = workspace.repository()?;
+    if !options.against_snapshot.is_empty() {
+        let chosen = snapshots::Chosen::Named(options.against_snapshot.clone());
+        return snapshots::check(&workspace, &config, &repo, (chosen, options.no_cache));
+    }
+    if let Some(version) = &options.against_registry {
+        let chosen = snapshots::Chosen::Registry(version.clone(), options.packages.clone());
+        return snapshots::check(&workspace, &config, &repo, (chosen, options.no_cache));
+    }
     let request = BaselineRequest {
         against: options.against.as_deref(),
         tag_pattern: &options.tag_pattern,
@@ -122,7 +143,17 @@ fn check_in(
         first_release: options.first_release,
     };
     let mut progress = skipped::SkipRecorder::new(progress);
-    let releases = CheckedReleases::select(&repo, &request, &mut progress)?;
+    let releases = match CheckedReleases::select(&repo, &request, &mut progress) {
+        Ok(releases) => releases,
+        // A clone without the tags: the committed snapshots stand for the releases.
+        Err(error)
+            if options.against.is_none() && snapshots::stands_in(&error, &workspace.root) =>
+        {
+            let chosen = (snapshots::Chosen::Committed, options.no_cache);
+            return snapshots::check(&workspace, &config, &repo, chosen);
+        }
+        Err(error) => return Err(error.into()),
+    };
     let history = History::new(&workspace, &repo, options.no_cache);
     if let Some(early) = early {
         history.offer_read_ahead(early);

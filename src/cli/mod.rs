@@ -25,7 +25,7 @@ mod progress;
 
 use crate::check::{self, CheckOptions};
 use crate::matrix::{self, MatrixOptions};
-use crate::report::{self, MatrixFormat, OutputFormat, RenderOptions};
+use crate::report::{self, ChangelogFormat, MatrixFormat, OutputFormat, RenderOptions};
 use crate::workspace::{BaselineRequest, CheckedReleases, Workspace};
 
 pub use progress::StderrProgress;
@@ -50,10 +50,14 @@ pub enum Command {
     Check(CheckArgs),
     /// Print the release tag and commit `check` would compare against.
     Baseline(BaselineArgs),
-    /// Print the extracted protocol model.
+    /// Print the extracted protocol model; with --write, commit each protocol's snapshot to
+    /// wire-snapshots/ (the baseline of a clone without tags); with --check, exit 1 when one is stale.
     Snapshot(SnapshotArgs),
     /// Which pairs of the last releases and the working tree interoperate, per protocol.
     Matrix(MatrixArgs),
+    /// The wire changes of every release since a tag, per protocol, for release notes: grouped by level,
+    /// with the bump required and how to roll each release out.
+    Changelog(ChangelogArgs),
     /// Golden wire fixtures: payloads of every message per release, decoded by the skew test.
     #[command(subcommand)]
     Fixtures(FixturesCommand),
@@ -135,6 +139,22 @@ pub struct CheckArgs {
     /// shallow clone (which may lack the tags).
     #[arg(long, conflicts_with_all = ["against", "baseline_only"])]
     pub first_release: bool,
+    /// Compare with committed snapshot files (`wirecheck snapshot --write`, repeatable: one per protocol,
+    /// or several versions of one, the highest the baseline) instead of a revision. Without tags (a
+    /// shallow clone) the check uses the committed wire-snapshots/ by itself.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["against", "baseline_only", "first_release"])]
+    pub against_snapshot: Vec<PathBuf>,
+    /// Compare with the published release of the packages (those of -p, else each one declaring a
+    /// protocol), fetched by cargo from their registry: VERSION, else the highest published below each
+    /// package's own version.
+    #[arg(
+        long,
+        value_name = "VERSION",
+        num_args = 0..=1,
+        default_missing_value = "",
+        conflicts_with_all = ["against", "baseline_only", "first_release", "against_snapshot"]
+    )]
+    pub against_registry: Option<String>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
@@ -174,6 +194,34 @@ pub struct MatrixArgs {
     pub no_cache: bool,
 }
 
+/// `wirecheck changelog`.
+#[derive(Debug, Clone, Args)]
+pub struct ChangelogArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub manifest: ManifestArgs,
+    /// The release tag the changelog starts after (every later release tag before HEAD is listed, and
+    /// the working tree when it changes the wire).
+    #[arg(long, value_name = "TAG")]
+    pub since: String,
+    /// Glob of release tags.
+    #[arg(long, value_name = "GLOB", default_value = "v*")]
+    pub tag_pattern: String,
+    /// Only the protocols of this package (repeatable).
+    #[arg(short = 'p', long = "package", value_name = "PKG")]
+    pub packages: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ChangelogFormat::Markdown)]
+    pub format: ChangelogFormat,
+    /// Write the changelog to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Extract every release from git again instead of reading the models an earlier run kept in
+    /// `<target-dir>/wirecheck/store`.
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
 /// `wirecheck baseline`.
 #[derive(Debug, Clone, Args)]
 pub struct BaselineArgs {
@@ -195,11 +243,25 @@ pub struct SnapshotArgs {
     #[allow(missing_docs)]
     pub features: FeatureArgs,
     /// Read this revision from git instead of the working tree.
-    #[arg(long, value_name = "REV")]
+    #[arg(long, value_name = "REV", conflicts_with_all = ["write", "check"])]
     pub rev: Option<String>,
     /// Output format (only json).
     #[arg(long, value_enum, default_value_t = SnapshotFormat::Json)]
     pub format: SnapshotFormat,
+    /// Write each protocol's snapshot at its declared version to
+    /// wire-snapshots/PROTOCOL/VERSION.json (a file the last release committed is never rewritten).
+    #[arg(long, conflicts_with = "check")]
+    pub write: bool,
+    /// Write nothing; exit 1 when a protocol's committed snapshot is missing or no longer matches the
+    /// code.
+    #[arg(long)]
+    pub check: bool,
+    /// With --write or --check: only the protocols of this package (repeatable).
+    #[arg(short = 'p', long = "package", value_name = "PKG")]
+    pub packages: Vec<String>,
+    /// Glob of release tags (to find the last release, whose snapshots are never rewritten).
+    #[arg(long, value_name = "GLOB", default_value = "v*")]
+    pub tag_pattern: String,
 }
 
 /// Formats of `wirecheck snapshot`.
@@ -338,6 +400,7 @@ fn execute(command: Command, then: Then) -> Result<u8, String> {
         Command::Baseline(args) => baseline_command(&args),
         Command::Snapshot(args) => snapshot_command(&args),
         Command::Matrix(args) => matrix_command(&args),
+        Command::Changelog(args) => changelog_command(&args),
         Command::Fixtures(FixturesCommand::Write(args)) => fixtures_write(&args),
         Command::Rules(args) => rules_command(&args),
         Command::Explain { rule } => explain_command(&rule),
@@ -355,6 +418,8 @@ fn check_command(args: &CheckArgs, then: Then) -> Result<u8, String> {
         baseline_only: args.baseline_only,
         first_release: args.first_release,
         features: args.features.request(),
+        against_snapshot: args.against_snapshot.clone(),
+        against_registry: registry_version(args.against_registry.as_deref())?,
     };
     let mut progress = StderrProgress::for_check();
     let report = match then {
@@ -372,6 +437,19 @@ fn check_command(args: &CheckArgs, then: Then) -> Result<u8, String> {
         args.output.as_ref(),
     )?;
     Ok(if report.ok { 0 } else { 1 })
+}
+
+/// The version `--against-registry` names: `None` without the flag, `Some(None)` with it alone.
+fn registry_version(value: Option<&str>) -> Result<Option<Option<semver::Version>>, String> {
+    match value {
+        None => Ok(None),
+        Some("") => Ok(Some(None)),
+        Some(text) => semver::Version::parse(text.trim_start_matches('v'))
+            .map(|version| Some(Some(version)))
+            .map_err(|e| {
+                format!("--against-registry {text}: not a version ({e}): name one such as 0.87.0")
+            }),
+    }
 }
 
 /// `wirecheck baseline`: the release tag and commit `check` compares against.
@@ -396,8 +474,12 @@ fn baseline_command(args: &BaselineArgs) -> Result<u8, String> {
     Ok(0)
 }
 
-/// `wirecheck snapshot`: the model of the working tree, or of `--rev`, as JSON.
+/// `wirecheck snapshot`: the model of the working tree, or of `--rev`, as JSON; `--write` and `--check`
+/// the committed snapshots.
 fn snapshot_command(args: &SnapshotArgs) -> Result<u8, String> {
+    if args.write || args.check {
+        return snapshot_files(args);
+    }
     let mut workspace =
         Workspace::load(args.manifest.manifest_path.as_deref(), &[]).map_err(|e| e.to_string())?;
     // The model `check` reads: the same features and declared shapes.
@@ -425,7 +507,60 @@ fn snapshot_command(args: &SnapshotArgs) -> Result<u8, String> {
     Ok(0)
 }
 
-/// `wirecheck matrix`.
+/// `wirecheck snapshot --write` / `--check`: one line per file that is not unchanged, a summary on
+/// stderr, exit 1 with `--check` when a file is missing or stale.
+fn snapshot_files(args: &SnapshotArgs) -> Result<u8, String> {
+    use crate::snapshot::{self, FileStatus, WriteOptions};
+    let report = snapshot::write(&WriteOptions {
+        manifest_path: args.manifest.manifest_path.clone(),
+        packages: args.packages.clone(),
+        tag_pattern: args.tag_pattern.clone(),
+        check: args.check,
+        features: args.features.request(),
+    })
+    .map_err(|e| e.to_string())?;
+    let mut text = String::new();
+    for file in report
+        .files
+        .iter()
+        .filter(|f| f.status != FileStatus::Unchanged)
+    {
+        text.push_str(&format!("{} {}", file.status.as_str(), file.path));
+        match &file.released {
+            Some((tag, true)) => text.push_str(&format!(
+                " (released in {tag}: never rewritten; only where things are written moved)"
+            )),
+            Some((tag, false)) => text.push_str(&format!(
+                " (released in {tag}: never rewritten, and the code no longer puts the same on the wire: bump the protocol's version, as `wirecheck check` says)"
+            )),
+            None => {}
+        }
+        text.push('\n');
+    }
+    emit(&text, None)?;
+    let count = |s: FileStatus| report.files.iter().filter(|f| f.status == s).count();
+    eprintln!(
+        "wirecheck: {} snapshot files: {} unchanged, {} {}, {} removed",
+        report.files.len(),
+        count(FileStatus::Unchanged) + count(FileStatus::Moved),
+        count(FileStatus::Written) + count(FileStatus::Missing) + count(FileStatus::Stale),
+        if args.check {
+            "missing or stale"
+        } else {
+            "written"
+        },
+        count(FileStatus::Removed),
+    );
+    if args.check && !report.up_to_date() {
+        eprintln!(
+            "error: the committed wire snapshots do not match the code: run `wirecheck snapshot --write` and commit wire-snapshots/"
+        );
+        return Ok(1);
+    }
+    Ok(0)
+}
+
+/// `wirecheck matrix`; the HTML page ends with the wire changelog of the same revisions.
 fn matrix_command(args: &MatrixArgs) -> Result<u8, String> {
     let options = MatrixOptions {
         manifest_path: args.manifest.manifest_path.clone(),
@@ -433,11 +568,35 @@ fn matrix_command(args: &MatrixArgs) -> Result<u8, String> {
         tag_pattern: args.tag_pattern.clone(),
         packages: args.packages.clone(),
         no_cache: args.no_cache,
+        since: None,
     };
-    let matrix =
-        matrix::matrix(&options, &mut StderrProgress::for_matrix()).map_err(|e| e.to_string())?;
+    let (revisions, config) = matrix::read_revisions(&options, &mut StderrProgress::for_matrix())
+        .map_err(|e| e.to_string())?;
+    let matrix = matrix::compute_with_allows(&revisions, &config);
+    let changelog =
+        (args.format == MatrixFormat::Html).then(|| crate::changelog::compute(&revisions, &config));
     emit(
-        &report::render_matrix(&matrix, args.format),
+        &report::render_matrix_with(&matrix, args.format, changelog.as_ref()),
+        args.output.as_ref(),
+    )?;
+    Ok(0)
+}
+
+/// `wirecheck changelog --since TAG`.
+fn changelog_command(args: &ChangelogArgs) -> Result<u8, String> {
+    let options = MatrixOptions {
+        manifest_path: args.manifest.manifest_path.clone(),
+        releases: 0,
+        tag_pattern: args.tag_pattern.clone(),
+        packages: args.packages.clone(),
+        no_cache: args.no_cache,
+        since: Some(args.since.clone()),
+    };
+    let (revisions, config) = matrix::read_revisions(&options, &mut StderrProgress::for_matrix())
+        .map_err(|e| e.to_string())?;
+    let changelog = crate::changelog::compute(&revisions, &config);
+    emit(
+        &report::render_changelog(&changelog, args.format),
         args.output.as_ref(),
     )?;
     Ok(0)

@@ -57,8 +57,7 @@ impl Walk<'_> {
         Some(self.compare_items(&lists))
     }
 
-    /// Two struct variants (neither with a flattened field) in `msgpack-compact`, or a struct variant and
-    /// an internally tagged unit one (`[tag]`, which rejects the fields after the tag): their fields by
+    /// Two struct variants (neither with a flattened field) in `msgpack-compact`: their fields by
     /// position, the witness wrapped in the writer's variant; `None` in other formats.
     pub(super) fn compare_compact_variants(
         &mut self,
@@ -66,16 +65,13 @@ impl Walk<'_> {
         writer_variant: &Variant,
         reader_variant: &Variant,
     ) -> Option<Vec<Issue>> {
-        // An internally tagged unit variant is `[tag]`: no fields by position (an externally tagged
-        // one is a bare string, no array).
+        // Internally tagged, the tag is the array's first element and a unit variant reads the rest
+        // as no items at all.
         let internal = matches!(writer_enum.attrs.repr, EnumRepr::Internal { .. });
         let positional = |v: &Variant| {
             (v.style == Style::Named && !v.fields.iter().any(|f| f.flatten))
                 || (internal && v.style == Style::Unit)
         };
-        if writer_variant.style == Style::Unit && reader_variant.style == Style::Unit {
-            return None;
-        }
         if !self.format.structs_as_arrays()
             || !positional(writer_variant)
             || !positional(reader_variant)

@@ -111,7 +111,8 @@ impl<'a> Decoder<'a> {
             Shape::Value | Shape::External(..) | Shape::Unresolved(_) => Ok(()),
             Shape::Refined(refined) => {
                 self.decode(&refined.base, v)?;
-                if refined.outside_value().as_ref() == Some(v) {
+                let one_other = refined.only.as_ref().is_some_and(|only| only != v);
+                if one_other || refined.outside_value().as_ref() == Some(v) {
                     return Err(format!(
                         "invalid value: {v}, expected a `{}` value",
                         refined.domain
@@ -200,7 +201,12 @@ impl<'a> Decoder<'a> {
             Shape::Str | Shape::Value | Shape::External(..) | Shape::Unresolved(_) => Ok(()),
             Shape::Refined(refined) => {
                 self.decode_key(&refined.base, key)?;
+                let one_other = matches!(&refined.only, Some(Value::String(only)) if only != key);
                 match refined.outside_value() {
+                    _ if one_other => Err(format!(
+                        "invalid map key `{key}`, expected a `{}` value",
+                        refined.domain
+                    )),
                     Some(Value::String(outside)) if outside == key => Err(format!(
                         "invalid map key `{key}`, expected a `{}` value",
                         refined.domain

@@ -4,31 +4,39 @@
 
 use serde_json::Value;
 
-use super::codec::Codec as _;
+use super::codec::Codec;
 use super::decode::Decoder;
 use super::issue::{Issue, Place, placed, wire_variant};
 use super::sample::{Sampler, writable};
-use super::shape::{EnumDef, same_variant};
+use super::shape::{EnumDef, Role, same_variant};
 use super::walk::Walk;
 use super::wording::{quoted_alternatives, repr_text, variant_text};
-use crate::Format;
 use crate::model::{EnumRepr, Style, Ty, Variant};
 use crate::rules::RuleId;
 
-/// Whether a reader's `#[serde(other)]` variant takes a tag it does not know, by representation (and
-/// format: `msgpack-compact` writes an internally tagged variant as `[tag, fields...]`, whose fields
-/// the unit visitor leaves unread and serde's buffered sequence then rejects).
-fn other_takes(format: Format, repr: &EnumRepr, style: Style) -> bool {
+/// Whether a reader's `#[serde(other)]` variant takes the writer's variant, whose tag it does not know,
+/// by representation; `structs_as_arrays`: the format writes structs as arrays (`msgpack-compact`).
+fn other_takes(repr: &EnumRepr, writer: &Variant, structs_as_arrays: bool) -> bool {
     match repr {
-        EnumRepr::Internal { .. } if format.structs_as_arrays() => style == Style::Unit,
-        // The payload's other keys are ignored.
-        EnumRepr::Internal { .. } => true,
+        // In a map, the payload's other keys are ignored; in an array (the tag its first element) the
+        // unit variant's reader rejects any element after the tag.
+        EnumRepr::Internal { .. } => !structs_as_arrays || writes_nothing_after_tag(writer),
         // A payload next to the tag is an error; a bare tag is taken.
-        EnumRepr::External | EnumRepr::Adjacent { .. } => style == Style::Unit,
+        EnumRepr::External | EnumRepr::Adjacent { .. } => writer.style == Style::Unit,
         // No tag to read.
         EnumRepr::Untagged => false,
         // serde_repr: every integer of the `repr` type.
         EnumRepr::Integer { .. } => true,
+    }
+}
+
+/// Whether an internally tagged variant is written as its tag alone: a unit variant, or a struct
+/// variant whose every field is skipped when written.
+fn writes_nothing_after_tag(variant: &Variant) -> bool {
+    match variant.style {
+        Style::Unit => true,
+        Style::Named => !variant.fields.iter().any(|f| Role::Writer.sees(f)),
+        Style::Tuple => false,
     }
 }
 
@@ -275,7 +283,7 @@ impl Walk<'_> {
             let issue = if !writable(self.writer, &writer.attrs.repr, variant) {
                 self.never_written(variant)
             } else if reader_variant.other
-                && other_takes(self.format, &reader.attrs.repr, variant.style)
+                && other_takes(&reader.attrs.repr, variant, self.format.structs_as_arrays())
             {
                 self.renamed_into_other(variant, reader_variant)
             } else {
@@ -284,7 +292,9 @@ impl Walk<'_> {
             (issue, Some(reader_variant))
         } else if !writable(self.writer, &writer.attrs.repr, variant) {
             (self.never_written(variant), None)
-        } else if other.is_some() && other_takes(self.format, &reader.attrs.repr, variant.style) {
+        } else if other.is_some()
+            && other_takes(&reader.attrs.repr, variant, self.format.structs_as_arrays())
+        {
             (self.taken_by_other(&reader.attrs.repr, variant), None)
         } else if let Some(caught) = self.caught_by_untagged(writer, reader, variant) {
             (self.unknown_tag_tried_untagged(variant, caught), None)
@@ -395,10 +405,18 @@ impl Walk<'_> {
         witness: Option<Value>,
     ) -> Issue {
         let rule = self.pick_rule(RuleId::VariantAddedWithoutOther, RuleId::VariantRemoved);
-        let catch_all_would_take = other_takes(self.format, repr, writer.style);
+        let catch_all_would_take = other_takes(repr, writer, self.format.structs_as_arrays());
         let added = rule == RuleId::VariantAddedWithoutOther;
         let must_know = ": readers must know this variant one release before writers send it";
+        let by_position = format!(
+            ", whose `#[serde(other)]` variant takes only variants written as their tag alone in {} \
+             (the tag is the first element of an array, and the unit variant rejects the elements after it)",
+            self.format
+        );
         let (why, advice) = match (has_other, catch_all_would_take) {
+            (true, _) if matches!(repr, EnumRepr::Internal { .. }) => {
+                (by_position.as_str(), if added { must_know } else { "" })
+            }
             (true, _) => (
                 ", whose `#[serde(other)]` variant takes only unit variants in this representation",
                 if added { must_know } else { "" },

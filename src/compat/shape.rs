@@ -113,6 +113,9 @@ pub(crate) struct RefinedDef {
     /// For an integer base, the least and the greatest value of the domain (every integer between is
     /// in it, except `outside`): what the writer writes. `None` when unknown or unreadable.
     pub extent: Option<(i128, i128)>,
+    /// For a string base whose domain is one string (its extent from it to it): that string; the
+    /// reader rejects every other, the writer writes only it.
+    pub only: Option<serde_json::Value>,
 }
 
 impl RefinedDef {
@@ -131,6 +134,9 @@ impl RefinedDef {
     /// Whether the writer of this domain may write `value`: its sample, or an integer of its extent
     /// other than `outside`. Without an extent, only the sample is known to be written.
     pub fn writes(&self, value: &serde_json::Value) -> bool {
+        if let Some(only) = &self.only {
+            return only == value;
+        }
         if self.sample_value().as_ref() == Some(value) {
             return true;
         }
@@ -394,6 +400,11 @@ fn structural_shape(ty: &Ty) -> Shape {
             extent: extent.as_ref().and_then(|(least, most)| {
                 Some((least.trim().parse().ok()?, most.trim().parse().ok()?))
             }),
+            only: extent
+                .as_ref()
+                .filter(|(least, most)| least == most)
+                .and_then(|(one, _)| serde_json::from_str(one).ok())
+                .filter(serde_json::Value::is_string),
         })),
         Ty::Bytes => Shape::Bytes,
         Ty::Readable { human, .. } => structural_shape(human),

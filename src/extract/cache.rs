@@ -517,7 +517,8 @@ pub(super) struct Blob {
     /// An item's attributes (tokens, not text) say it may declare a protocol or a message, or the scan
     /// could not read the file (syn then decides).
     may_declare: bool,
-    ast: OnceCell<Result<syn::File, ParseFailure>>,
+    /// The whole file's syntax tree, its own `macro_rules!` expanded.
+    ast: OnceCell<Result<expand::Expanded, ParseFailure>>,
     /// The items as the scan splits them, each parsed alone on first use; `None` inside when the scan
     /// cannot split the file with certainty (it is then parsed whole).
     items: OnceCell<Option<Items>>,
@@ -592,11 +593,17 @@ impl Blob {
 
     /// The syntax tree, parsed on first use.
     pub(super) fn ast(&self, cache: &SourceCache) -> Result<&syn::File, ParseFailure> {
+        self.expanded(cache).map(|expanded| &expanded.file)
+    }
+
+    /// The syntax tree with the invocations of the file's own `macro_rules!` expanded (those left as
+    /// written listed with why), parsed on first use.
+    pub(super) fn expanded(&self, cache: &SourceCache) -> Result<&expand::Expanded, ParseFailure> {
         let text = self.text(cache)?;
         self.ast
             .get_or_init(|| {
                 cache.count(|stats| stats.parsed += 1);
-                // Simple `macro_rules!` invocations become the items they write.
+                // Invocations of the file's own `macro_rules!` become the items they write.
                 syn::parse_file(text)
                     .map(expand::expand_file)
                     .map_err(|e| ParseFailure::new(&e, None))

@@ -813,11 +813,40 @@ impl<'a> Lowering<'a> {
                 }
                 if full.len() == 1 {
                     self.note_unresolved(scope, path, &full[0]);
+                } else {
+                    self.note_missing_in_module(scope, path);
                 }
                 let args: Vec<Ty> = args.iter().map(|a| self.ty(scope, a, reached)).collect();
                 Ty::external(external_path(&full, &args))
             }
         }
+    }
+
+    /// A path into a module of the workspace (`tags::C`) whose last segment it does not define (a
+    /// macro's output wirecheck did not expand, say): a note naming the module's macros.
+    fn note_missing_in_module(&mut self, scope: &TypeScope<'_>, path: &syn::Path) {
+        let segments = path_segments(path);
+        let Some((_, parent)) = segments.split_last() else {
+            return;
+        };
+        let NameTarget::Module(module) = self.rev.resolve(scope.module, parent).target else {
+            return;
+        };
+        let macros = self.macros_near(&module);
+        let written = segments.join("::");
+        let from = if macros.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; it may come from {}, which wirecheck cannot expand",
+                macros.join(", ")
+            )
+        };
+        let message = format!(
+            "type `{written}` is not defined in module `{}` as written{from}: it is compared by name only",
+            module.join("::")
+        );
+        self.rev.push_note(note(scope.file, path.span(), message));
     }
 
     /// A bare type name that is neither defined, imported nor a known std type.

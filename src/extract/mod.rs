@@ -9,8 +9,8 @@
 //!
 //! # Cost
 //!
-//! Only a few files of a large workspace matter, so the extractor does the least it can per file (see the
-//! README's "Performance" section for the figures):
+//! Only a few files of a large workspace matter, so the extractor does the least it can per file (see
+//! `docs/performance.md` for the figures):
 //!
 //! - The module tree is found with a cheap scan of each file's tokens for `mod` declarations (`scan`), not
 //!   with syn, and items are parsed, not files. The scan splits a file into its items (kind, name, byte
@@ -46,7 +46,8 @@
 //!
 //! - `syntax`: readings of syn items every stage shares (names without `r#`, `cfg_attr` expanded by a
 //!   predicate the caller evaluates, derive paths), and items parsed alone with file-relative positions.
-//! - `expand`: simple `macro_rules!` invocations at item position, replaced by the items they write.
+//! - `expand`: invocations at item position of the file's own `macro_rules!` (repetitions, every
+//!   fragment, `$crate`), replaced by the items they write; those left as written listed with why.
 //! - `scan`: a file's `mod` declarations, whether it may declare, and its items, by the lexer scan (or,
 //!   when it gives up, the `mod` declarations from syn's tree); `scan/scanned`: a file's `Scanned`,
 //!   plain data that can cross threads.

@@ -752,11 +752,18 @@ impl<'a> Names<'a> {
                         .last()
                         .map(|segment| segment.ident.to_string())
                         .unwrap_or_default();
-                    scope.macros.push(note(
-                        &file.path,
-                        item_macro.mac.path.span(),
-                        format!("macro `{name}!`"),
-                    ));
+                    let span = item_macro.mac.path.span();
+                    // One of the file's own macros that was not expanded: why (the notes say it).
+                    let message = match file
+                        .blob
+                        .expanded(self.tree.cache)
+                        .ok()
+                        .and_then(|expanded| expanded.unexpanded_at(span.start()))
+                    {
+                        Some(left) => format!("macro `{name}!` ({})", left.reason),
+                        None => format!("macro `{name}!`"),
+                    };
+                    scope.macros.push(note(&file.path, span, message));
                 }
                 Item::Mod(module) => {
                     if cfg::active(&module.attrs, self.features_of(path)) == Truth::No {

@@ -118,10 +118,7 @@ fn finding(f: &Finding) -> FindingOut<'_> {
         wire_path: f.wire_path.as_deref(),
         direction: f.direction.map(|d| d.as_str()),
         against: &f.against,
-        side: match f.side {
-            crate::findings::Side::Old => "old",
-            crate::findings::Side::New => "new",
-        },
+        side: f.side.as_str(),
         file: &f.location.file,
         line: f.location.line,
         column: f.location.column,

@@ -26,6 +26,8 @@ pub(crate) fn html(s: &str) -> String {
 const STYLE: &str = "\
 body { font: 15px/1.45 system-ui, -apple-system, 'Segoe UI', 'DejaVu Sans', sans-serif; margin: 2rem; color: #1f2328; background: #ffffff; }
 h1 { font-size: 1.6rem; margin: 0 0 .3rem; }
+h3 { font-size: 1.1rem; margin: 1.5rem 0 .4rem; }
+h4 { font-size: 1rem; margin: 1rem 0 .3rem; }
 h2 { font-size: 1.25rem; margin: 2rem 0 .5rem; font-family: ui-monospace, 'DejaVu Sans Mono', monospace; }
 p.lead { color: #59636e; margin: 0 0 1rem; max-width: 60rem; }
 .legend span { display: inline-block; padding: .15rem .6rem; margin-right: .5rem; border-radius: 4px; border: 1px solid #d0d7de; }
@@ -153,7 +155,8 @@ fn header(m: &Matrix, p: &ProtocolMatrix, i: usize) -> String {
     )
 }
 
-pub(super) fn render(m: &Matrix) -> String {
+/// The page; `changelog`, the HTML of the wire changelog's section, after the tables.
+pub(super) fn render(m: &Matrix, changelog: Option<String>) -> String {
     let mut out = String::new();
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
     out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
@@ -197,6 +200,9 @@ only breaks allowed with a reason</span><span class=\"breaking\">✗ breaking: a
             out.push_str("</tr>\n");
         }
         out.push_str("</table>\n");
+    }
+    if let Some(section) = changelog {
+        out.push_str(&section);
     }
     out.push_str("<ul class=\"revisions\">\n");
     for r in &m.revisions {

@@ -9,7 +9,11 @@
 //! | [`OutputFormat::Sarif`] | code scanning: SARIF 2.1.0 |
 //! | [`OutputFormat::Junit`] | CI test dashboards: JUnit XML |
 //! | [`OutputFormat::Markdown`] | a pull-request comment or a release-notes section |
+//!
+//! The [`Changelog`] of `wirecheck changelog` renders as Markdown (release notes) or JSON
+//! ([`ChangelogFormat`]), and as the last section of the HTML matrix ([`render_matrix_with`]).
 
+mod changelog;
 mod github;
 mod human;
 mod json;
@@ -22,6 +26,7 @@ mod sarif;
 use std::fmt::Write as _;
 use std::io::IsTerminal as _;
 
+use crate::changelog::Changelog;
 use crate::findings::{Direction, Finding, Level, Side};
 use crate::matrix::Matrix;
 use crate::model::Location;
@@ -84,11 +89,40 @@ pub fn render_with(report: &Report, format: OutputFormat, options: &RenderOption
     }
 }
 
+/// An output format of `wirecheck changelog`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "checker", derive(clap::ValueEnum))]
+pub enum ChangelogFormat {
+    /// Sections per release and protocol, to paste into release notes.
+    #[default]
+    Markdown,
+    /// The changelog as one JSON object, for scripts.
+    Json,
+}
+
+/// Renders a wire changelog in `format`. Deterministic.
+pub fn render_changelog(changelog: &Changelog, format: ChangelogFormat) -> String {
+    match format {
+        ChangelogFormat::Markdown => changelog::markdown(changelog),
+        ChangelogFormat::Json => changelog::json(changelog),
+    }
+}
+
 /// Renders an interoperability matrix in `format`. Deterministic.
 pub fn render_matrix(matrix: &Matrix, format: MatrixFormat) -> String {
+    render_matrix_with(matrix, format, None)
+}
+
+/// Renders an interoperability matrix in `format`; the HTML page ends with the wire changelog of the
+/// same revisions, when given. Deterministic.
+pub fn render_matrix_with(
+    matrix: &Matrix,
+    format: MatrixFormat,
+    changelog: Option<&Changelog>,
+) -> String {
     match format {
         MatrixFormat::Markdown => matrix_md::render(matrix),
-        MatrixFormat::Html => matrix_html::render(matrix),
+        MatrixFormat::Html => matrix_html::render(matrix, changelog.map(changelog::html_section)),
         MatrixFormat::Json => {
             let mut text = serde_json::to_string_pretty(matrix)
                 .unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
@@ -410,6 +444,10 @@ pub(crate) fn overall(report: &Report) -> String {
     let failed = report.protocols.iter().filter(|p| !p.ok).count();
     let against = match report.baseline.chosen {
         BaselineChoice::FirstRelease => "as a first release (no baseline)".to_owned(),
+        BaselineChoice::Snapshot | BaselineChoice::AgainstSnapshot => {
+            format!("against the snapshots in {}", report.baseline.rev)
+        }
+        BaselineChoice::Registry => format!("against {}", report.baseline.rev),
         _ => format!(
             "against {} ({})",
             report.baseline.rev,

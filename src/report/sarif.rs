@@ -349,10 +349,7 @@ fn result<'a>(report: &'a Report, p: &'a ProtocolReport, f: &'a Finding) -> Sari
             wire_path: f.wire_path.as_deref(),
             direction: f.direction.map(|d| d.as_str()),
             against: &f.against,
-            side: match f.side {
-                Side::Old => "old",
-                Side::New => "new",
-            },
+            side: f.side.as_str(),
             bump: f.level.as_str(),
             known: f.known,
             witness: f.witness.as_ref(),
@@ -361,31 +358,7 @@ fn result<'a>(report: &'a Report, p: &'a ProtocolReport, f: &'a Finding) -> Sari
 }
 
 pub(super) fn render(report: &Report) -> String {
-    let configuration = report
-        .allow_notes
-        .iter()
-        .map(|note| Notification {
-            level: "warning",
-            message: Text {
-                text: note.message.clone(),
-            },
-            locations: vec![SarifLocation {
-                physical_location: PhysicalLocation {
-                    artifact_location: ArtifactLocation {
-                        uri: uri(&note.entry.location.file),
-                        uri_base_id: "%SRCROOT%",
-                    },
-                    region: SarifRegion {
-                        start_line: note.entry.location.line.max(1),
-                        start_column: note.entry.location.column.max(1),
-                        end_line: None,
-                        end_column: None,
-                    },
-                },
-                message: None,
-            }],
-        })
-        .collect();
+    let configuration = report.allow_notes.iter().map(allow_notification).collect();
     let execution = report
         .notes
         .iter()
@@ -422,19 +395,7 @@ pub(super) fn render(report: &Report) -> String {
             properties: RunProperties {
                 baseline: &report.baseline,
                 ok: report.ok,
-                protocols: report
-                    .protocols
-                    .iter()
-                    .map(|p| ProtocolProperties {
-                        name: &p.name,
-                        old_version: p.old_version.as_ref().map(ToString::to_string),
-                        new_version: p.new_version.as_ref().map(ToString::to_string),
-                        required_bump: p.required_bump.as_str(),
-                        required_version: p.required_version.as_ref().map(ToString::to_string),
-                        ok: p.ok,
-                        summary: super::summary(p),
-                    })
-                    .collect(),
+                protocols: report.protocols.iter().map(protocol_properties).collect(),
             },
         }],
     };
@@ -442,6 +403,44 @@ pub(super) fn render(report: &Report) -> String {
         serde_json::to_string_pretty(&log).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
     text.push('\n');
     text
+}
+
+/// A `wirecheck.toml` allow entry's note (unused, expired), at the entry.
+fn allow_notification(note: &crate::config::AllowNote) -> Notification {
+    Notification {
+        level: "warning",
+        message: Text {
+            text: note.message.clone(),
+        },
+        locations: vec![SarifLocation {
+            physical_location: PhysicalLocation {
+                artifact_location: ArtifactLocation {
+                    uri: uri(&note.entry.location.file),
+                    uri_base_id: "%SRCROOT%",
+                },
+                region: SarifRegion {
+                    start_line: note.entry.location.line.max(1),
+                    start_column: note.entry.location.column.max(1),
+                    end_line: None,
+                    end_column: None,
+                },
+            },
+            message: None,
+        }],
+    }
+}
+
+/// A protocol's verdict, in the run's properties.
+fn protocol_properties(p: &ProtocolReport) -> ProtocolProperties<'_> {
+    ProtocolProperties {
+        name: &p.name,
+        old_version: p.old_version.as_ref().map(ToString::to_string),
+        new_version: p.new_version.as_ref().map(ToString::to_string),
+        required_bump: p.required_bump.as_str(),
+        required_version: p.required_version.as_ref().map(ToString::to_string),
+        ok: p.ok,
+        summary: super::summary(p),
+    }
 }
 
 #[cfg(test)]

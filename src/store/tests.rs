@@ -5,6 +5,24 @@ use super::*;
 use crate::extract::{SourceCache, extract_cached, extract_filtered};
 use crate::model::Ty;
 
+/// A comparison as the driver keeps one (its fields are `outcome::ProtocolChanges`'): real findings and
+/// a window, so the store's JSON round trip covers them; defined here, as the store knows only the
+/// [`Comparison`] trait.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct ProtocolChanges {
+    name: String,
+    old_version: Option<semver::Version>,
+    new_version: Option<semver::Version>,
+    findings: Vec<crate::findings::Finding>,
+    window: Option<crate::policy::Window>,
+}
+
+impl Comparison for ProtocolChanges {
+    fn protocol(&self) -> &str {
+        &self.name
+    }
+}
+
 const COMMIT: &str = "0123456789abcdef0123456789abcdef01234567";
 
 /// A crate with two protocols: `jobs` (a request, its response, and a record reaching a shared enum) and

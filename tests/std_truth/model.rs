@@ -170,6 +170,10 @@ impl<'de> DeserializeSeed<'de> for Model<'_> {
                 let name = leak(&def.attrs.ser_name);
                 match &def.body {
                     Body::Alias { target } => self.of(target).deserialize(d),
+                    // A unit struct (`PhantomData`): `deserialize_unit_struct`.
+                    Body::Struct {
+                        style: Style::Unit, ..
+                    } => d.deserialize_unit_struct(name, self),
                     Body::Struct { fields, .. } => {
                         let names: Vec<&'static str> =
                             fields.iter().map(|f| leak(&f.ser_name)).collect();
@@ -569,6 +573,9 @@ impl Write<'_> {
         let missing = |what: &str| ser::Error::custom(format!("{} has no {what}", self.v));
         match &def.body {
             Body::Alias { target } => w(target, &self.v).serialize(s),
+            Body::Struct {
+                style: Style::Unit, ..
+            } => s.serialize_unit_struct(name),
             Body::Struct { fields, .. } => {
                 let obj = self.v.as_object().ok_or_else(|| missing("fields"))?;
                 let mut st = s.serialize_struct(name, fields.len())?;

@@ -50,6 +50,12 @@ pub enum Violation {
     },
     /// A file that does not parse.
     Unparsable { file: String, error: String },
+    /// A top-level module uses one that ARCHITECTURE.md's layer table does not let it use.
+    UndeclaredUse { from: String, to: String },
+    /// ARCHITECTURE.md's layer table says a module uses another that it no longer uses.
+    StaleClaim { from: String, to: String },
+    /// A top-level module of `src/` missing from ARCHITECTURE.md's layer table, or a row naming none.
+    UnlistedModule { module: String },
 }
 
 impl fmt::Display for Violation {
@@ -79,6 +85,18 @@ impl fmt::Display for Violation {
                 "{file}:{line}: the rule id \"{id}\" is written as a string: name the rule by `RuleId` (ids are written in {CATALOGUE} only)"
             ),
             Violation::Unparsable { file, error } => write!(f, "{file}: does not parse: {error}"),
+            Violation::UndeclaredUse { from, to } => write!(
+                f,
+                "crate::{from} uses crate::{to}, which ARCHITECTURE.md's layer table does not let it use: remove the use, or change the table (and the design it states) with the code"
+            ),
+            Violation::StaleClaim { from, to } => write!(
+                f,
+                "ARCHITECTURE.md's layer table says crate::{from} uses crate::{to}, which it no longer does: remove `{to}` from its row"
+            ),
+            Violation::UnlistedModule { module } => write!(
+                f,
+                "crate::{module}: not a row of ARCHITECTURE.md's layer table (or a row naming no module of src/): add it, with the modules it uses"
+            ),
         }
     }
 }
@@ -94,7 +112,8 @@ pub struct SourceFile {
 /// `cargo xtask architecture`: checks the library of this workspace and prints every violation.
 pub fn run(_args: &[String]) -> Result<ExitCode> {
     let files = read_sources(&crate::workspace_root())?;
-    let violations = check(&files, &rule_ids());
+    let layers = Layers::of_architecture(&crate::workspace_root())?;
+    let violations = check(&files, &rule_ids(), &layers);
     for violation in &violations {
         println!("{violation}");
     }
@@ -106,7 +125,7 @@ pub fn run(_args: &[String]) -> Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     println!(
-        "architecture: {} files of src/ within the limits (functions <= {MAX_FUNCTION_LINES} lines, files <= {MAX_FILE_LINES} lines, no import cycles, rule ids only in {CATALOGUE})",
+        "architecture: {} files of src/ within the limits (functions <= {MAX_FUNCTION_LINES} lines, files <= {MAX_FILE_LINES} lines, no import cycles, top-level uses as ARCHITECTURE.md's layer table says, rule ids only in {CATALOGUE})",
         files.len()
     );
     Ok(ExitCode::SUCCESS)
@@ -152,7 +171,7 @@ fn collect_rs(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
 }
 
 /// Every violation in `files` (paths relative to the crate root, under `src/`).
-pub fn check(files: &[SourceFile], rule_ids: &BTreeSet<String>) -> Vec<Violation> {
+pub fn check(files: &[SourceFile], rule_ids: &BTreeSet<String>, layers: &Layers) -> Vec<Violation> {
     let mut violations = Vec::new();
     let mut imports = Imports::default();
     for file in files {
@@ -188,6 +207,7 @@ pub fn check(files: &[SourceFile], rule_ids: &BTreeSet<String>) -> Vec<Violation
         }
     }
     violations.extend(imports.cycles());
+    violations.extend(layers.check(&imports.top_level_uses()));
     violations.sort();
     violations
 }
@@ -261,6 +281,11 @@ impl<'ast> Visit<'ast> for FileVisitor<'_> {
     }
 
     fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+        if item.attrs.iter().any(is_cfg_test) {
+            let mut path = self.module.clone();
+            path.push(item.ident.to_string());
+            self.imports.test_modules.insert(path);
+        }
         if item.content.is_some() {
             self.module.push(item.ident.to_string());
             self.imports.modules.insert(self.module.clone());
@@ -282,6 +307,14 @@ impl<'ast> Visit<'ast> for FileVisitor<'_> {
         self.reference(&segments);
         syn::visit::visit_path(self, path);
     }
+}
+
+/// `#[cfg(test)]`.
+fn is_cfg_test(attr: &syn::Attribute) -> bool {
+    attr.path().is_ident("cfg")
+        && attr
+            .parse_args::<syn::Ident>()
+            .is_ok_and(|ident| ident == "test")
 }
 
 /// The paths a use tree names (`a::{b, c::d}` → `a::b`, `a::c::d`); a glob names its module.
@@ -340,6 +373,9 @@ fn absolute(module: &[String], segments: &[String]) -> Option<Vec<String>> {
 #[derive(Default)]
 struct Imports {
     modules: BTreeSet<Vec<String>>,
+    /// Modules declared under `#[cfg(test)]`: their uses are left out of the layers (tests may reach
+    /// anything), not out of the cycles.
+    test_modules: BTreeSet<Vec<String>>,
     references: BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
 }
 
@@ -369,6 +405,31 @@ impl Imports {
             }
         }
         edges
+    }
+
+    /// The top-level modules each top-level module uses (through any of its submodules).
+    fn top_level_uses(&self) -> BTreeMap<String, BTreeSet<String>> {
+        let mut uses: BTreeMap<String, BTreeSet<String>> = self
+            .modules
+            .iter()
+            .filter(|module| module.len() == 1)
+            .map(|module| (module[0].clone(), BTreeSet::new()))
+            .collect();
+        for (from, targets) in &self.references {
+            let in_tests = (1..=from.len()).any(|n| self.test_modules.contains(&from[..n]));
+            let Some(from) = from.first().filter(|_| !in_tests) else {
+                continue;
+            };
+            for to in targets
+                .iter()
+                .filter_map(|target| self.module_of_path(target).first().cloned())
+            {
+                if &to != from {
+                    uses.entry(from.clone()).or_default().insert(to);
+                }
+            }
+        }
+        uses
     }
 
     /// One violation per cycle found (each strongly connected set of modules once).
@@ -425,6 +486,99 @@ fn cycle_through(
     None
 }
 
+/// ARCHITECTURE.md's layer table: for each top-level module of `src/`, the top-level modules it may
+/// use. The table follows the line [`LAYERS_MARKER`]; each row is `` | `module` (, `module`) | `used`, ... | ``.
+pub struct Layers {
+    /// `None`: nothing to check (unit tests of the other limits).
+    allowed: Option<BTreeMap<String, BTreeSet<String>>>,
+}
+
+/// The line of ARCHITECTURE.md after which the layer table starts.
+pub const LAYERS_MARKER: &str = "<!-- layers: checked by `cargo xtask architecture` -->";
+
+impl Layers {
+    /// No layer table: only the other limits are checked (the unit tests of those limits).
+    #[cfg(test)]
+    pub fn unchecked() -> Layers {
+        Layers { allowed: None }
+    }
+
+    /// The table of `<root>/ARCHITECTURE.md`.
+    pub fn of_architecture(root: &Path) -> Result<Layers> {
+        let path = root.join("ARCHITECTURE.md");
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        Layers::parse(&text).with_context(|| {
+            format!(
+                "{}: no layer table after the line {LAYERS_MARKER}",
+                path.display()
+            )
+        })
+    }
+
+    /// The table in `text`, if it has one.
+    pub fn parse(text: &str) -> Option<Layers> {
+        let mut lines = text.lines().skip_while(|line| line.trim() != LAYERS_MARKER);
+        lines.next()?;
+        let mut allowed = BTreeMap::new();
+        let rows = lines
+            .skip_while(|line| !line.starts_with('|'))
+            .take_while(|line| line.starts_with('|'))
+            .skip(2);
+        for row in rows {
+            let cells: Vec<&str> = row.split('|').collect();
+            let (Some(modules), Some(uses)) = (cells.get(1), cells.get(2)) else {
+                continue;
+            };
+            let uses: BTreeSet<String> = backticked(uses).collect();
+            for module in backticked(modules) {
+                allowed.insert(module, uses.clone());
+            }
+        }
+        (!allowed.is_empty()).then_some(Layers {
+            allowed: Some(allowed),
+        })
+    }
+
+    /// Every use the table does not allow, every claim no use backs, every module without a row.
+    fn check(&self, uses: &BTreeMap<String, BTreeSet<String>>) -> Vec<Violation> {
+        let Some(allowed) = &self.allowed else {
+            return Vec::new();
+        };
+        let mut violations = Vec::new();
+        for (from, used) in uses {
+            let Some(may) = allowed.get(from) else {
+                violations.push(Violation::UnlistedModule {
+                    module: from.clone(),
+                });
+                continue;
+            };
+            violations.extend(used.difference(may).map(|to| Violation::UndeclaredUse {
+                from: from.clone(),
+                to: to.clone(),
+            }));
+            violations.extend(may.difference(used).map(|to| Violation::StaleClaim {
+                from: from.clone(),
+                to: to.clone(),
+            }));
+        }
+        violations.extend(
+            allowed
+                .keys()
+                .filter(|module| !uses.contains_key(*module))
+                .map(|module| Violation::UnlistedModule {
+                    module: module.clone(),
+                }),
+        );
+        violations
+    }
+}
+
+/// The `` `words` `` of a table cell.
+fn backticked(cell: &str) -> impl Iterator<Item = String> + '_ {
+    cell.split('`').skip(1).step_by(2).map(str::to_owned)
+}
+
 /// String literals anywhere in the file's tokens (macro arguments included) whose value is a rule id.
 fn rule_id_literals(file: &str, text: &str, rule_ids: &BTreeSet<String>) -> Vec<Violation> {
     let Ok(tokens) = text.parse::<TokenStream>() else {
@@ -476,7 +630,11 @@ mod tests {
     fn this_crate_is_within_the_limits() {
         let files = read_sources(&crate::workspace_root()).unwrap();
         assert!(files.len() > 20, "src/ was not found");
-        let violations = check(&files, &rule_ids());
+        let violations = check(
+            &files,
+            &rule_ids(),
+            &Layers::of_architecture(&crate::workspace_root()).unwrap(),
+        );
         assert!(
             violations.is_empty(),
             "the library breaks the limits of ARCHITECTURE.md:\n{}",
@@ -492,7 +650,11 @@ mod tests {
         let body = "    let _ = 1;\n".repeat(MAX_FUNCTION_LINES - 2);
         let ok = format!("fn ok() {{\n{body}}}\n");
         let long = format!("impl S {{\n    fn long() {{\n{body} let _ = 2;\n}}\n}}\n");
-        let violations = check(&[file("src/a.rs", &ok), file("src/b.rs", &long)], &ids());
+        let violations = check(
+            &[file("src/a.rs", &ok), file("src/b.rs", &long)],
+            &ids(),
+            &Layers::unchecked(),
+        );
         assert_eq!(
             violations,
             vec![Violation::LongFunction {
@@ -504,7 +666,7 @@ mod tests {
         );
         let big = "const X: u8 = 0;\n".repeat(MAX_FILE_LINES + 1);
         assert_eq!(
-            check(&[file("src/big.rs", &big)], &ids()),
+            check(&[file("src/big.rs", &big)], &ids(), &Layers::unchecked()),
             vec![Violation::LongFile {
                 file: "src/big.rs".into(),
                 lines: MAX_FILE_LINES + 1
@@ -522,7 +684,7 @@ mod tests {
             file("src/c/inner.rs", "use super::super::a::Y;"),
         ];
         assert_eq!(
-            check(&files, &ids()),
+            check(&files, &ids(), &Layers::unchecked()),
             vec![Violation::ImportCycle {
                 modules: vec!["crate::a".into(), "crate::b".into(), "crate::c".into()],
             }]
@@ -534,7 +696,7 @@ mod tests {
             file("src/p/y.rs", "use super::x::X;"),
         ];
         assert_eq!(
-            check(&siblings, &ids()),
+            check(&siblings, &ids(), &Layers::unchecked()),
             vec![Violation::ImportCycle {
                 modules: vec!["crate::p::x".into(), "crate::p::y".into()]
             }]
@@ -555,7 +717,7 @@ mod tests {
                 "pub struct B; use crate::A; mod tests { use super::*; }",
             ),
         ];
-        assert_eq!(check(&files, &ids()), vec![]);
+        assert_eq!(check(&files, &ids(), &Layers::unchecked()), vec![]);
     }
 
     #[test]
@@ -564,7 +726,8 @@ mod tests {
         assert_eq!(
             check(
                 &[file("src/report.rs", text), file(CATALOGUE, text)],
-                &ids()
+                &ids(),
+                &Layers::unchecked()
             ),
             vec![Violation::RuleIdLiteral {
                 file: "src/report.rs".into(),
@@ -572,5 +735,46 @@ mod tests {
                 id: "field_removed".into(),
             }]
         );
+    }
+
+    #[test]
+    fn the_layer_table_is_checked_both_ways() {
+        let table = format!(
+            "text\n{LAYERS_MARKER}\n\n| module | uses |\n|---|---|\n| `model` | |\n| `compat`, `report` | `model`, `rules` |\n"
+        );
+        let layers = Layers::parse(&table).unwrap();
+        let files = [
+            file("src/model.rs", "pub struct M;"),
+            file("src/compat.rs", "use crate::model::M;"),
+            file(
+                "src/report.rs",
+                "use crate::model::M; fn f() { crate::compat::g(); }",
+            ),
+            file("src/cli.rs", ""),
+        ];
+        let violations = check(&files, &ids(), &layers);
+        let said: Vec<String> = violations.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            violations,
+            vec![
+                Violation::UndeclaredUse {
+                    from: "report".into(),
+                    to: "compat".into()
+                },
+                Violation::StaleClaim {
+                    from: "compat".into(),
+                    to: "rules".into()
+                },
+                Violation::StaleClaim {
+                    from: "report".into(),
+                    to: "rules".into()
+                },
+                Violation::UnlistedModule {
+                    module: "cli".into()
+                },
+            ],
+            "{said:#?}"
+        );
+        assert!(Layers::parse("no table here").is_none());
     }
 }

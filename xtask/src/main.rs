@@ -104,7 +104,12 @@ fn check(args: &[String]) -> ExitCode {
 /// tagged (git tag v0.1.0), the check compares the working tree with it. In a shallow clone, which may
 /// lack the tags, it stays the plain check, which says what to fetch.
 fn first_release_yet(check: &wirecheck::cli::CheckArgs) -> Option<String> {
-    if check.against.is_some() || check.first_release || check.baseline_only {
+    if check.against.is_some()
+        || check.first_release
+        || check.baseline_only
+        || !check.against_snapshot.is_empty()
+        || check.against_registry.is_some()
+    {
         return None;
     }
     let manifest = check.manifest.manifest_path.as_deref()?;

@@ -334,6 +334,8 @@ fn xtask_check_explains_a_repository_without_release_tags() {
         no_cache: false,
         baseline_only: false,
         first_release: false,
+        against_snapshot: Vec::new(),
+        against_registry: None,
     };
     let manifest = repo.path().join("Cargo.toml");
     let message = crate::first_release_yet(&args(&manifest)).expect("no tag: a message");
@@ -374,6 +376,8 @@ fn xtask_check_passes_in_this_repository_before_its_first_release() {
         no_cache: false,
         baseline_only: false,
         first_release: false,
+        against_snapshot: Vec::new(),
+        against_registry: None,
     };
     if crate::first_release_yet(&plain).is_none() {
         return;

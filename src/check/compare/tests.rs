@@ -37,6 +37,7 @@ fn baseline(rev: &str) -> Baseline {
         chosen: BaselineChoice::LastRelease,
         head_release: None,
         baseline_only: false,
+        snapshots: Vec::new(),
     }
 }
 

@@ -17,8 +17,8 @@
 //!   dropped.
 //! - `NonZero*` and `NonZero<T>`: the integer, whose reader rejects 0 ([`Ty::Refined`], domain `nonzero`).
 //! - `Duration`: a struct `{ secs: u64, nanos: u32 }`; `SystemTime`: `{ secs_since_epoch: u64,
-//!   nanos_since_epoch: u32 }` (writing a time before the epoch fails; reading one past the platform's
-//!   `SystemTime`, `i64` seconds on Linux and macOS, fails too). Both readers reject unknown fields.
+//!   nanos_since_epoch: u32 }` (writing a time before the epoch fails; its reader takes seconds up to
+//!   `i64::MAX` only). Both readers reject unknown fields.
 //! - `Range` / `RangeInclusive`: `{ start, end }`; `RangeFrom`: `{ start }`; `RangeTo`: `{ end }`; unknown
 //!   fields rejected. `Bound`: an enum `Unbounded`, `Included(T)`, `Excluded(T)`. `Result`: `Ok(T)`,
 //!   `Err(E)`.
@@ -235,6 +235,21 @@ fn u(bits: u8) -> Ty {
     }
 }
 
+/// `SystemTime`'s seconds: a `u64` its reader takes only up to `i64::MAX` (serde adds them to
+/// `UNIX_EPOCH`, which overflows past the platform's range: "overflow deserializing SystemTime"; on
+/// Unix that range is `i64` seconds), and its writer writes only times after the epoch, within it.
+/// Seen where a format reads by position, where a `Duration`'s `secs` lands in its place.
+fn seconds_since_epoch() -> Ty {
+    Ty::Refined {
+        base: Box::new(u(64)),
+        domain: "system_time_seconds".to_owned(),
+        within: Vec::new(),
+        sample: "0".to_owned(),
+        outside: Some(u64::MAX.to_string()),
+        extent: Some(("0".to_owned(), i64::MAX.to_string())),
+    }
+}
+
 // ----- types serde writes as a struct or an enum -----
 
 /// A use of a std type that serde writes as a struct or an enum: a [`Ty::Named`] of its canonical path,
@@ -251,24 +266,6 @@ fn defined(name: &str, args: &[Ty]) -> Option<Known> {
         },
         defs: vec![def],
     })
-}
-
-/// `SystemTime`'s seconds since the epoch: a `u64` on the wire, which serde's reader adds to
-/// `UNIX_EPOCH`, failing past what the platform's `SystemTime` holds: `i64` seconds on Linux and macOS,
-/// the servers wirecheck's users run (Windows holds less, which the model does not say). A `Duration`'s
-/// `u64` of seconds, or a hand-written mirror's, reaches past it.
-fn system_time_seconds() -> Ty {
-    super::crates::with_extent(
-        super::crates::refined(
-            u(64),
-            "system-time-seconds",
-            &[],
-            "1704164645",
-            Some("9223372036854775808"),
-        ),
-        0,
-        i128::from(i64::MAX),
-    )
 }
 
 /// The definition of a std type serde writes as a struct or an enum, under its canonical path.
@@ -294,7 +291,7 @@ fn definition(name: &str) -> Option<TypeDef> {
             "std::time::SystemTime",
             &[],
             vec![
-                field("secs_since_epoch", system_time_seconds()),
+                field("secs_since_epoch", seconds_since_epoch()),
                 field("nanos_since_epoch", nanos),
             ],
         ),

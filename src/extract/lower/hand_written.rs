@@ -1,10 +1,12 @@
 //! Hand-written serde impls read into the model where they follow a pattern serde users write again
 //! and again (see `read`): the value a `Serialize` hands its serializer, and what a `Deserialize`
-//! reads (a type it delegates to, then a conversion; or a visitor's `visit_*` methods). A side read
+//! reads (a type it delegates to, then a conversion, or a check against one string literal, which is
+//! that constant alone (`constant`); or a visitor's `visit_*` methods). A side read
 //! exactly is compared like a derive; a side read in part (a conversion that may fail, a string whose
 //! text is not known) is compared by its shape and by the digest of its source; a side not read at all
 //! leaves the type opaque, compared by its source (`serde_impl_changed`).
 
+mod constant;
 mod read;
 
 use syn::Item;
@@ -112,11 +114,22 @@ impl<'a> Lowering<'a> {
                 fallible,
                 parsed_into,
                 local,
+                only,
             } => {
                 let base = match local {
                     Some(local) => self.local_type(owner.path, &impl_scope, &local, reached)?,
                     None => self.ty(&impl_scope, ty.as_deref()?, reached),
                 };
+                // A string checked against one literal: that string alone.
+                if let Some(text) = only
+                    && is_text(&base)
+                {
+                    return Some(ReadSide {
+                        ty: constant(&text),
+                        exact: true,
+                        fallible: false,
+                    });
+                }
                 if fallible && is_text(&base) {
                     // A string parsed into a type whose own reading the model knows (a URI, a UUID):
                     // what that type accepts.
@@ -355,7 +368,7 @@ fn primitive(name: &str) -> Option<Ty> {
     })
 }
 
-/// The one string `text`, as a refined string whose domain is that value.
+/// The one string `text`, as a refined string whose domain is that value (its extent: from it to it).
 fn constant(text: &str) -> Ty {
     let sample = serde_json::Value::String(text.to_owned()).to_string();
     let outside = serde_json::Value::String(format!("{text}-other")).to_string();
@@ -363,9 +376,9 @@ fn constant(text: &str) -> Ty {
         base: Box::new(Ty::String),
         domain: format!("the string {sample}"),
         within: Vec::new(),
+        extent: Some((sample.clone(), sample.clone())),
         sample,
         outside: Some(outside),
-        extent: None,
     }
 }
 

@@ -42,6 +42,8 @@ pub(crate) enum Reading {
         parsed_into: Option<syn::Path>,
         /// The item `ty` names when the body defines it (a helper struct inside the function).
         local: Option<Box<syn::Item>>,
+        /// The one string literal the body accepts, rejecting every other value (see `constant`).
+        only: Option<String>,
     },
     /// `deserializer.deserialize_<method>(visitor)`: the visitor as written.
     Visitor { method: String, visitor: syn::Path },
@@ -420,6 +422,7 @@ pub(crate) fn deserialized(item: &ItemImpl) -> Option<Reading> {
                 fallible: conversion.fallible,
                 parsed_into: conversion.parsed_into,
                 local,
+                only: super::constant::accepted_constant(body),
             })
         }
         Found::Visitor(method, visitor) => Some(Reading::Visitor {
@@ -759,6 +762,7 @@ mod tests {
             fallible: false,
             parsed_into: None,
             local: None,
+            only: None,
         }) = reading("u32::deserialize(d).map(X)")
         else {
             panic!()
