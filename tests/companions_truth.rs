@@ -1317,3 +1317,92 @@ fn an_unknown_adapter_is_custom_with_a_note() {
         Some("serde_with::As::<EnumMap>::deserialize")
     );
 }
+
+// ----- serde_with's time adapters replacing the plain integers they write -----
+
+types!(plain_times {
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub struct Msg {
+        pub timeout: u64,
+        pub at: i64,
+    }
+});
+
+types!(adapted_times {
+    #[serde_as]
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub struct Msg {
+        #[serde_as(as = "DurationSeconds<u64>")]
+        pub timeout: Duration,
+        #[serde_as(as = "TimestampSeconds<i64>")]
+        pub at: SystemTime,
+    }
+});
+
+/// `u64` seconds becoming a `Duration` through `DurationSeconds<u64>`, and `i64` seconds a
+/// `SystemTime` through `TimestampSeconds<i64>`: the same integers on the wire, every one read back
+/// (the ends of both ranges included), so no break in either direction.
+#[test]
+fn serde_with_seconds_replace_the_integers_they_write() {
+    use adapted_times::Msg as New;
+    use plain_times::Msg as Old;
+    use std::time::{Duration, UNIX_EPOCH};
+    let (old, new) = (
+        json_model(plain_times::SOURCE),
+        model("json", "0.2.0", adapted_times::SOURCE),
+    );
+    let olds = [
+        Old { timeout: 0, at: 0 },
+        Old {
+            timeout: u64::MAX,
+            at: i64::MAX,
+        },
+        Old {
+            timeout: 30,
+            at: i64::MIN,
+        },
+    ];
+    let news = [
+        New {
+            timeout: Duration::from_secs(30),
+            at: UNIX_EPOCH + Duration::from_secs(1_704_164_645),
+        },
+        New {
+            timeout: Duration::from_secs(u64::MAX),
+            at: UNIX_EPOCH - Duration::from_secs(2_208_988_800),
+        },
+    ];
+    verdicts::<Old, New>((&old, &new), [(ONR, None), (NRO, None)], (&olds, &news));
+}
+
+types!(adapted_millis {
+    #[serde_as]
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub struct Msg {
+        #[serde_as(as = "DurationMilliSeconds<u64>")]
+        pub timeout: Duration,
+        #[serde_as(as = "TimestampSeconds<i64>")]
+        pub at: SystemTime,
+    }
+});
+
+/// The unit still counts: seconds read as milliseconds are another duration (a misread the same
+/// integers hide), so the plain integers' whole range does not make the units alike.
+#[test]
+fn serde_with_seconds_and_milliseconds_stay_apart() {
+    let (seconds, millis) = (
+        json_model(adapted_times::SOURCE),
+        model("json", "0.2.0", adapted_millis::SOURCE),
+    );
+    let found = findings(&seconds, &millis);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.level == wirecheck::findings::Level::Major
+                && f.field.as_deref() == Some("timeout")),
+        "{found:#?}"
+    );
+}

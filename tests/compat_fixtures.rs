@@ -135,6 +135,7 @@ macro_rules! fixtures {
 
 fixtures! {
     array_length_changed: Major,
+    array_length_changed__named_const: Major,
     custom_serde_changed: Major,
     custom_serde_changed__string_to_try_from: Major,
     deny_unknown_fields_added: Major,
@@ -158,6 +159,7 @@ fixtures! {
     field_renamed__onto_an_accepted_alias: Minor,
     field_renamed_on_wire: Major,
     field_type_changed: Major,
+    field_type_changed__catch_all_key_promoted: Major,
     field_type_changed__postcard_string_to_bytes: Major,
     field_type_changed__declared_shape: Major,
     field_type_changed__macro_generated_type_of_the_same_name: Major,
@@ -181,6 +183,7 @@ fixtures! {
     message_removed: Major,
     none__double_option_to_option: None,
     none__wire_identical: None,
+    none__array_length_spelled_by_consts: None,
     none__declared_shape_kept: None,
     none__field_behind_a_feature_not_checked: None,
     none__hand_written_impl_unchanged: None,
@@ -228,6 +231,7 @@ fixtures! {
     variant_renamed: Major,
     variant_renamed__onto_an_accepted_alias: Minor,
     variant_renamed__serde_repr_discriminant_changed: Major,
+    variant_renamed__serde_repr_const_discriminant: Major,
     unresolved_type: Major,
 }
 

@@ -89,7 +89,9 @@ fn rendered<T: Serialize + std::fmt::Debug>(value: &T) -> Value {
     serde_json::to_value(value).unwrap_or_else(|_| Value::String(format!("{value:?}")))
 }
 
-/// Renames the writer's field names to the reader's (`(from, to)` pairs), everywhere in `v`.
+/// Renames the writer's field names and variant tags to the reader's (`(from, to)` pairs), everywhere in
+/// `v` (a tag is a string value: an internally tagged enum's `"op": "Drop"`, or a serde_repr
+/// discriminant: `("0", "Low")` makes `0` the reader's `"Low"`).
 fn rename(v: Value, names: &[(&str, &str)]) -> Value {
     match v {
         Value::Object(m) => Value::Object(
@@ -104,6 +106,17 @@ fn rename(v: Value, names: &[(&str, &str)]) -> Value {
                 .collect(),
         ),
         Value::Array(a) => Value::Array(a.into_iter().map(|x| rename(x, names)).collect()),
+        Value::String(text) => Value::String(
+            names
+                .iter()
+                .find(|(from, _)| *from == text)
+                .map_or(text, |(_, to)| (*to).to_owned()),
+        ),
+        // A serde_repr variant's tag is its discriminant.
+        Value::Number(n) => match names.iter().find(|(from, _)| *from == n.to_string()) {
+            Some((_, to)) => Value::String((*to).to_owned()),
+            None => Value::Number(n),
+        },
         other => other,
     }
 }
@@ -143,6 +156,18 @@ enum Outcome {
     Read,
     Rejected(String),
     Misread(Value),
+}
+
+/// A value as a witness shows it: as JSON renders it, or in `msgpack-compact` as the arrays rmp-serde's
+/// `to_vec` writes its structs as.
+fn shown<T: Serialize + std::fmt::Debug>(format: &str, value: &T) -> Value {
+    match format {
+        "msgpack-compact" => rmp_serde::to_vec(value)
+            .ok()
+            .and_then(|bytes| rmp_serde::from_slice(&bytes).ok())
+            .unwrap_or_else(|| rendered(value)),
+        _ => rendered(value),
+    }
 }
 
 /// Encodes `value` with `codec` and decodes it as an `R`.
@@ -415,6 +440,475 @@ case!(
     },
     old_values: [old::Msg { ranks: [(3, true)].into() }],
     new_values: [new::Msg { ranks: serde_json::json!({"3": true}) }],
+);
+
+// ----- `#[serde(other)]` of an internally tagged enum -----
+
+// `msgpack-compact` writes an internally tagged variant as `[tag, fields...]`: the `other` (unit)
+// variant leaves the fields unread and serde's buffered sequence rejects them; a map's are skipped.
+case!(
+    other_takes_no_fields_in_compact_msgpack,
+    renames: [("Drop", "Skipped")],
+    breaks: [(MsgpackCompact, NewReadsOld)],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub step: Step,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        #[serde(tag = "op")]
+        pub enum Step {
+            Copy { from: String, to: String },
+            Drop { path: String },
+            #[serde(other)]
+            Skipped,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub step: Step,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        #[serde(tag = "op")]
+        pub enum Step {
+            Copy { from: String, to: String },
+            #[serde(other)]
+            Skipped,
+        }
+    },
+    old_values: [
+        old::Msg { step: old::Step::Drop { path: "/tmp/x".to_owned() } },
+        old::Msg { step: old::Step::Skipped },
+    ],
+    new_values: [new::Msg { step: new::Step::Copy { from: "a".to_owned(), to: "b".to_owned() } }],
+);
+
+// A variant serde cannot write (an internally tagged newtype of an integer: "cannot serialize tagged
+// newtype variant containing an integer"): added, it sends old readers nothing.
+case!(
+    unwritable_variant_added,
+    renames: [],
+    breaks: [],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub step: Step,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        #[serde(tag = "op")]
+        pub enum Step {
+            Copy { from: String },
+            #[serde(other)]
+            Skipped,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub step: Step,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        #[serde(tag = "op")]
+        pub enum Step {
+            Copy { from: String },
+            Held(u32),
+            #[serde(other)]
+            Skipped,
+        }
+    },
+    old_values: [old::Msg { step: old::Step::Copy { from: "a".to_owned() } }],
+    new_values: [new::Msg { step: new::Step::Skipped }],
+);
+
+// A struct variant becoming a unit one: `[tag, fields...]` read as `[tag]` is rejected in
+// msgpack-compact; the map formats' unit variant skips the other keys.
+case!(
+    struct_variant_becomes_unit_in_compact_msgpack,
+    renames: [],
+    breaks: [
+        (Cbor, OldReadsNew), (Msgpack, OldReadsNew),
+        (MsgpackCompact, OldReadsNew), (MsgpackCompact, NewReadsOld),
+    ],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub step: Step,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        #[serde(tag = "op")]
+        pub enum Step {
+            Start { id: u64 },
+            Stop,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub step: Step,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        #[serde(tag = "op")]
+        pub enum Step {
+            Start,
+            Stop,
+        }
+    },
+    old_values: [old::Msg { step: old::Step::Start { id: 9 } }],
+    new_values: [new::Msg { step: new::Step::Start }],
+);
+
+// The `other` variant renamed on the wire: a reader takes the unknown name as its `other` variant,
+// which is the variant written.
+case!(
+    other_variant_renamed_reads_as_itself,
+    renames: [("Skipped", "skipped_v2")],
+    breaks: [],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub step: Step,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        #[serde(tag = "op")]
+        pub enum Step {
+            Copy { from: String },
+            #[serde(other)]
+            Skipped,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub step: Step,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        #[serde(tag = "op")]
+        pub enum Step {
+            Copy { from: String },
+            #[serde(other, rename = "skipped_v2", alias = "Skipped")]
+            Skipped,
+        }
+    },
+    old_values: [old::Msg { step: old::Step::Skipped }],
+    new_values: [new::Msg { step: new::Step::Skipped }],
+);
+
+// ----- internally tagged enums in msgpack-compact: the tag's key is not on the wire -----
+
+// `msgpack-compact` writes an internally tagged variant as `[tag, fields...]`: the tag's key is on the
+// wire only in the map formats.
+case!(
+    tag_key_renamed_is_nothing_in_compact_msgpack,
+    renames: [],
+    breaks: [
+        (Cbor, OldReadsNew), (Cbor, NewReadsOld),
+        (Msgpack, OldReadsNew), (Msgpack, NewReadsOld),
+    ],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub event: Event,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        #[serde(tag = "type")]
+        pub enum Event {
+            Start { id: u64 },
+            Idle,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub event: Event,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        #[serde(tag = "kind")]
+        pub enum Event {
+            Start { id: u64 },
+            Idle,
+        }
+    },
+    old_values: [old::Msg { event: old::Event::Start { id: 4 } }, old::Msg { event: old::Event::Idle }],
+    new_values: [new::Msg { event: new::Event::Start { id: 5 } }, new::Msg { event: new::Event::Idle }],
+);
+
+// ----- a key of a flattened catch-all map promoted to a typed field -----
+
+// Old writers put anything under any key of `extra`, `priority` included: the new release reads it as
+// a `u8` and rejects what is not one (a reader upgraded first meets such payloads).
+case!(
+    catch_all_key_promoted_to_a_typed_field,
+    renames: [],
+    breaks: [(Cbor, NewReadsOld), (Msgpack, NewReadsOld), (MsgpackCompact, NewReadsOld)],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u32,
+            #[serde(flatten)]
+            pub extra: std::collections::BTreeMap<String, serde_json::Value>,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u32,
+            #[serde(default)]
+            pub priority: u8,
+            #[serde(flatten)]
+            pub extra: std::collections::BTreeMap<String, serde_json::Value>,
+        }
+    },
+    old_values: [
+        old::Msg { id: 1, extra: [("priority".to_owned(), serde_json::json!("high"))].into() },
+        old::Msg { id: 2, extra: Default::default() },
+    ],
+    new_values: [new::Msg { id: 3, priority: 4, extra: Default::default() }],
+);
+
+// The map's values are all ones the new field reads: new readers reject nothing (old readers do reject
+// the new field's values past a `u8`, read into their map).
+case!(
+    catch_all_key_promoted_to_a_wider_field,
+    renames: [],
+    breaks: [(Cbor, OldReadsNew), (Msgpack, OldReadsNew), (MsgpackCompact, OldReadsNew)],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u32,
+            #[serde(flatten)]
+            pub limits: std::collections::BTreeMap<String, u8>,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u32,
+            #[serde(default)]
+            pub cpu: u16,
+            #[serde(flatten)]
+            pub limits: std::collections::BTreeMap<String, u8>,
+        }
+    },
+    old_values: [old::Msg { id: 1, limits: [("cpu".to_owned(), 200)].into() }],
+    new_values: [new::Msg { id: 3, cpu: 4, limits: [("mem".to_owned(), 9)].into() }],
+);
+
+// ----- tuples -----
+
+case!(
+    tuple_grown_by_one,
+    renames: [],
+    breaks: [
+        (Cbor, OldReadsNew), (Cbor, NewReadsOld),
+        (Msgpack, OldReadsNew), (Msgpack, NewReadsOld),
+        (MsgpackCompact, OldReadsNew), (MsgpackCompact, NewReadsOld),
+    ],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub owner: Option<(String, u32)>,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub owner: Option<(String, u32, u32)>,
+        }
+    },
+    old_values: [old::Msg { owner: Some(("a".to_owned(), 1)) }],
+    new_values: [new::Msg { owner: Some(("b".to_owned(), 2, 3)) }],
+);
+
+// ----- a serde_repr enum read as an externally tagged one -----
+
+// rmp-serde reads a bare integer as a unit variant's index: discriminants that are the indices read as
+// the same variants there; ciborium (and serde_json) ask for a string or a map.
+case!(
+    integer_enum_read_by_index_in_messagepack,
+    renames: [("0", "Low"), ("1", "High")],
+    breaks: [
+        (Cbor, OldReadsNew), (Cbor, NewReadsOld),
+        (Msgpack, OldReadsNew), (MsgpackCompact, OldReadsNew),
+    ],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub level: Level,
+        }
+
+        #[derive(serde_repr::Serialize_repr, serde_repr::Deserialize_repr, Debug)]
+        #[repr(u8)]
+        pub enum Level {
+            Low = 0,
+            High = 1,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub level: Level,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        pub enum Level {
+            Low,
+            High,
+        }
+    },
+    old_values: [old::Msg { level: old::Level::Low }, old::Msg { level: old::Level::High }],
+    new_values: [new::Msg { level: new::Level::High }],
+);
+
+// Discriminants that are not the indices: `1` is read as the second variant, `2` is no index.
+case!(
+    integer_enum_read_by_index_misread,
+    renames: [],
+    breaks: [
+        (Cbor, OldReadsNew), (Cbor, NewReadsOld),
+        (Msgpack, OldReadsNew), (Msgpack, NewReadsOld),
+        (MsgpackCompact, OldReadsNew), (MsgpackCompact, NewReadsOld),
+    ],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub level: Level,
+        }
+
+        #[derive(serde_repr::Serialize_repr, serde_repr::Deserialize_repr, Debug)]
+        #[repr(u8)]
+        pub enum Level {
+            Low = 1,
+            High = 2,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub level: Level,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        pub enum Level {
+            Low,
+            High,
+        }
+    },
+    old_values: [old::Msg { level: old::Level::Low }, old::Msg { level: old::Level::High }],
+    new_values: [new::Msg { level: new::Level::High }],
+);
+
+// A serde_repr enum and an integer newtype write the same integers: compared by the integers.
+case!(
+    integer_enum_becomes_integer_newtype,
+    renames: [],
+    breaks: [
+        (Cbor, OldReadsNew), (Msgpack, OldReadsNew), (MsgpackCompact, OldReadsNew),
+    ],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub level: Level,
+        }
+
+        #[derive(serde_repr::Serialize_repr, serde_repr::Deserialize_repr, Debug)]
+        #[repr(u8)]
+        pub enum Level {
+            Low = 1,
+            High = 7,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub level: Level,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        pub struct Level(pub u16);
+    },
+    old_values: [old::Msg { level: old::Level::Low }, old::Msg { level: old::Level::High }],
+    new_values: [new::Msg { level: new::Level(7) }, new::Msg { level: new::Level(300) }],
+);
+
+// ----- untagged enums -----
+
+// A variant becoming a dynamic value that comes first: a `Host` payload is read as
+// `Rank(Value)` in the new release, which writes it back as it came. The new release's own `Host` is
+// read the same way: no misread of this change's (the value the new release writes, any value, is
+// another matter: old readers reject a `Rank` that is no `u32`).
+case!(
+    untagged_variant_shadowed_by_a_dynamic_value_alike,
+    renames: [],
+    breaks: [(Cbor, OldReadsNew), (Msgpack, OldReadsNew), (MsgpackCompact, OldReadsNew)],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub target: Target,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        #[serde(untagged)]
+        pub enum Target {
+            Rank(u32),
+            Host(String),
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub target: Target,
+        }
+
+        #[derive(Serialize, Deserialize, Debug)]
+        #[serde(untagged)]
+        pub enum Target {
+            Rank(serde_json::Value),
+            Host(String),
+        }
+    },
+    old_values: [
+        old::Msg { target: old::Target::Rank(7) },
+        old::Msg { target: old::Target::Host("node1".to_owned()) },
+    ],
+    new_values: [
+        new::Msg { target: new::Target::Rank(serde_json::json!(3)) },
+        new::Msg { target: new::Target::Host("node2".to_owned()) },
+    ],
 );
 
 // ----- numbers: ciborium's float reader takes no integer; rmp-serde writes 128 bits as bytes -----
@@ -814,7 +1308,7 @@ macro_rules! self_case {
                         // renders) and cannot read.
                         Err(_) => assert_eq!(
                             witness,
-                            rendered(&$new_value),
+                            shown(format, &$new_value),
                             "{format}: the witness is what the new release writes"
                         ),
                     }

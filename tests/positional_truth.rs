@@ -1422,6 +1422,96 @@ case!(
     },
 );
 
+// Bytes: postcard and bincode write `serialize_bytes` as a length and the bytes, which is what a
+// `Vec<u8>` is too (a length, then each `u8` as one byte): nothing changes on the wire.
+case!(
+    vec_u8_to_byte_buf,
+    renames: [],
+    conservative: [],
+    old: {
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub data: Vec<u8>,
+            pub raw: Vec<u8>,
+            pub chunk: Vec<u8>,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub data: serde_bytes::ByteBuf,
+            #[serde(with = "serde_bytes")]
+            pub raw: Vec<u8>,
+            pub chunk: bytes::Bytes,
+        }
+    },
+);
+
+// Array lengths given by constants: rustc evaluates them, so the engine must too (a changed constant
+// is a changed length; another spelling of the same length is nothing).
+case!(
+    const_array_length_changed,
+    renames: [],
+    conservative: [],
+    old: {
+        pub mod limits {
+            pub const WORDS: usize = 2;
+        }
+
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub words: [u32; limits::WORDS * 2],
+            pub tag: u8,
+        }
+    },
+    new: {
+        pub mod limits {
+            pub const WORDS: usize = 3;
+        }
+
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub words: [u32; limits::WORDS * 2],
+            pub tag: u8,
+        }
+    },
+);
+
+case!(
+    const_array_length_spelled_otherwise,
+    renames: [],
+    conservative: [],
+    old: {
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub key: [u8; 12],
+            pub tail: [u16; 8],
+        }
+    },
+    new: {
+        use sizes::NONCE;
+
+        pub mod sizes {
+            pub const NONCE: u32 = 3 << 2;
+            pub const WORD: usize = 4;
+        }
+
+        const TAIL: usize = (sizes::WORD + 12) / 2;
+
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub key: [u8; NONCE as usize],
+            pub tail: [u16; TAIL],
+        }
+    },
+);
+
 case!(
     vec_of_struct_with_field_appended,
     renames: [],
@@ -2198,6 +2288,16 @@ fixture_witnesses!(
     [Msg]
 );
 fixture_witnesses!(
+    witnesses_field_type_changed__catch_all_key_promoted,
+    "field_type_changed__catch_all_key_promoted",
+    [Submit]
+);
+fixture_witnesses!(
+    witnesses_array_length_changed__named_const,
+    "array_length_changed__named_const",
+    [Msg]
+);
+fixture_witnesses!(
     witnesses_deny_unknown_fields_added,
     "deny_unknown_fields_added",
     [Msg]
@@ -2353,6 +2453,11 @@ fixture_witnesses!(
     [Msg]
 );
 fixture_witnesses!(
+    witnesses_variant_renamed__serde_repr_const_discriminant,
+    "variant_renamed__serde_repr_const_discriminant",
+    [Msg]
+);
+fixture_witnesses!(
     witnesses_enum_repr_changed__externally_tagged_to_serde_repr,
     "enum_repr_changed__externally_tagged_to_serde_repr",
     [Msg]
@@ -2450,6 +2555,10 @@ const WITNESSES_NOT_DECODED: &[(&str, &str)] = &[
     ),
     ("none__double_option_to_option", "no finding"),
     ("none__wire_identical", "no finding"),
+    (
+        "none__array_length_spelled_by_consts",
+        "no finding (the real codecs agree: const_array_length_spelled_otherwise)",
+    ),
     ("none__hand_written_impl_unchanged", "no finding"),
     (
         "none__macro_generated_tags_rewritten",

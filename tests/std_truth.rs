@@ -231,8 +231,8 @@ const SAMPLER_KNOWN: &[(&str, &str, &str)] = &[
     (
         "std::time::SystemTime",
         "boundary:max",
-        "serde's reader rejects a time past what the platform's SystemTime holds; the model's u64 of \
-         seconds cannot say where that is",
+        "the model's seconds end where the platform's SystemTime does (i64::MAX), but serde's reader \
+         carries nanos of a second and more into them, past that end",
     ),
     ("std::ffi::OsString", "variant:OsString::Windows", OS_STRING),
     (
@@ -770,6 +770,13 @@ change!(
 change!(duration_to_u64, std::time::Duration => u64, conservative: []);
 change!(duration_to_its_fields, std::time::Duration => mirror::DurationFields, conservative: []);
 change!(duration_std_to_core, std::time::Duration => core::time::Duration, conservative: []);
+// A hand-written mirror of `SystemTime` read as the real one: the same fields, but the mirror's `u64`
+// of seconds reaches past what a `SystemTime` holds (the real reader overflows).
+change!(
+    system_time_fields_to_system_time,
+    mirror::SystemTimeFields => std::time::SystemTime,
+    conservative: []
+);
 change!(
     system_time_to_its_fields,
     std::time::SystemTime => mirror::SystemTimeFields,

@@ -43,6 +43,12 @@ pub(crate) trait Codec: Copy {
     /// `serialize_i128`/`serialize_u128`); ciborium writes them as integers when they fit in 64 bits and
     /// as bignums otherwise, which every integer reader of the range reads.
     fn wide_integers_as_bytes(self) -> bool;
+
+    /// An enum reader takes a bare unsigned integer as the index of a unit variant (rmp-serde's
+    /// `deserialize_enum` hands a value that is no map or array to `UnitVariantAccess`, whose
+    /// identifier is then read as it is: the derive's variant visitor takes an index). serde_json and
+    /// ciborium ask for a string or a map, and so does serde's buffered `Content`.
+    fn enum_reads_variant_index(self) -> bool;
 }
 
 impl Codec for Format {
@@ -78,6 +84,10 @@ impl Codec for Format {
     }
 
     fn wide_integers_as_bytes(self) -> bool {
+        is_msgpack(self)
+    }
+
+    fn enum_reads_variant_index(self) -> bool {
         is_msgpack(self)
     }
 }

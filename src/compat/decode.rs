@@ -447,7 +447,37 @@ impl<'a> Decoder<'a> {
                     None => Err(unknown_variant(&k)),
                 }
             }
+            Value::Number(n) if !self.buffered && self.side.format.enum_reads_variant_index() => {
+                self.by_variant_index(en, n.as_u64(), v)
+            }
             _ => invalid_type(v, "an enum"),
+        }
+    }
+
+    /// A bare integer read as a variant's index (see `Codec::enum_reads_variant_index`): the derive
+    /// counts the variants it reads by tag, and the one found must be a unit variant.
+    fn by_variant_index(
+        &mut self,
+        en: &EnumDef,
+        index: Option<u64>,
+        v: &Value,
+    ) -> Result<usize, Reject> {
+        let Some(index) = index else {
+            return invalid_type(v, "variant identifier");
+        };
+        let tagged: Vec<usize> = (0..en.variants.len())
+            .filter(|&i| !en.variants[i].skip_de && !en.variants[i].untagged)
+            .collect();
+        let found = usize::try_from(index).ok().and_then(|at| tagged.get(at));
+        match found {
+            Some(&i) if en.variants[i].style == Style::Unit => self
+                .payload(&en.variants[i], en.attrs.deny_unknown_fields, None)
+                .map(|_| i),
+            Some(_) => Err("invalid type: unit variant, expected a variant with data".to_owned()),
+            None => Err(format!(
+                "invalid value: integer `{index}`, expected variant index 0 <= i < {}",
+                tagged.len()
+            )),
         }
     }
 
@@ -463,7 +493,14 @@ impl<'a> Decoder<'a> {
                 };
                 let (i, var) = by_tag(en, t).ok_or_else(|| format!("unknown variant `{t}`"))?;
                 if var.style == Style::Unit {
-                    return Ok(i);
+                    // serde's unit visitor leaves the sequence's other elements unread, which its
+                    // buffered sequence then rejects.
+                    return match items.len() - 1 {
+                        0 => Ok(i),
+                        more => Err(format!(
+                            "invalid length {more}, expected 0 elements in sequence"
+                        )),
+                    };
                 }
                 let rest = Value::Array(items[1..].to_vec());
                 return self

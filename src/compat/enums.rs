@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::codec::Codec;
 use super::decode::Decoder;
 use super::issue::{Issue, Place, placed, wire_variant};
-use super::sample::Sampler;
+use super::sample::{Sampler, writable};
 use super::shape::{EnumDef, Role, same_variant};
 use super::walk::Walk;
 use super::wording::{quoted_alternatives, repr_text, variant_text};
@@ -280,10 +280,18 @@ impl Walk<'_> {
         let (issue, reader_variant) = if let Some(j) = renamed {
             reader_taken[j] = true;
             let reader_variant = &reader.variants[j];
-            (
-                self.variant_renamed(variant, reader_variant, witness),
-                Some(reader_variant),
-            )
+            let issue = if !writable(self.writer, &writer.attrs.repr, variant) {
+                self.never_written(variant)
+            } else if reader_variant.other
+                && other_takes(&reader.attrs.repr, variant, self.format.structs_as_arrays())
+            {
+                self.renamed_into_other(variant, reader_variant)
+            } else {
+                self.variant_renamed(variant, reader_variant, witness)
+            };
+            (issue, Some(reader_variant))
+        } else if !writable(self.writer, &writer.attrs.repr, variant) {
+            (self.never_written(variant), None)
         } else if other.is_some()
             && other_takes(&reader.attrs.repr, variant, self.format.structs_as_arrays())
         {
@@ -341,6 +349,36 @@ impl Walk<'_> {
                 quoted_alternatives(&reader.de_names)
             ),
             witness,
+        )
+    }
+
+    /// A variant the reader does not know that serde cannot write (an internally tagged newtype
+    /// variant holding no struct or map): no payload of it reaches the reader.
+    fn never_written(&self, writer: &Variant) -> Issue {
+        Issue::change(
+            self.pick_rule(RuleId::VariantAdded, RuleId::VariantRemoved),
+            format!(
+                "the variant `{}` of {} is unknown to {}, but serde cannot write it (an internally tagged newtype variant holds only a struct or a map)",
+                writer.rust_name,
+                self.writer_name(),
+                self.reader_name()
+            ),
+        )
+    }
+
+    /// The reader's `#[serde(other)]` variant renamed: it reads every tag it does not know, the
+    /// writer's new name among them, as itself, the variant the writer wrote.
+    fn renamed_into_other(&self, writer: &Variant, reader: &Variant) -> Issue {
+        Issue::change(
+            RuleId::VariantRenamed,
+            format!(
+                "{} writes the variant `{}` as `{}`; {} reads it as its `#[serde(other)]` variant `{}`, the same one",
+                self.writer_name(),
+                writer.rust_name,
+                writer.ser_name,
+                self.reader_name(),
+                reader.rust_name
+            ),
         )
     }
 

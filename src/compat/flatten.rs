@@ -250,6 +250,59 @@ impl Walk<'_> {
 
     /// Flattened maps: writers with one write arbitrary keys.
     pub(super) fn flattened_map(&mut self, pair: &ObjectPair<'_>) -> Vec<Issue> {
+        let mut out = self.catch_all_keys_typed(pair);
+        out.extend(self.flattened_map_pair(pair));
+        out
+    }
+
+    /// A key the writer's flattened map may hold that the reader reads into a field of its own (a key
+    /// of the catch-all map promoted to a typed field): the writer puts any value of the map's under
+    /// it, which the field must read. A key the writer has a field of its own for is that field's.
+    fn catch_all_keys_typed(&mut self, pair: &ObjectPair<'_>) -> Vec<Issue> {
+        let Some(map) = &pair.writer.map else {
+            return Vec::new();
+        };
+        let written: BTreeSet<&str> = pair.writer.fields.iter().map(FlatField::key).collect();
+        let mut out = Vec::new();
+        for reader in pair.reader.fields.iter().filter(|f| !f.field.skip_de) {
+            if reader
+                .field
+                .de_names
+                .iter()
+                .any(|name| written.contains(name.as_str()))
+            {
+                continue;
+            }
+            let inner = self.buffered(|walk| walk.compare(&map.value, &reader.field.ty));
+            let Some(first) = inner.into_iter().find(|issue| issue.breaks) else {
+                continue;
+            };
+            let key = reader.key();
+            let issue = Issue::breaking(
+                RuleId::FieldTypeChanged,
+                format!(
+                    "{} may write any `{}` under the key `{key}` of its flattened map `{}`, and {} reads that key as `{}`: {}",
+                    self.writer_name(),
+                    map.value,
+                    map.path.join("."),
+                    self.reader_name(),
+                    reader.field.ty,
+                    first.detail
+                ),
+                first.witness.and_then(|c| with_key(pair.base(), key, c)),
+            );
+            let place = Place {
+                path: reader.path.clone(),
+                wire_path: vec![key.to_owned()],
+                allows: reader.all_allows(),
+                location: self.location(None, Some(&reader.field.location)),
+            };
+            out.extend(placed(vec![issue], &place));
+        }
+        out
+    }
+
+    fn flattened_map_pair(&mut self, pair: &ObjectPair<'_>) -> Vec<Issue> {
         match (&pair.writer.map, &pair.reader.map) {
             (Some(writer), Some(reader)) => {
                 let inner = self.buffered(|walk| walk.compare(&writer.value, &reader.value));

@@ -269,7 +269,14 @@ impl<'a> Sampler<'a> {
             Shape::Struct(obj) => {
                 let flat = flatten(self.side, Role::Writer, &obj.fields, &obj.attrs);
                 if let Some(items) = self.compact_array(&obj.fields, full) {
-                    return items;
+                    // serde writes a struct's own `tag` as its first field.
+                    return match (items, &flat.tag) {
+                        (Some(Value::Array(mut items)), Some(tag)) => {
+                            items.insert(0, json!(tag.value));
+                            Some(Value::Array(items))
+                        }
+                        (items, _) => items,
+                    };
                 }
                 Value::Object(self.object(&flat, full)?)
             }
@@ -469,6 +476,14 @@ impl<'a> Sampler<'a> {
     pub fn variant(&mut self, en: &EnumDef, v: &Variant, full: bool) -> Option<Value> {
         if !writable(self.side, &en.attrs.repr, v) {
             return None;
+        }
+        if self.side.format.structs_as_arrays()
+            && matches!(en.attrs.repr, EnumRepr::Internal { .. })
+            && v.style == Style::Unit
+            && !v.untagged
+        {
+            // serde writes it as a struct of one field, the tag: in `msgpack-compact`, `[tag]`.
+            return Some(Value::Array(vec![json!(v.ser_name)]));
         }
         let payload = self.payload(v, full)?;
         wrap_variant(&en.attrs.repr, v, payload)

@@ -7,7 +7,7 @@ use super::decode::Decoder;
 use super::issue::{Issue, placed};
 use super::shape::{EnumDef, same_variant};
 use super::walk::Walk;
-use crate::model::Variant;
+use crate::model::{Style, Ty, Variant};
 use crate::rules::RuleId;
 
 /// What a tagged reader's untagged variants make of a tag it does not know: the variant that takes
@@ -207,12 +207,50 @@ impl Walk<'_> {
         )]
     }
 
+    /// Whether the reader's own release reads the writer's variant as `read_as` too, and writes it back
+    /// unchanged: its counterpart writes this very payload (so the ambiguity is the reader's, whoever
+    /// wrote it), and `read_as` holds any value as it came (`serde_json::Value`) or has the writer's
+    /// payload. Nothing is lost or changed on the wire then; a `read_as` that writes the value in
+    /// another form (an integer read as a float) is still a misread.
+    fn misread_alike(
+        &mut self,
+        variant: &Variant,
+        reader: &EnumDef,
+        counterpart: Option<usize>,
+        read_as: usize,
+    ) -> bool {
+        let read_as = &reader.variants[read_as];
+        let holds_as_it_came = read_as.style == Style::Tuple
+            && read_as.custom.is_none()
+            && matches!(read_as.fields.as_slice(), [field] if field.ty == Ty::Value && field.custom.is_none());
+        counterpart.is_some_and(|j| self.same_payload(variant, &reader.variants[j]))
+            && (holds_as_it_came || self.same_payload(variant, read_as))
+    }
+
+    /// Whether the reader's variant writes what the writer's does: the same style and fields, each the
+    /// same on the wire, none under a `with` function.
+    fn same_payload(&mut self, writer: &Variant, reader: &Variant) -> bool {
+        writer.style == reader.style
+            && writer.custom.is_none()
+            && reader.custom.is_none()
+            && writer.fields.len() == reader.fields.len()
+            && writer.fields.iter().zip(&reader.fields).all(|(w, r)| {
+                w.ser_name == r.ser_name
+                    && w.skip_ser == r.skip_ser
+                    && w.flatten == r.flatten
+                    && w.custom.is_none()
+                    && r.custom.is_none()
+                    && self.wire_eq.ty(&w.ty, &r.ty)
+            })
+    }
+
     /// The reader decodes a sample of the writer's untagged variant as variant `read_as` (the writer's
     /// own release as `own`): misread if that is another variant, because variants were reordered or
     /// another one now comes first. Where the writer's own release already reads the payload as another
-    /// variant, the ambiguity is not this change's doing.
+    /// variant, or the reader's own release writes it too (and so reads it as `read_as` itself), the
+    /// ambiguity is not this change's doing.
     fn untagged_sample_read_as(
-        &self,
+        &mut self,
         writer: &EnumDef,
         reader: &EnumDef,
         variant: &Variant,
@@ -224,7 +262,9 @@ impl Walk<'_> {
             return SampleVerdict::Fine;
         }
         let read_as_variant = &reader.variants[read_as];
-        if same_variant(read_as_variant, variant) {
+        if same_variant(read_as_variant, variant)
+            || self.misread_alike(variant, reader, counterpart, read_as)
+        {
             return SampleVerdict::Fine;
         }
         let reordered = counterpart.is_some_and(|j| j > read_as)

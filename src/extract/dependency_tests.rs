@@ -29,9 +29,14 @@ pub use link::Link;
 
 /// Hand-written impls.
 pub struct Raw(Vec<u8>);
+
+/// A length users size their buffers by.
+pub const MTU: usize = link::WORDS as usize * 4;
 ";
 
 const NETLIB_LINK: &str = "use serde::{Deserialize, Serialize};
+
+pub(crate) const WORDS: u16 = 3;
 
 #[cfg_attr(feature = \"serde\", derive(Serialize, Deserialize))]
 pub struct Link {
@@ -636,4 +641,108 @@ fn declared_shapes_apply_to_every_dependency_type_and_unused_keys_are_said() {
         .collect();
     assert_eq!(unused.len(), 1, "{:?}", s.notes);
     assert!(unused[0].contains("net_lib::Nowhere"), "{}", unused[0]);
+}
+
+/// An array length named by a dependency's constant, itself computed from a constant of another of its
+/// modules: evaluated in the dependency, as rustc does.
+#[test]
+fn an_array_length_of_a_dependency_constant_is_evaluated() {
+    let lib = "use serde::{Deserialize, Serialize};
+use wirecheck::{Message, Protocol};
+use netlib::MTU as FRAME;
+
+#[derive(Protocol)]
+#[wire(name = \"p\", version = \"1.0.0\")]
+pub struct P;
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = P, topic = \"t\", kind = \"request\")]
+pub struct Req {
+    pub frame: [u8; FRAME + 1],
+    pub lost: [u8; netlib::NOWHERE],
+}
+";
+    let files: BTreeMap<String, String> = [("src/lib.rs".to_owned(), lib.to_owned())].into();
+    let roots = [CrateRoot {
+        name: "demo".to_owned(),
+        root_file: "src/lib.rs".to_owned(),
+    }];
+    let externals = externals();
+    let s = extract_with(
+        &roots,
+        &files,
+        &SourceCache::new(),
+        &ExtractOptions::default(),
+        &|| externals.clone(),
+        None,
+    )
+    .unwrap();
+    let byte = Box::new(Ty::Int {
+        signed: false,
+        bits: 8,
+    });
+    assert_eq!(
+        field_ty(&s, "demo::Req", "frame"),
+        Ty::Array {
+            elem: byte,
+            len: 13
+        }
+    );
+    // A name no module defines is compared by the text written.
+    assert_eq!(
+        field_ty(&s, "demo::Req", "lost"),
+        Ty::external("[u8 ; netlib::NOWHERE]")
+    );
+}
+
+/// `netlib` as published at 1.2.0 and at 1.3.0, where `Link`'s `href` became `url` on the wire.
+struct Upgraded;
+
+impl Locate for Upgraded {
+    fn locate(&self, krate: &ExternalCrate) -> Located {
+        let mut found = Memory.locate(krate);
+        if krate.version == "1.3.0"
+            && let CrateSource::Files { root_file, .. } = &found.source
+        {
+            let files: BTreeMap<String, String> = [
+                ("/deps/netlib/src/lib.rs", NETLIB.to_owned()),
+                (
+                    "/deps/netlib/src/link.rs",
+                    NETLIB_LINK.replace("pub href: String", "pub url: String"),
+                ),
+            ]
+            .into_iter()
+            .map(|(path, text)| (path.to_owned(), text))
+            .collect();
+            found.source = CrateSource::Files {
+                root_file: root_file.clone(),
+                reader: Rc::new(files),
+            };
+        }
+        found
+    }
+}
+
+/// A dependency upgraded between the releases renames a field of a type the message reaches: the
+/// comparison sees the two releases' definitions and reports the rename.
+#[test]
+fn a_field_a_dependency_upgrade_renames_is_found() {
+    let with = |version: &str| {
+        let mut externals = externals();
+        externals.crates[0].version = version.to_owned();
+        externals.locator = Some(Rc::new(Upgraded));
+        extract_demo(&externals)
+    };
+    let (old, new) = (with("1.2.0"), with("1.3.0"));
+    let found =
+        crate::compat::compare_protocol(&old, &new, "p", "v1.0.0", crate::compat::Scope::Full);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.level == crate::findings::Level::Major
+                && f.field
+                    .as_deref()
+                    .is_some_and(|field| field.starts_with("link."))),
+        "{found:#?}"
+    );
 }

@@ -17,7 +17,7 @@ use super::syntax::{
 };
 use super::tree::{ModuleTree, STD_ROOTS};
 use super::{ExtractError, Keep, known, location, note};
-use super::{serde_repr, serde_with};
+use super::{consts, serde_repr, serde_with};
 use crate::model::{
     AllowDecl, Body, ContainerAttrs, Custom, EnumRepr, ExtractNote, Field, Location, ProtocolDecl,
     Proxy, SeqKind, SkipSer, Snapshot, Style, Ty, TypeDef, Variant,
@@ -225,7 +225,7 @@ impl<'a> Lowering<'a> {
                         variants.push(self.variant(scope, &serde, variant, reached, &mut problems));
                     }
                 }
-                self.integer_enum(file, &path, (item, built_attrs), &mut attrs, variants)
+                self.integer_enum(scope, &path, (item, built_attrs), &mut attrs, variants)
             }
             Item::Type(item) => Body::Alias {
                 target: self.ty(scope, &item.ty, reached),
@@ -253,13 +253,15 @@ impl<'a> Lowering<'a> {
     /// by path, with a note.
     fn integer_enum(
         &mut self,
-        file: &str,
+        scope: &TypeScope<'_>,
         path: &str,
         (item, built_attrs): (&syn::ItemEnum, &[Attribute]),
         attrs: &mut ContainerAttrs,
         mut variants: Vec<Variant>,
     ) -> Body {
-        let Some(read) = serde_repr::integer_enum(item, built_attrs) else {
+        let file = scope.file;
+        let mut named = |segments: &[String]| self.rev.const_value(scope.module, segments);
+        let Some(read) = serde_repr::integer_enum(item, built_attrs, &mut named) else {
             return Body::Enum { variants };
         };
         let integer = match read {
@@ -685,14 +687,9 @@ impl<'a> Lowering<'a> {
             },
             syn::Type::Array(array) => {
                 let elem = Box::new(self.ty(scope, &array.elem, reached));
-                match &array.len {
-                    syn::Expr::Lit(syn::ExprLit {
-                        lit: syn::Lit::Int(len),
-                        ..
-                    }) => match len.base10_parse::<u64>() {
-                        Ok(len) => Ty::Array { elem, len },
-                        Err(_) => Ty::external(tokens_text(ty)),
-                    },
+                let mut named = |path: &[String]| self.rev.const_value(scope.module, path);
+                match consts::evaluate(&array.len, &mut named).map(u64::try_from) {
+                    Some(Ok(len)) => Ty::Array { elem, len },
                     _ => Ty::external(tokens_text(ty)),
                 }
             }

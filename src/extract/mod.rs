@@ -57,6 +57,8 @@
 //!   for certain (from `workspace`'s guess while `cargo metadata` runs).
 //! - `serde_attrs`: `#[serde(...)]` attributes, as serde_derive reads them.
 //! - `serde_with`: serde_with's `#[serde_as]` adapters, `with` modules and `#[skip_serializing_none]`.
+//! - `consts`: integer constant expressions (array lengths, discriminants), their names evaluated by
+//!   the caller.
 //! - `serde_repr`: enums deriving serde_repr's `Serialize_repr`/`Deserialize_repr` (written as integers).
 //! - `declarations`: what a parsed file declares (`#[derive(Protocol)]`, `#[derive(Message)]`).
 //! - `reuse`: the lowered type items a [`SourceCache`] keeps for the next revisions, with what their
@@ -78,6 +80,7 @@
 mod ahead;
 mod cache;
 mod cfg;
+mod consts;
 mod declarations;
 mod expand;
 mod external;

@@ -25,6 +25,7 @@ use super::syntax::{inline_items, item_at, item_attrs, item_name, unraw};
 use super::tree::{ModuleTree, STD_ROOTS, is_prelude_name, pos_note};
 use crate::model::ExtractNote;
 
+mod const_value;
 mod impl_source;
 
 pub(super) use impl_source::{FnSource, ImplSource};

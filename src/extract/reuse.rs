@@ -128,6 +128,12 @@ pub(super) enum Probe {
         function: PathId,
         digest: Option<Box<str>>,
     },
+    /// The value of a named integer constant as written in a module (see `Names::const_value`).
+    Const {
+        module: PathId,
+        segments: PathId,
+        value: Option<i128>,
+    },
 }
 
 /// Something a lowering did besides building its definition, replayed as it was done.
@@ -548,6 +554,15 @@ impl Renumber<'_> {
             Probe::FnSource { function, digest } => Probe::FnSource {
                 function: self.path(function)?,
                 digest,
+            },
+            Probe::Const {
+                module,
+                segments,
+                value,
+            } => Probe::Const {
+                module: self.path(module)?,
+                segments: self.path(segments)?,
+                value,
             },
         })
     }

@@ -453,3 +453,37 @@ fn with_functions_in_another_file_are_recorded() {
         }
     }
 }
+
+/// A type whose array length names a constant of another file: its item is the same blob in every
+/// revision, so only the recorded value of the constant tells a record that no longer holds.
+#[test]
+fn a_length_named_by_a_constant_of_another_file_is_recorded() {
+    const SIZED: &str = "use serde::{Deserialize, Serialize};\n#[derive(Serialize, Deserialize)]\npub struct Kind { pub a: [u8; 2 * crate::alt::LEN] }\n";
+    let with_len = |len: &str| {
+        Revision::new()
+            .with_file("crates/p/src/kinds.rs", SIZED)
+            .with_file(
+                "crates/p/src/alt.rs",
+                &format!("{ALT}pub const LEN: usize = {len};\n"),
+            )
+    };
+    let array = |len| {
+        Some(Ty::Array {
+            elem: Box::new(Ty::Int {
+                signed: false,
+                bits: 8,
+            }),
+            len,
+        })
+    };
+    let revisions = [with_len("2"), with_len("3"), with_len("1 + 1")];
+    let (snapshots, stats) = shared(&revisions);
+    let lengths: Vec<Option<Ty>> = snapshots
+        .iter()
+        .map(|s| field_ty(s, "p::kinds::Kind", "a"))
+        .collect();
+    assert_eq!(lengths, [array(4), array(6), array(4)]);
+    assert!(stats.types_reused > 0, "{stats:?}");
+    let (kept_snapshots, _) = kept(&revisions);
+    assert_eq!(kept_snapshots, snapshots);
+}

@@ -4,8 +4,9 @@
 //! discriminant, falling back to the `#[serde(other)]` variant). serde_repr reads no other serde
 //! attribute: `rename`, `alias` and `skip` have no effect on such an enum.
 
-use syn::{Attribute, BinOp, Expr, Lit, UnOp};
+use syn::Attribute;
 
+use super::consts::{self, Named};
 use super::syntax::derives_named;
 
 /// An enum written as integers: its `repr` type and each variant's discriminant, in order.
@@ -57,45 +58,17 @@ fn int_type(name: &str) -> Option<(bool, u8)> {
     Some((signed, bits))
 }
 
-/// Evaluates a discriminant expression of literals and arithmetic (what explicit discriminants are in
-/// practice); `None` for anything else (a constant, a function call).
-fn evaluate(expr: &Expr) -> Option<i128> {
-    match expr {
-        Expr::Lit(lit) => match &lit.lit {
-            Lit::Int(int) => int.base10_parse().ok(),
-            _ => None,
-        },
-        Expr::Paren(inner) => evaluate(&inner.expr),
-        Expr::Group(inner) => evaluate(&inner.expr),
-        Expr::Cast(cast) => evaluate(&cast.expr),
-        Expr::Unary(unary) if matches!(unary.op, UnOp::Neg(_)) => {
-            evaluate(&unary.expr)?.checked_neg()
-        }
-        Expr::Binary(binary) => {
-            let (a, b) = (evaluate(&binary.left)?, evaluate(&binary.right)?);
-            match binary.op {
-                BinOp::Add(_) => a.checked_add(b),
-                BinOp::Sub(_) => a.checked_sub(b),
-                BinOp::Mul(_) => a.checked_mul(b),
-                BinOp::Shl(_) => u32::try_from(b).ok().and_then(|b| a.checked_shl(b)),
-                BinOp::Shr(_) => u32::try_from(b).ok().and_then(|b| a.checked_shr(b)),
-                BinOp::BitOr(_) => Some(a | b),
-                BinOp::BitAnd(_) => Some(a & b),
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
-
 /// The discriminants of an enum's variants: explicit ones evaluated, implicit ones one more than the
-/// variant before (the first is 0). `Err` names the variant whose discriminant cannot be evaluated.
-fn discriminants(item: &syn::ItemEnum) -> Result<Vec<i128>, String> {
+/// variant before (the first is 0), named constants by `named`. `Err` names the variant whose
+/// discriminant cannot be evaluated.
+fn discriminants(item: &syn::ItemEnum, named: Named<'_>) -> Result<Vec<i128>, String> {
     let mut next: i128 = 0;
     let mut out = Vec::with_capacity(item.variants.len());
     for variant in &item.variants {
         let value = match &variant.discriminant {
-            Some((_, expr)) => evaluate(expr).ok_or_else(|| variant.ident.to_string())?,
+            Some((_, expr)) => {
+                consts::evaluate(expr, named).ok_or_else(|| variant.ident.to_string())?
+            }
             None => next,
         };
         out.push(value);
@@ -106,10 +79,12 @@ fn discriminants(item: &syn::ItemEnum) -> Result<Vec<i128>, String> {
 
 /// serde_repr's reading of an enum (`attrs` with `cfg_attr` expanded): `None` when it derives neither
 /// `Serialize_repr` nor `Deserialize_repr`; an error saying what cannot be read otherwise (serde_repr
-/// itself requires a `#[repr]` integer and unit variants).
+/// itself requires a `#[repr]` integer and unit variants). Named constants in discriminants are
+/// evaluated by `named`.
 pub(super) fn integer_enum(
     item: &syn::ItemEnum,
     attrs: &[Attribute],
+    named: Named<'_>,
 ) -> Option<Result<IntegerEnum, String>> {
     let (ser, de) = (
         derives_named(attrs, "Serialize_repr"),
@@ -124,7 +99,7 @@ pub(super) fn integer_enum(
             "enum `{name}` derives serde_repr without a `#[repr(u8)]`-style integer (serde_repr rejects it too): compared by path"
         )));
     };
-    let discriminants = match discriminants(item) {
+    let discriminants = match discriminants(item, named) {
         Ok(discriminants) => discriminants,
         Err(variant) => {
             return Some(Err(format!(
@@ -146,7 +121,7 @@ mod tests {
 
     fn read(source: &str) -> Option<Result<IntegerEnum, String>> {
         let item: syn::ItemEnum = syn::parse_str(source).expect("an enum");
-        integer_enum(&item, &item.attrs)
+        integer_enum(&item, &item.attrs, &mut |_| None)
     }
 
     #[test]

@@ -577,7 +577,7 @@ impl Adapters<'_> {
                 compact: Box::new(self.arg_or_same(args, 1, field)?),
             },
             _ if name.starts_with("Duration") || name.starts_with("Timestamp") => {
-                timing(name, args)?
+                whole_range(timing(name, args)?, name, field)
             }
             _ => return Err(format!("the adapter `{name}` is not modelled")),
         })
@@ -701,6 +701,54 @@ fn type_arg<'t>(name: &str, args: &[&'t Type], i: usize) -> Result<&'t Type, Str
     args.get(i)
         .copied()
         .ok_or_else(|| format!("`{name}` needs a type argument"))
+}
+
+/// A whole number of units written as a 64-bit integer that every value of that integer is read from:
+/// a `Duration` (`Duration::from_secs` and its kin take any `u64`) and, on the platforms whose
+/// `SystemTime` holds 64 bits of seconds (Linux, macOS), a `SystemTime` (any `i64` is a time there).
+/// The unit's domain stays (seconds are no milliseconds); its extent is the integer's whole range, so a
+/// plain integer of that type reads and writes the same numbers. chrono's and time's types keep the
+/// narrower extent of their range.
+fn whole_range(mut ty: Ty, name: &str, field: &Ty) -> Ty {
+    let named = |path: &str| matches!(field, Ty::Named { path: p, .. } if p == path);
+    let whole = if name.ends_with("WithFrac") {
+        None
+    } else if name.starts_with("Duration") && named("std::time::Duration") {
+        Some((
+            0,
+            i128::from(u64::MAX),
+            Ty::Int {
+                signed: false,
+                bits: 64,
+            },
+        ))
+    } else if name.starts_with("Timestamp") && named("std::time::SystemTime") {
+        Some((
+            i128::from(i64::MIN),
+            i128::from(i64::MAX),
+            Ty::Int {
+                signed: true,
+                bits: 64,
+            },
+        ))
+    } else {
+        None
+    };
+    if let (
+        Some((least, most, int)),
+        Ty::Refined {
+            base,
+            extent,
+            outside,
+            ..
+        },
+    ) = (whole, &mut ty)
+        && **base == int
+    {
+        *extent = Some((least.to_string(), most.to_string()));
+        *outside = None;
+    }
+    ty
 }
 
 /// serde_with's `Duration*`/`Timestamp*` adapters: a number of seconds (or milli-, micro-,

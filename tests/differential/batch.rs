@@ -9,7 +9,8 @@
 //! (serde_json; ciborium's `into_writer` for `cbor`; rmp-serde's `to_vec_named` for `msgpack` and its
 //! `to_vec` for `msgpack-compact`); each is decoded with the reader's type by the same codec (`from_reader`,
 //! `from_slice`). Payloads given on stdin (`NAME\tFORMAT\tonr|nro\tJSON`, the engine's witnesses: the
-//! writer's value as JSON) are read as the writer's value (serde_json), encoded with the format's codec and
+//! writer's value as JSON) are read as the writer's value (serde_json; a value shown in the format's own
+//! form, which serde_json does not read, through the format's codec), encoded with the format's codec and
 //! decoded the same way. A binary payload is shown in hex.
 
 use std::collections::BTreeMap;
@@ -203,7 +204,17 @@ pub struct Outcome {
 /// The payload `p` (a generated payload's text, or a witness: the writer's value as JSON) read by `R`.
 pub fn check<W: Serialize + DeserializeOwned, R: Serialize + DeserializeOwned>(fmt: &str, p: &str, witness: bool) -> Outcome {
     let bytes = if witness && fmt != "json" {
+        // A value whose form is not human-readable (an address as its octets, a `msgpack-compact`
+        // struct as its array) is shown in the format's form, which serde_json does not read: the
+        // witness is then encoded as it is shown and read by the writer's type through the format.
         serde_json::from_str::<W>(p)
+            .or_else(|e| {
+                serde_json::from_str::<serde_json::Value>(p)
+                    .map_err(|_| e.to_string())
+                    .and_then(|shown| enc(fmt, &shown))
+                    .and_then(|b| dec::<W>(fmt, &b))
+                    .map_err(|_| e.to_string())
+            })
             .map_err(|e| format!("the witness is no value of the writer's type: {e}"))
             .and_then(|w| enc(fmt, &w))
     } else {

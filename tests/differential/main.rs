@@ -630,13 +630,19 @@ fn engine_agrees_with_serde_json() {
             // A payload the writer's own type rejects too: the writer's release cannot read what it writes
             // (the contract's `self_rejected`). Not this change's doing when it is the old release, or when
             // the old release rejected its own payloads as well; else the engine must say so.
+            // Also not this change's doing: an old reader that rejects the old release's own payloads
+            // (a self-rejecting release is broken for every peer already; the contract blames the change
+            // that introduces it, and the new release's `self_rejected` is checked above).
+            let reader_was_broken = dir == Direction::OldReadsNew
+                && writer_rejects_own(&gen_lines, name, Direction::NewReadsOld);
             let self_rejection_explained = |l: &&&Line| {
-                l.writer_err.is_some()
-                    && (dir == Direction::NewReadsOld
-                        || writer_rejects_own(&gen_lines, name, Direction::NewReadsOld)
-                        || fs
-                            .iter()
-                            .any(|f| f.rule == RuleId::SelfRejected && f.level == Level::Major))
+                reader_was_broken
+                    || l.writer_err.is_some()
+                        && (dir == Direction::NewReadsOld
+                            || writer_rejects_own(&gen_lines, name, Direction::NewReadsOld)
+                            || fs
+                                .iter()
+                                .any(|f| f.rule == RuleId::SelfRejected && f.level == Level::Major))
             };
             if major.is_empty() {
                 let (self_rejected, failing): (Vec<&&Line>, Vec<&&Line>) = failing
@@ -720,7 +726,7 @@ fn engine_agrees_with_serde_json() {
     );
     let _ = writeln!(
         report,
-        "payloads the writer's own type rejects too, not this change's doing or reported as self_rejected: {self_rejected_payloads}"
+        "payloads the writer's own type rejects too (or that an old reader rejects while rejecting its own release's payloads), not this change's doing or reported as self_rejected: {self_rejected_payloads}"
     );
     let _ = writeln!(report, "mutations applied: {used_mutations:?}");
     let _ = writeln!(report, "rules reported: {rules_seen:?}");

@@ -73,7 +73,7 @@ fn flatten_changed_and_flattened_fields() {
 }
 
 #[test]
-fn flattened_map_absorbs_unknown_keys() {
+fn flattened_map_absorbs_unknown_keys_and_writes_any_key() {
     let old = snap(vec![msg_struct(vec![
         f("id", u(8)),
         f("rest", map_of(Ty::String, Ty::Value)).flat(),
@@ -84,7 +84,38 @@ fn flattened_map_absorbs_unknown_keys() {
         f("rest", map_of(Ty::String, Ty::Value)).flat(),
     ])]);
     let out = check(&old, &new);
-    assert!(out.iter().all(|f| f.level == Level::Minor), "{out:#?}");
+    // Old writers put any value under `q` in `rest`: the new `q` rejects what is no `u8`.
+    assert!(
+        has(&out, RuleId::FieldTypeChanged, Level::Major, NEW_READS_OLD),
+        "{out:#?}"
+    );
+    assert!(
+        out.iter()
+            .all(|f| f.level != Level::Major || f.direction == NEW_READS_OLD),
+        "{out:#?}"
+    );
+    assert_eq!(
+        out.iter()
+            .find(|f| f.level == Level::Major)
+            .and_then(|f| f.witness.clone())
+            .and_then(|w| w.get("q").cloned())
+            .map(|q| q.is_u64() && q.as_u64() <= Some(255)),
+        Some(false),
+        "the witness puts a value `q` rejects under `q`: {out:#?}"
+    );
+    // A map of `u8` under the promoted key: every value it holds is a `u16`.
+    let old = snap(vec![msg_struct(vec![
+        f("rest", map_of(Ty::String, u(8))).flat(),
+    ])]);
+    let new = snap(vec![msg_struct(vec![
+        f("q", opt(u(16))),
+        f("rest", map_of(Ty::String, u(8))).flat(),
+    ])]);
+    let out = check(&old, &new);
+    assert!(
+        !has(&out, RuleId::FieldTypeChanged, Level::Major, NEW_READS_OLD),
+        "{out:#?}"
+    );
     // A flattened map of u8 does not take the new string.
     let old = snap(vec![msg_struct(vec![
         f("rest", map_of(Ty::String, u(8))).flat(),

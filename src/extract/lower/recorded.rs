@@ -76,6 +76,12 @@ impl Recording {
             Probe::FnSource { function, .. } => self.probes.iter().any(
                 |earlier| matches!(earlier, Probe::FnSource { function: f, .. } if f == function),
             ),
+            Probe::Const {
+                module, segments, ..
+            } => self.probes.iter().any(|earlier| {
+                matches!(earlier, Probe::Const { module: m, segments: s, .. }
+                    if (m, s) == (module, segments))
+            }),
             Probe::Macros { .. } | Probe::Dependency { .. } | Probe::Mount { .. } => false,
         };
         if !asked {
@@ -332,6 +338,21 @@ impl<'a> Revision<'a> {
         found
     }
 
+    /// The value of the integer constant `segments` names as written in `module` (see
+    /// `Names::const_value`): an array's length, a discriminant.
+    pub(super) fn const_value(&mut self, module: &[String], segments: &[String]) -> Option<i128> {
+        let value = self.names.const_value(module, segments);
+        self.probe(|this| {
+            let lowered = this.names.tree().cache.lowered();
+            Probe::Const {
+                module: lowered.path(module),
+                segments: lowered.path(segments),
+                value,
+            }
+        });
+        value
+    }
+
     /// The impls of a trait of serde's (`roots`: `Serialize`, `Deserialize` or `Visitor`) for the type
     /// item `id`, each with the module it is written in and its file. What they say is a function of
     /// the digest of their source, which is recorded (see [`Revision::impl_source`]).
@@ -493,6 +514,14 @@ impl<'a> Revision<'a> {
                 };
                 let found = self.names.impl_source(id, *roots);
                 found.as_ref().map(|source| source.digest.as_str()) == digest.as_deref()
+            }
+            &Probe::Const {
+                module,
+                segments,
+                value,
+            } => {
+                let (module, segments) = (lowered.path_of(module), lowered.path_of(segments));
+                self.names.const_value(&module, &segments) == value
             }
         }
     }
