@@ -11,7 +11,7 @@ use super::decode::Decoder;
 use super::issue::{Issue, Place, embedded, placed};
 use super::namespace::{FlatField, FlatMap, FlatObject, flatten};
 use super::sample::Sampler;
-use super::shape::{Role, SideRef, StructDef, has_custom_de};
+use super::shape::{Role, SideRef, StructDef, option_read_by_function};
 use super::walk::Walk;
 use super::witness::{with_key, without_key};
 use super::wording::quoted_alternatives;
@@ -347,11 +347,10 @@ impl Walk<'_> {
         if !may_omit || reader.tolerates_absence() || !own_reads_absence {
             return None;
         }
-        let option_custom = matches!(reader.field.ty, Ty::Option { .. })
-            && has_custom_de(&reader.field)
+        let option_custom = option_read_by_function(&reader.field)
             && !reader.field.default
             && !reader.container_default;
-        let rule = if option_custom && own.is_some_and(|o| !has_custom_de(&o.field)) {
+        let rule = if option_custom && own.is_some_and(|o| !option_read_by_function(&o.field)) {
             RuleId::OptionDeserializeWith
         } else if self.writer_is_new() && reader.field.skip_ser == SkipSer::Never {
             RuleId::SkipSerializingIfAdded
@@ -567,7 +566,7 @@ impl Walk<'_> {
                 ),
             )
         } else {
-            let custom = matches!(field.field.ty, Ty::Option { .. }) && has_custom_de(&field.field);
+            let custom = option_read_by_function(&field.field);
             Issue::breaking(
                 self.pick_rule(RuleId::FieldRemoved, RuleId::RequiredFieldAdded),
                 format!(

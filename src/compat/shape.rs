@@ -296,6 +296,20 @@ pub(crate) fn has_custom_de(field: &Field) -> bool {
     field.custom.as_ref().is_some_and(|c| c.de.is_some())
 }
 
+/// Whether `field` is an `Option` that a `deserialize_with` function reads, so that serde's rule of a
+/// missing `Option` read as `None` does not hold for it: a custom function compared by name, or one
+/// wirecheck read, whose field is then a choice of that one `Option` reading (`lower/hand_written/
+/// with_fns`).
+pub(crate) fn option_read_by_function(field: &Field) -> bool {
+    match &field.ty {
+        Ty::Option { .. } => has_custom_de(field),
+        Ty::Choice { writes, reads } => {
+            matches!(**writes, Ty::Option { .. }) && reads.len() == 1 && reads[0] == **writes
+        }
+        _ => false,
+    }
+}
+
 /// Whether two variants are the same one across releases: same Rust name or same wire name.
 pub(crate) fn same_variant(a: &Variant, b: &Variant) -> bool {
     a.rust_name == b.rust_name || a.ser_name == b.ser_name

@@ -135,6 +135,16 @@ impl<'a> WireEq<'a> {
                     && self.same_ty(a, b, next)
                     && r.iter().zip(s).all(|(a, b)| self.same_ty(a, b, next))
             }
+            // As the comparison decides it (`forms`): the same opaque type is the same wire unless both
+            // sources were read and differ; a package version is no evidence.
+            (
+                Ty::External {
+                    path: p, source: s, ..
+                },
+                Ty::External {
+                    path: q, source: t, ..
+                },
+            ) => p == q && (s.is_none() || t.is_none() || s == t),
             (Ty::Named { .. }, _) | (_, Ty::Named { .. }) => false,
             _ => x == y,
         }

@@ -86,6 +86,27 @@ fn an_external_type_is_compared_by_the_source_of_its_impls_never_by_its_version(
 }
 
 #[test]
+fn an_external_type_behind_another_crates_with_functions_is_compared_by_its_source_too() {
+    // tendermint-rpc's `#[serde(with = "tendermint::serializers::hash")] latest_block_hash: Hash`, at
+    // two package versions of tendermint whose sources are the same.
+    let s = |package: &str, source: Option<&str>| {
+        let hash = f("hash", ghost_id(package, source)).with(
+            Some("ghost::serializers::hash::serialize"),
+            Some("ghost::serializers::hash::deserialize"),
+        );
+        snap(vec![msg_struct(vec![hash])])
+    };
+    assert!(check(&s("ghost 0.39.0", Some("a1")), &s("ghost 0.39.1", Some("a1"))).is_empty());
+    assert!(check(&s("ghost 0.39.0", None), &s("ghost 0.39.1", None)).is_empty());
+    let out = check(&s("ghost 0.39.0", Some("a1")), &s("ghost 0.39.1", Some("b2")));
+    assert!(
+        out.iter()
+            .any(|finding| finding.rule == RuleId::CustomSerdeChanged),
+        "{out:#?}"
+    );
+}
+
+#[test]
 fn an_optional_external_type_skipped_when_none_is_no_change_against_itself() {
     // sentry-types' `#[serde(default, skip_serializing_if = "Option::is_none")] pub x: Option<T>` with an
     // opaque `T` at the same version on both sides, in a message that changed elsewhere.
