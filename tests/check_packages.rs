@@ -246,3 +246,26 @@ fn matrix_and_fixtures_select_protocols_as_check_does() {
     assert!(stdout.contains("sched.alloc.request.json"), "{stdout}");
     assert!(stdout.contains("sched.free.request.json"), "{stdout}");
 }
+
+/// A binary named like its package's library (`[[bin]] name = "a"`, whose root sorts before
+/// `src/lib.rs`) does not stand for the library: the library's protocol is still found and checked.
+#[test]
+fn a_binary_named_like_the_library_does_not_hide_it() {
+    let repo = Repo::broken_in_b();
+    for dir in [&repo.dir] {
+        write(
+            &dir.join("a/Cargo.toml"),
+            "[package]\nname = \"a\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[[bin]]\nname = \"a\"\npath = \"src/bin/a.rs\"\n\n[features]\ngpu = []\nfast = [\"gpu\"]\n",
+        );
+        write(&dir.join("a/src/bin/a.rs"), "fn main() {}\n");
+    }
+    let out = repo.check(&[]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let expected = vec![("sched".to_owned(), vec!["FreeRequest".to_owned()])];
+    assert_eq!(checked(&json(&out)), expected);
+}

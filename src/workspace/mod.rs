@@ -231,6 +231,19 @@ impl Workspace {
             return Err(WorkspaceError::NoSuchPackage(unknown.clone()));
         }
         let is_crate = |target: &&cargo_metadata::Target| target.is_lib() || target.is_bin();
+        // A package's crates as the extraction names them (by crate name): its library, and its
+        // binaries but one named like the library (`[[bin]] name = "<package>"` next to `src/lib.rs`),
+        // which would stand for the library under its name; a binary reaches the library's types by
+        // the library's paths, and a protocol is declared where its messages can be named: the library.
+        let is_crate_root = |package: &cargo_metadata::Package, target: &cargo_metadata::Target| {
+            let name = target.name.replace('-', "_");
+            target.is_lib()
+                || target.is_bin()
+                    && !package
+                        .targets
+                        .iter()
+                        .any(|other| other.is_lib() && other.name.replace('-', "_") == name)
+        };
         let named_packages = members
             .iter()
             .filter(|p| packages.iter().any(|w| p.name.as_str() == w))
@@ -250,8 +263,7 @@ impl Workspace {
             .collect();
         let mut crates: Vec<CrateRoot> = members
             .iter()
-            .flat_map(|p| &p.targets)
-            .filter(is_crate)
+            .flat_map(|p| p.targets.iter().filter(|target| is_crate_root(p, target)))
             .filter_map(|target| {
                 let relative = target.src_path.as_std_path().strip_prefix(&root).ok()?;
                 Some(CrateRoot {
