@@ -234,7 +234,11 @@ impl Finding {
 
     /// What makes this finding one cause with others (see [`by_cause`]).
     fn cause_key(&self) -> CauseKey {
-        let opaque = self.rule.rule().evidence == crate::rules::Evidence::Opaque;
+        // An opaque type (or the code of its impls) is one cause wherever it is reached, so its
+        // findings leave the place out; functions named at a field (`custom_serde_changed`) are a
+        // change of that field, as a decided finding is of its place.
+        let opaque = self.rule.rule().evidence == crate::rules::Evidence::Opaque
+            && self.rule != RuleId::CustomSerdeChanged;
         let place = (!opaque).then(|| {
             (
                 self.location.file.clone(),

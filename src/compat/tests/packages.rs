@@ -96,9 +96,18 @@ fn an_external_type_behind_another_crates_with_functions_is_compared_by_its_sour
         );
         snap(vec![msg_struct(vec![hash])])
     };
-    assert!(check(&s("ghost 0.39.0", Some("a1")), &s("ghost 0.39.1", Some("a1"))).is_empty());
+    assert!(
+        check(
+            &s("ghost 0.39.0", Some("a1")),
+            &s("ghost 0.39.1", Some("a1"))
+        )
+        .is_empty()
+    );
     assert!(check(&s("ghost 0.39.0", None), &s("ghost 0.39.1", None)).is_empty());
-    let out = check(&s("ghost 0.39.0", Some("a1")), &s("ghost 0.39.1", Some("b2")));
+    let out = check(
+        &s("ghost 0.39.0", Some("a1")),
+        &s("ghost 0.39.1", Some("b2")),
+    );
     assert!(
         out.iter()
             .any(|finding| finding.rule == RuleId::CustomSerdeChanged),
@@ -191,5 +200,39 @@ fn a_hand_written_side_kept_is_the_old_release_talking_to_itself() {
             && f.direction == OLD_READS_NEW
             && f.witness.is_some()),
         "{out:#?}"
+    );
+}
+
+#[test]
+fn functions_named_at_two_fields_that_change_alike_are_two_findings() {
+    // tendermint-rpc's `tx_sync` and `tx_async` responses, each with `data` moved from base64 to hex.
+    let s = |codec: &str| {
+        let data = |line| {
+            let mut field = f("data", Ty::String).with(
+                Some(&format!("ghost::{codec}::serialize")),
+                Some(&format!("ghost::{codec}::deserialize")),
+            );
+            field.location = crate::compat::tests::build::loc(line);
+            field
+        };
+        let mut s = snap(vec![
+            msg_struct(vec![data(10)]),
+            st("Other", vec![data(30)]),
+        ]);
+        s.messages.push(msg("Other", "t.other", crate::Kind::Event));
+        s
+    };
+    // As reports count them: one finding per cause (`findings::by_cause`).
+    let out = crate::findings::by_cause(check(&s("base64"), &s("hex")));
+    let custom: Vec<_> = out
+        .iter()
+        .filter(|finding| finding.rule == RuleId::CustomSerdeChanged)
+        .map(|finding| (finding.message_type.as_str(), finding.direction))
+        .collect();
+    // One per field and direction, never one for both fields.
+    assert_eq!(custom.len(), 4, "{out:#?}");
+    assert!(
+        custom.iter().any(|(message, _)| *message == "Other"),
+        "{custom:?}"
     );
 }
