@@ -182,7 +182,7 @@ pub fn stage_alias(
 /// The manifest committed to the replay's repository: the published one, with a `[workspace]` of its own
 /// when it has none, and without its `[[bin]]` targets when the spec says `without_bins` (the manifest is
 /// then re-written from its table: cargo's normalized manifest loses nothing but its comments).
-fn replay_manifest(spec: &Spec, source: &Path, manifest: &toml::Table) -> Result<String> {
+pub fn replay_manifest(spec: &Spec, source: &Path, manifest: &toml::Table) -> Result<String> {
     if spec.without_bins && manifest.contains_key("bin") {
         let mut manifest = manifest.clone();
         manifest.remove("bin");

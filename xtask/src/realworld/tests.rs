@@ -431,3 +431,32 @@ fn differences_are_placed_by_json_pointer() {
         Some("/z".into())
     );
 }
+
+#[test]
+fn bins_are_left_out_of_the_replayed_manifest_only_when_the_spec_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = dir.path().join("package");
+    write_package(&package, "0.1.0", "    pub id: u32,\n");
+    let path = package.join("Cargo.toml");
+    let text = fs::read_to_string(&path).unwrap();
+    fs::write(
+        &path,
+        format!("{text}\n[[bin]]\nname = \"demo-proto\"\npath = \"src/cli/main.rs\"\n"),
+    )
+    .unwrap();
+    let manifest = sources::read_manifest(&package).unwrap();
+    let replayed = |spec: &Spec| -> toml::Table {
+        sources::replay_manifest(spec, &package, &manifest)
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let kept = replayed(&spec());
+    assert!(kept.contains_key("bin") && kept.contains_key("workspace"));
+    let without =
+        Spec::parse(&SPEC.replace("versions =", "without_bins = true\nversions =")).unwrap();
+    let left_out = replayed(&without);
+    assert!(!left_out.contains_key("bin"), "{left_out}");
+    assert!(left_out.contains_key("workspace") && left_out.contains_key("test"));
+    assert_eq!(left_out["package"]["name"].as_str(), Some("demo-proto"));
+}
