@@ -11,6 +11,7 @@
 //! lock files, the side-by-side build); the git repositories are rebuilt each run from the specs.
 
 mod decode;
+mod siblings;
 mod sources;
 mod spec;
 #[cfg(test)]
@@ -208,6 +209,8 @@ struct FindingJson {
     known: bool,
     message: String,
     message_type: String,
+    #[serde(default)]
+    topic: String,
     field: Option<String>,
     wire_path: Option<String>,
     direction: Option<String>,
@@ -428,7 +431,13 @@ fn decode_witnesses(
 ) -> Result<()> {
     let pkgs = root.join("pkgs");
     for (version, source) in spec.versions.iter().zip(published) {
-        sources::stage_alias(spec, version, source, &pkgs.join(version.to_string()))?;
+        sources::stage_alias(
+            spec,
+            version,
+            source,
+            &pkgs.join(version.to_string()),
+            &pkgs.join("siblings"),
+        )?;
     }
     let project = decode::Project::write(
         spec,
@@ -449,26 +458,20 @@ fn decode_witnesses(
         spec.krate,
         started.elapsed().as_secs_f64()
     );
-    let has = |version: &Version, message: &str| {
-        declared
-            .get(version)
-            .is_some_and(|m| m.iter().any(|n| n == message))
-    };
     let mut requests = Vec::new();
     for w in witnesses.iter_mut() {
-        let message = &w.finding.message_type;
-        if !has(&w.writer, message) || !has(&w.reader, message) {
+        let Some(message) = message_id(spec, w, declared) else {
             w.verdict = Verdict::Untried(format!(
-                "{message} is not a message of the spec in both {} and {}",
-                w.writer, w.reader
+                "{} is not a message of the spec in both {} and {}",
+                w.finding.message_type, w.writer, w.reader
             ));
             continue;
-        }
+        };
         let json = serde_json::to_string(w.finding.witness.as_ref().unwrap_or(&Value::Null))?;
         for version in [&w.writer, &w.reader] {
             requests.push(decode::Request {
                 version: version.to_string(),
-                message: message.clone(),
+                message: message.to_owned(),
                 json: json.clone(),
             });
         }
@@ -476,7 +479,7 @@ fn decode_witnesses(
     let answers = project.decode(&requests)?;
     let mut answers = answers.into_iter();
     for w in witnesses.iter_mut() {
-        if matches!(w.verdict, Verdict::Untried(_)) && !decodable(w, declared) {
+        if matches!(w.verdict, Verdict::Untried(_)) && message_id(spec, w, declared).is_none() {
             continue;
         }
         let (Some(writer), Some(reader)) = (answers.next(), answers.next()) else {
@@ -488,14 +491,22 @@ fn decode_witnesses(
     Ok(())
 }
 
-/// Whether the witness was sent to the decoder (its message is declared by both releases).
-fn decodable(w: &Witness, declared: &BTreeMap<Version, Vec<String>>) -> bool {
+/// The spec's message (its path, the decoder's key) of a witness's finding, by the finding's type name
+/// and topic, when both releases declare it: the witnesses sent to the decoder.
+fn message_id<'s>(
+    spec: &'s Spec,
+    w: &Witness,
+    declared: &BTreeMap<Version, Vec<String>>,
+) -> Option<&'s str> {
+    let id = spec
+        .message_of(&w.finding.message_type, &w.finding.topic)?
+        .plain_path();
     let has = |version: &Version| {
         declared
             .get(version)
-            .is_some_and(|m| m.contains(&w.finding.message_type))
+            .is_some_and(|m| m.iter().any(|n| n == id))
     };
-    has(&w.writer) && has(&w.reader)
+    (has(&w.writer) && has(&w.reader)).then_some(id)
 }
 
 /// The verdict on a witness from what the writer's and the reader's types made of it (see

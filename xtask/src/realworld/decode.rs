@@ -23,7 +23,7 @@ use super::spec::Spec;
 pub struct Request {
     /// The release.
     pub version: String,
-    /// The message's type name (as in the spec).
+    /// The message's path from the crate root (its id in the spec, `endpoint::status::Response`).
     pub message: String,
     /// The payload, as JSON text.
     pub json: String,

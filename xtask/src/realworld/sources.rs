@@ -9,6 +9,7 @@ use std::process::Command;
 use anyhow::{Context as _, Result, anyhow, bail};
 use semver::Version;
 
+use super::siblings;
 use super::spec::{self, Spec};
 
 /// Cargo's home: `$CARGO_HOME`, else `~/.cargo`.
@@ -148,8 +149,15 @@ pub fn alias_manifest(mut manifest: toml::Table, alias: &str) -> Result<String> 
 }
 
 /// Copies the release into `dir` (the side-by-side build's copy) unless an earlier run did, with
-/// [`alias_manifest`].
-pub fn stage_alias(spec: &Spec, version: &Version, source: &Path, dir: &Path) -> Result<()> {
+/// [`alias_manifest`]; the spec's siblings at the release's version are staged under `siblings_dir` and
+/// linked to it ([`siblings`]).
+pub fn stage_alias(
+    spec: &Spec,
+    version: &Version,
+    source: &Path,
+    dir: &Path,
+    siblings_dir: &Path,
+) -> Result<()> {
     let done = dir.join(".realworld-staged");
     if done.is_file() {
         return Ok(());
@@ -159,12 +167,35 @@ pub fn stage_alias(spec: &Spec, version: &Version, source: &Path, dir: &Path) ->
     }
     copy_dir(source, dir)?;
     let manifest = read_manifest(source)?;
-    fs::write(
-        dir.join("Cargo.toml"),
-        alias_manifest(manifest, &spec.alias_package(version))?,
-    )?;
+    let mut manifest: toml::Table = alias_manifest(manifest, &spec.alias_package(version))?
+        .parse()
+        .context("re-reading the staged manifest")?;
+    if !spec.siblings.is_empty() {
+        siblings::stage(spec, version, siblings_dir)?;
+        siblings::link(&mut manifest, spec, version, siblings_dir);
+    }
+    fs::write(dir.join("Cargo.toml"), toml::to_string(&manifest)?)?;
     fs::write(done, "")?;
     Ok(())
+}
+
+/// The manifest committed to the replay's repository: the published one, with a `[workspace]` of its own
+/// when it has none, and without its `[[bin]]` targets when the spec says `without_bins` (the manifest is
+/// then re-written from its table: cargo's normalized manifest loses nothing but its comments).
+pub fn replay_manifest(spec: &Spec, source: &Path, manifest: &toml::Table) -> Result<String> {
+    if spec.without_bins && manifest.contains_key("bin") {
+        let mut manifest = manifest.clone();
+        manifest.remove("bin");
+        manifest
+            .entry("workspace")
+            .or_insert_with(|| toml::Table::new().into());
+        return Ok(toml::to_string(&manifest)?);
+    }
+    let mut cargo_toml = fs::read_to_string(source.join("Cargo.toml"))?;
+    if !manifest.contains_key("workspace") {
+        cargo_toml.push_str("\n[workspace]\n");
+    }
+    Ok(cargo_toml)
 }
 
 /// The scratch git repository of a crate's replay: one commit and tag (`v<version>`) per release.
@@ -178,9 +209,9 @@ pub struct Repo {
 pub struct Committed {
     /// The release.
     pub version: Version,
-    /// The messages declared.
+    /// The messages declared (by path, [`spec::MessageSpec::plain_path`]).
     pub injected: Vec<String>,
-    /// The messages the release does not declare.
+    /// The messages the release does not declare, by path.
     pub missing: Vec<String>,
 }
 
@@ -273,11 +304,10 @@ impl Repo {
         for (file, text) in &injection.files {
             fs::write(self.dir.join(file), text)?;
         }
-        let mut cargo_toml = fs::read_to_string(source.join("Cargo.toml"))?;
-        if !manifest.contains_key("workspace") {
-            cargo_toml.push_str("\n[workspace]\n");
-        }
-        fs::write(self.dir.join("Cargo.toml"), cargo_toml)?;
+        fs::write(
+            self.dir.join("Cargo.toml"),
+            replay_manifest(spec, source, &manifest)?,
+        )?;
         if let Some(config) = spec.wirecheck_toml() {
             fs::write(self.dir.join("wirecheck.toml"), config)?;
         }

@@ -37,6 +37,17 @@ pub struct Spec {
     /// The messages.
     #[serde(rename = "message")]
     pub messages: Vec<MessageSpec>,
+    /// Packages of the same project released in lockstep with the crate (same version every release, as
+    /// its workspace builds them together). In the side-by-side build each release links its siblings at
+    /// its own version, staged under aliases like the release, instead of the newest of their semver
+    /// range that cargo would otherwise pick for every release of one range.
+    #[serde(default)]
+    pub siblings: Vec<String>,
+    /// Leave the package's `[[bin]]` targets out of the replayed repository's manifest. A workaround for a
+    /// checker defect, not a declaration: a binary whose crate name is the library's and whose root file
+    /// sorts before the library's hides the library's protocols (docs/realworld.md, tendermint-rpc).
+    #[serde(default)]
+    pub without_bins: bool,
     /// Wire shapes declared the way a user declares them, written to the repository's `wirecheck.toml`
     /// as its `[shapes]` (a type's full path → the Rust type it is on the wire). Only for types whose
     /// hand-written impls are exactly that shape; docs/realworld.md says which and why.
@@ -70,10 +81,17 @@ impl MessageSpec {
         self.path.as_deref().unwrap_or(&self.name)
     }
 
-    /// The path from the crate root without generics (`protocol::v7::Event`).
+    /// The path from the crate root without generics (`protocol::v7::Event`). It identifies the message
+    /// in the spec: two messages may share a type name (`endpoint::status::Response` and
+    /// `endpoint::health::Response`), never a path.
     pub fn plain_path(&self) -> &str {
         let path = self.rust_path();
         path.split('<').next().unwrap_or(path).trim()
+    }
+
+    /// Whether `reference` (a `responds` value) names this message: its type name or its path.
+    fn is_named(&self, reference: &str) -> bool {
+        self.name == reference || self.plain_path() == reference
     }
 }
 
@@ -112,10 +130,22 @@ impl Spec {
                 m.name
             );
             ensure!(
-                self.messages[..i].iter().all(|o| o.name != m.name),
+                self.messages[..i]
+                    .iter()
+                    .all(|o| o.plain_path() != m.plain_path()),
                 "{}: message {} is listed twice",
                 self.krate,
-                m.name
+                m.plain_path()
+            );
+            ensure!(
+                self.messages[..i]
+                    .iter()
+                    .all(|o| o.name != m.name || o.topic != m.topic),
+                "{}: two messages named {} have the topic `{}`: a finding names a message by its type \
+                 name and topic",
+                self.krate,
+                m.name,
+                m.topic
             );
             ensure!(
                 ["request", "response", "event", "record"].contains(&m.kind.as_str()),
@@ -125,11 +155,17 @@ impl Spec {
                 m.kind
             );
             if let Some(responds) = &m.responds {
+                let answers = self
+                    .messages
+                    .iter()
+                    .filter(|o| o.is_named(responds))
+                    .count();
                 ensure!(
-                    self.messages.iter().any(|o| &o.name == responds),
-                    "{}: {} responds with {responds}, which is not a message of the spec",
+                    answers == 1,
+                    "{}: {} responds with {responds}, which names {answers} messages of the spec \
+                     (name the one by its `path`)",
                     self.krate,
-                    m.name
+                    m.plain_path()
                 );
             }
         }
@@ -151,14 +187,31 @@ impl Spec {
         Some(text)
     }
 
-    /// The message whose type is `name`.
-    pub fn message(&self, name: &str) -> Option<&MessageSpec> {
-        self.messages.iter().find(|m| m.name == name)
+    /// The message whose path (see [`MessageSpec::plain_path`]) is `id`.
+    pub fn message(&self, id: &str) -> Option<&MessageSpec> {
+        self.messages.iter().find(|m| m.plain_path() == id)
+    }
+
+    /// The message a finding names, by its type name and topic.
+    pub fn message_of(&self, name: &str, topic: &str) -> Option<&MessageSpec> {
+        self.messages
+            .iter()
+            .find(|m| m.name == name && m.topic == topic)
+    }
+
+    /// The message a `responds` value names (its type name or its path).
+    fn answer(&self, reference: &str) -> Option<&MessageSpec> {
+        self.messages.iter().find(|m| m.is_named(reference))
     }
 
     /// The package name each version gets in the side-by-side build (`lsp-types-0-94-1`).
     pub fn alias_package(&self, version: &Version) -> String {
-        format!("{}-{}", self.krate, version_slug(version))
+        Spec::alias_of(&self.krate, version)
+    }
+
+    /// The package name `package` `version` gets in the side-by-side build (`tendermint-0-40-1`).
+    pub fn alias_of(package: &str, version: &Version) -> String {
+        format!("{package}-{}", version_slug(version))
     }
 
     /// The name the side-by-side build uses for a version's library (`v0_94_1`).
@@ -205,9 +258,9 @@ pub struct Site {
 pub struct Injection {
     /// Rewritten files, by path relative to the package.
     pub files: BTreeMap<String, String>,
-    /// The messages injected.
+    /// The messages injected (by [`MessageSpec::plain_path`]).
     pub injected: Vec<String>,
-    /// The messages the release does not declare (left out of its protocol).
+    /// The messages the release does not declare (left out of its protocol), by path.
     pub missing: Vec<String>,
 }
 
@@ -284,7 +337,7 @@ pub fn message_attrs(spec: &Spec, message: &MessageSpec, indent: &str) -> String
         "protocol = crate::{MARKER}, topic = {:?}, kind = {:?}",
         message.topic, message.kind
     );
-    if let Some(responds) = message.responds.as_deref().and_then(|r| spec.message(r)) {
+    if let Some(responds) = message.responds.as_deref().and_then(|r| spec.answer(r)) {
         let _ = write!(wire, ", responds = crate::{}", responds.plain_path());
     }
     format!("{indent}#[derive(::wirecheck::Message)]\n{indent}#[wire({wire})]\n")
@@ -336,7 +389,7 @@ pub fn inject(spec: &Spec, version: &Version, dir: &Path, root_file: &str) -> Re
             }
         }
         match found.as_slice() {
-            [] => injection.missing.push(message.name.clone()),
+            [] => injection.missing.push(message.plain_path().to_owned()),
             [site] => {
                 let text = read(&site.file)?;
                 let indent: String = text[site.line_start..]
@@ -347,7 +400,7 @@ pub fn inject(spec: &Spec, version: &Version, dir: &Path, root_file: &str) -> Re
                     .entry(site.file.clone())
                     .or_default()
                     .push((site.line_start, message_attrs(spec, message, &indent)));
-                injection.injected.push(message.name.clone());
+                injection.injected.push(message.plain_path().to_owned());
             }
             many => bail!(
                 "{} {version}: {} is declared {} times ({}); name the file with `file = ...` in the spec",
