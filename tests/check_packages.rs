@@ -252,13 +252,11 @@ fn matrix_and_fixtures_select_protocols_as_check_does() {
 #[test]
 fn a_binary_named_like_the_library_does_not_hide_it() {
     let repo = Repo::broken_in_b();
-    for dir in [&repo.dir] {
-        write(
-            &dir.join("a/Cargo.toml"),
-            "[package]\nname = \"a\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[[bin]]\nname = \"a\"\npath = \"src/bin/a.rs\"\n\n[features]\ngpu = []\nfast = [\"gpu\"]\n",
-        );
-        write(&dir.join("a/src/bin/a.rs"), "fn main() {}\n");
-    }
+    write(
+        &repo.dir.join("a/Cargo.toml"),
+        "[package]\nname = \"a\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[[bin]]\nname = \"a\"\npath = \"src/bin/a.rs\"\n\n[features]\ngpu = []\nfast = [\"gpu\"]\n",
+    );
+    write(&repo.dir.join("a/src/bin/a.rs"), "fn main() {}\n");
     let out = repo.check(&[]);
     assert_eq!(
         out.status.code(),

@@ -89,22 +89,11 @@ impl Walk<'_> {
             items(writer_variant, Role::Writer),
             items(reader_variant, Role::Reader),
         );
-        let lists = ItemLists {
-            writer: &writer_items,
-            reader: &reader_items,
-            base: Sampler::new(self.writer)
-                .payload(writer_variant, false)
-                .flatten(),
-            distinct: Sampler::distinct(self.writer)
-                .payload(writer_variant, false)
-                .flatten(),
-            writer_name: format!("the variant `{}`", writer_variant.rust_name),
-            reader_name: format!("the variant `{}`", reader_variant.rust_name),
-            reader_default: false,
-            writer_default: false,
-            writer_of: ItemsOf::Variant(writer_variant),
-            reader_of: ItemsOf::Variant(reader_variant),
-        };
+        let lists = ItemLists::of_variants(
+            self.writer,
+            (&writer_items, writer_variant),
+            (&reader_items, reader_variant),
+        );
         let found = self.compare_items(&lists);
         let repr = writer_enum.attrs.repr.clone();
         Some(embedded(found, |c| {

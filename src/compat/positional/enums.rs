@@ -7,7 +7,7 @@ use super::super::sample::{Sampler, wrap_variant};
 use super::super::shape::{EnumDef, Role, same_variant};
 use super::super::walk::Walk;
 use super::super::wording::repr_text;
-use super::items::{Item, ItemLists, ItemsOf, field_item};
+use super::items::{Item, ItemLists, field_item};
 use crate::model::{Ty, Variant};
 use crate::rules::RuleId;
 
@@ -212,22 +212,11 @@ impl Walk<'_> {
         {
             self.compare(&writer_items[0].ty, &reader_items[0].ty)
         } else {
-            let lists = ItemLists {
-                writer: &writer_items,
-                reader: &reader_items,
-                base: Sampler::new(self.writer)
-                    .payload(writer_variant, false)
-                    .flatten(),
-                distinct: Sampler::distinct(self.writer)
-                    .payload(writer_variant, false)
-                    .flatten(),
-                writer_name: format!("the variant `{}`", writer_variant.rust_name),
-                reader_name: format!("the variant `{}`", reader_variant.rust_name),
-                reader_default: false,
-                writer_default: false,
-                writer_of: ItemsOf::Variant(writer_variant),
-                reader_of: ItemsOf::Variant(reader_variant),
-            };
+            let lists = ItemLists::of_variants(
+                self.writer,
+                (&writer_items, writer_variant),
+                (&reader_items, reader_variant),
+            );
             self.compare_items(&lists)
         };
         let repr = writer_enum.attrs.repr.clone();

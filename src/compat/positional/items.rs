@@ -117,6 +117,31 @@ pub(in crate::compat) struct ItemLists<'l> {
     pub(in crate::compat) reader_of: ItemsOf<'l>,
 }
 
+impl<'l> ItemLists<'l> {
+    /// The items of two variants paired by tag, the writer's (`writer_items`, of `writer_variant`) as
+    /// `side` writes them.
+    pub(in crate::compat) fn of_variants(
+        side: SideRef<'_>,
+        (writer_items, writer_variant): (&'l [Item], &'l crate::model::Variant),
+        (reader_items, reader_variant): (&'l [Item], &'l crate::model::Variant),
+    ) -> ItemLists<'l> {
+        ItemLists {
+            writer: writer_items,
+            reader: reader_items,
+            base: Sampler::new(side).payload(writer_variant, false).flatten(),
+            distinct: Sampler::distinct(side)
+                .payload(writer_variant, false)
+                .flatten(),
+            writer_name: format!("the variant `{}`", writer_variant.rust_name),
+            reader_name: format!("the variant `{}`", reader_variant.rust_name),
+            reader_default: false,
+            writer_default: false,
+            writer_of: ItemsOf::Variant(writer_variant),
+            reader_of: ItemsOf::Variant(reader_variant),
+        }
+    }
+}
+
 /// The value whose items a list holds: a struct, tuple or array type, or an enum's variant.
 #[derive(Clone, Copy)]
 pub(in crate::compat) enum ItemsOf<'l> {
