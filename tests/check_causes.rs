@@ -71,13 +71,27 @@ fn a_change_to_a_shared_type_is_one_finding_reached_by_every_message() {
     // The reports say it once, with who reaches it.
     let json: serde_json::Value =
         serde_json::from_str(&render(&report, OutputFormat::Json)).expect("json");
-    let reported = json["protocols"][0]["findings"]
+    let reported: Vec<&serde_json::Value> = json["protocols"][0]["findings"]
         .as_array()
         .expect("findings")
         .iter()
         .filter(|f| f["rule"] == "integer_widened")
-        .count();
-    assert_eq!(reported, 1);
+        .collect();
+    assert_eq!(reported.len(), 1);
+    // `reached_by` in JSON: every message and place, as the finding holds them.
+    let reached_in_json: Vec<String> = reported[0]["reached_by"]
+        .as_array()
+        .expect("reached_by")
+        .iter()
+        .map(|r| {
+            format!(
+                "{}.{}",
+                r["message_type"].as_str().unwrap(),
+                r["field"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(reached_in_json, reached);
     let human = render(&report, OutputFormat::Human);
     assert!(
         human.contains(

@@ -94,6 +94,10 @@ struct FindingOut<'a> {
     /// Absent when there is no witness; `null` is a real payload (a unit struct).
     #[serde(skip_serializing_if = "Option::is_none")]
     witness: Option<&'a serde_json::Value>,
+    /// The messages and places that reach this one cause, when it is reached from more than one
+    /// (`message_type`, `topic`, `field`, `wire_path`: the finding's own first).
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    reached_by: &'a [crate::findings::Reach],
 }
 
 /// `{"file": "src/sched.rs", "line": 9, "column": 12}`.
@@ -128,6 +132,11 @@ fn finding(f: &Finding) -> FindingOut<'_> {
             column: a.column,
         }),
         witness: f.witness.as_ref(),
+        reached_by: if f.reached_by.len() > 1 {
+            &f.reached_by
+        } else {
+            &[]
+        },
     }
 }
 
