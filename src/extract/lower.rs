@@ -79,12 +79,27 @@ pub(super) fn snapshot(
             .entry(def.path.clone())
             .or_insert_with(|| Arc::new(def));
     }
+    keep_reached(&mut snapshot);
     snapshot.notes = finished.notes;
     snapshot
         .notes
         .extend(unused.iter().map(|key| gated::unused_shape_note(key)));
     snapshot.sort();
     Ok(snapshot)
+}
+
+/// Leaves out the definitions no message reaches: a known definition added for a type a field named
+/// before something else took its place (a `with` function read, whose field is then what the function
+/// writes), or a type only such a field reached. A model holds what its messages reach, so that its
+/// protocols' parts join back into it (the store relies on that).
+fn keep_reached(snapshot: &mut Snapshot) {
+    let messages: Vec<&crate::model::MessageDecl> = snapshot.messages.iter().collect();
+    let reached: BTreeSet<String> = snapshot
+        .reached_from(&messages)
+        .into_keys()
+        .map(str::to_owned)
+        .collect();
+    snapshot.types.retain(|path, _| reached.contains(path));
 }
 
 /// Where a type item is, for reading its impls: its id, syntax, full path and the scope of its fields.

@@ -180,23 +180,55 @@ fn matches(pattern: &str, name: &str) -> bool {
 }
 
 /// The root files (from `dir`, the package's directory) of the package's library and binaries: the
-/// ones its manifest names, and the ones cargo finds by itself unless told not to.
+/// ones its manifest names, and the ones cargo finds by itself unless told not to; a binary named like
+/// the library is left out, as the workspace leaves it out of the crates it reads.
 fn crate_files(dir: &Path, package: &Table, manifest: &Table) -> Vec<String> {
-    let auto = |key: &str| package.get(key).and_then(toml::Value::as_bool) != Some(false);
-    let exists = |file: &str| dir.join(file).is_file();
-    let mut files = Vec::new();
+    let name = package.get("name").and_then(toml::Value::as_str);
+    let lib = library_file(dir, package, manifest);
+    let lib_name = lib.as_ref().and(
+        manifest
+            .get("lib")
+            .and_then(|lib| lib.get("name"))
+            .and_then(toml::Value::as_str)
+            .or(name),
+    );
+    let crate_name = |name: &str| name.replace('-', "_");
+    lib.into_iter()
+        .chain(
+            binaries(dir, package, manifest)
+                .into_iter()
+                .filter(|(bin_name, _)| {
+                    lib_name.is_none_or(|lib| {
+                        bin_name.as_deref().map(crate_name) != Some(crate_name(lib))
+                    })
+                })
+                .map(|(_, file)| file),
+        )
+        .collect()
+}
+
+/// The root file of the package's library, if it has one.
+fn library_file(dir: &Path, package: &Table, manifest: &Table) -> Option<String> {
+    let auto = package.get("autolib").and_then(toml::Value::as_bool) != Some(false);
     match manifest
         .get("lib")
         .and_then(|lib| lib.get("path"))
         .and_then(toml::Value::as_str)
     {
-        Some(path) => files.push(path.to_owned()),
-        None if (manifest.contains_key("lib") || auto("autolib")) && exists("src/lib.rs") => {
-            files.push("src/lib.rs".to_owned());
+        Some(path) => Some(path.to_owned()),
+        None if (manifest.contains_key("lib") || auto) && dir.join("src/lib.rs").is_file() => {
+            Some("src/lib.rs".to_owned())
         }
-        None => {}
+        None => None,
     }
+}
+
+/// The package's binaries, each with its name (when known) and root file.
+fn binaries(dir: &Path, package: &Table, manifest: &Table) -> Vec<(Option<String>, String)> {
+    let auto = |key: &str| package.get(key).and_then(toml::Value::as_bool) != Some(false);
+    let exists = |file: &str| dir.join(file).is_file();
     let name = package.get("name").and_then(toml::Value::as_str);
+    let mut files = Vec::new();
     for bin in manifest
         .get("bin")
         .and_then(toml::Value::as_array)
@@ -214,13 +246,22 @@ fn crate_files(dir: &Path, package: &Table, manifest: &Table) -> Vec<String> {
             .chain((Some(bin_name) == name).then(|| "src/main.rs".to_owned()))
             .find(|file| exists(file))
         });
-        files.extend(path.map(str::to_owned).or(inferred));
+        if let Some(file) = path.map(str::to_owned).or(inferred) {
+            files.push((bin_name.map(str::to_owned), file));
+        }
     }
     if auto("autobins") {
         if exists("src/main.rs") {
-            files.push("src/main.rs".to_owned());
+            files.push((name.map(str::to_owned), "src/main.rs".to_owned()));
         }
-        files.extend(auto_bins(dir));
+        files.extend(auto_bins(dir).into_iter().map(|file| {
+            let bin_name = file
+                .trim_start_matches("src/bin/")
+                .trim_end_matches("/main.rs")
+                .trim_end_matches(".rs")
+                .to_owned();
+            (Some(bin_name), file)
+        }));
     }
     files
 }
