@@ -573,9 +573,10 @@ fn idents(tokens: TokenStream, out: &mut Vec<String>) {
     }
 }
 
-/// Writes `tokens` as text, one space between tokens, leaving out `#[doc ...]` attributes.
+/// Writes `tokens` as text, one space between tokens, leaving out `#[doc ...]` attributes and
+/// lifetimes (see [`without_lifetimes`]).
 fn write_tokens(out: &mut String, tokens: TokenStream) {
-    let mut trees = tokens.into_iter().peekable();
+    let mut trees = without_lifetimes(tokens).into_iter().peekable();
     while let Some(tree) = trees.next() {
         if let TokenTree::Punct(punct) = &tree
             && punct.as_char() == '#'
@@ -618,9 +619,85 @@ fn write_tokens(out: &mut String, tokens: TokenStream) {
     }
 }
 
+/// `tokens` without their lifetimes (`'de`, `'_`, `'static`, labels) and what only they needed: the comma
+/// or `+` beside one, and a `<>` left empty. Lifetimes are erased before code runs, so code that differs
+/// in them alone is the same code (`impl<'de> Visitor<'de>` and `impl Visitor<'_>`, as clippy's
+/// `needless_lifetimes` rewrites it).
+fn without_lifetimes(tokens: TokenStream) -> Vec<TokenTree> {
+    let is = |tree: Option<&TokenTree>, c: char| matches!(tree, Some(TokenTree::Punct(p)) if p.as_char() == c);
+    let mut out: Vec<TokenTree> = Vec::new();
+    let mut trees = tokens.into_iter().peekable();
+    let mut erased = false;
+    while let Some(tree) = trees.next() {
+        let lifetime = matches!(&tree, TokenTree::Punct(p) if p.as_char() == '\'')
+            && matches!(trees.peek(), Some(TokenTree::Ident(_)));
+        if lifetime {
+            trees.next();
+            // The separator before it goes with it (`T + 'a`, `T, 'a`) ...
+            if is(out.last(), ',') || is(out.last(), '+') {
+                out.pop();
+                erased = false;
+            } else {
+                // ... else the one after it (`<'a, T>`, `'a + Send`).
+                erased = true;
+            }
+            continue;
+        }
+        if erased && (is(Some(&tree), ',') || is(Some(&tree), '+')) {
+            erased = false;
+            continue;
+        }
+        erased = false;
+        if is(Some(&tree), '>') && is(out.last(), '<') {
+            out.pop();
+            continue;
+        }
+        out.push(tree);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn code_that_differs_in_its_lifetimes_alone_is_the_same_source() {
+        let same = [
+            (
+                "impl<'de> Visitor<'de> for V { type Value = u8; }",
+                "impl Visitor<'_> for V { type Value = u8; }",
+            ),
+            (
+                "impl<'a> TryFrom<&'a str> for Id { fn f(s: &'a str) {} }",
+                "impl TryFrom<&str> for Id { fn f(s: &str) {} }",
+            ),
+            (
+                "impl<'a, T: 'a + Clone> X<'a, T> {}",
+                "impl<T: Clone> X<T> {}",
+            ),
+            (
+                "fn f<'a>(x: &'a str) -> &'a str { x }",
+                "fn f(x: &str) -> &str { x }",
+            ),
+        ];
+        for (with, without) in same {
+            assert_eq!(text(with), text(without), "{with}");
+        }
+        // What the code does still counts, and so do char literals.
+        assert_ne!(
+            text("fn f() -> char { 'a' }"),
+            text("fn f() -> char { 'b' }")
+        );
+        assert_ne!(
+            text("impl<'a> TryFrom<&'a str> for Id {}"),
+            text("impl<'a> TryFrom<&'a [u8]> for Id {}")
+        );
+        assert_ne!(
+            text("fn f() -> bool { 1 < 2 }"),
+            text("fn f() -> bool { 1 > 2 }")
+        );
+    }
 
     fn text(source: &str) -> String {
         let mut out = String::new();
