@@ -173,19 +173,10 @@ impl<'a> Sampler<'a> {
             (Some(_), Some(d)) => Some(d.path.clone()),
             _ => None,
         };
-        // A witness: the writer writes what `into` makes of a value its fallible `try_from`
-        // accepted, a part of the proxy type's values that wirecheck cannot see, so none is
-        // invented. (Golden fixtures keep the proxy's usual value: the skew test decodes them with
-        // the real types, which is how a rejected one is found.)
-        if self.fixture.is_none()
-            && let Some(def) = resolved.def.filter(|d| writes_validated(d))
+        if resolved
+            .def
+            .is_some_and(|def| self.validated_by_try_from(def))
         {
-            self.unknown.get_or_insert_with(|| {
-                format!(
-                    "`{}` is written through `into` from values its fallible `try_from` accepts, which wirecheck cannot run, and no value of it is invented",
-                    def.path
-                )
-            });
             return None;
         }
         if let Some(v) = self.distinct_scalar(&resolved.shape) {
@@ -197,24 +188,8 @@ impl<'a> Sampler<'a> {
             Shape::Str => json!(if full { "x" } else { "" }),
             Shape::Int { signed, bits } => self.integer(signed, bits, full, proxied),
             Shape::Float { .. } => json!(if full { 0.5 } else { 0.0 }),
-            // No release is known to write any particular value of an opaque type: none is invented.
-            Shape::External(p, ..) | Shape::Unresolved(p) => {
-                if let Some(fx) = &mut self.fixture {
-                    fx.opaque.insert(format!(
-                        "a value of `{p}` is needed, and wirecheck cannot see into that type"
-                    ));
-                }
-                self.unknown.get_or_insert_with(|| unknown_shape(&p));
-                return None;
-            }
-            Shape::Refined(refined) => {
-                let sample = refined.sample_value();
-                if sample.is_none() {
-                    self.unknown.get_or_insert_with(|| {
-                        unknown_shape(&format!("{} ({})", refined.base, refined.domain))
-                    });
-                }
-                return sample;
+            shape @ (Shape::External(..) | Shape::Unresolved(_) | Shape::Refined(_)) => {
+                return self.unseen_value(shape);
             }
             Shape::Bytes => Value::Array(if full { vec![json!(1)] } else { Vec::new() }),
             // Only readers are choices; a writer writes the choice's `writes` type.
@@ -227,30 +202,73 @@ impl<'a> Sampler<'a> {
                     Value::Null
                 }
             }
-            Shape::Option(inner) => {
-                if full {
-                    self.value(&inner, true).unwrap_or(Value::Null)
-                } else {
-                    Value::Null
+            shape @ (Shape::Option(_)
+            | Shape::Seq(..)
+            | Shape::Array(..)
+            | Shape::Tuple(..)
+            | Shape::Map(..)) => return self.container_value(shape, full),
+            Shape::Struct(obj) => return self.struct_value(&obj, full),
+            Shape::Enum(en) => return self.enum_value(def_path.as_deref(), &en, full),
+        })
+    }
+
+    /// For a witness: whether `def` is written through `into` from values its fallible `try_from`
+    /// accepted, a part of the proxy type's values that wirecheck cannot see, so that none is invented
+    /// (and why is kept). Golden fixtures keep the proxy's usual value: the skew test decodes them with
+    /// the real types, which is how a rejected one is found.
+    fn validated_by_try_from(&mut self, def: &crate::model::TypeDef) -> bool {
+        if self.fixture.is_some() || !writes_validated(def) {
+            return false;
+        }
+        self.unknown.get_or_insert_with(|| {
+            format!(
+                "`{}` is written through `into` from values its fallible `try_from` accepts, which wirecheck cannot run, and no value of it is invented",
+                def.path
+            )
+        });
+        true
+    }
+
+    /// A value of a type wirecheck cannot see into (none: no release is known to write any particular
+    /// value of it), or of a refined one (the domain's sample, when it has one).
+    fn unseen_value(&mut self, shape: Shape) -> Option<Value> {
+        match shape {
+            Shape::Refined(refined) => {
+                let sample = refined.sample_value();
+                if sample.is_none() {
+                    self.unknown.get_or_insert_with(|| {
+                        unknown_shape(&format!("{} ({})", refined.base, refined.domain))
+                    });
                 }
+                sample
             }
-            Shape::Seq(_, elem) => {
-                if full {
-                    match self.value(&elem, true) {
-                        Some(v) => Value::Array(vec![v]),
-                        None => Value::Array(Vec::new()),
-                    }
-                } else {
-                    Value::Array(Vec::new())
+            Shape::External(p, ..) | Shape::Unresolved(p) => {
+                if let Some(fx) = &mut self.fixture {
+                    fx.opaque.insert(format!(
+                        "a value of `{p}` is needed, and wirecheck cannot see into that type"
+                    ));
                 }
+                self.unknown.get_or_insert_with(|| unknown_shape(&p));
+                None
             }
+            _ => None,
+        }
+    }
+
+    /// A value of an option, a sequence, an array, a tuple or a map (`full`: with an element).
+    fn container_value(&mut self, shape: Shape, full: bool) -> Option<Value> {
+        Some(match shape {
+            Shape::Option(inner) if full => self.value(&inner, true).unwrap_or(Value::Null),
+            Shape::Option(_) => Value::Null,
+            Shape::Seq(_, elem) if full => match self.value(&elem, true) {
+                Some(v) => Value::Array(vec![v]),
+                None => Value::Array(Vec::new()),
+            },
+            Shape::Seq(..) => Value::Array(Vec::new()),
+            Shape::Array(_, 0) => Value::Array(Vec::new()),
             Shape::Array(elem, len) => {
-                if len == 0 {
-                    Value::Array(Vec::new())
-                } else {
-                    let v = self.value(&elem, full)?;
-                    Value::Array(vec![v; usize::try_from(len.min(64)).unwrap_or(64)])
-                }
+                let v = self.value(&elem, full)?;
+                Value::Array(vec![v; usize::try_from(len.min(64)).unwrap_or(64)])
             }
             Shape::Tuple(elems, _) => {
                 let mut out = Vec::new();
@@ -266,22 +284,24 @@ impl<'a> Sampler<'a> {
                 }
                 Value::Object(m)
             }
-            Shape::Struct(obj) => {
-                let flat = flatten(self.side, Role::Writer, &obj.fields, &obj.attrs);
-                if let Some(items) = self.compact_array(&obj.fields, full) {
-                    // serde writes a struct's own `tag` as its first field.
-                    return match (items, &flat.tag) {
-                        (Some(Value::Array(mut items)), Some(tag)) => {
-                            items.insert(0, json!(tag.value));
-                            Some(Value::Array(items))
-                        }
-                        (items, _) => items,
-                    };
-                }
-                Value::Object(self.object(&flat, full)?)
-            }
-            Shape::Enum(en) => return self.enum_value(def_path.as_deref(), &en, full),
+            _ => return None,
         })
+    }
+
+    /// A struct's value: an object, or in `msgpack-compact` the array of its fields (its own `tag`
+    /// first, as serde writes it).
+    fn struct_value(&mut self, obj: &super::shape::StructDef, full: bool) -> Option<Value> {
+        let flat = flatten(self.side, Role::Writer, &obj.fields, &obj.attrs);
+        if let Some(items) = self.compact_array(&obj.fields, full) {
+            return match (items, &flat.tag) {
+                (Some(Value::Array(mut items)), Some(tag)) => {
+                    items.insert(0, json!(tag.value));
+                    Some(Value::Array(items))
+                }
+                (items, _) => items,
+            };
+        }
+        Some(Value::Object(self.object(&flat, full)?))
     }
 
     /// In `msgpack-compact`, the array a struct's (or a struct variant's) `fields` are written as: every

@@ -77,25 +77,8 @@ impl Walk<'_> {
         reader: Shape,
     ) -> Vec<Issue> {
         use Shape as S;
-        if let S::Enum(union) = &writer
-            && union_of_newtypes(union)
-            && !matches!(reader, S::Enum(_) | S::Value)
-        {
-            return self.compare_union(union, reader_ty);
-        }
-        if let S::Enum(union) = &reader
-            && union_of_newtypes(union)
-            && !matches!(writer, S::Enum(_))
-        {
-            let reads: Vec<Ty> = union
-                .variants
-                .iter()
-                .filter(|v| !v.skip_de)
-                .map(|v| v.fields[0].ty.clone())
-                .collect();
-            if let Some(found) = self.compare_by_kind(writer_ty, reader_ty, &writer, &reads) {
-                return found;
-            }
+        if let Some(found) = self.compare_unions(writer_ty, reader_ty, &writer, &reader) {
+            return found;
         }
         if let Some(found) = self.compare_forms(writer_ty, reader_ty, &writer, &reader) {
             return found;
@@ -131,18 +114,10 @@ impl Walk<'_> {
             | (S::Str, S::Str)
             | (S::Unit, S::Unit) => Vec::new(),
             (S::Str, S::Char) => vec![self.string_to_char(writer_ty, reader_ty)],
-            (S::Int { signed: a, bits: x }, S::Int { signed: b, bits: y }) => self
-                .compare_integers((a, x), (b, y), false)
-                .into_iter()
-                .collect(),
-            (S::Float { bits: x }, S::Float { bits: y }) => {
-                self.float_narrowed(x, y).into_iter().collect()
-            }
-            (S::Int { signed, bits }, S::Float { bits: float_bits }) => self
-                .integer_to_float(writer_ty, (signed, bits), float_bits)
-                .into_iter()
-                .collect(),
-            (S::Float { .. }, S::Int { .. }) => vec![self.float_to_integer(writer_ty, reader_ty)],
+            (
+                writer @ (S::Int { .. } | S::Float { .. }),
+                reader @ (S::Int { .. } | S::Float { .. }),
+            ) => self.compare_numbers(writer_ty, reader_ty, &writer, &reader),
             (S::Seq(k1, e1), S::Seq(k2, e2)) => {
                 self.compare_sequences(writer_ty, reader_ty, (k1, &e1), (k2, &e2))
             }
@@ -168,6 +143,60 @@ impl Walk<'_> {
             (S::Struct(a), S::Struct(b)) => self.compare_structs(&a, &b),
             (S::Enum(a), S::Enum(b)) => self.compare_enums(writer_ty, reader_ty, &a, &b),
             (writer, _) => self.compare_by_samples(writer_ty, reader_ty, &writer),
+        }
+    }
+
+    /// An untagged enum of newtype variants (serde_with's and the ecosystem's "one of these types")
+    /// written to a reader that is not an enum, or read from a writer that is not one (`None`: neither).
+    fn compare_unions(
+        &mut self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        writer: &Shape,
+        reader: &Shape,
+    ) -> Option<Vec<Issue>> {
+        if let Shape::Enum(union) = writer
+            && union_of_newtypes(union)
+            && !matches!(reader, Shape::Enum(_) | Shape::Value)
+        {
+            return Some(self.compare_union(union, reader_ty));
+        }
+        if let Shape::Enum(union) = reader
+            && union_of_newtypes(union)
+            && !matches!(writer, Shape::Enum(_))
+        {
+            let reads: Vec<Ty> = union
+                .variants
+                .iter()
+                .filter(|v| !v.skip_de)
+                .map(|v| v.fields[0].ty.clone())
+                .collect();
+            return self.compare_by_kind(writer_ty, reader_ty, writer, &reads);
+        }
+        None
+    }
+
+    /// Two numbers: integers by width and sign, floats by width, one read as the other.
+    fn compare_numbers(
+        &mut self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        writer: &Shape,
+        reader: &Shape,
+    ) -> Vec<Issue> {
+        match (writer, reader) {
+            (Shape::Int { signed: a, bits: x }, Shape::Int { signed: b, bits: y }) => self
+                .compare_integers((*a, *x), (*b, *y), false)
+                .into_iter()
+                .collect(),
+            (Shape::Float { bits: x }, Shape::Float { bits: y }) => {
+                self.float_narrowed(*x, *y).into_iter().collect()
+            }
+            (Shape::Int { signed, bits }, Shape::Float { bits: float_bits }) => self
+                .integer_to_float(writer_ty, (*signed, *bits), *float_bits)
+                .into_iter()
+                .collect(),
+            _ => vec![self.float_to_integer(writer_ty, reader_ty)],
         }
     }
 

@@ -76,22 +76,8 @@ impl Walk<'_> {
         writer_variant: &Variant,
         reader_variant: &Variant,
     ) -> Vec<Issue> {
-        if writer_variant.custom.is_some() || reader_variant.custom.is_some() {
-            return self
-                .custom_variant_changed(
-                    &writer_variant.ser_name,
-                    writer_variant.custom.as_ref(),
-                    reader_variant.custom.as_ref(),
-                )
-                .into_iter()
-                .collect();
-        }
-        if !writable(self.writer, &writer_enum.attrs.repr, writer_variant) {
-            // serde fails to write this variant: there is no payload to compare.
-            return Vec::new();
-        }
         if let Some(found) =
-            self.compare_compact_variants(writer_enum, writer_variant, reader_variant)
+            self.variants_decided_apart(writer_enum, writer_variant, reader_variant)
         {
             return found;
         }
@@ -150,6 +136,32 @@ impl Walk<'_> {
             _ => found,
         };
         embedded(found, in_variant)
+    }
+
+    /// What two paired variants are decided by before their payloads: custom functions (opaque), a
+    /// variant serde cannot write (no payload), or `msgpack-compact`'s reading by position.
+    fn variants_decided_apart(
+        &mut self,
+        writer_enum: &EnumDef,
+        writer_variant: &Variant,
+        reader_variant: &Variant,
+    ) -> Option<Vec<Issue>> {
+        if writer_variant.custom.is_some() || reader_variant.custom.is_some() {
+            return Some(
+                self.custom_variant_changed(
+                    &writer_variant.ser_name,
+                    writer_variant.custom.as_ref(),
+                    reader_variant.custom.as_ref(),
+                )
+                .into_iter()
+                .collect(),
+            );
+        }
+        if !writable(self.writer, &writer_enum.attrs.repr, writer_variant) {
+            // serde fails to write this variant: there is no payload to compare.
+            return Some(Vec::new());
+        }
+        self.compare_compact_variants(writer_enum, writer_variant, reader_variant)
     }
 
     /// Compares two payloads as objects (key namespaces), where both are objects (`None` when one is

@@ -96,6 +96,18 @@ impl<'a> WireEq<'a> {
                 self.same_ty(k, l, next) && self.same_ty(v, w, next)
             }
             (
+                Ty::Refined { .. } | Ty::Readable { .. } | Ty::Choice { .. } | Ty::External { .. },
+                _,
+            ) => self.same_form(x, y, next),
+            (Ty::Named { .. }, _) | (_, Ty::Named { .. }) => false,
+            _ => x == y,
+        }
+    }
+
+    /// Two refined values, readable shapes, reader choices or opaque types of another crate.
+    fn same_form(&mut self, x: &Ty, y: &Ty, next: usize) -> bool {
+        match (x, y) {
+            (
                 Ty::Refined {
                     base: a,
                     domain: d,
@@ -145,8 +157,7 @@ impl<'a> WireEq<'a> {
                     path: q, source: t, ..
                 },
             ) => p == q && (s.is_none() || t.is_none() || s == t),
-            (Ty::Named { .. }, _) | (_, Ty::Named { .. }) => false,
-            _ => x == y,
+            _ => false,
         }
     }
 

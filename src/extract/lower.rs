@@ -102,6 +102,58 @@ fn keep_reached(snapshot: &mut Snapshot) {
     snapshot.types.retain(|path, _| reached.contains(path));
 }
 
+/// A field's name when written, and the names it is read by: its `rename`, else the container's
+/// `rename_all` rule applied to its Rust name; and its aliases.
+fn wire_names(
+    field_serde: &MemberSerde,
+    rule: &serde_attrs::SerDe<RenameRule>,
+    rust_name: &str,
+) -> (String, Vec<String>) {
+    let ser_name = field_serde
+        .rename
+        .ser
+        .clone()
+        .unwrap_or_else(|| rule.ser.unwrap_or_default().apply_to_field(rust_name));
+    let mut de_names = vec![
+        field_serde
+            .rename
+            .de
+            .clone()
+            .unwrap_or_else(|| rule.de.unwrap_or_default().apply_to_field(rust_name)),
+    ];
+    de_names.extend(field_serde.aliases.iter().cloned());
+    (ser_name, de_names)
+}
+
+/// When serde leaves a field out of what it writes.
+fn skip_ser(field_serde: &MemberSerde) -> SkipSer {
+    if field_serde.skip_ser {
+        SkipSer::Always
+    } else if let Some(predicate) = &field_serde.skip_ser_if {
+        SkipSer::If(predicate.clone())
+    } else {
+        SkipSer::Never
+    }
+}
+
+/// The type arguments of a path's last segment (`u32` of `Vec<u32>`).
+fn type_arguments(path: &syn::Path) -> Vec<&syn::Type> {
+    path.segments
+        .last()
+        .map(|last| match &last.arguments {
+            syn::PathArguments::AngleBracketed(angle) => angle
+                .args
+                .iter()
+                .filter_map(|arg| match arg {
+                    syn::GenericArgument::Type(ty) => Some(ty),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        })
+        .unwrap_or_default()
+}
+
 /// Where a type item is, for reading its impls: its id, syntax, full path and the scope of its fields.
 struct Owner<'o, 'a> {
     id: usize,
@@ -476,19 +528,7 @@ impl<'a> Lowering<'a> {
             let attrs = self.applied(scope, &field.attrs);
             let field_serde: MemberSerde = serde_attrs::member(&attrs, problems);
             let rust_name = field.ident.as_ref().map_or_else(|| i.to_string(), unraw);
-            let ser_name = field_serde
-                .rename
-                .ser
-                .clone()
-                .unwrap_or_else(|| rule.ser.unwrap_or_default().apply_to_field(&rust_name));
-            let mut de_names = vec![
-                field_serde
-                    .rename
-                    .de
-                    .clone()
-                    .unwrap_or_else(|| rule.de.unwrap_or_default().apply_to_field(&rust_name)),
-            ];
-            de_names.extend(field_serde.aliases.iter().cloned());
+            let (ser_name, de_names) = wire_names(&field_serde, &rule, &rust_name);
             let (since, allow) = self.member_wire(scope.file, &attrs);
             let span = field
                 .ident
@@ -502,13 +542,7 @@ impl<'a> Lowering<'a> {
                 de_names,
                 ty: self.ty(scope, &field.ty, &mut field_reached),
                 default: field_serde.default || container.default,
-                skip_ser: if field_serde.skip_ser {
-                    SkipSer::Always
-                } else if let Some(predicate) = &field_serde.skip_ser_if {
-                    SkipSer::If(predicate.clone())
-                } else {
-                    SkipSer::Never
-                },
+                skip_ser: skip_ser(&field_serde),
                 skip_de: field_serde.skip_de,
                 flatten: field_serde.flatten,
                 custom: custom(&field_serde),
@@ -756,21 +790,7 @@ impl<'a> Lowering<'a> {
     /// A type named by a path: a type parameter, a crate type, a known std type, or external.
     fn path_ty(&mut self, scope: &TypeScope<'_>, path: &syn::Path, reached: &mut Vec<usize>) -> Ty {
         let segments = path_segments(path);
-        let args: Vec<&syn::Type> = path
-            .segments
-            .last()
-            .map(|last| match &last.arguments {
-                syn::PathArguments::AngleBracketed(angle) => angle
-                    .args
-                    .iter()
-                    .filter_map(|arg| match arg {
-                        syn::GenericArgument::Type(ty) => Some(ty),
-                        _ => None,
-                    })
-                    .collect(),
-                _ => Vec::new(),
-            })
-            .unwrap_or_default();
+        let args = type_arguments(path);
         if segments.len() == 1 && scope.generics.contains(&segments[0]) {
             return Ty::Param {
                 name: segments[0].clone(),

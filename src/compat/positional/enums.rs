@@ -120,28 +120,7 @@ impl Walk<'_> {
                 .filter(|&j| j != index)
         });
         let found = match reader_variant {
-            None if moved => vec![Issue::breaking(
-                RuleId::PositionalVariantReordered,
-                format!(
-                    "{} writes the variant `{}` as index {index}, which {} does not have: it reads `{}` as index {}",
-                    self.writer_name(),
-                    writer_variant.rust_name,
-                    self.reader_name(),
-                    writer_variant.rust_name,
-                    reader_index.unwrap_or_default()
-                ),
-                witness,
-            )],
-            None => vec![Issue::breaking(
-                self.pick_rule(RuleId::VariantAddedWithoutOther, RuleId::VariantRemoved),
-                format!(
-                    "{} writes the variant `{}` as index {index}, which {} does not have",
-                    self.writer_name(),
-                    writer_variant.rust_name,
-                    self.reader_name()
-                ),
-                witness,
-            )],
+            None => vec![self.index_not_read(writer_variant, index, reader_index, witness)],
             Some(reader_variant) if moved || displaced.is_some() || reader_variant.skip_de => {
                 vec![Issue::breaking(
                     RuleId::PositionalVariantReordered,
@@ -174,13 +153,58 @@ impl Walk<'_> {
                 self.compare_positional_payloads(writer_enum, writer_variant, reader_variant)
             }
         };
-        // A variant that moved is named by itself; otherwise by the new side's variant at the index.
+        placed(
+            found,
+            &self.index_place(writer_variant, reader_variant, moved),
+        )
+    }
+
+    /// The writer's variant at `index`, an index the reader does not have: moved to `reader_index` in the
+    /// reader, or not read at all.
+    fn index_not_read(
+        &self,
+        writer_variant: &Variant,
+        index: usize,
+        reader_index: Option<usize>,
+        witness: Option<serde_json::Value>,
+    ) -> Issue {
+        let said = format!(
+            "{} writes the variant `{}` as index {index}, which {} does not have",
+            self.writer_name(),
+            writer_variant.rust_name,
+            self.reader_name(),
+        );
+        match reader_index {
+            Some(moved_to) => Issue::breaking(
+                RuleId::PositionalVariantReordered,
+                format!(
+                    "{said}: it reads `{}` as index {moved_to}",
+                    writer_variant.rust_name
+                ),
+                witness,
+            ),
+            None => Issue::breaking(
+                self.pick_rule(RuleId::VariantAddedWithoutOther, RuleId::VariantRemoved),
+                said,
+                witness,
+            ),
+        }
+    }
+
+    /// Where a finding on the variants at one index is placed: a variant that moved is named by itself;
+    /// otherwise by the new side's variant at the index.
+    fn index_place(
+        &self,
+        writer_variant: &Variant,
+        reader_variant: Option<&Variant>,
+        moved: bool,
+    ) -> Place {
         let named = if self.writer_is_new() || moved {
             Some(writer_variant).or(reader_variant)
         } else {
             reader_variant.or(Some(writer_variant))
         };
-        let place = Place {
+        Place {
             path: named.map(|v| vec![v.rust_name.clone()]).unwrap_or_default(),
             // Positional formats name nothing on the wire.
             wire_path: Vec::new(),
@@ -193,8 +217,7 @@ impl Walk<'_> {
                 Some(&writer_variant.location),
                 reader_variant.map(|v| &v.location),
             ),
-        };
-        placed(found, &place)
+        }
     }
 
     /// The payloads of two variants at the same index: a newtype's one type, or the fields as items.

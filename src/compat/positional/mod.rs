@@ -128,6 +128,10 @@ impl Walk<'_> {
         if let Some(found) = self.compare_forms(writer_ty, reader_ty, &writer, &reader) {
             return found;
         }
+        if let Some(found) = self.compare_positional_numbers(writer_ty, reader_ty, &writer, &reader)
+        {
+            return found;
+        }
         match (writer, reader) {
             (S::Value, S::Value) => Vec::new(),
             (S::Unresolved(a), S::Unresolved(b)) if a == b => Vec::new(),
@@ -146,26 +150,6 @@ impl Walk<'_> {
             // postcard writes a char as a one-char string (length, UTF-8); bincode writes its bare UTF-8
             // bytes, which a string reader takes for a length.
             (S::Char, S::Str) if self.postcard => Vec::new(),
-            (S::Int { signed: a, bits: x }, S::Int { signed: b, bits: y }) => self
-                .compare_integers((a, x), (b, y), false)
-                .into_iter()
-                .collect(),
-            (S::Float { bits: x }, S::Float { bits: y }) if x != y => {
-                vec![self.float_width_changed(x, y)]
-            }
-            (S::Float { .. }, S::Float { .. }) => Vec::new(),
-            (S::Int { .. }, S::Float { .. }) => vec![self.positional_number_changed(
-                writer_ty,
-                reader_ty,
-                self.pick_rule(RuleId::FloatToInteger, RuleId::IntegerToFloat),
-                self.sample(writer_ty, true),
-            )],
-            (S::Float { .. }, S::Int { .. }) => vec![self.positional_number_changed(
-                writer_ty,
-                reader_ty,
-                self.pick_rule(RuleId::IntegerToFloat, RuleId::FloatToInteger),
-                Some(json!(0.5)),
-            )],
             // A string and a sequence of bytes are both a length and then the bytes.
             (S::Str, S::Seq(kind, elem)) if self.is_byte(&elem, Role::Reader) => {
                 self.string_read_as_bytes(writer_ty, reader_ty, kind)
@@ -199,6 +183,41 @@ impl Walk<'_> {
                 self.sample(writer_ty, false),
             )],
         }
+    }
+
+    /// Two numbers, by position: integers by width and sign, floats by width, and one for the other
+    /// (`None` when the pair is not two numbers).
+    fn compare_positional_numbers(
+        &mut self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        writer: &Shape,
+        reader: &Shape,
+    ) -> Option<Vec<Issue>> {
+        use Shape as S;
+        Some(match (writer, reader) {
+            (S::Int { signed: a, bits: x }, S::Int { signed: b, bits: y }) => self
+                .compare_integers((*a, *x), (*b, *y), false)
+                .into_iter()
+                .collect(),
+            (S::Float { bits: x }, S::Float { bits: y }) if x != y => {
+                vec![self.float_width_changed(*x, *y)]
+            }
+            (S::Float { .. }, S::Float { .. }) => Vec::new(),
+            (S::Int { .. }, S::Float { .. }) => vec![self.positional_number_changed(
+                writer_ty,
+                reader_ty,
+                self.pick_rule(RuleId::FloatToInteger, RuleId::IntegerToFloat),
+                self.sample(writer_ty, true),
+            )],
+            (S::Float { .. }, S::Int { .. }) => vec![self.positional_number_changed(
+                writer_ty,
+                reader_ty,
+                self.pick_rule(RuleId::IntegerToFloat, RuleId::FloatToInteger),
+                Some(json!(0.5)),
+            )],
+            _ => return None,
+        })
     }
 
     /// Whether `ty` is a `u8` on `role`'s side: a sequence of them is written like a string.

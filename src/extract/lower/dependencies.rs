@@ -72,29 +72,13 @@ impl Lowering<'_> {
         // The path under the package's own name: where the catalogue and the notes look for it.
         let public = match (&entered, target) {
             (Some(entered), _) => public_path(entered, &krate.package),
-            (None, NameTarget::Type(id)) => {
-                let canonical: Vec<String> = self
-                    .rev
-                    .canonical(*id)
-                    .split("::")
-                    .map(str::to_owned)
-                    .collect();
-                public_path(&canonical, &krate.package)
-            }
+            (None, NameTarget::Type(id)) => self.public_path_of(*id, &krate.package),
             (None, _) => path_segments(written),
         };
         // A shape the user declares wins, on disk or not, derived or not: under the path the type is
         // named by, or the one it is defined at.
         let defined_at = match target {
-            NameTarget::Type(id) => {
-                let canonical: Vec<String> = self
-                    .rev
-                    .canonical(*id)
-                    .split("::")
-                    .map(str::to_owned)
-                    .collect();
-                Some(public_path(&canonical, &krate.package).join("::"))
-            }
+            NameTarget::Type(id) => Some(self.public_path_of(*id, &krate.package).join("::")),
             _ => None,
         };
         for key in std::iter::once(public.join("::")).chain(defined_at) {
@@ -137,17 +121,8 @@ impl Lowering<'_> {
         let is_alias = matches!(item, syn::Item::Type(_));
         let derived = self.dependency_derives_serde(id, &features);
         if !derived && !is_alias {
-            let source = self.rev.impl_source(id, ImplRoots::Type);
-            let message = format!(
-                "`{}` of package `{label}` has no serde derive wirecheck can read (its impls are written by hand or generated): it is compared by the source of its impls, not by its version",
-                public.join("::")
-            );
-            self.note_once(scope.file, written.span(), message);
-            return Some(Ty::External {
-                path: with_args(&public, &lowered),
-                package: Some(label),
-                source: source.map(|source| source.digest.clone()),
-            });
+            let path = with_args(&public, &lowered);
+            return Some(self.hand_written_dependency(scope, written, id, (&public, path), label));
         }
         reached.push(id);
         let mut args = lowered;
@@ -156,6 +131,40 @@ impl Lowering<'_> {
             path: self.rev.canonical(id),
             args,
         })
+    }
+
+    /// The path of the dependency's type item `id` under its package's own name.
+    fn public_path_of(&self, id: usize, package: &str) -> Vec<String> {
+        let canonical: Vec<String> = self
+            .rev
+            .canonical(id)
+            .split("::")
+            .map(str::to_owned)
+            .collect();
+        public_path(&canonical, package)
+    }
+
+    /// A dependency's type item `id` whose impls are written by hand (`public`, and its `path` with
+    /// arguments, of package `label`): opaque, compared by the source of its impls, with a note.
+    fn hand_written_dependency(
+        &mut self,
+        scope: &TypeScope<'_>,
+        written: &syn::Path,
+        id: usize,
+        (public, path): (&[String], String),
+        label: String,
+    ) -> Ty {
+        let source = self.rev.impl_source(id, ImplRoots::Type);
+        let message = format!(
+            "`{}` of package `{label}` has no serde derive wirecheck can read (its impls are written by hand or generated): it is compared by the source of its impls, not by its version",
+            public.join("::")
+        );
+        self.note_once(scope.file, written.span(), message);
+        Ty::External {
+            path,
+            package: Some(label),
+            source: source.map(|source| source.digest.clone()),
+        }
     }
 
     /// Whether the dependency's type item `id` derives serde in the build with `features`, its
