@@ -525,29 +525,7 @@ pub struct P;
 #[wire(protocol = P, topic = \"t\", kind = \"request\")]
 pub struct Req { pub kind: netlib::Kind, pub extra: netlib::extra::Extra }
 ";
-    let extract = |features: &[&str]| {
-        let externals = Externals {
-            locator: Some(Rc::new(Files(
-                NET,
-                features.iter().map(|f| (*f).to_owned()).collect(),
-            ))),
-            ..externals()
-        };
-        let files: BTreeMap<String, String> = [("src/lib.rs".to_owned(), lib.to_owned())].into();
-        let roots = [CrateRoot {
-            name: "demo".to_owned(),
-            root_file: "src/lib.rs".to_owned(),
-        }];
-        extract_with(
-            &roots,
-            &files,
-            &SourceCache::new(),
-            &ExtractOptions::default(),
-            &|| externals.clone(),
-            None,
-        )
-        .unwrap()
-    };
+    let extract = |features: &[&str]| extract_against(NET, lib, features);
     let named = |path: &str| Ty::Named {
         path: path.to_owned(),
         args: Vec::new(),
@@ -577,6 +555,35 @@ pub struct Req { pub kind: netlib::Kind, pub extra: netlib::extra::Extra }
         external("net_lib::extra::Extra")
     );
     assert!(!without.types.contains_key("net_lib::extra::Extra"));
+}
+
+/// The crate of `lib` extracted against the dependency files `files`, built with `features`.
+fn extract_against(
+    files: &'static [(&'static str, &'static str)],
+    lib: &str,
+    features: &[&str],
+) -> Snapshot {
+    let externals = Externals {
+        locator: Some(Rc::new(Files(
+            files,
+            features.iter().map(|f| (*f).to_owned()).collect(),
+        ))),
+        ..externals()
+    };
+    let sources: BTreeMap<String, String> = [("src/lib.rs".to_owned(), lib.to_owned())].into();
+    let roots = [CrateRoot {
+        name: "demo".to_owned(),
+        root_file: "src/lib.rs".to_owned(),
+    }];
+    extract_with(
+        &roots,
+        &sources,
+        &SourceCache::new(),
+        &ExtractOptions::default(),
+        &|| externals.clone(),
+        None,
+    )
+    .unwrap()
 }
 
 /// The demo crate extracted with the shapes `wirecheck.toml` declares.

@@ -22,7 +22,7 @@ use syn::spanned::Spanned;
 use syn::visit::Visit;
 
 /// The longest a function of `src/` may be, in lines.
-pub const MAX_FUNCTION_LINES: usize = 150;
+pub const MAX_FUNCTION_LINES: usize = 80;
 /// The longest a file of `src/` may be, in lines.
 pub const MAX_FILE_LINES: usize = 1200;
 /// The one file where rule ids are written as strings.

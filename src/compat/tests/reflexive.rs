@@ -5,6 +5,50 @@ use crate::Format;
 use crate::compat::{Scope, compare_protocol};
 use crate::model::{Body, EnumRepr, Snapshot, Style, Ty, TypeDef};
 
+/// The message's fields: one of every kind the model has.
+fn every_field() -> Vec<crate::model::Field> {
+    vec![
+        f("a", u(32)),
+        f("b", opt(Ty::String)).skip_if("Option::is_none"),
+        f("c", vec_of(named("Node")))
+            .skip_if("Vec::is_empty")
+            .dflt(),
+        f("d", map_of(u(32), named("Closed"))),
+        f("ev", named("Ev")).flat(),
+        f("adj", named("Adj")),
+        f("un", named("Un")),
+        f("tr", named("Tr")),
+        f("ts", named("Ts")),
+        f(
+            "arr",
+            Ty::Array {
+                elem: Box::new(float(64)),
+                len: 3,
+            },
+        ),
+        f(
+            "tup",
+            Ty::Tuple {
+                elems: vec![Ty::Bool, Ty::Char],
+            },
+        ),
+        f("ext", Ty::external("chrono::DateTime<Utc>")),
+        f("val", Ty::Value),
+        f(
+            "w",
+            Ty::Named {
+                path: "c::W".into(),
+                args: vec![u(8)],
+            },
+        ),
+        f("id", named("Id")),
+        f("al", named("Al")),
+        f("cu", u(64)).with(Some("ser_cu"), Some("de_cu")),
+        f("sk", u(8)).skip(),
+        f("extra", map_of(Ty::String, Ty::Value)).flat(),
+    ]
+}
+
 fn everything() -> Snapshot {
     let mut tagged = attrs("Ev");
     tagged.repr = EnumRepr::Internal { tag: "type".into() };
@@ -20,46 +64,7 @@ fn everything() -> Snapshot {
     let mut tagged_struct = attrs("Ts");
     tagged_struct.repr = EnumRepr::Internal { tag: "kind".into() };
     snap(vec![
-        msg_struct(vec![
-            f("a", u(32)),
-            f("b", opt(Ty::String)).skip_if("Option::is_none"),
-            f("c", vec_of(named("Node")))
-                .skip_if("Vec::is_empty")
-                .dflt(),
-            f("d", map_of(u(32), named("Closed"))),
-            f("ev", named("Ev")).flat(),
-            f("adj", named("Adj")),
-            f("un", named("Un")),
-            f("tr", named("Tr")),
-            f("ts", named("Ts")),
-            f(
-                "arr",
-                Ty::Array {
-                    elem: Box::new(float(64)),
-                    len: 3,
-                },
-            ),
-            f(
-                "tup",
-                Ty::Tuple {
-                    elems: vec![Ty::Bool, Ty::Char],
-                },
-            ),
-            f("ext", Ty::external("chrono::DateTime<Utc>")),
-            f("val", Ty::Value),
-            f(
-                "w",
-                Ty::Named {
-                    path: "c::W".into(),
-                    args: vec![u(8)],
-                },
-            ),
-            f("id", named("Id")),
-            f("al", named("Al")),
-            f("cu", u(64)).with(Some("ser_cu"), Some("de_cu")),
-            f("sk", u(8)).skip(),
-            f("extra", map_of(Ty::String, Ty::Value)).flat(),
-        ]),
+        msg_struct(every_field()),
         st(
             "Node",
             vec![f("children", vec_of(named("Node"))), f("v", i(64))],

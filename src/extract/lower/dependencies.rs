@@ -102,11 +102,7 @@ impl Lowering<'_> {
             source: None,
         };
         if let Some(why) = &missing {
-            let message = format!(
-                "package `{label}` is not on disk: `{}` is compared by path only, and a version bump alone is no change ({why}); `cargo fetch` brings its source so that its impls are compared",
-                public.join("::")
-            );
-            self.note_once(scope.file, written.span(), message);
+            self.note_not_on_disk(scope, written, (&label, &public), why);
             return Some(external(with_args(&public, &lowered)));
         }
         let NameTarget::Type(id) = *target else {
@@ -131,6 +127,21 @@ impl Lowering<'_> {
             path: self.rev.canonical(id),
             args,
         })
+    }
+
+    /// The note of a dependency type whose package (`label`) is not on disk, `why`.
+    fn note_not_on_disk(
+        &mut self,
+        scope: &TypeScope<'_>,
+        written: &syn::Path,
+        (label, public): (&str, &[String]),
+        why: &str,
+    ) {
+        let message = format!(
+            "package `{label}` is not on disk: `{}` is compared by path only, and a version bump alone is no change ({why}); `cargo fetch` brings its source so that its impls are compared",
+            public.join("::")
+        );
+        self.note_once(scope.file, written.span(), message);
     }
 
     /// The path of the dependency's type item `id` under its package's own name.
