@@ -6,8 +6,8 @@
 
 use super::codec::Codec;
 use super::issue::{Issue, embedded};
-use super::positional::{Item, ItemLists, ItemsOf, field_item};
-use super::sample::{Sampler, wrap_variant};
+use super::positional::{Item, ItemLists, field_item};
+use super::sample::wrap_variant;
 use super::shape::{EnumDef, Role, Shape};
 use super::walk::Walk;
 use crate::model::{EnumRepr, Style, Ty, Variant};
@@ -42,18 +42,10 @@ impl Walk<'_> {
         }
         let writer_items = compact_fields(writer, Role::Writer)?;
         let reader_items = compact_fields(reader, Role::Reader)?;
-        let lists = ItemLists {
-            writer: &writer_items,
-            reader: &reader_items,
-            base: self.sample(writer_ty, false),
-            distinct: Sampler::distinct(self.writer).value(writer_ty, false),
-            writer_name: format!("`{writer_ty}`"),
-            reader_name: format!("`{reader_ty}`"),
-            reader_default: matches!(reader, Shape::Struct(s) if s.attrs.default),
-            writer_default: matches!(writer, Shape::Struct(s) if s.attrs.default),
-            writer_of: ItemsOf::Type(writer_ty),
-            reader_of: ItemsOf::Type(reader_ty),
-        };
+        let lists = self.type_item_lists(
+            (writer_ty, writer, &writer_items),
+            (reader_ty, reader, &reader_items),
+        );
         Some(self.compare_items(&lists))
     }
 

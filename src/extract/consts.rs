@@ -72,19 +72,9 @@ fn binary_op(op: BinOp, left: i128, right: i128) -> Option<i128> {
     }
 }
 
-/// A primitive integer type's sign and width in bits (`usize`/`isize` as 64, the targets serde's
-/// users build for).
+/// A primitive integer type's sign and width in bits (see `syntax::integer_type`).
 fn integer_type(name: &str) -> Option<(bool, u32)> {
-    let signed = name.starts_with('i');
-    let bits = match name.strip_prefix(['i', 'u'])? {
-        "8" => 8,
-        "16" => 16,
-        "32" => 32,
-        "64" | "size" => 64,
-        "128" => 128,
-        _ => return None,
-    };
-    Some((signed, bits))
+    super::syntax::integer_type(name).map(|(signed, bits)| (signed, u32::from(bits)))
 }
 
 /// `value as T`: wrapped to `T`'s width, as rustc's cast does; `None` for a `u128` above `i128::MAX`,

@@ -32,7 +32,7 @@ fn repr_int(attrs: &[Attribute]) -> Option<(bool, u8)> {
                 .get_ident()
                 .map(ToString::to_string)
                 .unwrap_or_default();
-            if let Some(int) = int_type(&name) {
+            if let Some(int) = super::syntax::integer_type(&name) {
                 found = Some(int);
             } else if meta.input.peek(syn::token::Paren) {
                 let _group: proc_macro2::TokenTree = meta.input.parse()?;
@@ -41,21 +41,6 @@ fn repr_int(attrs: &[Attribute]) -> Option<(bool, u8)> {
         });
     }
     found
-}
-
-/// A primitive integer type's sign and width.
-fn int_type(name: &str) -> Option<(bool, u8)> {
-    let signed = name.starts_with('i');
-    let width = name.strip_prefix(['i', 'u'])?;
-    let bits = match width {
-        "8" => 8,
-        "16" => 16,
-        "32" => 32,
-        "64" | "size" => 64,
-        "128" => 128,
-        _ => return None,
-    };
-    Some((signed, bits))
 }
 
 /// The discriminants of an enum's variants: explicit ones evaluated, implicit ones one more than the

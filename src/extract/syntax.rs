@@ -517,6 +517,24 @@ pub(super) fn file_position(span: Span) -> FilePosition {
     }
 }
 
+/// The sign and width in bits of a primitive integer type's name (`usize`/`isize` as 64, the targets
+/// serde's users build for); `None` for any other name.
+pub(crate) fn integer_type(name: &str) -> Option<(bool, u8)> {
+    let (signed, bits) = match name.split_at_checked(1)? {
+        ("u", bits) => (false, bits),
+        ("i", bits) => (true, bits),
+        _ => return None,
+    };
+    match bits {
+        "8" => Some((signed, 8)),
+        "16" => Some((signed, 16)),
+        "32" => Some((signed, 32)),
+        "64" | "size" => Some((signed, 64)),
+        "128" => Some((signed, 128)),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{DerivePath, ItemBase, derive_paths, file_position, parse_item, syn_derive_paths};

@@ -160,6 +160,27 @@ impl ItemsOf<'_> {
 }
 
 impl Walk<'_> {
+    /// The item lists of two types read by position (structs, tuples, arrays): each type's `items`, as
+    /// its `shape` holds them.
+    pub(in crate::compat) fn type_item_lists<'l>(
+        &self,
+        (writer_ty, writer, writer_items): (&'l Ty, &Shape, &'l [Item]),
+        (reader_ty, reader, reader_items): (&'l Ty, &Shape, &'l [Item]),
+    ) -> ItemLists<'l> {
+        ItemLists {
+            writer: writer_items,
+            reader: reader_items,
+            base: self.sample(writer_ty, false),
+            distinct: Sampler::distinct(self.writer).value(writer_ty, false),
+            writer_name: format!("`{writer_ty}`"),
+            reader_name: format!("`{reader_ty}`"),
+            reader_default: matches!(reader, Shape::Struct(s) if s.attrs.default),
+            writer_default: matches!(writer, Shape::Struct(s) if s.attrs.default),
+            writer_of: ItemsOf::Type(writer_ty),
+            reader_of: ItemsOf::Type(reader_ty),
+        }
+    }
+
     /// Structs, tuples and arrays against each other.
     pub(super) fn compare_positional_lists(
         &mut self,
@@ -170,18 +191,10 @@ impl Walk<'_> {
     ) -> Vec<Issue> {
         let writer_items = shape_items(writer, Role::Writer);
         let reader_items = shape_items(reader, Role::Reader);
-        let lists = ItemLists {
-            writer: &writer_items,
-            reader: &reader_items,
-            base: self.sample(writer_ty, false),
-            distinct: Sampler::distinct(self.writer).value(writer_ty, false),
-            writer_name: format!("`{writer_ty}`"),
-            reader_name: format!("`{reader_ty}`"),
-            reader_default: matches!(reader, Shape::Struct(s) if s.attrs.default),
-            writer_default: matches!(writer, Shape::Struct(s) if s.attrs.default),
-            writer_of: ItemsOf::Type(writer_ty),
-            reader_of: ItemsOf::Type(reader_ty),
-        };
+        let lists = self.type_item_lists(
+            (writer_ty, writer, &writer_items),
+            (reader_ty, reader, &reader_items),
+        );
         self.compare_items(&lists)
     }
 

@@ -5,7 +5,7 @@ mod enums;
 mod items;
 mod reach;
 
-pub(super) use items::{Item, ItemLists, ItemsOf, field_item};
+pub(super) use items::{Item, ItemLists, field_item};
 
 use serde_json::{Value, json};
 

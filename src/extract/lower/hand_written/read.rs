@@ -743,19 +743,7 @@ fn narrowed_int(block: &syn::Block) -> Option<(bool, u8)> {
 
 /// The sign and bits of a primitive integer type's name.
 pub(crate) fn int_type(name: &str) -> Option<(bool, u8)> {
-    let (signed, bits) = match name.split_at_checked(1)? {
-        ("u", bits) => (false, bits),
-        ("i", bits) => (true, bits),
-        _ => return None,
-    };
-    match bits {
-        "8" => Some((signed, 8)),
-        "16" => Some((signed, 16)),
-        "32" => Some((signed, 32)),
-        "64" | "size" => Some((signed, 64)),
-        "128" => Some((signed, 128)),
-        _ => None,
-    }
+    crate::extract::syntax::integer_type(name)
 }
 
 #[cfg(test)]
