@@ -105,6 +105,12 @@ impl Walk<'_> {
         self.compare_tagged_enums(writer, reader)
     }
 
+    /// Whether a reader's `#[serde(other)]` variant, in `repr`, takes `writer`'s variant in this walk's
+    /// format (see [`other_takes`]).
+    fn other_takes(&self, repr: &EnumRepr, writer: &Variant) -> bool {
+        other_takes(repr, writer, self.format.structs_as_arrays())
+    }
+
     /// Where the issues of a variant (the writer's, the reader's, or both) of an enum represented as
     /// `repr` sit: under the new release's variant, with both variants' allows.
     pub(super) fn variant_place(
@@ -282,9 +288,7 @@ impl Walk<'_> {
             let reader_variant = &reader.variants[j];
             let issue = if !writable(self.writer, &writer.attrs.repr, variant) {
                 self.never_written(variant)
-            } else if reader_variant.other
-                && other_takes(&reader.attrs.repr, variant, self.format.structs_as_arrays())
-            {
+            } else if reader_variant.other && self.other_takes(&reader.attrs.repr, variant) {
                 self.renamed_into_other(variant, reader_variant)
             } else {
                 self.variant_renamed(variant, reader_variant, witness)
@@ -292,9 +296,7 @@ impl Walk<'_> {
             (issue, Some(reader_variant))
         } else if !writable(self.writer, &writer.attrs.repr, variant) {
             (self.never_written(variant), None)
-        } else if other.is_some()
-            && other_takes(&reader.attrs.repr, variant, self.format.structs_as_arrays())
-        {
+        } else if other.is_some() && self.other_takes(&reader.attrs.repr, variant) {
             (self.taken_by_other(&reader.attrs.repr, variant), None)
         } else if let Some(caught) = self.caught_by_untagged(writer, reader, variant) {
             (self.unknown_tag_tried_untagged(variant, caught), None)
@@ -405,7 +407,7 @@ impl Walk<'_> {
         witness: Option<Value>,
     ) -> Issue {
         let rule = self.pick_rule(RuleId::VariantAddedWithoutOther, RuleId::VariantRemoved);
-        let catch_all_would_take = other_takes(repr, writer, self.format.structs_as_arrays());
+        let catch_all_would_take = self.other_takes(repr, writer);
         let added = rule == RuleId::VariantAddedWithoutOther;
         let must_know = ": readers must know this variant one release before writers send it";
         let by_position = format!(
