@@ -395,3 +395,233 @@ fn no_witness_is_sampled_through_a_validating_try_from() {
     let trace = hex_u32::TraceId::try_from("00000000000000ff".to_owned()).expect("valid");
     some_rejected::<hex_u32::Msg, hex_u16::Msg>(&[hex_u32::Msg { trace, n: 70_000 }]);
 }
+
+// ----- a map written through a function that sorts it first -----
+
+types!(map_derived {
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub struct Msg {
+        pub features: std::collections::HashMap<String, Vec<String>>,
+    }
+});
+
+types!(map_sorted {
+    use std::collections::{BTreeMap, HashMap};
+
+    fn sorted_map<S: Serializer, K: Serialize + Ord, V: Serialize>(
+        value: &HashMap<K, V>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        value
+            .iter()
+            .collect::<BTreeMap<_, _>>()
+            .serialize(serializer)
+    }
+
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub struct Msg {
+        #[serde(serialize_with = "sorted_map")]
+        pub features: HashMap<String, Vec<String>>,
+    }
+});
+
+// The same, the sorted map a `let` of its type.
+types!(map_sorted_let {
+    use std::collections::{BTreeMap, HashMap};
+
+    fn sorted_map<S: Serializer, K: Serialize + Ord, V: Serialize>(
+        value: &HashMap<K, V>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let sorted: BTreeMap<_, _> = value.iter().collect();
+        Serialize::serialize(&sorted, serializer)
+    }
+
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub struct Msg {
+        #[serde(serialize_with = "sorted_map")]
+        pub features: HashMap<String, Vec<String>>,
+    }
+});
+
+// The same in a file that invokes a `macro_rules!` of its own (such a file is parsed whole, not
+// item by item): its functions are found all the same.
+types!(map_sorted_macro {
+    use std::collections::{BTreeMap, HashMap};
+
+    macro_rules! version {
+        ($name:ident = $value:expr) => {
+            pub const $name: u32 = $value;
+        };
+    }
+
+    version!(VERSION = 3);
+
+    fn sorted_map<S: Serializer, K: Serialize + Ord, V: Serialize>(
+        value: &HashMap<K, V>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        value
+            .iter()
+            .collect::<BTreeMap<_, _>>()
+            .serialize(serializer)
+    }
+
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub struct Msg {
+        #[serde(serialize_with = "sorted_map")]
+        pub features: HashMap<String, Vec<String>>,
+    }
+});
+
+// The map's entries written as a list of pairs.
+types!(map_as_pairs {
+    use std::collections::HashMap;
+
+    fn pairs<S: Serializer>(
+        value: &HashMap<String, Vec<String>>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        value.iter().collect::<Vec<_>>().serialize(serializer)
+    }
+
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub struct Msg {
+        #[serde(serialize_with = "pairs")]
+        pub features: HashMap<String, Vec<String>>,
+    }
+});
+
+fn feature_maps() -> Vec<std::collections::HashMap<String, Vec<String>>> {
+    let mut full = std::collections::HashMap::new();
+    full.insert("default".to_owned(), vec!["std".to_owned()]);
+    full.insert("std".to_owned(), Vec::new());
+    vec![std::collections::HashMap::new(), full]
+}
+
+#[test]
+fn a_map_sorted_before_it_is_written_is_the_same_map() {
+    for sorted in [
+        map_sorted::SOURCE,
+        map_sorted_let::SOURCE,
+        map_sorted_macro::SOURCE,
+    ] {
+        let there = findings(map_derived::SOURCE, sorted);
+        assert!(there.is_empty(), "{there:#?}");
+        let back = findings(sorted, map_derived::SOURCE);
+        assert!(back.is_empty(), "{back:#?}");
+    }
+    let derived: Vec<_> = feature_maps()
+        .into_iter()
+        .map(|features| map_derived::Msg { features })
+        .collect();
+    let sorted: Vec<_> = feature_maps()
+        .into_iter()
+        .map(|features| map_sorted::Msg { features })
+        .collect();
+    let sorted_let: Vec<_> = feature_maps()
+        .into_iter()
+        .map(|features| map_sorted_let::Msg { features })
+        .collect();
+    reads_all::<map_derived::Msg, map_sorted::Msg>(&derived);
+    reads_all::<map_sorted::Msg, map_derived::Msg>(&sorted);
+    reads_all::<map_sorted_let::Msg, map_derived::Msg>(&sorted_let);
+}
+
+#[test]
+fn a_map_written_as_a_list_of_pairs_is_a_break() {
+    let all = findings(map_derived::SOURCE, map_as_pairs::SOURCE);
+    let found = majors(&all, ONR);
+    assert!(!found.is_empty(), "{all:#?}");
+    let witnessed: Vec<&Value> = found.iter().filter_map(|f| f.witness.as_ref()).collect();
+    assert!(!witnessed.is_empty(), "{found:#?}");
+    for witness in witnessed {
+        // Only the new writer's serializer is custom: check it writes the witness by encoding a
+        // value of the map the witness's pairs make, then that the old reader rejects it.
+        let pairs = &witness["features"];
+        let map: std::collections::HashMap<String, Vec<String>> =
+            serde_json::from_value(serde_json::Value::Object(
+                pairs
+                    .as_array()
+                    .expect("a list of pairs")
+                    .iter()
+                    .map(|pair| (pair[0].as_str().expect("a key").to_owned(), pair[1].clone()))
+                    .collect(),
+            ))
+            .expect("the pairs make a map");
+        let written = serde_json::to_value(map_as_pairs::Msg { features: map }).expect("writes");
+        assert_eq!(&written, witness, "the writer does not emit the witness");
+        assert!(decode::<map_derived::Msg>(witness).is_err(), "{witness}");
+    }
+}
+
+// ----- a map read through a visitor the checker cannot read, its value type grown -----
+
+macro_rules! contexts_case {
+    ($name:ident { $($ctx:tt)* }) => {
+        types!($name {
+            use std::collections::BTreeMap;
+
+            #[derive(Serialize, Deserialize, Debug, PartialEq)]
+            pub struct Ctx { $($ctx)* }
+
+            struct ContextsVisitor;
+
+            impl<'de> serde::de::Visitor<'de> for ContextsVisitor {
+                type Value = BTreeMap<String, Ctx>;
+
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("contexts")
+                }
+
+                fn visit_map<A: serde::de::MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
+                    let mut map = BTreeMap::new();
+                    while let Some((key, value)) = access.next_entry::<String, serde_json::Value>()? {
+                        let value = serde_json::from_value(value).map_err(serde::de::Error::custom)?;
+                        map.insert(key, value);
+                    }
+                    Ok(map)
+                }
+            }
+
+            fn deserialize_contexts<'de, D: Deserializer<'de>>(d: D) -> Result<BTreeMap<String, Ctx>, D::Error> {
+                d.deserialize_map(ContextsVisitor)
+            }
+
+            #[derive(Serialize, Deserialize, Message, Debug)]
+            #[wire(protocol = P, topic = "t.msg", kind = "event")]
+            pub struct Msg {
+                #[serde(deserialize_with = "deserialize_contexts")]
+                pub contexts: BTreeMap<String, Ctx>,
+            }
+        });
+    };
+}
+
+contexts_case!(contexts_old { pub name: String });
+contexts_case!(contexts_grown { pub name: String, #[serde(default)] pub build: Option<u32> });
+
+#[test]
+fn a_visitor_not_read_whose_value_type_grew_is_one_change_of_unread_code() {
+    assert!(findings(contexts_old::SOURCE, contexts_old::SOURCE).is_empty());
+    // The visitor is not read (it converts each value through `serde_json::Value`), so what it
+    // accepts of the grown type is unknown: in each direction, one change of unread code, named by
+    // its function, never a "type of another crate" compared by path, and no witness.
+    let all = findings(contexts_old::SOURCE, contexts_grown::SOURCE);
+    for dir in [ONR, NRO] {
+        let found: Vec<&Finding> = all.iter().filter(|f| f.direction == Some(dir)).collect();
+        assert_eq!(found.len(), 1, "{dir}: {all:#?}");
+        assert_eq!(found[0].rule, RuleId::SerdeImplChanged, "{all:#?}");
+        assert!(found[0].witness.is_none());
+        assert!(
+            found[0].message.contains("deserialize_contexts"),
+            "{}",
+            found[0].message
+        );
+    }
+}

@@ -21,8 +21,27 @@ impl Walk<'_> {
     }
 
     /// A type of another crate on one side that is not the same type on the other.
-    pub(super) fn external_type_changed(&self, writer: &Ty, reader: &Ty) -> Issue {
-        let (writer, reader) = type_names(writer, reader);
+    pub(super) fn external_type_changed(&self, writer_ty: &Ty, reader_ty: &Ty) -> Issue {
+        let (writer, reader) = type_names(writer_ty, reader_ty);
+        let functions = |ty: &Ty| match ty {
+            Ty::Named { path, .. } | Ty::External { path, .. } => path.starts_with('<'),
+            _ => false,
+        };
+        if writer == reader && functions(writer_ty) && functions(reader_ty) {
+            // A field's functions (`<f for T>`, see `lower/hand_written/with_fns`) on both sides,
+            // read as a shape on one and not read on the other, where what they name differs
+            // between the releases: one change of unread code, in this walk's direction.
+            return Issue::breaking(
+                RuleId::SerdeImplChanged,
+                format!(
+                    "`{reader}` is code the checker cannot read on one side, and what it names \
+                     differs between the releases: whether {} accepts what {} writes is unknown",
+                    self.reader_name(),
+                    self.writer_name()
+                ),
+                None,
+            );
+        }
         Issue::opaque(
             RuleId::ExternalTypeChanged,
             format!(

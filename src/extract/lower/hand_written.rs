@@ -93,6 +93,10 @@ impl<'a> Lowering<'a> {
             Value::Const(text) => Some((constant(text), true)),
             Value::Primitive(name) => Some((primitive(name)?, true)),
             Value::Type(ty) => Some((self.ty(impl_scope, ty, reached), true)),
+            Value::Collected { of, into } => {
+                let (ty, exact) = self.value_ty(owner, impl_scope, of, reached)?;
+                Some((recollected(&ty, *into)?, exact))
+            }
         }
     }
 
@@ -351,6 +355,31 @@ fn is_text(ty: &Ty) -> bool {
         Ty::Refined { base, .. } => **base == Ty::String,
         _ => false,
     }
+}
+
+/// What serde writes of the elements of a value of `ty` collected into `into` (a map stays the map
+/// it is, whatever its order; a map's entries in a sequence are pairs); `None` when `ty` is no
+/// collection this can tell the elements of.
+fn recollected(ty: &Ty, into: read::Collection) -> Option<Ty> {
+    let elem = match (ty, into) {
+        (Ty::Map { .. }, read::Collection::Map) => return Some(ty.clone()),
+        (Ty::Map { key, value }, _) => Ty::Tuple {
+            elems: vec![(**key).clone(), (**value).clone()],
+        },
+        (
+            Ty::Seq { elem, .. } | Ty::Array { elem, .. },
+            read::Collection::List | read::Collection::Set,
+        ) => (**elem).clone(),
+        _ => return None,
+    };
+    let kind = match into {
+        read::Collection::Set => crate::model::SeqKind::Set,
+        _ => crate::model::SeqKind::List,
+    };
+    Some(Ty::Seq {
+        kind,
+        elem: Box::new(elem),
+    })
 }
 
 /// The model of what `serializer.serialize_<name>` writes.

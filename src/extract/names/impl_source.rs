@@ -235,10 +235,10 @@ impl<'a> Names<'a> {
             };
             write_tokens(&mut reading.text, tokens.clone());
             reading.text.push('\n');
-            let mut names = Vec::new();
-            idents(tokens, &mut names);
-            for name in names {
-                self.follow(&name, &module, reading);
+            let mut named = Vec::new();
+            paths(tokens, &mut named);
+            for path in named {
+                self.follow(&path, &module, reading);
             }
         }
     }
@@ -264,7 +264,7 @@ impl<'a> Names<'a> {
                         reading.queue.push_back(Part::Impl(found, id));
                     }
                 }
-                Some((item.to_token_stream(), module))
+                Some((without_inert_derives(item), module))
             }
             Part::Impl(found, of) => self.read_impl(found, of, reading),
             Part::Value(file, at, module) => {
@@ -325,22 +325,19 @@ impl<'a> Names<'a> {
         Some((item.to_token_stream(), found.module))
     }
 
-    /// Queues what `name`, met in the tokens of a part written in `module`, names in the crate: a
-    /// method of an inherent impl read, a type item, or a function, constant or static.
-    fn follow(&mut self, name: &str, module: &[String], reading: &mut Reading<'a>) {
-        if reading.called.insert(name.to_owned()) {
-            let mut kept = Vec::new();
-            for (method, tokens, at) in std::mem::take(&mut reading.methods) {
-                if method == name {
-                    reading.queue.push_back(Part::Method(tokens, at));
-                } else {
-                    kept.push((method, tokens, at));
-                }
-            }
-            reading.methods = kept;
+    /// Queues what the path `segments`, met in the tokens of a part written in `module`, names in
+    /// the crate: a type item, or a function, constant or static; and, for each of its segments, the
+    /// methods of that name of the inherent impls read (`value.method()`, `Type::method`). A path is
+    /// resolved whole, as rustc does: `std::result::Result` is std's, whatever the crate calls
+    /// `Result`.
+    fn follow(&mut self, segments: &[String], module: &[String], reading: &mut Reading<'a>) {
+        for name in segments {
+            self.follow_method(name, reading);
         }
-        let segments = [name.to_owned()];
-        match self.resolve_to_border(module, &segments).target {
+        let Some(name) = segments.last() else {
+            return;
+        };
+        match self.resolve_to_border(module, segments).target {
             NameTarget::Type(id) => {
                 if self.items[id].module.first() == Some(&reading.krate) && reading.types.insert(id)
                 {
@@ -365,11 +362,50 @@ impl<'a> Names<'a> {
         }
     }
 
+    /// Queues the methods named `name` of the inherent impls read, the first time it is met.
+    fn follow_method(&mut self, name: &str, reading: &mut Reading<'a>) {
+        if !reading.called.insert(name.to_owned()) {
+            return;
+        }
+        let mut kept = Vec::new();
+        for (method, tokens, at) in std::mem::take(&mut reading.methods) {
+            if method == name {
+                reading.queue.push_back(Part::Method(tokens, at));
+            } else {
+                kept.push((method, tokens, at));
+            }
+        }
+        reading.methods = kept;
+    }
+
     /// The function, constant or static `name` of the module at `module`, if its file is parsed item
     /// by item and has one.
     fn value_in(&mut self, module: &[String], name: &str) -> Option<(&'a ModuleFile, ItemAt)> {
         let (file, inline) = self.find_in_build(module)?;
-        let items = self.scanned_items(file)??;
+        let Some(items) = self.scanned_items(file)? else {
+            // A file the scan cannot split: its syntax tree, through its inline modules.
+            let mut items = &self.ast(file)?.items;
+            let mut path = Vec::new();
+            for child in &inline {
+                let (index, inner) =
+                    items
+                        .iter()
+                        .enumerate()
+                        .find_map(|(index, item)| match item {
+                            Item::Mod(syn::ItemMod {
+                                ident,
+                                content: Some((_, inner)),
+                                ..
+                            }) if super::unraw(ident) == *child => Some((index, inner)),
+                            _ => None,
+                        })?;
+                path.push(index);
+                items = inner;
+            }
+            let index = items.iter().position(|item| value_named(item, name))?;
+            path.push(index);
+            return Some((file, ItemAt::Path(path)));
+        };
         items.iter().enumerate().find_map(|(index, item)| {
             let named = matches!(&item.kind, ItemKind::Fn(n) | ItemKind::Value(n) if n == name);
             (named && item.parents == inline).then_some((file, ItemAt::Scanned(index)))
@@ -498,6 +534,56 @@ impl<'a> Names<'a> {
     }
 }
 
+/// The tokens of a type item, the traits of [`INERT_TRAITS`] left out of its derives: deriving
+/// `Debug` or writing it by hand changes nothing serde writes or reads (an impl of an inert trait is
+/// not read either).
+fn without_inert_derives(item: &Item) -> TokenStream {
+    let derives =
+        |attrs: &[syn::Attribute]| attrs.iter().any(|attr| attr.path().is_ident("derive"));
+    let mut item = item.clone();
+    let attrs = match &mut item {
+        Item::Struct(item) if derives(&item.attrs) => &mut item.attrs,
+        Item::Enum(item) if derives(&item.attrs) => &mut item.attrs,
+        Item::Union(item) if derives(&item.attrs) => &mut item.attrs,
+        _ => return item.to_token_stream(),
+    };
+    attrs.retain_mut(|attr| {
+        if !attr.path().is_ident("derive") {
+            return true;
+        }
+        let Ok(paths) = attr.parse_args_with(
+            syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated,
+        ) else {
+            return true;
+        };
+        let kept: Vec<&syn::Path> = paths
+            .iter()
+            .filter(|path| {
+                path.segments
+                    .last()
+                    .is_none_or(|last| !INERT_TRAITS.contains(&super::unraw(&last.ident).as_str()))
+            })
+            .collect();
+        if kept.is_empty() {
+            return false;
+        }
+        *attr = syn::parse_quote!(#[derive(#(#kept),*)]);
+        true
+    });
+    item.to_token_stream()
+}
+
+/// Whether `item` is the function, constant or static `name`.
+fn value_named(item: &Item, name: &str) -> bool {
+    let ident = match item {
+        Item::Fn(item) => &item.sig.ident,
+        Item::Const(item) => &item.ident,
+        Item::Static(item) => &item.ident,
+        _ => return false,
+    };
+    super::unraw(ident) == name
+}
+
 /// The impls of a file parsed whole, through its inline modules (`path`: the indices that lead to
 /// `items`).
 fn syntax_impls<'a>(
@@ -556,21 +642,48 @@ fn file_key(file: &ModuleFile) -> usize {
     std::ptr::from_ref(file) as usize
 }
 
-/// The identifiers of `tokens`, in order, each once.
-fn idents(tokens: TokenStream, out: &mut Vec<String>) {
+/// The paths of `tokens` (`a::b::c`, `::a::b`, a lone `name`), in order, each once; a method's
+/// name after `.` is a path of its own.
+fn paths(tokens: TokenStream, out: &mut Vec<Vec<String>>) {
+    let mut current: Vec<String> = Vec::new();
+    // `::` just read (a path goes on), and whether it began the path (`::std::...`).
+    let mut colons = 0;
+    let push = |path: &mut Vec<String>, out: &mut Vec<Vec<String>>| {
+        if path.last().is_some_and(|last| !last.is_empty()) && !out.contains(path) {
+            out.push(path.clone());
+        }
+        path.clear();
+    };
     for tree in tokens {
         match tree {
             TokenTree::Ident(ident) => {
                 let name = ident.to_string();
                 let name = name.strip_prefix("r#").unwrap_or(&name).to_owned();
-                if !out.contains(&name) {
-                    out.push(name);
+                if colons != 2 {
+                    push(&mut current, out);
                 }
+                current.push(name);
+                colons = 0;
             }
-            TokenTree::Group(group) => idents(group.stream(), out),
-            TokenTree::Punct(_) | TokenTree::Literal(_) => {}
+            TokenTree::Punct(punct) if punct.as_char() == ':' && colons < 2 => {
+                if colons == 0 && current.is_empty() {
+                    // A path from the root: `::serde::...`.
+                    current.push(String::new());
+                }
+                colons += 1;
+            }
+            TokenTree::Group(group) => {
+                push(&mut current, out);
+                colons = 0;
+                paths(group.stream(), out);
+            }
+            TokenTree::Punct(_) | TokenTree::Literal(_) => {
+                push(&mut current, out);
+                colons = 0;
+            }
         }
     }
+    push(&mut current, out);
 }
 
 /// Writes `tokens` as text, one space between tokens, leaving out `#[doc ...]` attributes and
@@ -658,63 +771,4 @@ fn without_lifetimes(tokens: TokenStream) -> Vec<TokenTree> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn code_that_differs_in_its_lifetimes_alone_is_the_same_source() {
-        let same = [
-            (
-                "impl<'de> Visitor<'de> for V { type Value = u8; }",
-                "impl Visitor<'_> for V { type Value = u8; }",
-            ),
-            (
-                "impl<'a> TryFrom<&'a str> for Id { fn f(s: &'a str) {} }",
-                "impl TryFrom<&str> for Id { fn f(s: &str) {} }",
-            ),
-            (
-                "impl<'a, T: 'a + Clone> X<'a, T> {}",
-                "impl<T: Clone> X<T> {}",
-            ),
-            (
-                "fn f<'a>(x: &'a str) -> &'a str { x }",
-                "fn f(x: &str) -> &str { x }",
-            ),
-        ];
-        for (with, without) in same {
-            assert_eq!(text(with), text(without), "{with}");
-        }
-        // What the code does still counts, and so do char literals.
-        assert_ne!(
-            text("fn f() -> char { 'a' }"),
-            text("fn f() -> char { 'b' }")
-        );
-        assert_ne!(
-            text("impl<'a> TryFrom<&'a str> for Id {}"),
-            text("impl<'a> TryFrom<&'a [u8]> for Id {}")
-        );
-        assert_ne!(
-            text("fn f() -> bool { 1 < 2 }"),
-            text("fn f() -> bool { 1 > 2 }")
-        );
-    }
-
-    fn text(source: &str) -> String {
-        let mut out = String::new();
-        write_tokens(&mut out, source.parse().expect("tokens"));
-        out
-    }
-
-    #[test]
-    fn doc_comments_and_whitespace_are_not_the_source() {
-        assert_eq!(
-            text("/// Writes it.\nimpl  X { fn f(&self) {} }"),
-            text("#[doc = \"other\"] impl X {\n    fn f(&self) {}\n}")
-        );
-        assert_ne!(
-            text("impl X { fn f(&self) -> u8 { 1 } }"),
-            text("impl X { fn f(&self) -> u8 { 2 } }")
-        );
-        assert_ne!(text("#[serde(x)] impl X {}"), text("impl X {}"));
-    }
-}
+mod tests;

@@ -29,6 +29,20 @@ pub(crate) enum Value {
     Primitive(String),
     /// A value of a type named in the impl (`<T as Serialize>::serialize`).
     Type(Box<syn::Type>),
+    /// The elements of a value collected into a collection of std's
+    /// (`value.iter().collect::<BTreeMap<_, _>>()`, or collected into a `let` of that type).
+    Collected { of: Box<Value>, into: Collection },
+}
+
+/// The kind of std collection a value is collected into, by what serde writes of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Collection {
+    /// `BTreeMap`, `HashMap`, `IndexMap`: a map.
+    Map,
+    /// `Vec`, `VecDeque`, `LinkedList`: a sequence.
+    List,
+    /// `BTreeSet`, `HashSet`, `IndexSet`: a sequence, duplicates collapsed.
+    Set,
 }
 
 /// What a `Deserialize` body reads.
@@ -57,6 +71,7 @@ impl std::fmt::Debug for Value {
             Value::Const(text) => write!(f, "Const({text:?})"),
             Value::Primitive(name) => write!(f, "Primitive({name})"),
             Value::Type(ty) => write!(f, "Type({})", super::super::super::syntax::tokens_text(ty)),
+            Value::Collected { of, into } => write!(f, "Collected({of:?} into {into:?})"),
         }
     }
 }
@@ -289,7 +304,13 @@ impl SerContext<'_> {
                     .iter()
                     .rev()
                     .find(|local| pat_name(&local.pat).as_deref() == Some(&name))?;
-                self.value(&local.init.as_ref()?.expr)
+                let init = &local.init.as_ref()?.expr;
+                match (&local.pat, &**init) {
+                    (Pat::Type(typed), Expr::MethodCall(call)) if call.method == "collect" => {
+                        self.collected(call, Some(&typed.ty))
+                    }
+                    _ => self.value(init),
+                }
             }
             Expr::Lit(lit) => match &lit.lit {
                 Lit::Str(text) => Some(Value::Const(text.value())),
@@ -309,6 +330,7 @@ impl SerContext<'_> {
             {
                 Some(text_of(self.value(&call.receiver)))
             }
+            Expr::MethodCall(call) if call.method == "collect" => self.collected(call, None),
             Expr::Macro(mac) if mac.mac.path.is_ident("format") => Some(Value::Text(None)),
             Expr::MethodCall(call) if call.args.is_empty() => {
                 numeric_accessor(&call.method.to_string()).map(|name| Value::Primitive(name.into()))
@@ -328,6 +350,44 @@ impl SerContext<'_> {
             },
             _ => None,
         }
+    }
+
+    /// What `iterable.iter().collect::<C>()` is (`C` from the turbofish, else `annotated`, the type
+    /// of the `let` it initializes): the elements of `iterable` in the collection `C`, when the
+    /// iterator is the value's own (`iter`, `into_iter`, `cloned`, `copied`: no element changed).
+    fn collected(
+        &self,
+        call: &syn::ExprMethodCall,
+        annotated: Option<&syn::Type>,
+    ) -> Option<Value> {
+        if !call.args.is_empty() {
+            return None;
+        }
+        let into = match &call.turbofish {
+            Some(turbofish) => match turbofish.args.first()? {
+                syn::GenericArgument::Type(ty) => collection(ty)?,
+                _ => return None,
+            },
+            None => collection(annotated?)?,
+        };
+        let mut iterable = &*call.receiver;
+        let mut adapted = false;
+        while let Expr::MethodCall(inner) = iterable {
+            let own = matches!(
+                inner.method.to_string().as_str(),
+                "iter" | "into_iter" | "cloned" | "copied"
+            );
+            if !own || !inner.args.is_empty() {
+                return None;
+            }
+            adapted = true;
+            iterable = &inner.receiver;
+        }
+        adapted.then_some(())?;
+        Some(Value::Collected {
+            of: Box::new(self.value(iterable)?),
+            into,
+        })
     }
 
     /// Binds the names a `match` arm's pattern gives the fields of a variant of `self`.
@@ -367,6 +427,21 @@ fn numeric_accessor(method: &str) -> Option<&'static str> {
         "subsec_millis" | "subsec_micros" | "subsec_nanos" => "u32",
         _ => return None,
     })
+}
+
+/// The std collection `ty` names, by its last segment.
+fn collection(ty: &syn::Type) -> Option<Collection> {
+    let syn::Type::Path(path) = ty else {
+        return None;
+    };
+    Some(
+        match path.path.segments.last()?.ident.to_string().as_str() {
+            "BTreeMap" | "HashMap" | "IndexMap" => Collection::Map,
+            "Vec" | "VecDeque" | "LinkedList" => Collection::List,
+            "BTreeSet" | "HashSet" | "IndexSet" => Collection::Set,
+            _ => return None,
+        },
+    )
 }
 
 /// The text of `value`: itself when it is text already.

@@ -166,9 +166,15 @@ impl<'a> Lowering<'a> {
             .split("::")
             .map(str::to_owned)
             .collect();
-        let NameTarget::External(full) = self.rev.resolve(scope.module, &segments).target else {
+        let NameTarget::External(mut full) = self.rev.resolve(scope.module, &segments).target
+        else {
             return None;
         };
+        if full == segments && segments.len() == 1 {
+            // A name no `use` brings and no crate is called: a function of the field's own module
+            // (paths resolve types and modules; a function's name is looked up where it is written).
+            full = scope.module.iter().cloned().chain(segments).collect();
+        }
         let source = self.rev.fn_source(&full)?;
         let generics: Vec<String> = source
             .item
@@ -252,6 +258,10 @@ impl<'a> Lowering<'a> {
             Value::Const(text) => Some((super::constant(text), true)),
             Value::Primitive(name) => Some((super::primitive(name)?, true)),
             Value::Type(ty) => Some((self.fn_ty(fn_scope, ty, field_ty, reached)?, true)),
+            Value::Collected { of, into } => {
+                let (ty, exact) = self.with_value_ty(fn_scope, of, field_ty, reached)?;
+                Some((super::recollected(&ty, *into)?, exact))
+            }
         }
     }
 
