@@ -227,6 +227,7 @@ fixtures! {
     variant_added_without_other__external_struct_past_other: Major,
     variant_added_without_other__serde_repr: Major,
     variant_added_without_other__macro_generated_tags: Major,
+    variant_added_without_other__header_written_with_writeln: Major,
     variant_removed: Major,
     variant_renamed: Major,
     variant_renamed__onto_an_accepted_alias: Minor,

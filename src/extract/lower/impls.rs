@@ -89,6 +89,9 @@ impl<'a> Lowering<'a> {
         } else {
             self.read_deserialize(owner, reached)
         };
+        // No impl at all: its values are written (or read) by code that is not serde's, such as a
+        // header written with `writeln!`.
+        let absent = read.is_none() && self.rev.trait_impls(owner.id, roots).is_empty();
         let exact = read.as_ref().is_some_and(|read| read.exact);
         let digest = (!exact)
             .then(|| self.rev.impl_source(owner.id, roots))
@@ -123,11 +126,21 @@ impl<'a> Lowering<'a> {
             });
         }
         let path = owner.path;
-        self.rev.push_note(note(
-            owner.scope.file,
-            span,
-            format!("type `{path}` derives only one of serde's traits: its `{side}` is written by hand; {how}"),
-        ));
+        let message = if absent {
+            format!(
+                "type `{path}` derives only one of serde's traits and the crate has no `{side}` impl for it (its values are {} by code that is not serde's, such as `writeln!`, or not at all): wirecheck takes that code to mirror the derived side (a type reads what it writes), so a change to the type is judged as the derive's",
+                if roots == ImplRoots::Serialize {
+                    "written"
+                } else {
+                    "read"
+                }
+            )
+        } else {
+            format!(
+                "type `{path}` derives only one of serde's traits: its `{side}` is written by hand; {how}"
+            )
+        };
+        self.rev.push_note(note(owner.scope.file, span, message));
     }
 
     /// The definition of a struct or enum whose impls are not derived: an alias of the declared shape,
