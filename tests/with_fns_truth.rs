@@ -625,3 +625,77 @@ fn a_visitor_not_read_whose_value_type_grew_is_one_change_of_unread_code() {
         );
     }
 }
+
+// ----- a newtype variant's own functions -----
+
+types!(variant_number {
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub enum Msg {
+        Id(u64),
+        Name(String),
+    }
+});
+
+types!(variant_float {
+    mod as_float {
+        use super::*;
+        pub fn serialize<S: Serializer>(id: &u64, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_f64(*id as f64)
+        }
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+            let value = f64::deserialize(d)?;
+            Ok(value as u64)
+        }
+    }
+
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub enum Msg {
+        #[serde(with = "as_float")]
+        Id(u64),
+        Name(String),
+    }
+});
+
+// The same functions, exactly `u64`'s own: no change from the derived variant.
+types!(variant_same {
+    mod plain {
+        use super::*;
+        pub fn serialize<S: Serializer>(id: &u64, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_u64(*id)
+        }
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
+            u64::deserialize(d)
+        }
+    }
+
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub enum Msg {
+        #[serde(with = "plain")]
+        Id(u64),
+        Name(String),
+    }
+});
+
+#[test]
+fn a_newtype_variants_functions_are_read_like_a_fields() {
+    let same = findings(variant_number::SOURCE, variant_same::SOURCE);
+    assert!(same.is_empty(), "{same:#?}");
+    reads_all::<variant_number::Msg, variant_same::Msg>(&[variant_number::Msg::Id(7)]);
+    reads_all::<variant_same::Msg, variant_number::Msg>(&[variant_same::Msg::Id(7)]);
+
+    // A float where an integer was: the old reader rejects what the new writer writes.
+    let all = findings(variant_number::SOURCE, variant_float::SOURCE);
+    let found = majors(&all, ONR);
+    assert!(!found.is_empty(), "{all:#?}");
+    assert!(
+        all.iter().all(|f| f.rule != RuleId::CustomSerdeChanged),
+        "{all:#?}"
+    );
+    for witness in found.iter().filter_map(|f| f.witness.as_ref()) {
+        rejected::<variant_float::Msg, variant_number::Msg>(witness);
+    }
+    some_rejected::<variant_float::Msg, variant_number::Msg>(&[variant_float::Msg::Id(7)]);
+}

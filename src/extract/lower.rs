@@ -427,6 +427,9 @@ impl<'a> Lowering<'a> {
             problems,
         );
         let (since, allow) = self.member_wire(scope.file, &attrs);
+        let mut fields = fields;
+        let custom =
+            self.newtype_variant_functions(scope, style, &mut fields, &variant_serde, reached);
         Variant {
             rust_name,
             ser_name,
@@ -437,11 +440,38 @@ impl<'a> Lowering<'a> {
             skip_de: variant_serde.skip_de,
             other: variant_serde.other,
             untagged: variant_serde.untagged,
-            custom: custom(&variant_serde),
+            custom,
             since,
             allow,
             location: location(scope.file, variant.ident.span()),
         }
+    }
+
+    /// A newtype variant's own functions (`#[serde(with = "..")]` on the variant), which take its one
+    /// field's value as a field's do: read like a field's (see `lower/hand_written/with_fns`), the
+    /// field then written and read as they do, and the variant no longer custom. Functions of a
+    /// variant with more fields, or not read, stay the variant's, compared by name.
+    fn newtype_variant_functions(
+        &mut self,
+        scope: &TypeScope<'_>,
+        style: Style,
+        fields: &mut [crate::model::Field],
+        variant_serde: &serde_attrs::MemberSerde,
+        reached: &mut Vec<usize>,
+    ) -> Option<crate::model::Custom> {
+        let custom = custom(variant_serde)?;
+        let [field] = fields else {
+            return Some(custom);
+        };
+        if style != Style::Tuple || field.custom.is_some() {
+            return Some(custom);
+        }
+        field.custom = Some(custom.clone());
+        self.with_functions(scope, field, reached);
+        if field.custom.take().is_some() {
+            return Some(custom);
+        }
+        None
     }
 
     /// The `#[wire(since, allow)]` of a field or variant; an invalid one (an unknown rule id, an `allow`

@@ -92,6 +92,7 @@ impl<'a> Lowering<'a> {
             Value::Text(None) => Some((Ty::String, false)),
             Value::Const(text) => Some((constant(text), true)),
             Value::Primitive(name) => Some((primitive(name)?, true)),
+            Value::Cast(name) => Some((cast_to(primitive(name)?, name), true)),
             Value::Type(ty) => Some((self.ty(impl_scope, ty, reached), true)),
             Value::Collected { of, into } => {
                 let (ty, exact) = self.value_ty(owner, impl_scope, of, reached)?;
@@ -396,6 +397,20 @@ fn primitive(name: &str) -> Option<Ty> {
             Ty::Int { signed, bits }
         }
     })
+}
+
+/// A value cast to the primitive `name` (`ty`): of that type, but only the values the cast makes of
+/// its operand (whole numbers, a narrower range), which the model does not know: a refined `ty`
+/// without a sample, so that no witness is built from a value the code may never write.
+fn cast_to(ty: Ty, name: &str) -> Ty {
+    Ty::Refined {
+        base: Box::new(ty),
+        domain: format!("the values a cast to `{name}` makes"),
+        within: Vec::new(),
+        sample: String::new(),
+        outside: None,
+        extent: None,
+    }
 }
 
 /// The one string `text`, as a refined string whose domain is that value (its extent: from it to it).

@@ -27,6 +27,10 @@ pub(crate) enum Value {
     Const(String),
     /// A value serde writes as the primitive named (`serialize_u32(..)`: `u32`; `bytes`, `unit`).
     Primitive(String),
+    /// A value cast to the primitive named (`*id as f64`): of that type, but only the values the
+    /// cast makes of its operand's (whole numbers only, a narrower range), which the model does not
+    /// know: never read exactly.
+    Cast(String),
     /// A value of a type named in the impl (`<T as Serialize>::serialize`).
     Type(Box<syn::Type>),
     /// The elements of a value collected into a collection of std's
@@ -70,6 +74,7 @@ impl std::fmt::Debug for Value {
             Value::Text(inner) => write!(f, "Text({inner:?})"),
             Value::Const(text) => write!(f, "Const({text:?})"),
             Value::Primitive(name) => write!(f, "Primitive({name})"),
+            Value::Cast(name) => write!(f, "Cast({name})"),
             Value::Type(ty) => write!(f, "Type({})", super::super::super::syntax::tokens_text(ty)),
             Value::Collected { of, into } => write!(f, "Collected({of:?} into {into:?})"),
         }
@@ -273,7 +278,11 @@ impl SerContext<'_> {
             "str" | "char" => Some(text_of(arg.and_then(|arg| self.value(arg)))),
             primitive @ ("bool" | "i8" | "i16" | "i32" | "i64" | "i128" | "u8" | "u16" | "u32"
             | "u64" | "u128" | "f32" | "f64" | "bytes" | "unit" | "none") => {
-                Some(Value::Primitive(primitive.to_owned()))
+                // What a cast hands it is only some of the primitive's values.
+                match arg.and_then(|arg| self.value(arg)) {
+                    Some(Value::Cast(_)) => Some(Value::Cast(primitive.to_owned())),
+                    _ => Some(Value::Primitive(primitive.to_owned())),
+                }
             }
             _ => None,
         }
@@ -339,7 +348,7 @@ impl SerContext<'_> {
                 syn::Type::Path(ty) => {
                     let name = ty.path.get_ident()?.to_string();
                     (int_type(&name).is_some() || matches!(name.as_str(), "f32" | "f64")).then_some(
-                        Value::Primitive(if name.ends_with("size") {
+                        Value::Cast(if name.ends_with("size") {
                             name.replace("size", "64")
                         } else {
                             name

@@ -257,6 +257,7 @@ impl<'a> Lowering<'a> {
             Value::Text(None) => Some((unknown_text(), false)),
             Value::Const(text) => Some((super::constant(text), true)),
             Value::Primitive(name) => Some((super::primitive(name)?, true)),
+            Value::Cast(name) => Some((super::cast_to(super::primitive(name)?, name), true)),
             Value::Type(ty) => Some((self.fn_ty(fn_scope, ty, field_ty, reached)?, true)),
             Value::Collected { of, into } => {
                 let (ty, exact) = self.with_value_ty(fn_scope, of, field_ty, reached)?;

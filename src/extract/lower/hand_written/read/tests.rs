@@ -172,11 +172,11 @@ fn with_serializers_name_what_they_write() {
         ),
         (
             "s.serialize_i64(v.timestamp() as i64)",
-            vec![Value::Primitive("i64".into())],
+            vec![Value::Cast("i64".into())],
         ),
         (
             "(v.as_millis() as u64).serialize(s)",
-            vec![Value::Primitive("u64".into())],
+            vec![Value::Cast("u64".into())],
         ),
         (
             "s.serialize_str(&format!(\"{v:x}\"))",
