@@ -419,6 +419,91 @@ fn tagged_to_repr_is_a_representation_change_with_real_witnesses() {
     );
 }
 
+// An enum of serde_repr inside an untagged enum, become an integer newtype (lsp-types 0.91's
+// `TextDocumentSyncKind`): the untagged reader takes each value as the same variant.
+types!(repr_in_untagged {
+    #[derive(Serialize_repr, Deserialize_repr, Debug, Clone, Copy, PartialEq)]
+    #[repr(u8)]
+    pub enum SyncKind {
+        None = 0,
+        Full = 1,
+        Incremental = 2,
+    }
+
+    #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+    pub struct SyncOptions {
+        pub open_close: Option<bool>,
+    }
+
+    #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+    #[serde(untagged)]
+    pub enum SyncCapability {
+        Kind(SyncKind),
+        Options(SyncOptions),
+    }
+
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub struct Msg {
+        pub sync: SyncCapability,
+    }
+});
+
+types!(newtype_in_untagged {
+    #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
+    #[serde(transparent)]
+    pub struct SyncKind(i32);
+
+    #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+    pub struct SyncOptions {
+        pub open_close: Option<bool>,
+    }
+
+    #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+    #[serde(untagged)]
+    pub enum SyncCapability {
+        Kind(SyncKind),
+        Options(SyncOptions),
+    }
+
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub struct Msg {
+        pub sync: SyncCapability,
+    }
+});
+
+#[test]
+fn a_repr_enum_in_an_untagged_enum_read_as_an_integer_newtype_is_the_same_variant() {
+    use newtype_in_untagged as n;
+    use repr_in_untagged as o;
+    let (old, new) = (
+        json_model(repr_in_untagged::SOURCE),
+        model("json", "0.2.0", newtype_in_untagged::SOURCE),
+    );
+    let old_samples: Vec<o::Msg> = [
+        o::SyncKind::None,
+        o::SyncKind::Full,
+        o::SyncKind::Incremental,
+    ]
+    .into_iter()
+    .map(|kind| o::Msg {
+        sync: o::SyncCapability::Kind(kind),
+    })
+    .collect();
+    // New reads old: every integer the old writer writes is the new reader's `Kind`, as it was.
+    // Old reads new: the new writer writes any i32, which the old u8 enum rejects (a real break).
+    verdicts::<o::Msg, n::Msg>(
+        (&old, &new),
+        [(NRO, None), (ONR, Some("value_domain_narrowed"))],
+        (&old_samples, &[]),
+    );
+    for sample in &old_samples {
+        let read: n::Msg = decode(&serde_json::to_value(sample).expect("writes")).expect("reads");
+        assert!(matches!(read.sync, n::SyncCapability::Kind(_)), "{read:?}");
+    }
+}
+
 /// In positional formats the enum is its `repr` integer's encoding: `u8` to `u16` is another width in
 /// bincode's legacy (fixed-width) configuration, and the same bytes in postcard for values below 128.
 #[test]

@@ -94,7 +94,10 @@ impl Walk<'_> {
             return found;
         }
         if writer.attrs.repr != reader.attrs.repr {
-            return vec![self.representation_changed(writer_ty, reader_ty, writer, reader)];
+            return self
+                .representation_changed(writer_ty, reader_ty, writer, reader)
+                .into_iter()
+                .collect();
         }
         if reader.attrs.repr == EnumRepr::Untagged {
             return self.buffered(|walk| walk.compare_untagged_enums(writer, reader));
@@ -149,17 +152,23 @@ impl Walk<'_> {
     }
 
     /// The representation changed: a break if some writer's variant sample is rejected or decodes as
-    /// another variant, a visible change otherwise.
+    /// another variant, a visible change otherwise. Between two enums of different paths (a value
+    /// of one read by an untagged enum around it) there is no representation that changed: only a
+    /// rejected sample is an issue.
     fn representation_changed(
         &mut self,
         writer_ty: &Ty,
         reader_ty: &Ty,
         writer: &EnumDef,
         reader: &EnumDef,
-    ) -> Issue {
+    ) -> Option<Issue> {
         let (writer_repr, reader_repr) =
             (repr_text(&writer.attrs.repr), repr_text(&reader.attrs.repr));
-        match self.misread_sample(reader_ty, writer, reader) {
+        let misread = self.misread_sample(writer_ty, reader_ty, writer, reader);
+        if misread.is_none() && !same_enum(writer_ty, reader_ty) {
+            return None;
+        }
+        Some(match misread {
             Some((sample, reason)) => Issue::breaking(
                 RuleId::EnumReprChanged,
                 format!(
@@ -173,17 +182,23 @@ impl Walk<'_> {
                 RuleId::EnumReprChanged,
                 format!("`{writer_ty}` is written {writer_repr} and read {reader_repr}"),
             ),
-        }
+        })
     }
 
     /// The first sample of the writer's variants that the reader rejects or decodes as another variant,
     /// and why.
+    ///
+    /// A variant is misread only where both are the same enum (by its path): a value of one enum
+    /// read by another (the content of an untagged variant read by the untagged enum around it)
+    /// has no variant of its own there to be confused with.
     fn misread_sample(
         &mut self,
+        writer_ty: &Ty,
         reader_ty: &Ty,
         writer: &EnumDef,
         reader: &EnumDef,
     ) -> Option<(Value, String)> {
+        let same_enum = same_enum(writer_ty, reader_ty);
         let mut decoder = Decoder::new(self.reader);
         let mut own = Decoder::new(self.writer);
         for variant in writer.variants.iter().filter(|v| !v.skip_ser) {
@@ -195,7 +210,8 @@ impl Walk<'_> {
                         own.decode_enum(writer, &sample),
                     ) {
                         (Ok(i), Ok(k))
-                            if !same_variant(&reader.variants[i], &writer.variants[k]) =>
+                            if same_enum
+                                && !same_variant(&reader.variants[i], &writer.variants[k]) =>
                         {
                             Some(format!("it decodes as `{}`", reader.variants[i].rust_name))
                         }
@@ -490,4 +506,12 @@ impl Walk<'_> {
         };
         placed(vec![issue], &place)
     }
+}
+
+/// Whether two types are the same enum, by its path.
+fn same_enum(writer_ty: &Ty, reader_ty: &Ty) -> bool {
+    matches!(
+        (writer_ty, reader_ty),
+        (Ty::Named { path: a, .. }, Ty::Named { path: b, .. }) if a == b
+    )
 }

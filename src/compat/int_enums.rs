@@ -9,6 +9,7 @@ use super::shape::EnumDef;
 use super::walk::Walk;
 use super::witness::int_value;
 use super::wording::repr_text;
+use crate::model::Ty;
 use crate::model::{EnumRepr, Variant};
 use crate::rules::RuleId;
 
@@ -85,6 +86,51 @@ impl Walk<'_> {
             ),
             int_value(witness),
         ))
+    }
+
+    /// An integer written where an enum of integers is read (an integer newtype become a serde_repr
+    /// enum, or the reverse read): the reader takes only its discriminants (any integer of its
+    /// `repr` with a `#[serde(other)]` variant), the writer writes any integer of its type. A break
+    /// with the least integer the writer writes that the reader rejects, if there is one.
+    pub(super) fn integer_to_integer_enum(
+        &self,
+        (writer_ty, reader_ty): (&Ty, &Ty),
+        writer_int: (bool, u8),
+        reader: &EnumDef,
+    ) -> Vec<Issue> {
+        let Some(reader_int) = repr_int(reader) else {
+            return Vec::new();
+        };
+        let read: Vec<i128> = reader
+            .variants
+            .iter()
+            .filter(|v| !v.skip_de)
+            .filter_map(discriminant)
+            .collect();
+        let other = reader.variants.iter().any(|v| v.other && !v.skip_de);
+        let (writer_lo, writer_hi) = range(writer_int.0, writer_int.1);
+        let (reader_lo, reader_hi) = range(reader_int.0, reader_int.1);
+        let accepted =
+            |v: i128| (reader_lo..=reader_hi).contains(&v) && (other || read.contains(&v));
+        // The least non-negative integer rejected, else the greatest negative one.
+        let rejected = (0..=writer_hi.min(i128::from(u16::MAX)))
+            .chain((writer_lo..0).rev().take(1 << 16))
+            .chain([writer_hi, writer_lo])
+            .find(|&v| (writer_lo..=writer_hi).contains(&v) && !accepted(v));
+        let Some(value) = rejected else {
+            return Vec::new();
+        };
+        vec![Issue::breaking(
+            RuleId::ValueDomainNarrowed,
+            format!(
+                "{} writes any `{writer_ty}` and {} reads `{reader_ty}` {}, one of its \
+                 discriminants only: {value} is none of them",
+                self.writer_name(),
+                self.reader_name(),
+                repr_text(&reader.attrs.repr),
+            ),
+            int_value(value),
+        )]
     }
 
     /// Whether every discriminant in `written` takes the same bytes as the writer's integer and as the

@@ -142,6 +142,11 @@ impl Walk<'_> {
             (S::Map(k1, v1), S::Map(k2, v2)) => self.compare_maps((&k1, &v1), (&k2, &v2)),
             (S::Struct(a), S::Struct(b)) => self.compare_structs(&a, &b),
             (S::Enum(a), S::Enum(b)) => self.compare_enums(writer_ty, reader_ty, &a, &b),
+            (S::Int { signed, bits }, S::Enum(b))
+                if matches!(b.attrs.repr, EnumRepr::Integer { .. }) =>
+            {
+                self.integer_to_integer_enum((writer_ty, reader_ty), (signed, bits), &b)
+            }
             (writer, _) => self.compare_by_samples(writer_ty, reader_ty, &writer),
         }
     }
