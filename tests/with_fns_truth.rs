@@ -699,3 +699,76 @@ fn a_newtype_variants_functions_are_read_like_a_fields() {
     }
     some_rejected::<variant_float::Msg, variant_number::Msg>(&[variant_float::Msg::Id(7)]);
 }
+
+// ----- bytes written through one text encoding, then another -----
+
+types!(bytes_decimal {
+    mod decimal {
+        use super::*;
+        #[allow(clippy::ptr_arg, reason = "serde hands a `with` function the field as `&T`")]
+        pub fn serialize<S: Serializer>(bytes: &Vec<u8>, s: S) -> Result<S::Ok, S::Error> {
+            let text: Vec<String> = bytes.iter().map(|b| b.to_string()).collect();
+            s.serialize_str(&text.join(","))
+        }
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+            let text = String::deserialize(d)?;
+            text.split(',')
+                .filter(|part| !part.is_empty())
+                .map(|part| part.parse::<u8>().map_err(serde::de::Error::custom))
+                .collect()
+        }
+    }
+
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub struct Msg {
+        #[serde(with = "decimal")]
+        pub data: Vec<u8>,
+    }
+});
+
+types!(bytes_hex {
+    mod hex {
+        use super::*;
+        #[allow(clippy::ptr_arg, reason = "serde hands a `with` function the field as `&T`")]
+        pub fn serialize<S: Serializer>(bytes: &Vec<u8>, s: S) -> Result<S::Ok, S::Error> {
+            let text: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+            s.serialize_str(&text)
+        }
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+            let text = String::deserialize(d)?;
+            (0..text.len())
+                .step_by(2)
+                .map(|i| {
+                    let pair = text.get(i..i + 2).ok_or_else(|| serde::de::Error::custom("odd"))?;
+                    u8::from_str_radix(pair, 16).map_err(serde::de::Error::custom)
+                })
+                .collect()
+        }
+    }
+
+    #[derive(Serialize, Deserialize, Message, Debug)]
+    #[wire(protocol = P, topic = "t.msg", kind = "event")]
+    pub struct Msg {
+        #[serde(with = "hex")]
+        pub data: Vec<u8>,
+    }
+});
+
+#[test]
+fn another_text_encoding_through_other_functions_is_a_break_both_ways() {
+    let all = findings(bytes_decimal::SOURCE, bytes_hex::SOURCE);
+    for dir in [ONR, NRO] {
+        let found = majors(&all, dir);
+        assert!(!found.is_empty(), "{dir}: {all:#?}");
+        // The text either encoding writes is not known: no witness is made up.
+        assert!(found.iter().all(|f| f.witness.is_none()), "{found:#?}");
+    }
+    // Real: each reader rejects what the other writer writes.
+    some_rejected::<bytes_hex::Msg, bytes_decimal::Msg>(&[bytes_hex::Msg {
+        data: vec![1, 2, 3],
+    }]);
+    some_rejected::<bytes_decimal::Msg, bytes_hex::Msg>(&[bytes_decimal::Msg {
+        data: vec![1, 2, 3],
+    }]);
+}

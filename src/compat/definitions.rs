@@ -104,8 +104,12 @@ impl Walk<'_> {
         writer_def: Option<&TypeDef>,
         reader_def: &TypeDef,
     ) -> Option<Issue> {
-        let writer_fallible =
-            writer_def.is_some_and(|d| d.attrs.from.as_ref().is_some_and(|p| p.fallible));
+        // The writer's own validation counts where it is the same type (or the same functions) as
+        // the reader's: then a change of that code is `serde_impl_changed`'s. Another type's
+        // validation says nothing of what this reader accepts.
+        let writer_fallible = writer_def.is_some_and(|d| {
+            d.path == reader_def.path && d.attrs.from.as_ref().is_some_and(|p| p.fallible)
+        });
         let reader_fallible = reader_def.attrs.from.as_ref().is_some_and(|p| p.fallible);
         if !reader_fallible || writer_fallible {
             return None;
@@ -115,7 +119,8 @@ impl Walk<'_> {
         } else {
             "converts with `try_from`"
         };
-        let mut issue = Issue::opaque(
+        // In the direction whose reader converts, like custom functions: not `Issue::opaque`.
+        let mut issue = Issue::breaking(
             RuleId::CustomSerdeChanged,
             format!(
                 "`{}` read by {} {how}, which may reject values {} writes",
@@ -123,6 +128,7 @@ impl Walk<'_> {
                 self.reader_name(),
                 self.writer_name()
             ),
+            None,
         );
         issue.location = self.location(writer_def.map(|d| &d.location), Some(&reader_def.location));
         Some(issue)

@@ -198,6 +198,10 @@ impl Walk<'_> {
         };
         found
             .into_iter()
+            // The reader's own fallible conversion was judged where its definition met the writer's
+            // (the caller's level): against the base alone it would be said again, or said where
+            // the writer's definition converts alike.
+            .filter(|issue| !is_reader_conversion(issue))
             .map(|issue| self.written_witness(writer, reader_ty, issue))
             .collect()
     }
@@ -378,4 +382,10 @@ fn json_kind(shape: &Shape) -> Option<&'static str> {
         Shape::Map(..) => Some("object"),
         _ => None,
     }
+}
+
+/// An issue of the reader's fallible conversion at the top of a comparison (see
+/// `definitions::fallible_conversion_added`): custom code at no field or variant.
+fn is_reader_conversion(issue: &Issue) -> bool {
+    issue.rule == RuleId::CustomSerdeChanged && issue.path.is_empty()
 }

@@ -387,6 +387,9 @@ mod tests;
 mod dependency_tests;
 
 #[cfg(test)]
+mod dependency_read_tests;
+
+#[cfg(test)]
 mod read_back_tests;
 
 #[cfg(test)]

@@ -91,6 +91,7 @@ impl<'a> Lowering<'a> {
             }
             Value::Text(None) => Some((Ty::String, false)),
             Value::Const(text) => Some((constant(text), true)),
+            Value::Int(value, ty) => Some((int_constant(*value, ty)?, true)),
             Value::Primitive(name) => Some((primitive(name)?, true)),
             Value::Cast(name) => Some((cast_to(primitive(name)?, name), true)),
             Value::Type(ty) => Some((self.ty(impl_scope, ty, reached), true)),
@@ -161,9 +162,11 @@ impl<'a> Lowering<'a> {
                     fallible,
                 })
             }
-            Reading::Visitor { method, visitor } => {
-                self.read_visitor(&impl_scope, &method, &visitor)
-            }
+            Reading::Visitor {
+                method,
+                visitor,
+                local,
+            } => self.read_visitor(&impl_scope, &method, &visitor, local.as_deref()),
         }
     }
 
@@ -198,16 +201,23 @@ impl<'a> Lowering<'a> {
         impl_scope: &TypeScope<'_>,
         method: &str,
         visitor: &syn::Path,
+        local: Option<&syn::ItemImpl>,
     ) -> Option<ReadSide> {
-        let NameTarget::Type(visitor_id) = self
-            .rev
-            .resolve(impl_scope.module, &path_segments(visitor))
-            .target
-        else {
-            return None;
+        let accepted = match local {
+            // Defined in the body that uses it: read there (its source is the body's).
+            Some(item) => read::visited(item),
+            None => {
+                let NameTarget::Type(visitor_id) = self
+                    .rev
+                    .resolve(impl_scope.module, &path_segments(visitor))
+                    .target
+                else {
+                    return None;
+                };
+                let (item, ..) = only(self.rev.trait_impls(visitor_id, ImplRoots::Visitor))?;
+                read::visited(item)
+            }
         };
-        let (item, ..) = only(self.rev.trait_impls(visitor_id, ImplRoots::Visitor))?;
-        let accepted = read::visited(item);
         let kinds = method_kinds(method)?;
         let accepted: Vec<&Accepts> = accepted
             .iter()
@@ -425,6 +435,20 @@ fn constant(text: &str) -> Ty {
         sample,
         outside: Some(outside),
     }
+}
+
+/// The one integer `value` of the primitive `ty`, as a refined integer whose domain is that value.
+fn int_constant(value: i128, ty: &str) -> Option<Ty> {
+    let base = primitive(ty)?;
+    let text = value.to_string();
+    Some(Ty::Refined {
+        base: Box::new(base),
+        domain: format!("the integer {text}"),
+        within: Vec::new(),
+        extent: Some((text.clone(), text.clone())),
+        sample: text,
+        outside: None,
+    })
 }
 
 /// The integers a visitor's `visit_u64` and `visit_i64` accept together (serde_json hands the first

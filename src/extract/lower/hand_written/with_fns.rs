@@ -17,7 +17,7 @@
 //! Every name is resolved through the `Revision` (recorded), and every function's source through
 //! `Revision::fn_source` (recorded by its digest).
 
-use super::super::super::names::NameTarget;
+use super::super::super::names::{FnSource, NameTarget};
 use super::super::super::syntax::tokens_text;
 use super::super::{Lowering, TypeScope};
 use super::ReadSide;
@@ -166,16 +166,7 @@ impl<'a> Lowering<'a> {
             .split("::")
             .map(str::to_owned)
             .collect();
-        let NameTarget::External(mut full) = self.rev.resolve(scope.module, &segments).target
-        else {
-            return None;
-        };
-        if full == segments && segments.len() == 1 {
-            // A name no `use` brings and no crate is called: a function of the field's own module
-            // (paths resolve types and modules; a function's name is looked up where it is written).
-            full = scope.module.iter().cloned().chain(segments).collect();
-        }
-        let source = self.rev.fn_source(&full)?;
+        let source = self.fn_named(scope.module, &segments)?;
         let generics: Vec<String> = source
             .item
             .sig
@@ -188,6 +179,8 @@ impl<'a> Lowering<'a> {
             generics: &generics,
             file: source.file,
         };
+        let mut full = source.module.clone();
+        full.push(source.item.sig.ident.to_string());
         let path = full.join("::");
         let side = if serializes {
             self.with_written(&fn_scope, source.item, &path, field_ty, reached)
@@ -200,6 +193,38 @@ impl<'a> Lowering<'a> {
             digest: source.digest.clone(),
             location: source.location.clone(),
         })
+    }
+
+    /// The function `segments` names in `module`, found as rustc finds a value: the path before
+    /// its last segment is a module (types and modules are what `resolve` follows), and the last is
+    /// a function of that module, or of the module itself for a lone name; else whatever a `use`
+    /// leads the whole path to. A name no item of the module answers never resolves through a
+    /// glob import to something of the same name elsewhere first (`use crate::prelude::*` brings
+    /// no function `serialize`).
+    fn fn_named(
+        &mut self,
+        module: &[String],
+        segments: &[String],
+    ) -> Option<std::rc::Rc<FnSource<'a>>> {
+        let (name, prefix) = segments.split_last()?;
+        let owner = if prefix.is_empty() {
+            Some(module.to_vec())
+        } else {
+            match self.rev.resolve(module, prefix).target {
+                NameTarget::Module(owner) => Some(owner),
+                _ => None,
+            }
+        };
+        if let Some(mut owner) = owner {
+            owner.push(name.clone());
+            if let Some(found) = self.rev.fn_source(&owner) {
+                return Some(found);
+            }
+        }
+        match self.rev.resolve(module, segments).target {
+            NameTarget::External(full) => self.rev.fn_source(&full),
+            _ => None,
+        }
     }
 
     /// What a `serialize_with` function (at `path`) writes for a field of type `field_ty`.
@@ -256,6 +281,7 @@ impl<'a> Lowering<'a> {
             }
             Value::Text(None) => Some((unknown_text(), false)),
             Value::Const(text) => Some((super::constant(text), true)),
+            Value::Int(value, ty) => Some((super::int_constant(*value, ty)?, true)),
             Value::Primitive(name) => Some((super::primitive(name)?, true)),
             Value::Cast(name) => Some((super::cast_to(super::primitive(name)?, name), true)),
             Value::Type(ty) => Some((self.fn_ty(fn_scope, ty, field_ty, reached)?, true)),
@@ -303,7 +329,11 @@ impl<'a> Lowering<'a> {
                 })
             }
             Reading::Delegated { local: Some(_), .. } => None,
-            Reading::Visitor { method, visitor } => self.read_visitor(fn_scope, &method, &visitor),
+            Reading::Visitor {
+                method,
+                visitor,
+                local,
+            } => self.read_visitor(fn_scope, &method, &visitor, local.as_deref()),
         }
     }
 
@@ -343,7 +373,69 @@ fn with_path(ser: &Option<WithFn>, de: &Option<WithFn>, field_ty: &Ty) -> String
         .flatten()
         .map(|f| f.path.as_str())
         .collect();
-    format!("<{} for {field_ty}>", names.join(" and "))
+    format!(
+        "<{} for {}>",
+        names.join(" and "),
+        without_packages(field_ty)
+    )
+}
+
+/// `ty` without the package versions of the opaque types in it: a definition's name is the same
+/// in two releases whose lock moved a dependency (a version is no change; its source is compared).
+fn without_packages(ty: &Ty) -> Ty {
+    let all = |tys: &[Ty]| tys.iter().map(without_packages).collect::<Vec<_>>();
+    let boxed = |ty: &Ty| Box::new(without_packages(ty));
+    match ty {
+        Ty::External { path, source, .. } => Ty::External {
+            path: path.clone(),
+            package: None,
+            source: source.clone(),
+        },
+        Ty::Option { inner } => Ty::Option {
+            inner: boxed(inner),
+        },
+        Ty::Seq { kind, elem } => Ty::Seq {
+            kind: *kind,
+            elem: boxed(elem),
+        },
+        Ty::Array { elem, len } => Ty::Array {
+            elem: boxed(elem),
+            len: *len,
+        },
+        Ty::Tuple { elems } => Ty::Tuple { elems: all(elems) },
+        Ty::Map { key, value } => Ty::Map {
+            key: boxed(key),
+            value: boxed(value),
+        },
+        Ty::Named { path, args } => Ty::Named {
+            path: path.clone(),
+            args: all(args),
+        },
+        Ty::Readable { human, compact } => Ty::Readable {
+            human: boxed(human),
+            compact: boxed(compact),
+        },
+        Ty::Choice { writes, reads } => Ty::Choice {
+            writes: boxed(writes),
+            reads: all(reads),
+        },
+        Ty::Refined {
+            base,
+            domain,
+            within,
+            sample,
+            outside,
+            extent,
+        } => Ty::Refined {
+            base: boxed(base),
+            domain: domain.clone(),
+            within: within.clone(),
+            sample: sample.clone(),
+            outside: outside.clone(),
+            extent: extent.clone(),
+        },
+        other => other.clone(),
+    }
 }
 
 /// A string whose text is not known (`format!(..)`, `x.to_string()`): a refined string without a

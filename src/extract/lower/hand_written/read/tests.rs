@@ -48,6 +48,10 @@ fn serialize_bodies_name_what_they_write() {
             ],
         ),
         (
+            "match self { Level::None => 0.serialize(s), Level::Deep => (-2i64).serialize(s) }",
+            vec![Value::Int(0, "i32".into()), Value::Int(-2, "i64".into())],
+        ),
+        (
             "match *self { Kind::A => \"a\".serialize(s), Kind::B => s.serialize_str(\"b\") }",
             vec![
                 Value::Const("a".into()),
@@ -121,7 +125,10 @@ fn deserialize_bodies_name_what_they_read() {
         panic!()
     };
     assert!(into.is_ident("Uri"));
-    let Some(Reading::Visitor { method, visitor }) = reading("d.deserialize_any(IdVisitor)") else {
+    let Some(Reading::Visitor {
+        method, visitor, ..
+    }) = reading("d.deserialize_any(IdVisitor)")
+    else {
         panic!()
     };
     assert_eq!(
