@@ -1,9 +1,10 @@
 use std::cell::Cell;
 use std::collections::BTreeMap;
+use std::io::Write as _;
 
 use super::*;
 use crate::extract::{SourceCache, extract_cached, extract_filtered};
-use crate::model::Ty;
+use crate::model::{Body, Field, Ty, Variant};
 
 /// A comparison as the driver keeps one (its fields are `outcome::ProtocolChanges`'): real findings and
 /// a window, so the store's JSON round trip covers them; defined here, as the store knows only the
