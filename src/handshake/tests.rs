@@ -1,7 +1,9 @@
 //! Every rule of the negotiation, with the exact messages a person sees.
 
+use std::collections::BTreeMap;
+
 use super::*;
-use crate::{Format, Kind, Message, ResponseMode, Upgrade};
+use crate::{Format, Kind, Message, ProtocolInfo, ResponseMode, Upgrade};
 
 /// A job-manager speaking `sched` at `version`, with an optional declared `min_compatible`.
 fn job_manager_hello(version: &str, min: Option<&str>) -> Hello {
