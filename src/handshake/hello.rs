@@ -34,9 +34,10 @@ pub struct HelloProtocol;
 ///  "attributes":{"pid":"4242"}}
 /// ```
 ///
-/// Versions, orders and roles travel as strings so that a bad one reaches [`negotiate`](super::negotiate), which reports it as a
-/// malformed hello, instead of failing the decode. Unknown keys are ignored and absent optional keys default, so
-/// hellos of older and later versions parse (`upgrade` and `role` came with `wirecheck-hello` 0.1.1).
+/// Versions, orders and roles travel as strings so that a bad one reaches [`negotiate`](super::negotiate),
+/// which reports it as a malformed hello, instead of failing the decode. Unknown keys are ignored and absent
+/// optional keys default, so hellos of older and later versions parse (`upgrade` and `role` came with
+/// `wirecheck-hello` 0.1.1).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "derive", derive(Message))]
 // Both peers write and read it: an event.
@@ -165,7 +166,8 @@ pub struct ProtocolVersion {
     /// The version the peer speaks, a semantic version ([`Protocol::VERSION`]).
     pub version: String,
     /// The oldest version the peer declares it interoperates with ([`Protocol::MIN_COMPATIBLE`]); when absent,
-    /// the first release of the version's series ([`default_min_compatible`](super::default_min_compatible)).
+    /// the first release of the version's series
+    /// ([`default_min_compatible`](super::default_min_compatible)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_compatible: Option<String>,
     /// The upgrade order the peer's release declares ([`Protocol::UPGRADE`]: `any-order`, `server-first` or
