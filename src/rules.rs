@@ -5,100 +5,13 @@
 //! A rule is named by [`RuleId`] everywhere, from the engine to the reports; its id string appears in this
 //! file only. Reports and tests read the catalogue's columns instead of keeping lists of rule ids.
 
-use std::fmt;
-use std::str::FromStr;
+mod id;
+mod rule;
+#[cfg(test)]
+mod tests;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-/// How much a change matters on the wire, which decides the semver bump it requires.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Level {
-    /// The wire is the same.
-    None,
-    /// What goes on the wire changed, compatibly in every needed direction.
-    Minor,
-    /// Some mixed pair of versions fails: a payload is rejected or misread.
-    Major,
-}
-
-impl Level {
-    /// `none`, `minor`, `major`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Level::None => "none",
-            Level::Minor => "minor",
-            Level::Major => "major",
-        }
-    }
-}
-
-impl std::fmt::Display for Level {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// What a major finding's witness shows, which decides how reports word it and how tests check it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Evidence {
-    /// A payload the writer writes and the reader rejects.
-    Rejected,
-    /// A payload the writer writes and the reader rejects, or accepts and reads as another value (a silent
-    /// misread: duplicates collapsed, a float rounded, bytes of a positional format read as another field).
-    RejectedOrMisread,
-    /// A request the reader decodes but never answers.
-    Unanswered,
-    /// A request the reader answers with another response pattern (one response versus a stream).
-    OtherResponsePattern,
-    /// A message the reader no longer takes on that topic as that kind.
-    NotTaken,
-    /// A message that one side no longer has at all: the reader no longer takes it, or (old reads new) the
-    /// writer no longer writes what the reader expects.
-    MessageGone,
-    /// No payload can show it: the checker cannot see through the shape (custom functions, a type it cannot
-    /// resolve or of another crate), so one finding stands for both directions and has no witness.
-    Opaque,
-    /// Not about a payload: the protocol as a whole, a message added, or the repository's fixtures.
-    NoPayload,
-}
-
-impl Evidence {
-    /// Whether a break may be a silent misread rather than a rejection.
-    pub fn may_misread(self) -> bool {
-        self == Evidence::RejectedOrMisread
-    }
-
-    /// Whether the rule is about a message as a whole: its payload decodes, but nobody takes or answers it.
-    pub fn is_message_level(self) -> bool {
-        matches!(
-            self,
-            Evidence::Unanswered
-                | Evidence::OtherResponsePattern
-                | Evidence::NotTaken
-                | Evidence::MessageGone
-        )
-    }
-}
-
-/// One rule of the catalogue.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Rule {
-    /// The id (snake_case, like clippy's lints), as written in reports and `allow(...)` lists.
-    pub id: &'static str,
-    /// The level the rule usually has; a finding may carry a lower one (compatible under the declared
-    /// upgrade order, or tolerated by the reader) and says so.
-    pub level: Level,
-    /// What a witness of a break shows.
-    pub evidence: Evidence,
-    /// What changed, in one line.
-    pub summary: &'static str,
-    /// The usual safe migration, in one or two sentences: the `help:` line of the human output and the
-    /// migration text of SARIF rules and Markdown reports.
-    pub help: &'static str,
-    /// One paragraph and a before/after example (`wirecheck explain`).
-    pub explanation: &'static str,
-}
+pub use id::UnknownRule;
+pub use rule::{Evidence, Level, Rule};
 
 macro_rules! catalogue {
     ($(
@@ -138,67 +51,6 @@ macro_rules! catalogue {
             },
         )+];
     };
-}
-
-impl RuleId {
-    /// The rule's entry in the catalogue.
-    pub fn rule(self) -> &'static Rule {
-        &RULES[self as usize]
-    }
-
-    /// The id as written in reports and `allow(...)` lists.
-    pub fn as_str(self) -> &'static str {
-        self.rule().id
-    }
-
-    /// The rule whose id is `id`, if there is one.
-    pub fn from_id(id: &str) -> Option<RuleId> {
-        RuleId::ALL.iter().copied().find(|rule| rule.as_str() == id)
-    }
-}
-
-impl Ord for RuleId {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.as_str().cmp(other.as_str())
-    }
-}
-
-impl PartialOrd for RuleId {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl fmt::Display for RuleId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// A rule id that is not in the catalogue.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("no rule `{0}`: `wirecheck rules` lists the rule ids")]
-pub struct UnknownRule(pub String);
-
-impl FromStr for RuleId {
-    type Err = UnknownRule;
-
-    fn from_str(id: &str) -> Result<Self, Self::Err> {
-        RuleId::from_id(id).ok_or_else(|| UnknownRule(id.to_owned()))
-    }
-}
-
-impl Serialize for RuleId {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> Deserialize<'de> for RuleId {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let id = String::deserialize(deserializer)?;
-        id.parse().map_err(serde::de::Error::custom)
-    }
 }
 
 catalogue! {
@@ -778,61 +630,5 @@ introduces it (the old release read its own payloads), with the payload the new 
 witness, in no direction: the writer and the reader are the same release.\n\n\
 before: #[serde(skip_serializing_if = \"Vec::is_empty\", default)] tags: Vec<String>\n\
 after:  #[serde(skip_serializing_if = \"Vec::is_empty\")] tags: Vec<String>",
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The derive checks `allow(...)` against the grammar crate's copy of the ids (it cannot depend on this
-    /// crate): the copy is the catalogue, in order.
-    #[cfg(feature = "checker")]
-    #[test]
-    fn the_grammar_knows_every_rule_id_in_catalogue_order() {
-        let catalogue: Vec<&str> = RULES.iter().map(|rule| rule.id).collect();
-        assert_eq!(wirecheck_grammar::RULE_IDS, catalogue.as_slice());
-    }
-
-    #[test]
-    fn ids_index_the_catalogue_and_are_unique_snake_case() {
-        assert_eq!(RuleId::ALL.len(), RULES.len());
-        let mut seen = std::collections::BTreeSet::new();
-        for (i, id) in RuleId::ALL.iter().enumerate() {
-            assert_eq!(*id as usize, i);
-            let r = id.rule();
-            assert!(seen.insert(r.id), "duplicate rule id {}", r.id);
-            assert!(
-                r.id.chars().all(|c| c.is_ascii_lowercase() || c == '_') && !r.id.starts_with('_'),
-                "{} is not snake_case",
-                r.id
-            );
-            assert_eq!(RuleId::from_id(r.id), Some(*id));
-            assert!(
-                !r.summary.is_empty() && !r.help.is_empty() && r.explanation.contains("before:"),
-                "{}",
-                r.id
-            );
-            // `cargo xtask new-rule` scaffolds entries marked TODO: they are not done.
-            assert!(
-                ![r.summary, r.help, r.explanation]
-                    .iter()
-                    .any(|text| text.contains("TODO")),
-                "rule {}: fill in the TODOs of its catalogue entry",
-                r.id
-            );
-        }
-        assert_eq!(RuleId::from_id("no_such_rule"), None);
-    }
-
-    #[test]
-    fn a_rule_id_is_serialized_as_its_id_string() {
-        for id in RuleId::ALL {
-            let json = serde_json::to_string(id).unwrap();
-            assert_eq!(json, format!("\"{}\"", id.as_str()));
-            assert_eq!(serde_json::from_str::<RuleId>(&json).unwrap(), *id);
-        }
-        let err = serde_json::from_str::<RuleId>("\"feld_removed\"").unwrap_err();
-        assert!(err.to_string().contains("no rule `feld_removed`"), "{err}");
     }
 }

@@ -18,7 +18,7 @@
 //!   the caller (`workspace::recorded`): every working-tree file and probe it looked at by blob id or as
 //!   absent, the directories whose tree id let it reuse module trees, the dependencies it located (found,
 //!   or missing with the "cargo fetch brings it" note) and the files read of path dependencies outside
-//!   the workspace. A check uses it only when all of these still
+//!   the workspace (see `store/working.rs`). A check uses it only when all of these still
 //!   hold: files the git index knows unchanged are checked by their stat data, without a read; the few
 //!   others are read and hashed. An unchanged working tree is then not extracted at all.
 //!
@@ -26,9 +26,9 @@
 //! dependency's source was missing is extracted again once the source is there.
 //!
 //! Every part also has a *shape*: the hash of what a comparison reads of it (locations and versions left
-//! out), kept in the release's file. A caller that compares a protocol once per distinct shape (equal
-//! shapes give equal findings) asks only for the parts of shapes it has not seen, so a check with many
-//! release tags costs, per tag, one small file read, and a part read per change.
+//! out; see `store/shape.rs`), kept in the release's file. A caller that compares a protocol once per
+//! distinct shape (equal shapes give equal findings) asks only for the parts of shapes it has not seen,
+//! so a check with many release tags costs, per tag, one small file read, and a part read per change.
 //!
 //! - `compared/<id>.json`: one protocol's comparison (its findings and versions, before `wirecheck.toml`
 //!   and the fixtures are applied), named by the hash of everything the comparison read: the protocol's
@@ -36,7 +36,7 @@
 //!   the baseline and each older release (by tag, in order) its declaration, the id of its stored part
 //!   and which messages it keeps (the id names the part's content). A check compares again only the
 //!   protocols one of these changed for, and names the others without reading a release's part: an
-//!   edit of one protocol's messages reads and compares that protocol alone.
+//!   edit of one protocol's messages reads and compares that protocol alone (see `store/compared.rs`).
 //!
 //! - `releases/<commit>-<crates>.unreadable.json`: an older release whose source could not be read, with
 //!   the error and what its extraction depended on (see `store/unreadable.rs`).
@@ -58,28 +58,23 @@
 //! bypasses it.
 //! The stores of other builds are removed once unused for 30 days.
 //!
-//! Files are serialized and written on a thread of their own (`writer`), in the order they are given,
-//! while the caller extracts the next revision; a file this process wrote is read back only once its
-//! write is done, and dropping the store waits for every write.
+//! Files are serialized and written, whole or not at all (`files`), on a thread of their own
+//! (`writer`), in the order they are given, while the caller extracts the next revision; a file this
+//! process wrote is read back only once its write is done, and dropping the store waits for every write.
 
 use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeMap, HashMap};
-use std::fs::File;
-use std::hash::{Hash, Hasher};
-use std::io::{BufWriter, Write};
+use std::hash::Hash;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
 use serde::{Deserialize, Serialize};
 
 use crate::extract::{CrateRoot, Keep};
-use crate::model::digest::{self, DigestOf};
-use crate::model::{
-    Body, ExtractNote, Field, MessageDecl, PartOf, ProtocolDecl, Snapshot, TypeDef, Variant,
-};
+use crate::model::digest;
+use crate::model::{ExtractNote, MessageDecl, PartOf, ProtocolDecl, Snapshot, TypeDef};
 
 mod writer;
 
@@ -87,14 +82,6 @@ use writer::Writer;
 
 /// The fingerprint of this build's source (see `build.rs`).
 const BUILD_ID: &str = env!("WIRECHECK_BUILD_ID");
-
-/// What the store keeps of one protocol's comparison: plain data that reads back as written, and
-/// names the protocol it compared (a kept file of another protocol is not taken). The driver's
-/// result type implements it; the store knows nothing else of it.
-pub(crate) trait Comparison: Serialize + serde::de::DeserializeOwned + PartialEq {
-    /// The name of the protocol compared.
-    fn protocol(&self) -> &str;
-}
 
 /// Release models and comparisons on disk (see the module documentation).
 #[derive(Debug)]
@@ -242,32 +229,11 @@ fn narrow(part: &Snapshot, name: &str, keep: Keep) -> Snapshot {
     part.protocol_part(name, |m| keep.keeps(m.kind))
 }
 
-/// A file of the store, read back: `None` when it is not what this build writes. The bytes are checked
-/// as UTF-8 at once, then parsed as text: serde_json's byte-slice reader checks each string on its own,
-/// which cost more than the parse of a stored model's structure.
-fn read_json<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Option<T> {
-    serde_json::from_str(std::str::from_utf8(bytes).ok()?).ok()
-}
-
 /// A 128-bit id of `value`: XXH3-128 over the bytes its `Hash` impl writes. The `Hash` impls need not
 /// be stable across Rust releases: the store is per build, and the build's fingerprint covers the
 /// compiler.
 fn content_id(value: &(impl Hash + ?Sized)) -> String {
     format!("{:032x}", digest::content_digest(value))
-}
-
-/// A model's definitions by path, hashed with each definition as its digest ([`digest`]).
-struct Defs<'m>(&'m BTreeMap<String, Arc<TypeDef>>);
-
-impl Hash for Defs<'_> {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        digest::hash_defs(
-            self.0.iter().map(|(path, def)| (path.as_str(), def)),
-            DigestOf::Whole,
-            digest::content_digest,
-            state,
-        );
-    }
 }
 
 /// A part on disk: the messages and types of one protocol ([`PartOf`]), without its declaration (which
@@ -290,190 +256,6 @@ fn write_part(file: &Path, part: &PartOf<'_>) {
 struct PartIn {
     messages: Vec<MessageDecl>,
     types: BTreeMap<String, Arc<TypeDef>>,
-}
-
-/// The shape of a part kept with `keep` (see [`Part::shape`]): its model with every location blanked
-/// and without the declaration's versions, hashed through [`Blanked`] (nothing is copied).
-fn shape_of(model: &Snapshot, keep: Keep) -> String {
-    content_id(&(
-        Blanked(model.protocols.as_slice()),
-        Blanked(model.messages.as_slice()),
-        Blanked(&model.types),
-        keep,
-    ))
-}
-
-/// The [shape](shape_of) of the protocol `decl`'s part `part`, borrowed: the same as the shape of
-/// `part.to_model(decl)` (each value is hashed as its copy would be).
-fn part_shape(decl: &ProtocolDecl, part: &PartOf<'_>, keep: Keep) -> String {
-    content_id(&(
-        Blanked(std::slice::from_ref(decl)),
-        Blanked(part.messages.as_slice()),
-        Blanked(&part.types),
-        keep,
-    ))
-}
-
-/// A part of a model as [`shape_of`] hashes it: what a comparison reads, without the locations and the
-/// protocol's versions. Two values hash alike exactly when they are equal once every location is blanked
-/// and every protocol's `version` and `min_compatible` are cleared: each field is hashed as its own
-/// `Hash` writes it, in order, and the left-out fields are the same for every value once blanked. Every
-/// struct is destructured whole, so that a field added to the model is a compile error here until it
-/// is hashed or left out on purpose.
-struct Blanked<'m, T: ?Sized>(&'m T);
-
-impl<T> Hash for Blanked<'_, [T]>
-where
-    for<'m> Blanked<'m, T>: Hash,
-{
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_usize(self.0.len());
-        for item in self.0 {
-            Blanked(item).hash(state);
-        }
-    }
-}
-
-/// A borrowed value is hashed as the value itself.
-impl<T: ?Sized> Hash for Blanked<'_, &T>
-where
-    for<'m> Blanked<'m, T>: Hash,
-{
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        Blanked(*self.0).hash(state);
-    }
-}
-
-/// A shared definition is hashed as the digest of the definition blanked, taken once per definition
-/// ([`digest`]): equal blanked definitions, equal digests.
-impl Hash for Blanked<'_, Arc<TypeDef>> {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_u128(digest::digest_of(self.0, DigestOf::Shape, |def| {
-            digest::content_digest(&Blanked(def))
-        }));
-    }
-}
-
-/// A map of types, owned or borrowed: the paths hash alike either way (`String` hashes as `str`).
-impl<K: Hash, V> Hash for Blanked<'_, BTreeMap<K, V>>
-where
-    for<'m> Blanked<'m, V>: Hash,
-{
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        state.write_usize(self.0.len());
-        for (path, def) in self.0 {
-            path.hash(state);
-            Blanked(def).hash(state);
-        }
-    }
-}
-
-impl Hash for Blanked<'_, ProtocolDecl> {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        let ProtocolDecl {
-            name,
-            rust_path,
-            version: _,
-            min_compatible: _,
-            upgrade,
-            format,
-            location: _,
-        } = self.0;
-        (name, rust_path, upgrade, format).hash(state);
-    }
-}
-
-impl Hash for Blanked<'_, MessageDecl> {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        let MessageDecl {
-            protocol,
-            name,
-            rust_path,
-            topic,
-            kind,
-            response,
-            response_type,
-            since,
-            allow,
-            location: _,
-        } = self.0;
-        (protocol, name, rust_path, topic, kind, response).hash(state);
-        (response_type, since, allow).hash(state);
-    }
-}
-
-impl Hash for Blanked<'_, TypeDef> {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        let TypeDef {
-            path,
-            generics,
-            attrs,
-            body,
-            location: _,
-            package,
-        } = self.0;
-        (path, generics, attrs).hash(state);
-        match body {
-            Body::Struct { style, fields } => {
-                state.write_u8(0);
-                style.hash(state);
-                Blanked(fields.as_slice()).hash(state);
-            }
-            Body::Enum { variants } => {
-                state.write_u8(1);
-                Blanked(variants.as_slice()).hash(state);
-            }
-            Body::Alias { target } => {
-                state.write_u8(2);
-                target.hash(state);
-            }
-        }
-        package.hash(state);
-    }
-}
-
-impl Hash for Blanked<'_, Variant> {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        let Variant {
-            rust_name,
-            ser_name,
-            de_names,
-            style,
-            fields,
-            skip_ser,
-            skip_de,
-            other,
-            untagged,
-            custom,
-            since,
-            allow,
-            location: _,
-        } = self.0;
-        (rust_name, ser_name, de_names, style).hash(state);
-        Blanked(fields.as_slice()).hash(state);
-        (skip_ser, skip_de, other, untagged, custom, since, allow).hash(state);
-    }
-}
-
-impl Hash for Blanked<'_, Field> {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        let Field {
-            rust_name,
-            ser_name,
-            de_names,
-            ty,
-            default,
-            skip_ser,
-            skip_de,
-            flatten,
-            custom,
-            since,
-            allow,
-            location: _,
-        } = self.0;
-        (rust_name, ser_name, de_names, ty, default, skip_ser).hash(state);
-        (skip_de, flatten, custom, since, allow).hash(state);
-    }
 }
 
 /// Whether a store of this build is under `target_dir` (a workspace's target directory): a check there
@@ -588,64 +370,6 @@ impl Store {
         Ok(snapshot)
     }
 
-    /// The working tree's model: from the store when what its last extraction depended on `holds`
-    /// (its files, dependencies, ...), else from `extract`, and then stored (one per crates and
-    /// options: the last one). The file is two lines (see [`checked::WorkingHead`]): what the model
-    /// depended on, its id and its protocols, then the model, so that a check can tell whether the
-    /// stored model holds, and which one it is, without reading the model.
-    pub fn working<E>(
-        &self,
-        holds: Holds<'_>,
-        extract: impl FnOnce() -> Result<(Snapshot, serde_json::Value), E>,
-    ) -> Result<Arc<Snapshot>, E> {
-        let path = self.working_path();
-        if let Some(path) = &path {
-            self.settled(path);
-        }
-        if let Some(path) = &path
-            && let Ok(bytes) = std::fs::read(path)
-            && let Some((head, model)) = checked::split_working(&bytes)
-            && holds(&head.inputs)
-            && let Some(snapshot) = read_json::<Snapshot>(model)
-        {
-            self.used.borrow_mut().working = Some(head.model);
-            return Ok(Arc::new(snapshot));
-        }
-        let (snapshot, inputs) = extract()?;
-        // Shared with the writer: the caller gets the model at once, and no copy is made.
-        let snapshot = Arc::new(snapshot);
-        if let Some(path) = path {
-            // The model's id is known at once (what a kept comparison's key names); the writer
-            // serializes its own copy while the caller goes on with the model.
-            // Every field of the model (destructured: a field added to it must be hashed here too).
-            let Snapshot {
-                protocols,
-                messages,
-                types,
-                notes,
-            } = &*snapshot;
-            let head = checked::WorkingHead {
-                inputs,
-                model: content_id(&(protocols, messages, Defs(types), notes)),
-                protocols: protocols.clone(),
-            };
-            self.used.borrow_mut().working = Some(head.model.clone());
-            let model = Arc::clone(&snapshot);
-            self.queue(path, move |path| {
-                debug_assert_eq!(
-                    serde_json::to_vec(&*model)
-                        .ok()
-                        .and_then(|bytes| read_json::<Snapshot>(&bytes))
-                        .as_ref(),
-                    Some(&*model),
-                    "the working tree's model must read back as it was written"
-                );
-                checked::write_working(path, &head, &model);
-            });
-        }
-        Ok(snapshot)
-    }
-
     /// The working tree's file (`None` when the store is disabled).
     fn working_path(&self) -> Option<PathBuf> {
         self.crates_path("worktree")
@@ -672,54 +396,6 @@ impl Store {
                 write_json(path, &value);
             });
         }
-    }
-
-    /// The comparison of one protocol (named `name`) whose inputs are `reads`: from the store when an
-    /// earlier check kept the comparison of the same inputs, else from `compare`, and then stored under
-    /// the [content id](content_id) of `reads`. `reads` must hold everything the comparison reads (the
-    /// protocol's part in each model compared, the names of the releases): what is kept under its id is
-    /// then right for every check that reads the same. A file that does not read back (damaged, or of
-    /// another protocol) is compared again and rewritten; a comparison that would not read back as it is
-    /// (JSON's numbers) is not kept.
-    pub fn compared<T: Comparison>(
-        &self,
-        reads: &(impl Hash + ?Sized),
-        name: &str,
-        compare: impl FnOnce() -> T,
-    ) -> T {
-        if let Some(kept) = self.kept_comparison(reads, name) {
-            return kept;
-        }
-        let changes = compare();
-        self.keep_comparison(reads, &changes);
-        changes
-    }
-
-    /// The comparison of the protocol `name` an earlier check kept for the inputs `reads` (see
-    /// [`Store::compared`]).
-    pub fn kept_comparison<T: Comparison>(
-        &self,
-        reads: &(impl Hash + ?Sized),
-        name: &str,
-    ) -> Option<T> {
-        let path = self.compared_path(reads)?;
-        let kept = read_json::<T>(&std::fs::read(path).ok()?)?;
-        (kept.protocol() == name).then_some(kept)
-    }
-
-    /// Keeps `changes` as the comparison of the inputs `reads` (see [`Store::compared`]).
-    pub fn keep_comparison<T: Comparison>(&self, reads: &(impl Hash + ?Sized), changes: &T) {
-        if let Some(path) = self.compared_path(reads) {
-            write_if_read_back(&path, changes, |read: &T| read == changes);
-        }
-    }
-
-    fn compared_path(&self, reads: &(impl Hash + ?Sized)) -> Option<PathBuf> {
-        let dir = self.dir.as_ref()?;
-        Some(
-            dir.join("compared")
-                .join(format!("{}.json", content_id(reads))),
-        )
     }
 
     /// The stored part of `stored` (a protocol of a release's [`ReleaseSummary`]), keeping what `want`
@@ -1050,76 +726,18 @@ fn prune(stores: &Path, build: &str, now: SystemTime) {
     }
 }
 
-/// Writes `value` as JSON to `path` ([`write_atomically`]) when what it reads back as (a `T`) is the
-/// same (`same`; JSON's numbers may not be): a file of the store is right or absent.
-fn write_if_read_back<T: serde::de::DeserializeOwned>(
-    path: &Path,
-    value: &impl Serialize,
-    same: impl FnOnce(&T) -> bool,
-) {
-    if let Ok(bytes) = serde_json::to_vec(value)
-        && read_json::<T>(&bytes).is_some_and(|read| same(&read))
-    {
-        write_atomically(path, &bytes);
-    }
-}
-
-/// Writes `bytes` to `path` through a temporary file and a rename, so that a reader (another check
-/// running at the same time) sees the whole file or none; whether it was written. Failures leave the
-/// store without the file. The temporary file's name is this process's and this write's own (a
-/// counter): two threads, or two processes, writing the same file never write one temporary file.
-fn write_atomically(path: &Path, bytes: &[u8]) -> bool {
-    write_atomically_with(path, |file| file.write_all(bytes))
-}
-
-/// `value` as JSON in the file at `path`, written as [`write_atomically`] does, without holding the
-/// whole text in memory (a working tree's model is megabytes of it).
-fn write_json(path: &Path, value: &impl Serialize) -> bool {
-    write_atomically_with(path, |file| Ok(serde_json::to_writer(file, value)?))
-}
-
-/// [`write_atomically`], with what `write` writes to the temporary file (buffered; a concrete type, not
-/// `dyn Write`: serde_json writes a model a few bytes at a time).
-fn write_atomically_with(
-    path: &Path,
-    write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
-) -> bool {
-    static WRITES: AtomicU64 = AtomicU64::new(0);
-    let Some(dir) = path.parent() else {
-        return false;
-    };
-    if std::fs::create_dir_all(dir).is_err() {
-        return false;
-    }
-    let temp = dir.join(format!(
-        ".{}.{}.{}.tmp",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("part"),
-        std::process::id(),
-        WRITES.fetch_add(1, Ordering::Relaxed)
-    ));
-    let written = File::create(&temp).and_then(|file| {
-        let mut file = BufWriter::with_capacity(1 << 16, file);
-        write(&mut file)?;
-        file.into_inner()
-            .map_err(std::io::IntoInnerError::into_error)?;
-        Ok(())
-    });
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temp);
-        return false;
-    }
-    if std::fs::rename(&temp, path).is_err() {
-        let _ = std::fs::remove_file(&temp);
-        return false;
-    }
-    true
-}
-
 mod checked;
+mod compared;
+mod files;
 mod lowered;
 mod scans;
+mod shape;
 #[cfg(test)]
 mod tests;
 mod unreadable;
+mod working;
 
 pub(crate) use checked::{ReleaseSummary, StoredProtocol, WorkingSummary};
+pub(crate) use compared::Comparison;
+use files::{read_json, write_atomically, write_atomically_with, write_if_read_back, write_json};
+use shape::{part_shape, shape_of};
