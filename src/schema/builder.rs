@@ -34,6 +34,35 @@ pub(super) fn never(why: impl Into<String>) -> Value {
     json!({ "not": {}, "description": why.into() })
 }
 
+/// A value that meets one of `alternatives` (none: no value; one: that one).
+pub(super) fn one_of_these(mut alternatives: Vec<Value>, none: &str) -> Value {
+    match alternatives.len() {
+        0 => never(none),
+        1 => alternatives.pop().unwrap_or_default(),
+        _ => json!({ "anyOf": alternatives }),
+    }
+}
+
+/// A value among `values` (none: no value).
+pub(super) fn one_value_of(values: Vec<Value>, none: &str) -> Value {
+    if values.is_empty() {
+        never(none)
+    } else {
+        json!({ "enum": values })
+    }
+}
+
+/// An array of exactly `items` in order, of which the first `least` must be there.
+pub(super) fn array_of(items: Vec<Value>, least: usize) -> Value {
+    let most = items.len();
+    let mut schema =
+        json!({ "type": "array", "items": false, "minItems": least, "maxItems": most });
+    if !items.is_empty() {
+        schema["prefixItems"] = Value::Array(items);
+    }
+    schema
+}
+
 /// A reference to the `$defs` entry `name`.
 fn reference(name: &str) -> Value {
     json!({ "$ref": format!("#/$defs/{name}") })
@@ -114,11 +143,23 @@ impl<'a> Builder<'a> {
         self.names.insert(ty.clone(), name.clone());
         self.defs.insert(name.clone(), json!({}));
         self.depth += 1;
-        let shape = resolve(self.side, ty, self.role).shape;
-        let mut schema = self.shape(shape);
+        let resolved = resolve(self.side, ty, self.role);
+        let fallible = self.role == Role::Reader
+            && resolved
+                .def
+                .and_then(|def| def.attrs.from.as_ref())
+                .is_some_and(|from| from.fallible);
+        let mut schema = self.shape(resolved.shape);
         self.depth -= 1;
         if let Value::Object(map) = &mut schema {
             map.entry("title").or_insert_with(|| json!(ty.to_string()));
+            if fallible {
+                map.entry("description").or_insert_with(|| {
+                    json!(
+                        "read through a fallible `try_from`: it may reject values this schema takes"
+                    )
+                });
+            }
         }
         self.defs.insert(name.clone(), schema);
         reference(&name)
@@ -169,7 +210,7 @@ impl<'a> Builder<'a> {
             Shape::Bytes => self.bytes(),
             Shape::Choice(reads) => {
                 let reads: Vec<Value> = reads.iter().map(|ty| self.schema(ty)).collect();
-                json!({ "anyOf": reads })
+                one_of_these(reads, "a choice of no type")
             }
             Shape::Unresolved(what) => any(format!(
                 "`{what}` could not be resolved by wirecheck; any value"
@@ -198,10 +239,7 @@ impl<'a> Builder<'a> {
                 None => self.schema(ty),
             })
             .collect();
-        json!({
-            "type": "array", "prefixItems": items, "items": false,
-            "minItems": elems.len(), "maxItems": elems.len(),
-        })
+        array_of(items, elems.len())
     }
 
     /// A map: an object whose keys are the key type's text (serde_json writes every key as a string).
@@ -231,7 +269,7 @@ impl<'a> Builder<'a> {
                     .iter()
                     .map(|ty| self.key(ty).unwrap_or_else(|| json!({})))
                     .collect();
-                Some(json!({ "anyOf": reads }))
+                Some(one_of_these(reads, "a choice of no type"))
             }
             other => Some(never(format!(
                 "serde_json takes no map key of this shape ({other:?})"

@@ -4,7 +4,9 @@
 
 use serde_json::{Value, json};
 
-use super::builder::{Builder, any, custom_fn, integer, never};
+use super::builder::{
+    Builder, any, array_of, custom_fn, integer, never, one_of_these, one_value_of,
+};
 use super::objects::{Closing, Tag};
 use crate::compat::{Decoder, EnumDef, Role, Shape, integer_variant_value, resolve, writable};
 use crate::model::{EnumRepr, Style, Variant};
@@ -37,18 +39,15 @@ impl Builder<'_> {
                 alternatives.push(self.payload(variant, en, Placement::Bare, closing));
             }
         }
-        match alternatives.len() {
-            0 => never(format!(
-                "`{}`: no variant is {}",
-                en.attrs.ser_name,
-                match self.role {
-                    Role::Writer => "written",
-                    Role::Reader => "read",
-                }
-            )),
-            1 => alternatives.pop().unwrap_or_default(),
-            _ => json!({ "anyOf": alternatives }),
-        }
+        let none = format!(
+            "`{}`: no variant is {}",
+            en.attrs.ser_name,
+            match self.role {
+                Role::Writer => "written",
+                Role::Reader => "read",
+            }
+        );
+        one_of_these(alternatives, &none)
     }
 
     /// The variants this role sees: those a writer can write, or those a reader reads.
@@ -96,7 +95,11 @@ impl Builder<'_> {
         if self.role == Role::Reader
             && let Some(other) = other
         {
-            let unknown = json!({ "type": "string", "not": { "enum": Self::known_tags(en) } });
+            let known = Self::known_tags(en);
+            let mut unknown = json!({ "type": "string" });
+            if !known.is_empty() {
+                unknown["not"] = json!({ "enum": known });
+            }
             out.extend(self.tagged(en, repr, other, unknown, closing));
         }
         out
@@ -285,10 +288,7 @@ impl Builder<'_> {
             },
             Style::Tuple => {
                 let items: Vec<Value> = fields.iter().map(|f| self.field_value(f)).collect();
-                json!({
-                    "type": "array", "prefixItems": items, "items": false,
-                    "minItems": fields.len(), "maxItems": fields.len(),
-                })
+                array_of(items, fields.len())
             }
             Style::Named => {
                 let deny = en.attrs.deny_unknown_fields;
@@ -312,7 +312,7 @@ impl Builder<'_> {
                 .iter()
                 .map(|v| integer_variant_value(v))
                 .collect();
-            return json!({ "enum": values });
+            return one_value_of(values, "no variant is written");
         }
         let mut schema = integer(signed, bits);
         if !en.variants.iter().any(|v| v.other) {
@@ -323,6 +323,9 @@ impl Builder<'_> {
                 .filter_map(|name| name.parse::<i64>().ok())
                 .map(Value::from)
                 .collect();
+            if values.is_empty() {
+                return one_value_of(values, "no variant is read");
+            }
             schema["enum"] = json!(values);
         }
         schema
@@ -342,6 +345,7 @@ impl Builder<'_> {
                 Role::Reader => v.de_names.clone(),
             })
             .collect();
-        Some(json!({ "enum": names }))
+        let names = names.into_iter().map(Value::from).collect();
+        Some(one_value_of(names, "no unit variant names a key"))
     }
 }

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::builder::{Builder, any, custom_fn};
+use super::builder::{Builder, any, array_of, custom_fn};
 use crate::compat::{FlatField, FlatObject, Role, Shape, StructDef, flatten, resolve};
 use crate::model::{Field, SkipSer, Ty};
 
@@ -146,6 +146,7 @@ impl Builder<'_> {
                 continue;
             }
             match field.field.de_names.as_slice() {
+                [] => {}
                 [one] => parts.required.push(one.clone()),
                 names => {
                     let any_of: Vec<Value> =
@@ -169,10 +170,7 @@ impl Builder<'_> {
             .iter()
             .rposition(|f| !(f.field.default || f.container_default))
             .map_or(0, |i| i + 1);
-        json!({
-            "type": "array", "prefixItems": items, "items": false,
-            "minItems": least, "maxItems": items.len(),
-        })
+        array_of(items, least)
     }
 
     /// A flattened enum's keys, among the struct's (a flattened `Option` of one may be absent).
