@@ -187,6 +187,22 @@ fn several_protocols_need_one_named_for_asyncapi() {
     );
 }
 
+#[test]
+fn an_unknown_protocol_is_an_error_that_lists_the_declared_ones() {
+    let output = Command::new(env!("CARGO_BIN_EXE_wirecheck"))
+        .args(["schema", "--protocol", "schedd", "--manifest-path"])
+        .arg(flux().join("Cargo.toml"))
+        .output()
+        .expect("wirecheck runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("no protocol `schedd`") && stderr.contains("job-eventlog"),
+        "{stderr}"
+    );
+    assert!(output.stdout.is_empty());
+}
+
 /// The reader schema of the sched message named `name`: what the scheduler accepts.
 fn sched_reader<'d>(document: &'d Value, name: &str) -> &'d Value {
     let sched = protocols(document)

@@ -244,3 +244,56 @@ fn witnesses_validate_against_the_writer_and_fail_the_reader() {
         "{checked} witnesses validated against the writer's schema, {rejected} fail the reader's"
     );
 }
+
+/// What wirecheck cannot see through is `{}` with a description saying why, in both roles: a field
+/// written and read by custom functions, a type of another crate whose shape it does not know.
+#[test]
+fn opaque_parts_are_any_value_with_a_reason() {
+    let source = r#"
+        use serde::{Deserialize, Serialize};
+        use wirecheck::{Message, Protocol};
+        #[derive(Protocol)]
+        #[wire(name = "p", version = "0.1.0")]
+        pub struct P;
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = P, topic = "t", kind = "event")]
+        pub struct Msg {
+            #[serde(with = "hex_text")]
+            pub digest: Vec<u8>,
+            pub other: othercrate::Thing,
+            pub id: u32,
+        }
+    "#;
+    let model = snapshot_from_sources("opaque", &[("src/lib.rs", source)]).expect("extracts");
+    let message = &model.messages[0];
+    for role in [SchemaRole::Writer, SchemaRole::Reader] {
+        let schema = message_schema(&model, message, role).expect("a JSON protocol");
+        let def = &schema["$defs"]["opaque.Msg"];
+        // A reader also takes the struct as an array: the object is its first alternative.
+        let object = def.get("anyOf").map_or(def, |any_of| &any_of[0]);
+        let properties = object["properties"]
+            .as_object()
+            .unwrap_or_else(|| panic!("{schema}"));
+        for key in ["digest", "other"] {
+            let part = properties[key].as_object().expect("an object schema");
+            assert_eq!(
+                part.keys().collect::<Vec<_>>(),
+                ["description"],
+                "{role:?} {key}: {part:?}"
+            );
+        }
+        assert!(
+            properties["digest"]["description"]
+                .as_str()
+                .unwrap()
+                .contains("hex_text")
+        );
+        assert!(
+            properties["other"]["description"]
+                .as_str()
+                .unwrap()
+                .contains("Thing")
+        );
+        assert_eq!(properties["id"]["type"], "integer");
+    }
+}
