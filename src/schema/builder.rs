@@ -257,7 +257,7 @@ impl<'a> Builder<'a> {
             Shape::Str | Shape::Value | Shape::External(..) | Shape::Unresolved(_) => None,
             Shape::Char => Some(json!({ "minLength": 1, "maxLength": 1 })),
             Shape::Bool => Some(json!({ "enum": ["true", "false"] })),
-            Shape::Int { signed, .. } => Some(json!({ "pattern": self.integer_key(signed) })),
+            Shape::Int { signed, bits } => Some(json!({ "pattern": integer_key(signed, bits) })),
             Shape::Refined(refined) => {
                 let mut schema = self.key(&refined.base).unwrap_or_else(|| json!({}));
                 self.restrict(&mut schema, &refined);
@@ -274,16 +274,6 @@ impl<'a> Builder<'a> {
             other => Some(never(format!(
                 "serde_json takes no map key of this shape ({other:?})"
             ))),
-        }
-    }
-
-    /// An integer key: serde_json writes it in decimal and reads it back with Rust's integer parsing
-    /// (a sign allowed; the type's range is not said here).
-    fn integer_key(&self, signed: bool) -> &'static str {
-        match (self.role, signed) {
-            (Role::Writer, true) => "^-?[0-9]+$",
-            (Role::Writer, false) => "^[0-9]+$",
-            (Role::Reader, _) => "^[+-]?[0-9]+$",
         }
     }
 
@@ -351,6 +341,50 @@ pub(super) fn custom_fn(field: &Field, role: Role) -> Option<&str> {
         Role::Writer => custom.ser.as_deref(),
         Role::Reader => custom.de.as_deref(),
     }
+}
+
+/// The text of an integer map key: serde_json writes the integer in decimal and reads the key back as a
+/// JSON integer (no sign but `-`, no leading zero) of the type's range.
+fn integer_key(signed: bool, bits: u8) -> String {
+    let (least, most) = int_range(signed, bits);
+    let mut alternatives = vec![at_most(&most.to_string())];
+    if least < 0 {
+        alternatives.push(format!(
+            "-(?:{})",
+            between_one_and(&least.unsigned_abs().to_string())
+        ));
+    }
+    format!("^(?:{})$", alternatives.join("|"))
+}
+
+/// A regular expression of the decimal numbers from 0 to `most` (digits, no leading zero).
+fn at_most(most: &str) -> String {
+    format!("0|{}", between_one_and(most))
+}
+
+/// A regular expression of the decimal numbers from 1 to `most` (at least 1; no leading zero): those
+/// with fewer digits, then those of as many digits that are smaller at their first different digit, and
+/// `most` itself.
+fn between_one_and(most: &str) -> String {
+    let digits: Vec<u32> = most.chars().filter_map(|c| c.to_digit(10)).collect();
+    let len = digits.len();
+    let mut alternatives = Vec::new();
+    if len > 1 {
+        alternatives.push(format!("[1-9][0-9]{{0,{}}}", len - 2));
+    }
+    for (at, &digit) in digits.iter().enumerate() {
+        let low = u32::from(at == 0);
+        if digit > low {
+            let rest = len - at - 1;
+            alternatives.push(format!(
+                "{}[{low}-{}][0-9]{{{rest}}}",
+                &most[..at],
+                digit - 1
+            ));
+        }
+    }
+    alternatives.push(most.to_owned());
+    alternatives.join("|")
 }
 
 /// An integer of the type's range (bounds beyond 64 bits are left out: serde_json's `Value` has no
