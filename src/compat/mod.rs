@@ -68,7 +68,7 @@ pub(crate) use golden::fixture_cases;
 pub(crate) use decode::{Decoder, range as int_range};
 pub(crate) use namespace::{FlatField, FlatObject, flatten};
 pub(crate) use sample::{integer_variant_value, writable};
-pub(crate) use shape::{EnumDef, RefinedDef, Role, Shape, SideRef, StructDef, resolve};
+pub(crate) use shape::{EnumDef, RefinedDef, Resolved, Role, Shape, SideRef, StructDef, resolve};
 
 /// Which pairs and directions to check for one (old, new) pair of snapshots.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

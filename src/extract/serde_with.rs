@@ -270,7 +270,7 @@ fn string_of(domain: String, sample: &str, outside: Option<&str>) -> Ty {
 }
 
 /// The path of the untagged enum [`one_or_many_def`] defines.
-pub(super) const ONE_OR_MANY: &str = "serde_with::OneOrMany";
+pub(crate) const ONE_OR_MANY: &str = "serde_with::OneOrMany";
 
 /// serde_with's `OneOrMany<T, PreferOne>` as the untagged enum it behaves as: a one-element sequence is
 /// written as its element, others as a sequence; reading tries one element, then a sequence. The

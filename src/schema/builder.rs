@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use serde_json::{Map, Value, json};
 
-use crate::compat::{RefinedDef, Role, Shape, SideRef, int_range, resolve};
+use crate::compat::{RefinedDef, Resolved, Role, Shape, SideRef, int_range, resolve};
 use crate::model::{Field, Ty};
 
 /// How many named types deep a schema goes before it stops (generic instantiations can grow forever).
@@ -123,8 +123,8 @@ impl<'a> Builder<'a> {
         match ty {
             Ty::Named { .. } => self.named(ty),
             _ => {
-                let shape = resolve(self.side, ty, self.role).shape;
-                self.shape(shape)
+                let resolved = resolve(self.side, ty, self.role);
+                self.resolved(resolved)
             }
         }
     }
@@ -149,7 +149,7 @@ impl<'a> Builder<'a> {
                 .def
                 .and_then(|def| def.attrs.from.as_ref())
                 .is_some_and(|from| from.fallible);
-        let mut schema = self.shape(resolved.shape);
+        let mut schema = self.resolved(resolved);
         self.depth -= 1;
         if let Value::Object(map) = &mut schema {
             map.entry("title").or_insert_with(|| json!(ty.to_string()));
@@ -163,6 +163,28 @@ impl<'a> Builder<'a> {
         }
         self.defs.insert(name.clone(), schema);
         reference(&name)
+    }
+
+    /// The schema of a type as resolved: serde_with's `OneOrMany<T>` as written, one element bare and
+    /// any other number as a sequence (the model stands for "two or more" with a pair,
+    /// `extract::ONE_OR_MANY`, which a schema must not narrow the writer to; its reader, one element and
+    /// then any sequence, is the model's as it is), else the shape's.
+    fn resolved(&mut self, resolved: Resolved<'_>) -> Value {
+        let one_or_many = resolved
+            .last
+            .is_some_and(|def| def.path == crate::extract::ONE_OR_MANY);
+        if let (Role::Writer, true, Shape::Enum(en)) = (self.role, one_or_many, &resolved.shape)
+            && let Some(one) = en.variants.first().and_then(|v| v.fields.first())
+        {
+            let element = self.schema(&one.ty);
+            return json!({
+                "anyOf": [
+                    element.clone(),
+                    { "type": "array", "items": element, "not": { "minItems": 1, "maxItems": 1 } },
+                ],
+            });
+        }
+        self.shape(resolved.shape)
     }
 
     /// A `$defs` key for `ty` that no other type has.
