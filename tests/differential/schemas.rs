@@ -18,6 +18,8 @@ use crate::mutate::Pair;
 /// What the schemas said of the generated JSON payloads.
 #[derive(Debug, Default)]
 pub struct SchemaVerdicts {
+    /// Pairs whose schemas could not be written or compiled (the engine read them: so must the schema).
+    pub schema_errors: Vec<String>,
     /// Payloads checked.
     pub payloads: usize,
     /// Payloads serde_json's reader rejects that the reader's schema rejects too.
@@ -67,17 +69,21 @@ const WIDER: &[&str] = &[
     "goes through",
 ];
 
-fn side_schemas(source: &str) -> Option<SideSchemas> {
-    let model: Snapshot = snapshot_from_sources("pair", &[("src/lib.rs", source)]).ok()?;
-    let message = model.messages.first()?;
-    let compile = |role| {
-        let schema = message_schema(&model, message, role)?;
-        Some((jsonschema::validator_for(&schema).ok()?, schema))
+/// The schemas of the message of one side's source (the engine extracted it already: it extracts).
+fn side_schemas(source: &str) -> Result<SideSchemas, String> {
+    let model: Snapshot =
+        snapshot_from_sources("pair", &[("src/lib.rs", source)]).map_err(|e| e.to_string())?;
+    let message = model.messages.first().ok_or("no message")?;
+    let compile = |role| -> Result<(jsonschema::Validator, Value), String> {
+        let schema = message_schema(&model, message, role).ok_or("no schema of a JSON protocol")?;
+        jsonschema::meta::validate(&schema).map_err(|e| format!("{role:?}: not a schema: {e}"))?;
+        let validator = jsonschema::validator_for(&schema).map_err(|e| format!("{role:?}: {e}"))?;
+        Ok((validator, schema))
     };
     let (writer, _) = compile(SchemaRole::Writer)?;
     let (reader, reader_schema) = compile(SchemaRole::Reader)?;
     let text = reader_schema.to_string();
-    Some(SideSchemas {
+    Ok(SideSchemas {
         writer,
         reader,
         reader_is_wider: WIDER.iter().any(|w| text.contains(w)),
@@ -96,9 +102,11 @@ pub fn check(
             continue;
         };
         let sides = schemas.entry(&line.pair).or_insert_with(|| {
-            let old = side_schemas(&super::engine_source(old))?;
-            let new = side_schemas(&super::engine_source(new))?;
-            Some([old, new])
+            let sides = side_schemas(&super::engine_source(old))
+                .and_then(|old| Ok([old, side_schemas(&super::engine_source(new))?]));
+            sides
+                .map_err(|e| verdicts.schema_errors.push(format!("{}: {e}", line.pair)))
+                .ok()
         });
         let Some([old_side, new_side]) = sides else {
             continue;
@@ -148,6 +156,11 @@ pub fn assert_agree(verdicts: &SchemaVerdicts) {
         verdicts.reader_wide_integral_float,
         verdicts.reader_too_narrow.len(),
         verdicts.reader_too_wide.len(),
+    );
+    assert!(
+        verdicts.schema_errors.is_empty(),
+        "pairs without valid schemas:\n{}",
+        verdicts.schema_errors.join("\n")
     );
     let show = |list: &[String]| list.iter().take(20).cloned().collect::<Vec<_>>().join("\n");
     assert!(
