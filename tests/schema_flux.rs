@@ -257,3 +257,59 @@ fn python_client_payloads_check_against_the_exported_schema() {
         "{accepted} accepted, {rejected} rejected"
     );
 }
+
+/// A protocol of another format than JSON gets no JSON Schema, said in its entry and its AsyncAPI
+/// messages, and its AsyncAPI document is still a valid one (with its format's content type).
+#[test]
+fn a_protocol_of_another_format_has_no_schemas_and_says_why() {
+    let source = r#"
+        use serde::{Deserialize, Serialize};
+        use wirecheck::{Message, Protocol};
+        #[derive(Protocol)]
+        #[wire(name = "bin", version = "1.2.0", format = "cbor")]
+        pub struct Bin;
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = Bin, topic = "b.put", kind = "request", responds = PutResponse)]
+        pub struct PutRequest { pub key: String }
+        #[derive(Serialize, Deserialize, Message)]
+        #[wire(protocol = Bin, topic = "b.put", kind = "response")]
+        pub struct PutResponse { pub ok: bool }
+    "#;
+    let model = wirecheck::extract::snapshot_from_sources("bin", &[("src/lib.rs", source)])
+        .expect("extracts");
+    let listing = wirecheck::schema::json_schemas(&model, &[]).expect("schemas");
+    let protocol = &protocols(&listing)[0];
+    assert!(
+        protocol["note"].as_str().unwrap().contains("cbor"),
+        "{protocol}"
+    );
+    for message in messages(protocol) {
+        assert!(message.get("writer").is_none() && message.get("reader").is_none());
+    }
+    let document = wirecheck::schema::asyncapi(&model, &[]).expect("one protocol");
+    assert_eq!(document["defaultContentType"], "application/cbor");
+    let errors: Vec<String> = asyncapi_schema()
+        .iter_errors(&document)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    for component in document["components"]["messages"]
+        .as_object()
+        .unwrap()
+        .values()
+    {
+        assert!(component.get("payload").is_none());
+        assert!(
+            component["description"]
+                .as_str()
+                .unwrap()
+                .contains("no schema")
+        );
+    }
+    let operation = &document["operations"]["request.bin.PutRequest"];
+    assert_eq!(operation["action"], "receive", "{document}");
+    assert_eq!(
+        operation["reply"]["messages"][0]["$ref"],
+        "#/channels/b.put/messages/bin.PutResponse"
+    );
+}
