@@ -313,3 +313,40 @@ fn a_protocol_of_another_format_has_no_schemas_and_says_why() {
         "#/channels/b.put/messages/bin.PutResponse"
     );
 }
+
+/// Records are read back by every later release: the committed fixtures of every release's records
+/// validate against the current reader's schema.
+#[test]
+fn records_of_every_release_validate_against_the_current_reader() {
+    let document = schema(&[]);
+    let mut checked = 0;
+    for protocol in protocols(&document) {
+        let name = protocol["name"].as_str().unwrap();
+        for message in messages(protocol).iter().filter(|m| m["kind"] == "record") {
+            let reader = compile(&message["reader"], name);
+            let file = format!("{}.record.json", message["topic"].as_str().unwrap());
+            let Ok(releases) = std::fs::read_dir(flux().join("wire-fixtures").join(name)) else {
+                continue;
+            };
+            for release in releases {
+                let path = release.expect("a release folder").path().join(&file);
+                let Ok(text) = std::fs::read_to_string(&path) else {
+                    continue;
+                };
+                let fixture: Value = serde_json::from_str(&text).expect("fixture JSON");
+                for case in fixture["cases"].as_array().expect("cases") {
+                    if let Err(e) = reader.validate(&case["payload"]) {
+                        panic!(
+                            "{}: {} fails the current reader: {e}",
+                            path.display(),
+                            case["case"]
+                        );
+                    }
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked >= 100, "only {checked} record payloads");
+    eprintln!("{checked} record payloads of every release validated against the current reader");
+}
