@@ -77,6 +77,8 @@ pub mod report;
 #[cfg(feature = "checker")]
 pub mod rules;
 #[cfg(feature = "checker")]
+pub mod schema;
+#[cfg(feature = "checker")]
 pub mod snapshot;
 #[cfg(feature = "checker")]
 pub mod source;

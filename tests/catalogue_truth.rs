@@ -124,6 +124,54 @@ where
         }
     }
     check_samples::<T>(&shape, &defs, codecs, &at);
+    let written: Vec<Value> = values
+        .iter()
+        .map(|v| serde_json::to_value(v).expect("serde_json writes it"))
+        .collect();
+    let outside = refined_of(&shape, true).and_then(|(_, outside)| outside);
+    check_schemas(attrs, ty, &written, outside, &at);
+}
+
+/// `wirecheck schema` of the message: the JSON of every real value validates against the writer's and
+/// the reader's schemas, and the value outside a refined domain, which the real type rejects, fails the
+/// reader's.
+fn check_schemas(
+    attrs: &str,
+    ty: &str,
+    written: &[Value],
+    outside: Option<&str>,
+    at: &dyn Fn(&str) -> String,
+) {
+    use wirecheck::schema::{SchemaRole, message_schema};
+    let snap = extract("json", "0.1.0", attrs, ty);
+    let message = &snap.messages[0];
+    let validator = |role| {
+        let schema = message_schema(&snap, message, role).expect("a JSON protocol");
+        jsonschema::validator_for(&schema).expect("the schema compiles")
+    };
+    let (writer, reader) = (validator(SchemaRole::Writer), validator(SchemaRole::Reader));
+    for json in written {
+        let payload = serde_json::json!({ "f": json });
+        for (role, validator) in [("writer", &writer), ("reader", &reader)] {
+            if let Err(e) = validator.validate(&payload) {
+                panic!(
+                    "{}",
+                    at(&format!("{payload} fails the {role}'s schema: {e}"))
+                );
+            }
+        }
+    }
+    if let Some(outside) = outside {
+        let payload =
+            serde_json::json!({ "f": serde_json::from_str::<Value>(outside).expect("JSON") });
+        assert!(
+            !reader.is_valid(&payload),
+            "{}",
+            at(&format!(
+                "{payload}, outside the domain, passes the reader's schema"
+            ))
+        );
+    }
 }
 
 /// The shape's samples are read by the real type; its refined sample is what the type writes, its

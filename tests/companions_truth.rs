@@ -186,8 +186,21 @@ fn verdicts<Old, New>(
     Old: Serialize + DeserializeOwned + std::fmt::Debug,
     New: Serialize + DeserializeOwned + std::fmt::Debug,
 {
+    let old_json: Vec<Value> = old_samples
+        .iter()
+        .map(|v| serde_json::to_value(v).unwrap())
+        .collect();
+    let new_json: Vec<Value> = new_samples
+        .iter()
+        .map(|v| serde_json::to_value(v).unwrap())
+        .collect();
     for (dir, rule) in expect {
         let found = break_witness(old, new, dir);
+        let (writer, reader, samples) = match dir {
+            Direction::OldReadsNew => (new, old, &new_json),
+            Direction::NewReadsOld => (old, new, &old_json),
+        };
+        schemas_agree((writer, reader), found.as_ref(), samples);
         match (dir, rule, found) {
             (ONR, Some(rule), Some((said, w))) => {
                 assert_eq!(said, rule, "{dir}: {w}");
@@ -203,6 +216,43 @@ fn verdicts<Old, New>(
                 "{dir}: expected {want:?}, the engine says {got:?}: {:#?}",
                 findings(old, new)
             ),
+        }
+    }
+}
+
+/// `wirecheck schema` agrees: the writer's real samples validate against the writer's schema (and, where
+/// the engine sees no break, the reader's), and a witness of a rejection outside a parsed domain fails
+/// the reader's schema.
+fn schemas_agree(
+    (writer, reader): (&Snapshot, &Snapshot),
+    found: Option<&(String, Value)>,
+    samples: &[Value],
+) {
+    use wirecheck::schema::{SchemaRole, message_schema};
+    let validator = |snap: &Snapshot, role| {
+        let schema = message_schema(snap, &snap.messages[0], role).expect("a JSON protocol");
+        jsonschema::validator_for(&schema).expect("the schema compiles")
+    };
+    let (writes, reads) = (
+        validator(writer, SchemaRole::Writer),
+        validator(reader, SchemaRole::Reader),
+    );
+    for sample in samples {
+        if let Err(e) = writes.validate(sample) {
+            panic!("{sample}, written by the real type, fails the writer's schema: {e}");
+        }
+        if found.is_none() && !reads.is_valid(sample) {
+            panic!("{sample}, read by the real reader, fails the reader's schema");
+        }
+    }
+    if let Some((rule, witness)) = found {
+        let id = wirecheck::rules::RuleId::from_id(rule).expect("a rule");
+        if let Err(e) = writes.validate(witness) {
+            panic!("the witness {witness} ({rule}) fails the writer's schema: {e}");
+        }
+        let rejection = id.rule().evidence == wirecheck::rules::Evidence::Rejected;
+        if rejection && rule != "value_domain_narrowed" && reads.is_valid(witness) {
+            panic!("the witness {witness} ({rule}) is rejected by the reader, not by its schema");
         }
     }
 }

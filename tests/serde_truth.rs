@@ -222,8 +222,44 @@ fn witness(old: &Snapshot, new: &Snapshot, rule: &str, dir: Direction) -> Value 
         .iter()
         .find(|f| f.rule.as_str() == rule && f.level == Level::Major && f.direction == Some(dir));
     match found.and_then(|f| f.witness.clone()) {
-        Some(w) => w,
+        Some(w) => {
+            against_schemas(old, new, found.map(|f| f.rule), dir, &w);
+            w
+        }
         None => panic!("no major {rule} ({dir}) with a witness in {all:#?}"),
+    }
+}
+
+/// `wirecheck schema` agrees with the witness: it validates against the writer's schema of the message
+/// and, when the rule's evidence is a rejection, fails the reader's.
+fn against_schemas(
+    old: &Snapshot,
+    new: &Snapshot,
+    rule: Option<RuleId>,
+    dir: Direction,
+    w: &Value,
+) {
+    use wirecheck::schema::{SchemaRole, message_schema};
+    let (writer, reader) = match dir {
+        Direction::OldReadsNew => (new, old),
+        Direction::NewReadsOld => (old, new),
+    };
+    let validator = |model: &Snapshot, role| {
+        let message = &model.messages[0];
+        let schema = message_schema(model, message, role).expect("a JSON protocol");
+        jsonschema::validator_for(&schema).expect("the schema compiles")
+    };
+    if let Err(e) = validator(writer, SchemaRole::Writer).validate(w) {
+        panic!("the witness {w} fails the writer's schema: {e}");
+    }
+    // A value outside a parsed domain (an IPv4 address where the reader parses IPv6) is rejected by
+    // parsing, which JSON Schema cannot state: the reader's schema says so in its description.
+    let rejection = rule.is_some_and(|r| {
+        r.rule().evidence == wirecheck::rules::Evidence::Rejected
+            && r.rule().id != "value_domain_narrowed"
+    });
+    if rejection && validator(reader, SchemaRole::Reader).is_valid(w) {
+        panic!("the witness {w} is rejected by the reader, not by its schema");
     }
 }
 

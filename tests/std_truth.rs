@@ -37,6 +37,7 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU32};
 use std::sync::{Mutex, RwLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use wirecheck::schema::{SchemaRole, message_schema};
 
 use serde::de::{DeserializeOwned, DeserializeSeed};
 use serde::{Deserialize, Serialize};
@@ -263,6 +264,17 @@ fn check_shape<M: Serialize + DeserializeOwned>(ty: &str, values: &[M]) {
         for c in [Json, BincodeStandard, BincodeLegacy, Postcard] {
             if let Err(e) = shape_trip(c, &model, v) {
                 wrong.push(format!("{c}: {e}"));
+            }
+        }
+    }
+    // `wirecheck schema`: the JSON of every real value validates against the writer's and the reader's
+    // schemas.
+    for role in [SchemaRole::Writer, SchemaRole::Reader] {
+        let schema = message_schema(&snap, &snap.messages[0], role).expect("a JSON protocol");
+        let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+        for v in values {
+            if let Err(e) = validator.validate(&json(v)) {
+                wrong.push(format!("{role:?} schema: {} rejected: {e}", json(v)));
             }
         }
     }

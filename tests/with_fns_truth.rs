@@ -100,7 +100,46 @@ fn some_rejected<W: Serialize, R: DeserializeOwned>(values: &[W]) {
 }
 
 fn findings(old: &str, new: &str) -> Vec<Finding> {
-    compare_protocol(&model(old), &model(new), "p", "v0.1.0", Scope::Full)
+    let (old, new) = (model(old), model(new));
+    let all = compare_protocol(&old, &new, "p", "v0.1.0", Scope::Full);
+    for f in all.iter().filter(|f| f.level == Level::Major) {
+        if let (Some(dir), Some(witness)) = (f.direction, &f.witness) {
+            against_schemas((&old, &new), dir, f.rule, witness);
+        }
+    }
+    all
+}
+
+/// `wirecheck schema` agrees with a witness: it validates against the writer's schema and, when the
+/// rule's evidence is a rejection outside code wirecheck does not read, fails the reader's.
+fn against_schemas((old, new): (&Snapshot, &Snapshot), dir: Direction, rule: RuleId, w: &Value) {
+    use wirecheck::schema::{SchemaRole, message_schema};
+    let (writer, reader) = match dir {
+        Direction::OldReadsNew => (new, old),
+        Direction::NewReadsOld => (old, new),
+    };
+    let validator = |snap: &Snapshot, role| {
+        let schema = message_schema(snap, &snap.messages[0], role).expect("a JSON protocol");
+        (
+            jsonschema::validator_for(&schema).expect("the schema compiles"),
+            schema,
+        )
+    };
+    let (writes, _) = validator(writer, SchemaRole::Writer);
+    if let Err(e) = writes.validate(w) {
+        panic!("the witness {w} ({rule}) fails the writer's schema: {e}");
+    }
+    let (reads, reader_schema) = validator(reader, SchemaRole::Reader);
+    // A reader through a fallible `try_from` or a function wirecheck does not read rejects values its
+    // schema takes, and says so.
+    let said = reader_schema.to_string();
+    let opaque = ["may reject", "does not read", "cannot say"]
+        .iter()
+        .any(|w| said.contains(w));
+    let rejection = rule.rule().evidence == wirecheck::rules::Evidence::Rejected;
+    if rejection && !opaque && reads.is_valid(w) {
+        panic!("the witness {w} ({rule}) is rejected by the reader, not by its schema");
+    }
 }
 
 /// The major findings in direction `dir` (and those for both directions).

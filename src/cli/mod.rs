@@ -53,6 +53,9 @@ pub enum Command {
     /// Print the extracted protocol model; with --write, commit each protocol's snapshot to
     /// wire-snapshots/ (the baseline of a clone without tags); with --check, exit 1 when one is stale.
     Snapshot(SnapshotArgs),
+    /// Schemas of the protocols for peers in other languages: per message, a JSON Schema of what the
+    /// writer produces and one of what the reader accepts, or an AsyncAPI 3.0 document of a protocol.
+    Schema(SchemaArgs),
     /// Which pairs of the last releases and the working tree interoperate, per protocol.
     Matrix(MatrixArgs),
     /// The wire changes of every release since a tag, per protocol, for release notes: grouped by level,
@@ -271,6 +274,38 @@ pub enum SnapshotFormat {
     Json,
 }
 
+/// `wirecheck schema`.
+#[derive(Debug, Clone, Args)]
+pub struct SchemaArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub manifest: ManifestArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub features: FeatureArgs,
+    /// Read this revision from git instead of the working tree.
+    #[arg(long, value_name = "REV")]
+    pub rev: Option<String>,
+    /// What to write.
+    #[arg(long, value_enum, default_value_t = SchemaFormat::JsonSchema)]
+    pub format: SchemaFormat,
+    /// Only this protocol (repeatable); an AsyncAPI document needs one when several are declared.
+    #[arg(long = "protocol", value_name = "NAME")]
+    pub protocols: Vec<String>,
+    /// Write to FILE instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// Formats of `wirecheck schema`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SchemaFormat {
+    /// Per protocol and message, the writer's and the reader's JSON Schema (draft 2020-12).
+    JsonSchema,
+    /// One protocol as an AsyncAPI 3.0 document.
+    Asyncapi,
+}
+
 /// `wirecheck fixtures ...`.
 #[derive(Debug, Clone, Subcommand)]
 pub enum FixturesCommand {
@@ -399,6 +434,7 @@ fn execute(command: Command, then: Then) -> Result<u8, String> {
         Command::Check(args) => check_command(&args, then),
         Command::Baseline(args) => baseline_command(&args),
         Command::Snapshot(args) => snapshot_command(&args),
+        Command::Schema(args) => schema_command(&args),
         Command::Matrix(args) => matrix_command(&args),
         Command::Changelog(args) => changelog_command(&args),
         Command::Fixtures(FixturesCommand::Write(args)) => fixtures_write(&args),
@@ -480,11 +516,23 @@ fn snapshot_command(args: &SnapshotArgs) -> Result<u8, String> {
     if args.write || args.check {
         return snapshot_files(args);
     }
+    let snapshot = read_model(&args.manifest, &args.features, args.rev.as_deref())?;
+    let mut text = serde_json::to_string_pretty(&snapshot).map_err(|e| e.to_string())?;
+    text.push('\n');
+    emit(&text, None)?;
+    Ok(0)
+}
+
+/// The model `check` reads (the same features and declared shapes) of the working tree, or of `rev`.
+fn read_model(
+    manifest: &ManifestArgs,
+    features: &FeatureArgs,
+    rev: Option<&str>,
+) -> Result<crate::model::Snapshot, String> {
     let mut workspace =
-        Workspace::load(args.manifest.manifest_path.as_deref(), &[]).map_err(|e| e.to_string())?;
-    // The model `check` reads: the same features and declared shapes.
+        Workspace::load(manifest.manifest_path.as_deref(), &[]).map_err(|e| e.to_string())?;
     let config = crate::config::load(&workspace.root).map_err(|e| e.to_string())?;
-    let features = args.features.request();
+    let features = features.request();
     workspace
         .check_features(&features)
         .map_err(|e| e.to_string())?;
@@ -492,7 +540,7 @@ fn snapshot_command(args: &SnapshotArgs) -> Result<u8, String> {
         features,
         shapes: config.shapes,
     };
-    let snapshot = match &args.rev {
+    match rev {
         None => workspace.current_snapshot(),
         Some(rev) => {
             let repo = workspace.repository().map_err(|e| e.to_string())?;
@@ -500,10 +548,20 @@ fn snapshot_command(args: &SnapshotArgs) -> Result<u8, String> {
             workspace.revision_snapshot(&repo, &commit, rev)
         }
     }
+    .map_err(|e| e.to_string())
+}
+
+/// `wirecheck schema`: the JSON Schemas of every message, or a protocol's AsyncAPI document.
+fn schema_command(args: &SchemaArgs) -> Result<u8, String> {
+    let model = read_model(&args.manifest, &args.features, args.rev.as_deref())?;
+    let document = match args.format {
+        SchemaFormat::JsonSchema => crate::schema::json_schemas(&model, &args.protocols),
+        SchemaFormat::Asyncapi => crate::schema::asyncapi(&model, &args.protocols),
+    }
     .map_err(|e| e.to_string())?;
-    let mut text = serde_json::to_string_pretty(&snapshot).map_err(|e| e.to_string())?;
+    let mut text = serde_json::to_string_pretty(&document).map_err(|e| e.to_string())?;
     text.push('\n');
-    emit(&text, None)?;
+    emit(&text, args.output.as_ref())?;
     Ok(0)
 }
 

@@ -62,6 +62,14 @@ use crate::{Kind, Upgrade};
 
 pub(crate) use golden::fixture_cases;
 
+// What the schema writer (`crate::schema`) reads of the engine's serde model, so that a schema says what
+// the comparison decides: wire shapes per role, a struct's flattened key namespace, the writable variants,
+// serde_json's reading (to ask whether a value decodes) and the sampler's payloads.
+pub(crate) use decode::{Decoder, range as int_range};
+pub(crate) use namespace::{FlatField, FlatObject, flatten};
+pub(crate) use sample::{integer_variant_value, writable};
+pub(crate) use shape::{EnumDef, RefinedDef, Resolved, Role, Shape, SideRef, StructDef, resolve};
+
 /// Which pairs and directions to check for one (old, new) pair of snapshots.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scope {

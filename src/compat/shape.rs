@@ -179,10 +179,12 @@ impl RefinedDef {
     }
 }
 
-/// A resolved type: its shape and the outermost definition it went through, if any.
+/// A resolved type: its shape, the outermost definition it went through and the last one (whose body
+/// or proxy the shape is), if any.
 pub(crate) struct Resolved<'a> {
     pub shape: Shape,
     pub def: Option<&'a TypeDef>,
+    pub last: Option<&'a TypeDef>,
 }
 
 /// Substitutes generic parameters.
@@ -329,6 +331,7 @@ enum Step {
 pub(crate) fn resolve<'a>(side: SideRef<'a>, ty: &Ty, role: Role) -> Resolved<'a> {
     let mut current = ty.clone();
     let mut outermost: Option<&'a TypeDef> = None;
+    let mut last: Option<&'a TypeDef> = None;
     for _ in 0..MAX_DEPTH {
         let step = match &current {
             Ty::Named { path, args } => {
@@ -336,9 +339,11 @@ pub(crate) fn resolve<'a>(side: SideRef<'a>, ty: &Ty, role: Role) -> Resolved<'a
                     return Resolved {
                         shape: Shape::Unresolved(path.clone()),
                         def: outermost,
+                        last,
                     };
                 };
                 outermost.get_or_insert(def);
+                last = Some(def);
                 definition_step(def, path, args, role)
             }
             other => structural_step(other, side.human(), role),
@@ -348,6 +353,7 @@ pub(crate) fn resolve<'a>(side: SideRef<'a>, ty: &Ty, role: Role) -> Resolved<'a
                 return Resolved {
                     shape,
                     def: outermost,
+                    last,
                 };
             }
             Step::Follow(next) => current = next,
@@ -356,6 +362,7 @@ pub(crate) fn resolve<'a>(side: SideRef<'a>, ty: &Ty, role: Role) -> Resolved<'a
     Resolved {
         shape: Shape::Unresolved(format!("{ty} (too deep)")),
         def: outermost,
+        last,
     }
 }
 

@@ -34,6 +34,7 @@ mod ir;
 mod mutate;
 mod regressions;
 mod rng;
+mod schemas;
 mod swaps;
 mod vocab;
 mod warm_cold;
@@ -491,6 +492,8 @@ fn engine_agrees_with_serde_json() {
     let build_time = started.elapsed() - engine_time;
     let format_args: Vec<&str> = formats.iter().map(String::as_str).collect();
     let lines = batch::run(&bin, &format_args, &stdin);
+    // `wirecheck schema` against the same JSON payloads and the same verdicts of serde_json.
+    let schema_verdicts = schemas::check(&sources, &lines);
 
     let mut gen_lines: BTreeMap<(String, Direction), Vec<&Line>> = BTreeMap::new();
     let mut stdin_lines: Vec<Option<&Line>> = vec![None; stdin.len()];
@@ -870,6 +873,7 @@ fn engine_agrees_with_serde_json() {
         path.display(),
         report
     );
+    schemas::assert_agree(&schema_verdicts);
     assert!(
         missing.is_empty(),
         "rules the generated pairs never triggered (add a mutation, or list them in NOT_COVERED with a reason): {missing:?}"
