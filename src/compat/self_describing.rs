@@ -142,12 +142,26 @@ impl Walk<'_> {
             (S::Map(k1, v1), S::Map(k2, v2)) => self.compare_maps((&k1, &v1), (&k2, &v2)),
             (S::Struct(a), S::Struct(b)) => self.compare_structs(&a, &b),
             (S::Enum(a), S::Enum(b)) => self.compare_enums(writer_ty, reader_ty, &a, &b),
-            (S::Int { signed, bits }, S::Enum(b))
-                if matches!(b.attrs.repr, EnumRepr::Integer { .. }) =>
-            {
-                self.integer_to_integer_enum((writer_ty, reader_ty), (signed, bits), &b)
+            (writer @ S::Int { .. }, S::Enum(b)) => {
+                self.integer_to_enum((writer_ty, reader_ty), &writer, &b)
             }
             (writer, _) => self.compare_by_samples(writer_ty, reader_ty, &writer),
+        }
+    }
+
+    /// An integer read as an enum: by its discriminants where the enum is written as integers
+    /// (serde_repr), else by samples.
+    fn integer_to_enum(
+        &mut self,
+        (writer_ty, reader_ty): (&Ty, &Ty),
+        writer: &Shape,
+        reader: &EnumDef,
+    ) -> Vec<Issue> {
+        match (writer, &reader.attrs.repr) {
+            (Shape::Int { signed, bits }, EnumRepr::Integer { .. }) => {
+                self.integer_to_integer_enum((writer_ty, reader_ty), (*signed, *bits), reader)
+            }
+            _ => self.compare_by_samples(writer_ty, reader_ty, writer),
         }
     }
 
