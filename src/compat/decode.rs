@@ -21,6 +21,8 @@ pub(crate) struct Decoder<'a> {
     /// Inside an untagged or internally tagged enum, where serde reads a buffered value
     /// ([`Reading::buffered`]).
     buffered: bool,
+    /// The payload being read is an untagged variant's: a struct variant then reads a map only.
+    untagged_variant: bool,
 }
 
 /// The range of an integer type (u128's top half is clipped to i128::MAX).
@@ -84,6 +86,7 @@ impl<'a> Decoder<'a> {
             side,
             depth: 0,
             buffered: false,
+            untagged_variant: false,
         }
     }
 
@@ -139,6 +142,9 @@ impl<'a> Decoder<'a> {
                 expect(matches!(v, Value::Number(n) if n.is_f64()), v, "a float")
             }
             Shape::Float { .. } => expect(matches!(v, Value::Number(_)), v, "a number"),
+            // serde's buffered content reads an empty map as a unit: the newtype variant of `()` (or
+            // of a unit struct) of an internally tagged enum is its tag alone.
+            Shape::Unit if self.buffered && matches!(v, Value::Object(m) if m.is_empty()) => Ok(()),
             Shape::Unit => expect(matches!(v, Value::Null), v, "null"),
             Shape::Option(inner) => match v {
                 Value::Null => Ok(()),
@@ -218,8 +224,8 @@ impl<'a> Decoder<'a> {
             Shape::Bool if key == "true" || key == "false" => Ok(()),
             Shape::Int { signed, bits } => {
                 let (lo, hi) = range(signed, bits);
-                match key.parse::<i128>() {
-                    Ok(i) if i >= lo && i <= hi => Ok(()),
+                match json_integer(key) {
+                    Some(i) if i >= lo && i <= hi => Ok(()),
                     _ => Err(format!("invalid map key `{key}`, expected an integer")),
                 }
             }
@@ -247,6 +253,7 @@ impl<'a> Decoder<'a> {
             Value::Array(a)
                 if flat.enums.is_empty()
                     && flat.map.is_none()
+                    && !flat.map_only
                     && self.reading().struct_reads_arrays() =>
             {
                 return self.decode_object_from_array(flat, a);
@@ -356,6 +363,8 @@ impl<'a> Decoder<'a> {
 
     /// Whether `x` decodes as the payload of `variant` (`None`: no payload).
     fn payload(&mut self, variant: &Variant, deny: bool, x: Option<&Value>) -> Result<(), Reject> {
+        // Whether this variant is an untagged one: asked once, here, not by payloads inside it.
+        let untagged = std::mem::take(&mut self.untagged_variant);
         if variant.custom.as_ref().is_some_and(|c| c.de.is_some()) {
             return Ok(());
         }
@@ -387,7 +396,8 @@ impl<'a> Decoder<'a> {
                     deny_unknown_fields: deny,
                     ..ContainerAttrs::default()
                 };
-                let flat = flatten(self.side, Role::Reader, &variant.fields, &attrs);
+                let mut flat = flatten(self.side, Role::Reader, &variant.fields, &attrs);
+                flat.map_only |= untagged;
                 self.decode_object(&flat, x.unwrap_or(&Value::Null))
             }
         }
@@ -570,6 +580,7 @@ impl<'a> Decoder<'a> {
                 (Style::Unit, Value::Null) => None,
                 _ => Some(v),
             };
+            self.untagged_variant = true;
             if self.payload(var, en.attrs.deny_unknown_fields, x).is_ok() {
                 return Ok(i);
             }
@@ -583,6 +594,18 @@ impl<'a> Decoder<'a> {
             Err(tagged)
         }
     }
+}
+
+/// The integer an object key holds as serde_json reads an integer key (its `MapKey`): the key's
+/// text is a JSON integer, a `-` or a digit first, no leading zero, nothing after it; `-0` is a
+/// float to it. Rust's `parse` would take `+5` and `007` too.
+fn json_integer(key: &str) -> Option<i128> {
+    let digits = key.strip_prefix('-').unwrap_or(key);
+    let json = !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0'))
+        && key != "-0";
+    json.then(|| key.parse().ok()).flatten()
 }
 
 /// How serde names a JSON value's type in errors.

@@ -63,6 +63,9 @@ pub(crate) struct FlatObject {
     pub opaque: Vec<FlatField>,
     pub deny_unknown_fields: bool,
     pub tag: Option<StructTag>,
+    /// serde reads it from a map only, never from an array: a struct with a flattened field, or an
+    /// untagged enum's struct variant (the derive gives neither a `visit_seq`).
+    pub map_only: bool,
 }
 
 /// Where the fields being inlined sit: inside which flattened fields, with what defaults.
@@ -100,6 +103,7 @@ pub(crate) fn flatten(
         depth: 0,
     };
     inline_fields(side, role, fields, &top, &mut out);
+    out.map_only = fields.iter().any(|f| f.flatten && role.sees(f));
     out
 }
 

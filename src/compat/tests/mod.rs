@@ -5,6 +5,7 @@
 //! `harness`.
 
 mod build;
+mod decoding;
 mod enums;
 mod fields;
 mod flatten;
