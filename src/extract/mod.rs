@@ -108,6 +108,8 @@ pub use external::{CrateSource, ExternalCrate, Externals, Locate, Located};
 pub use features::FeatureRequest;
 pub(crate) use mod_paths::{join_path, parent_dir};
 pub(crate) use reuse::KeptLowering;
+#[doc(hidden)]
+pub use serde_attrs::read_item as read_serde_attributes;
 
 use crate::model::{ExtractNote, Location, ProtocolDecl, Snapshot};
 
