@@ -396,14 +396,14 @@ impl<'a> Lowering<'a> {
                 .unwrap_or_default()
                 .apply_to_variant(&rust_name)
         });
-        let mut de_names = vec![variant_serde.rename.de.clone().unwrap_or_else(|| {
-            container
-                .rename_all
-                .de
-                .unwrap_or_default()
-                .apply_to_variant(&rust_name)
-        })];
-        de_names.extend(variant_serde.aliases.iter().cloned());
+        let de_names =
+            variant_serde.read_names(variant_serde.rename.de.clone().unwrap_or_else(|| {
+                container
+                    .rename_all
+                    .de
+                    .unwrap_or_default()
+                    .apply_to_variant(&rust_name)
+            }));
         let field_rule = serde_attrs::SerDe {
             ser: variant_serde
                 .rename_all

@@ -109,6 +109,8 @@ pub use features::FeatureRequest;
 pub(crate) use mod_paths::{join_path, parent_dir};
 pub(crate) use reuse::KeptLowering;
 pub(crate) use serde_with::ONE_OR_MANY;
+#[doc(hidden)]
+pub use serde_attrs::read_item as read_serde_attributes;
 
 use crate::model::{ExtractNote, Location, ProtocolDecl, Snapshot};
 

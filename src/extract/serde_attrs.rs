@@ -108,6 +108,19 @@ pub(crate) struct SerDe<T> {
     pub de: Option<T>,
 }
 
+impl<T> SerDe<T> {
+    /// This pair with each side `later` sets replaced: serde merges the sides of an attribute given
+    /// several times (`rename(serialize = "a")` then `rename(deserialize = "b")` sets both).
+    fn merge(&mut self, later: SerDe<T>) {
+        if later.ser.is_some() {
+            self.ser = later.ser;
+        }
+        if later.de.is_some() {
+            self.de = later.de;
+        }
+    }
+}
+
 /// Container attributes.
 #[derive(Clone, Default)]
 pub(crate) struct ContainerSerde {
@@ -144,6 +157,20 @@ pub(crate) struct MemberSerde {
     pub untagged: bool,
 }
 
+impl MemberSerde {
+    /// The names the member is read by: `de_name` (its deserialize name) and every alias, each once
+    /// (serde_derive keeps them in a set).
+    pub(crate) fn read_names(&self, de_name: String) -> Vec<String> {
+        let mut names = vec![de_name];
+        for alias in &self.aliases {
+            if !names.contains(alias) {
+                names.push(alias.clone());
+            }
+        }
+        names
+    }
+}
+
 /// Problems met while reading serde attributes (reported as notes: the compiler is the authority).
 pub(crate) type Problems = Vec<(proc_macro2::Span, String)>;
 
@@ -161,27 +188,55 @@ fn skip_rest(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<()> {
     Ok(())
 }
 
-/// `key = "x"` or `key(serialize = "x", deserialize = "y")`.
-fn ser_de_str(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<SerDe<String>> {
+/// `key = "x"` or `key(serialize = "x", deserialize = "y")`: the serialize value and every deserialize
+/// value, in order (serde accepts `deserialize` more than once in a list).
+fn ser_de_values(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+) -> syn::Result<(Option<String>, Vec<String>)> {
     if meta.input.peek(syn::Token![=]) {
         let s = lit_str(meta)?;
-        return Ok(SerDe {
-            ser: Some(s.clone()),
-            de: Some(s),
-        });
+        return Ok((Some(s.clone()), vec![s]));
     }
-    let mut out = SerDe::default();
+    let (mut ser, mut de) = (None, Vec::new());
     meta.parse_nested_meta(|inner| {
         if inner.path.is_ident("serialize") {
-            out.ser = Some(lit_str(&inner)?);
+            ser = Some(lit_str(&inner)?);
         } else if inner.path.is_ident("deserialize") {
-            out.de = Some(lit_str(&inner)?);
+            de.push(lit_str(&inner)?);
         } else {
             skip_rest(&inner)?;
         }
         Ok(())
     })?;
-    Ok(out)
+    Ok((ser, de))
+}
+
+/// `key = "x"` or `key(serialize = "x", deserialize = "y")`, for keys serde takes one value of per side.
+fn ser_de_str(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<SerDe<String>> {
+    let (ser, de) = ser_de_values(meta)?;
+    Ok(SerDe {
+        ser,
+        de: de.into_iter().next(),
+    })
+}
+
+/// A field's or variant's `rename`, added to what `member` read before: serde_derive reads by the
+/// first deserialize name it is given (in any of the member's `rename`s) and by every other one, as
+/// by an alias (`MultiName::from_attrs` and `rename_by_rules` in serde_derive's internals).
+fn member_rename(
+    meta: &syn::meta::ParseNestedMeta<'_>,
+    member: &mut MemberSerde,
+) -> syn::Result<()> {
+    let (ser, de) = ser_de_values(meta)?;
+    member.rename.merge(SerDe { ser, de: None });
+    for name in de {
+        if member.rename.de.is_none() {
+            member.rename.de = Some(name);
+        } else {
+            member.aliases.push(name);
+        }
+    }
+    Ok(())
 }
 
 fn rename_rule(
@@ -229,9 +284,9 @@ pub(crate) fn container(attrs: &[Attribute], problems: &mut Problems) -> Contain
                 .map(|i| i.to_string())
                 .unwrap_or_default();
             match key.as_str() {
-                "rename" => c.rename = ser_de_str(&meta)?,
-                "rename_all" => c.rename_all = rename_rule(&meta, problems)?,
-                "rename_all_fields" => c.rename_all_fields = rename_rule(&meta, problems)?,
+                "rename" => c.rename.merge(ser_de_str(&meta)?),
+                "rename_all" => c.rename_all.merge(rename_rule(&meta, problems)?),
+                "rename_all_fields" => c.rename_all_fields.merge(rename_rule(&meta, problems)?),
                 "deny_unknown_fields" => c.deny_unknown_fields = true,
                 "default" => {
                     c.default = true;
@@ -266,8 +321,8 @@ pub(crate) fn member(attrs: &[Attribute], problems: &mut Problems) -> MemberSerd
                 .map(|i| i.to_string())
                 .unwrap_or_default();
             match key.as_str() {
-                "rename" => m.rename = ser_de_str(&meta)?,
-                "rename_all" => m.rename_all = rename_rule(&meta, problems)?,
+                "rename" => member_rename(&meta, &mut m)?,
+                "rename_all" => m.rename_all.merge(rename_rule(&meta, problems)?),
                 "alias" => m.aliases.push(lit_str(&meta)?),
                 "default" => {
                     m.default = true;
@@ -299,6 +354,34 @@ pub(crate) fn member(attrs: &[Attribute], problems: &mut Problems) -> MemberSerd
         }
     }
     m
+}
+
+/// Reads the `#[serde(...)]` attributes of a struct or an enum, of its fields and of its variants, as
+/// the lowering does, and returns the number of members and aliases read and problems met (a count
+/// the optimizer cannot drop); any other item has nothing to read. Hidden, not part of the API:
+/// benches/serde_attrs.rs measures with it what this reading costs against serde_derive_internals'
+/// (see docs/internals.md).
+pub fn read_item(item: &syn::Item) -> usize {
+    let mut problems = Problems::new();
+    let (attrs, fields): (&[Attribute], Vec<&syn::Fields>) = match item {
+        syn::Item::Struct(item) => (&item.attrs, vec![&item.fields]),
+        syn::Item::Enum(item) => (
+            &item.attrs,
+            item.variants.iter().map(|v| &v.fields).collect(),
+        ),
+        _ => return 0,
+    };
+    let container = container(attrs, &mut problems);
+    let mut read = usize::from(container.tag.is_some());
+    if let syn::Item::Enum(item) = item {
+        for variant in &item.variants {
+            read += member(&variant.attrs, &mut problems).aliases.len() + 1;
+        }
+    }
+    for field in fields.into_iter().flatten() {
+        read += member(&field.attrs, &mut problems).aliases.len() + 1;
+    }
+    read + problems.len()
 }
 
 #[cfg(test)]

@@ -268,14 +268,13 @@ fn wire_names(
         .ser
         .clone()
         .unwrap_or_else(|| rule.ser.unwrap_or_default().apply_to_field(rust_name));
-    let mut de_names = vec![
+    let de_names = field_serde.read_names(
         field_serde
             .rename
             .de
             .clone()
             .unwrap_or_else(|| rule.de.unwrap_or_default().apply_to_field(rust_name)),
-    ];
-    de_names.extend(field_serde.aliases.iter().cloned());
+    );
     (ser_name, de_names)
 }
 
