@@ -108,9 +108,9 @@ pub use external::{CrateSource, ExternalCrate, Externals, Locate, Located};
 pub use features::FeatureRequest;
 pub(crate) use mod_paths::{join_path, parent_dir};
 pub(crate) use reuse::KeptLowering;
-pub(crate) use serde_with::ONE_OR_MANY;
 #[doc(hidden)]
 pub use serde_attrs::read_item as read_serde_attributes;
+pub(crate) use serde_with::ONE_OR_MANY;
 
 use crate::model::{ExtractNote, Location, ProtocolDecl, Snapshot};
 

@@ -1,53 +1,30 @@
-//! The decoder ([`Decoder`]) against serde_json itself: real types, compiled here and extracted from
-//! the same text, and payloads each reads or rejects; the decoder must say what serde_json says.
+//! The decoder ([`Decoder`]) against serde_json itself: real types compiled here, their models
+//! built beside them, and payloads each reads or rejects; the decoder must say what serde_json says.
 
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+use super::build::*;
 use crate::compat::decode::Decoder;
 use crate::compat::shape::SideRef;
 use crate::findings::Side;
-use crate::model::{ModelView, Ty};
+use crate::model::{EnumRepr, ModelView, Style, Ty, TypeDef};
 
-/// `case!(name { items })`: compiles `items` as the module `name`, with `TEXT`, their source.
-macro_rules! case {
-    ($name:ident { $($items:tt)* }) => {
-        #[allow(dead_code)]
-        mod $name {
-            use serde::Deserialize;
-            $($items)*
-            pub const TEXT: &str = stringify!($($items)*);
-        }
-    };
-}
-
-/// Whether the decoder reads `payload` as the type `ty` of the case `text`.
-fn decoder_reads(text: &str, ty: &str, payload: &Value) -> bool {
-    let source = format!(
-        "use serde::{{Deserialize, Serialize}};\nuse wirecheck::{{Message, Protocol}};\n\
-         #[derive(Protocol)]\n#[wire(name = \"p\", version = \"0.1.0\")]\npub struct P;\n\
-         #[derive(Serialize, Deserialize, Message)]\n\
-         #[wire(protocol = P, topic = \"t\", kind = \"event\")]\npub struct Root {{ pub v: {ty} }}\n{text}\n"
-    );
-    let snapshot = crate::extract::snapshot_from_sources("case", &[("src/lib.rs", &source)])
-        .unwrap_or_else(|e| panic!("{e}\n{source}"));
+/// Each payload is read by the decoder, as the model's type `ty` among `types`, exactly when
+/// serde_json reads it as `T`.
+fn agree<T: DeserializeOwned>(types: Vec<TypeDef>, ty: &str, payloads: &[Value]) {
+    let snapshot = snap(types);
     let side = SideRef {
         model: ModelView::Whole(&snapshot),
         side: Side::Old,
         format: crate::Format::Json,
     };
-    let root = Ty::Named {
-        path: format!("case::{ty}"),
-        args: Vec::new(),
-    };
-    Decoder::new(side).decode(&root, payload).is_ok()
-}
-
-/// Each payload is read by the decoder exactly when serde_json reads it as `T`.
-fn agree<T: serde::de::DeserializeOwned>(text: &str, ty: &str, payloads: &[Value]) {
     for payload in payloads {
         let serde = serde_json::from_value::<T>(payload.clone()).is_ok();
+        let decoder = Decoder::new(side).decode(&named(ty), payload).is_ok();
         assert_eq!(
-            decoder_reads(text, ty, payload),
+            decoder,
             serde,
             "{ty} from {payload}: serde_json {}",
             if serde { "reads it" } else { "rejects it" }
@@ -55,89 +32,120 @@ fn agree<T: serde::de::DeserializeOwned>(text: &str, ty: &str, payloads: &[Value
     }
 }
 
-case!(untagged_struct {
-    #[derive(Deserialize, Debug)]
-    pub struct Inner {
-        pub x: u32,
-    }
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Inner {
+    x: u32,
+}
 
-    #[derive(Deserialize, Debug)]
-    #[serde(untagged)]
-    pub enum E {
-        Named { x: u32 },
-        Newtype(Inner),
-    }
+#[derive(Deserialize)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum Untagged {
+    Named { x: u32 },
+    Newtype(Inner),
+}
 
-    #[derive(Deserialize, Debug)]
-    #[serde(untagged)]
-    pub enum OnlyNamed {
-        Named { x: u32, y: bool },
-    }
-});
+#[derive(Deserialize)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum OnlyNamed {
+    Named { x: u32, y: bool },
+}
 
 #[test]
 fn an_untagged_struct_variant_reads_a_map_only() {
-    use untagged_struct as c;
+    let inner = st("Inner", vec![f("x", u(32))]);
+    let untagged = en(
+        "Untagged",
+        EnumRepr::Untagged,
+        vec![
+            var("Named", Style::Named, vec![f("x", u(32))]),
+            newtype("Newtype", named("Inner")),
+        ],
+    );
     // The newtype variant's struct reads an array; the struct variant does not.
-    agree::<c::E>(c::TEXT, "E", &[json!({"x": 1}), json!([1]), json!(["a"])]);
-    agree::<c::OnlyNamed>(
-        c::TEXT,
+    agree::<Untagged>(
+        vec![inner, untagged],
+        "Untagged",
+        &[json!({"x": 1}), json!([1]), json!(["a"])],
+    );
+    let only_named = en(
+        "OnlyNamed",
+        EnumRepr::Untagged,
+        vec![var(
+            "Named",
+            Style::Named,
+            vec![f("x", u(32)), f("y", Ty::Bool)],
+        )],
+    );
+    agree::<OnlyNamed>(
+        vec![only_named],
         "OnlyNamed",
         &[json!({"x": 1, "y": true}), json!([1, true]), json!([1])],
     );
 }
 
-case!(flattened {
-    #[derive(Deserialize, Debug)]
-    pub struct Extra {
-        pub y: bool,
-    }
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Extra {
+    y: bool,
+}
 
-    #[derive(Deserialize, Debug)]
-    pub struct WithFlatten {
-        pub x: u32,
-        #[serde(flatten)]
-        pub extra: Extra,
-    }
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct WithFlatten {
+    x: u32,
+    #[serde(flatten)]
+    extra: Extra,
+}
 
-    #[derive(Deserialize, Debug)]
-    pub struct Plain {
-        pub x: u32,
-        pub y: bool,
-    }
-});
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Plain {
+    x: u32,
+    y: bool,
+}
 
 #[test]
 fn a_struct_with_a_flattened_field_reads_a_map_only() {
-    use flattened as c;
     let payloads = [json!({"x": 1, "y": true}), json!([1, true]), json!([1])];
-    agree::<c::WithFlatten>(c::TEXT, "WithFlatten", &payloads);
-    agree::<c::Plain>(c::TEXT, "Plain", &payloads);
+    let mut extra = f("extra", named("Extra"));
+    extra.flatten = true;
+    let types = vec![
+        st("Extra", vec![f("y", Ty::Bool)]),
+        st("WithFlatten", vec![f("x", u(32)), extra]),
+    ];
+    agree::<WithFlatten>(types, "WithFlatten", &payloads);
+    let plain = st("Plain", vec![f("x", u(32)), f("y", Ty::Bool)]);
+    agree::<Plain>(vec![plain], "Plain", &payloads);
 }
 
-case!(internal_unit {
-    #[derive(Deserialize, Debug)]
-    pub struct Marker;
-
-    #[derive(Deserialize, Debug)]
-    #[serde(tag = "t")]
-    pub enum E {
-        Empty(()),
-        Mark(Marker),
-        Unit,
-        Count { n: u32 },
-    }
-});
+#[derive(Deserialize)]
+#[serde(tag = "t")]
+#[allow(dead_code)]
+enum Internal {
+    Empty(()),
+    Unit,
+    Count { n: u32 },
+}
 
 #[test]
 fn an_internally_tagged_newtype_of_unit_is_its_tag_alone() {
-    use internal_unit as c;
-    agree::<c::E>(
-        c::TEXT,
-        "E",
+    let internal = en(
+        "Internal",
+        EnumRepr::Internal { tag: "t".into() },
+        vec![
+            newtype("Empty", Ty::Unit),
+            unit("Unit"),
+            var("Count", Style::Named, vec![f("n", u(32))]),
+        ],
+    );
+    agree::<Internal>(
+        vec![internal],
+        "Internal",
         &[
             json!({"t": "Empty"}),
-            json!({"t": "Mark"}),
             json!({"t": "Unit"}),
             json!({"t": "Count", "n": 1}),
             json!({"t": "Empty", "x": 1}),
@@ -146,17 +154,22 @@ fn an_internally_tagged_newtype_of_unit_is_its_tag_alone() {
     );
 }
 
-case!(integer_keys {
-    #[derive(Deserialize, Debug)]
-    pub struct Keys {
-        pub small: std::collections::BTreeMap<u8, bool>,
-        pub signed: std::collections::BTreeMap<i16, bool>,
-    }
-});
+#[derive(Deserialize)]
+#[allow(dead_code)]
+struct Keys {
+    small: std::collections::BTreeMap<u8, bool>,
+    signed: std::collections::BTreeMap<i16, bool>,
+}
 
 #[test]
 fn integer_keys_are_json_integers() {
-    use integer_keys as c;
+    let keys = st(
+        "Keys",
+        vec![
+            f("small", map_of(u(8), Ty::Bool)),
+            f("signed", map_of(i(16), Ty::Bool)),
+        ],
+    );
     let mut payloads = Vec::new();
     for key in [
         "5", "+5", "007", "0", "-0", "-3", "256", " 5", "5 ", "5.0", "1e2", "",
@@ -164,5 +177,5 @@ fn integer_keys_are_json_integers() {
         payloads.push(json!({"small": {key: true}, "signed": {}}));
         payloads.push(json!({"small": {}, "signed": {key: true}}));
     }
-    agree::<c::Keys>(c::TEXT, "Keys", &payloads);
+    agree::<Keys>(vec![keys], "Keys", &payloads);
 }
