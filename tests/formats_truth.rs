@@ -388,6 +388,32 @@ macro_rules! case {
     };
 }
 
+// ----- a char through `DisplayFromStr`: a one-character string in every self-describing format -----
+
+case!(
+    char_as_display_from_str_is_the_same_string,
+    renames: [],
+    breaks: [],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub initial: char,
+        }
+    },
+    new: {
+        #[serde_with::serde_as]
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            #[serde_as(as = "serde_with::DisplayFromStr")]
+            pub initial: char,
+        }
+    },
+    old_values: [old::Msg { initial: 'a' }, old::Msg { initial: 'é' }],
+    new_values: [new::Msg { initial: 'a' }, new::Msg { initial: '€' }],
+);
+
 // ----- map keys: typed in CBOR and MessagePack, strings in JSON -----
 
 case!(

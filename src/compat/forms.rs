@@ -38,6 +38,14 @@ impl Walk<'_> {
             // An option reader reads the writer's value as its content: the caller unwraps it, so that a
             // refined writer meets the reader's own form inside (its base alone would lose the domain).
             (S::Option(_), S::Refined(_) | S::Bytes | S::Choice(_)) | (_, S::Option(_)) => None,
+            // A self-describing format writes a `char` as a one-character string (JSON, CBOR's text,
+            // MessagePack's str), whatever `is_human_readable` says: a string of the `char` domain
+            // (`DisplayFromStr` over a `char`) is a `char` there, both ways.
+            (S::Refined(one), S::Char) | (S::Char, S::Refined(one))
+                if !self.positional && one.domain == CHAR_DOMAIN =>
+            {
+                Some(Vec::new())
+            }
             (S::Refined(w), S::Refined(r)) => Some(self.refined_to_refined(w, r)),
             // Before a refined writer's base: one of the reads may hold the writer's domain.
             (_, S::Choice(reads)) => Some(self.compare_choice(writer_ty, reader_ty, writer, reads)),
@@ -383,6 +391,9 @@ fn json_kind(shape: &Shape) -> Option<&'static str> {
         _ => None,
     }
 }
+
+/// The domain of a string that parses as a `char` (`extract::serde_with`'s name for it).
+const CHAR_DOMAIN: &str = "char";
 
 /// An issue of the reader's fallible conversion at the top of a comparison (see
 /// `definitions::fallible_conversion_added`): custom code at no field or variant.
