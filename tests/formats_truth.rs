@@ -414,6 +414,40 @@ case!(
     new_values: [new::Msg { initial: 'a' }, new::Msg { initial: '€' }],
 );
 
+// ----- an optional field skipped when `None`, become a string skipped when empty -----
+
+case!(
+    option_skipped_when_none_to_string_skipped_when_empty,
+    renames: [],
+    breaks: [],
+    old: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u64,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub free: Option<String>,
+        }
+    },
+    new: {
+        #[derive(Serialize, Deserialize, Message, Debug)]
+        #[wire(protocol = P, topic = "t.msg", kind = "event")]
+        pub struct Msg {
+            pub id: u64,
+            #[serde(default, skip_serializing_if = "String::is_empty")]
+            pub free: String,
+        }
+    },
+    old_values: [
+        old::Msg { id: 0, free: None },
+        old::Msg { id: 7, free: Some("x".to_owned()) },
+    ],
+    new_values: [
+        new::Msg { id: 0, free: String::new() },
+        new::Msg { id: 7, free: "x".to_owned() },
+    ],
+);
+
 // ----- map keys: typed in CBOR and MessagePack, strings in JSON -----
 
 case!(

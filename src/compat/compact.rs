@@ -20,11 +20,24 @@ fn compact_fields(shape: &Shape, role: Role) -> Option<Vec<Item>> {
             s.fields
                 .iter()
                 .filter(|f| role.sees(f))
-                .map(field_item)
+                .map(|f| written_item(f, role))
                 .collect(),
         ),
         _ => None,
     }
+}
+
+/// A field as an item: for the writer, a field skipped when `None` is never written as nil (it is
+/// left out, its place taken by the next), so only its inner type is written in its place.
+fn written_item(field: &crate::model::Field, role: Role) -> Item {
+    let mut item = field_item(field);
+    if role == Role::Writer
+        && super::objects::is_none_predicate(&field.skip_ser)
+        && let Ty::Option { inner } = &field.ty
+    {
+        item.ty = (**inner).clone();
+    }
+    item
 }
 
 impl Walk<'_> {

@@ -604,6 +604,6 @@ fn custom_on_path(writer: &FlatField, reader: &FlatField) -> bool {
 }
 
 /// Whether a `skip_serializing_if` predicate is `Option::is_none` (or another `is_none`).
-fn is_none_predicate(skip: &SkipSer) -> bool {
+pub(super) fn is_none_predicate(skip: &SkipSer) -> bool {
     matches!(skip, SkipSer::If(p) if p.ends_with("is_none"))
 }
