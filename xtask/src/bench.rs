@@ -38,6 +38,9 @@
 //!   not run on these two (their vendor directory replaces crates.io and holds only the generated
 //!   packages, not serde or wirecheck's derive dependencies).
 //!
+//! - `check, a real history`: every pair of releases of the tendermint-rpc replay that `cargo xtask
+//!   realworld` stages, cold and warm (`history.rs`; skipped, saying so, when it is not staged).
+//!
 //! Every run of a workspace (warm, cold, and one with `--no-cache`) must print the report of the first.
 //! - `floor`: `examples/floor.rs`, built the same way: read every `.rs` file of both revisions (the working
 //!   tree from disk, the last tag from git objects) and parse each with `syn::parse_file`, nothing else.
@@ -56,6 +59,7 @@
 //! Release builds for both `check` and the floor: syn is several times slower in a debug build, and a user
 //! runs an installed (release) `wirecheck`. The xtask itself (a debug build) only generates and times.
 
+mod history;
 mod pull_request;
 pub mod synth;
 
@@ -335,7 +339,12 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         args.runs,
         memory,
     )?;
+    eprintln!("bench: a real history, pair by pair");
+    let history = history::measure_history(&wirecheck, args.runs)?;
     print_report(&args, &workspaces, &checks, &evidence, memory);
+    if let Some(history) = &history {
+        println!("{}", history.line());
+    }
     let measured = Measured {
         checks: &checks,
         pull_request: &pull_request,
