@@ -24,7 +24,7 @@ use syn::visit::Visit;
 /// The longest a function of `src/` may be, in lines.
 pub const MAX_FUNCTION_LINES: usize = 80;
 /// The longest a file of `src/` may be, in lines.
-pub const MAX_FILE_LINES: usize = 1200;
+pub const MAX_FILE_LINES: usize = 800;
 /// The one file where rule ids are written as strings.
 const CATALOGUE: &str = "src/rules.rs";
 
