@@ -2,7 +2,8 @@
 //! (the tag key is written and never consumed), a required field under `skip_serializing_if` (left out,
 //! then missing), and in a format that reads structs by position (bincode, postcard, `msgpack-compact`) a
 //! field under `skip_serializing_if` that shifts the fields after it, or a struct's `tag`, which is written
-//! as its first element and read as its first field. Such a message is broken for every
+//! as its first element and read as its first field; and in `msgpack-compact` an untagged enum's struct
+//! variant, written as an array and read from a map only. Such a message is broken for every
 //! peer, its own release included, whatever the upgrade order: the contract reports it where the change
 //! introduces it, with the payload the release rejects as witness.
 
@@ -10,11 +11,11 @@ use serde_json::Value;
 
 use super::codec::Codec;
 use super::decode::Decoder;
-use super::sample::Sampler;
+use super::sample::{FixtureMode, Sampler};
 use rustc_hash::FxHashSet;
 
 use super::shape::{Role, Shape, SideRef, resolve};
-use crate::model::{EnumRepr, Field, SkipSer, Ty};
+use crate::model::{EnumRepr, Field, SkipSer, Style, Ty};
 
 /// How many types the search for a shifting field looks into, at most.
 const MAX_TYPES: usize = 256;
@@ -25,6 +26,9 @@ pub(crate) fn self_rejection(side: SideRef<'_>, ty: &Ty) -> Option<(Value, Strin
         return decoded_by_itself(side, ty);
     }
     let misread = misread_by_position(side, ty, &mut FxHashSet::default())?;
+    if let ByPosition::UntaggedStruct { path, index, name } = misread {
+        return untagged_struct_rejected(side, ty, (path, index), &name);
+    }
     let witness = Sampler::keeping_skippable(side).value(ty, false)?;
     let reason = match misread {
         ByPosition::Skipped(field) => format!(
@@ -37,7 +41,31 @@ pub(crate) fn self_rejection(side: SideRef<'_>, ty: &Ty) -> Option<(Value, Strin
              first field",
             side.format
         ),
+        ByPosition::UntaggedStruct { .. } => return None,
     };
+    Some((witness, reason))
+}
+
+/// The payload of `ty` holding the untagged struct variant `index` of the enum at `path` (named
+/// `name`), when `side` itself rejects it: serde reads an untagged enum's struct variant from a map
+/// only (its derive gives it no `visit_seq`), and `msgpack-compact` writes it as an array.
+fn untagged_struct_rejected(
+    side: SideRef<'_>,
+    ty: &Ty,
+    (path, index): (String, usize),
+    name: &str,
+) -> Option<(Value, String)> {
+    let mode = FixtureMode {
+        force: [(path, index)].into(),
+        ..FixtureMode::default()
+    };
+    let witness = Sampler::for_fixture(side, mode).value(ty, false)?;
+    Decoder::new(side).decode(ty, &witness).err()?;
+    let reason = format!(
+        "`{name}` is a struct variant of an untagged enum, which {} writes as an array and serde reads \
+         from a map only",
+        side.format
+    );
     Some((witness, reason))
 }
 
@@ -47,6 +75,13 @@ enum ByPosition {
     Skipped(String),
     /// `#[serde(tag = "...")]` on the struct: written first, read as a field (the tag key).
     Tag(String),
+    /// A struct variant of an untagged enum (the enum's path, the variant's index and name): written
+    /// as an array, read from a map only.
+    UntaggedStruct {
+        path: String,
+        index: usize,
+        name: String,
+    },
 }
 
 /// In a format with field names: the first of the writer's samples (minimal, full, each variant) that
@@ -79,7 +114,22 @@ fn misread_by_position(side: SideRef<'_>, ty: &Ty, seen: &mut FxHashSet<Ty>) -> 
     if seen.len() > MAX_TYPES || !seen.insert(ty.clone()) {
         return None;
     }
-    match resolve(side, ty, Role::Writer).shape {
+    let resolved = resolve(side, ty, Role::Writer);
+    if let (Shape::Enum(en), Some(def)) = (&resolved.shape, resolved.def)
+        && side.format.structs_as_arrays()
+        && let Some(index) = en.variants.iter().position(|v| {
+            !v.skip_ser
+                && v.style == Style::Named
+                && (v.untagged || en.attrs.repr == EnumRepr::Untagged)
+        })
+    {
+        return Some(ByPosition::UntaggedStruct {
+            path: def.path.clone(),
+            index,
+            name: en.variants[index].rust_name.clone(),
+        });
+    }
+    match resolved.shape {
         Shape::Struct(def) if !def.fields.iter().any(|f| f.flatten) => {
             if let EnumRepr::Internal { tag } = &def.attrs.repr {
                 return Some(ByPosition::Tag(tag.clone()));
