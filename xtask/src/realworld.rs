@@ -458,37 +458,77 @@ fn decode_witnesses(
         spec.krate,
         started.elapsed().as_secs_f64()
     );
-    let mut requests = Vec::new();
-    for w in witnesses.iter_mut() {
-        let Some(message) = message_id(spec, w, declared) else {
+    let asked: Vec<(usize, &str)> = witnesses
+        .iter()
+        .enumerate()
+        .filter_map(|(i, w)| message_id(spec, w, declared).map(|id| (i, id)))
+        .collect();
+    let answers = decode_asked(spec, &project, witnesses, &asked)?;
+    for (i, w) in witnesses.iter_mut().enumerate() {
+        if !asked.iter().any(|(a, _)| *a == i) {
             w.verdict = Verdict::Untried(format!(
                 "{} is not a message of the spec in both {} and {}",
                 w.finding.message_type, w.writer, w.reader
             ));
-            continue;
-        };
-        let json = serde_json::to_string(w.finding.witness.as_ref().unwrap_or(&Value::Null))?;
-        for version in [&w.writer, &w.reader] {
-            requests.push(decode::Request {
-                version: version.to_string(),
-                message: message.to_owned(),
-                json: json.clone(),
-            });
         }
     }
-    let answers = project.decode(&requests)?;
-    let mut answers = answers.into_iter();
-    for w in witnesses.iter_mut() {
-        if matches!(w.verdict, Verdict::Untried(_)) && message_id(spec, w, declared).is_none() {
-            continue;
-        }
-        let (Some(writer), Some(reader)) = (answers.next(), answers.next()) else {
-            bail!("the decoder gave fewer answers than asked");
-        };
+    for ((i, _), (writer, reader)) in asked.iter().zip(answers) {
+        let w = &mut witnesses[*i];
         let witness = w.finding.witness.clone().unwrap_or(Value::Null);
         w.verdict = classify(&w.finding, &witness, writer, reader);
     }
     Ok(())
+}
+
+/// The writer's and the reader's answers for each asked witness (its index, its message). In JSON both
+/// read the witness's text; in a binary format the writer's type reads the witness and writes it with
+/// the codec, and the reader's type reads those bytes (a writer that wrote nothing leaves the reader
+/// unasked: the witness is unproducible).
+fn decode_asked(
+    spec: &Spec,
+    project: &decode::Project,
+    witnesses: &[Witness],
+    asked: &[(usize, &str)],
+) -> Result<Vec<(decode::Decoded, decode::Decoded)>> {
+    let request = |i: usize, message: &str, reader: bool, bytes: Option<String>| {
+        let w = &witnesses[i];
+        decode::Request {
+            version: if reader { &w.reader } else { &w.writer }.to_string(),
+            message: message.to_owned(),
+            json: w.finding.witness.as_ref().unwrap_or(&Value::Null).to_string(),
+            bytes,
+        }
+    };
+    let writers = project.decode(
+        &asked
+            .iter()
+            .map(|(i, m)| request(*i, m, false, None))
+            .collect::<Vec<_>>(),
+    )?;
+    let binary = spec.format != spec::Format::Json;
+    let readers: Vec<decode::Request> = asked
+        .iter()
+        .zip(&writers)
+        .filter(|(_, written)| !binary || written.bytes.is_some())
+        .map(|((i, m), written)| request(*i, m, true, written.bytes.clone()))
+        .collect();
+    let mut readers = project.decode(&readers)?.into_iter();
+    let mut out = Vec::new();
+    for written in writers {
+        let read = if !binary || written.bytes.is_some() {
+            readers
+                .next()
+                .ok_or_else(|| anyhow!("the decoder gave fewer answers than asked"))?
+        } else {
+            decode::Decoded {
+                value: None,
+                error: Some("not read: the writer's type wrote nothing".into()),
+                bytes: None,
+            }
+        };
+        out.push((written, read));
+    }
+    Ok(out)
 }
 
 /// The spec's message (its path, the decoder's key) of a witness's finding, by the finding's type name

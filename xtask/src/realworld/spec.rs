@@ -34,6 +34,10 @@ pub struct Spec {
     /// Features the side-by-side build enables (default features stay on).
     #[serde(default)]
     pub features: Vec<String>,
+    /// The format the crate's messages are sent in: the injected protocol declares it, and the
+    /// side-by-side build decodes every witness with its codec (default: `json`).
+    #[serde(default)]
+    pub format: Format,
     /// The messages.
     #[serde(rename = "message")]
     pub messages: Vec<MessageSpec>,
@@ -53,6 +57,36 @@ pub struct Spec {
     /// hand-written impls are exactly that shape; docs/realworld.md says which and why.
     #[serde(default)]
     pub shapes: BTreeMap<String, String>,
+}
+
+/// A wire format a spec's messages are sent in, as the contract's `format` keyword names it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+pub enum Format {
+    /// serde_json (the default).
+    #[default]
+    #[serde(rename = "json")]
+    Json,
+    /// CBOR, through ciborium (`into_writer` / `from_reader`).
+    #[serde(rename = "cbor")]
+    Cbor,
+    /// MessagePack with structs as maps: rmp-serde's `to_vec_named`, read with `from_slice`.
+    #[serde(rename = "msgpack")]
+    Msgpack,
+    /// MessagePack with structs as arrays: rmp-serde's default `to_vec`, read with `from_slice`.
+    #[serde(rename = "msgpack-compact")]
+    MsgpackCompact,
+}
+
+impl Format {
+    /// The contract's keyword (`#[wire(format = "...")]`).
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Cbor => "cbor",
+            Format::Msgpack => "msgpack",
+            Format::MsgpackCompact => "msgpack-compact",
+        }
+    }
 }
 
 /// A message: a type of the crate that goes over the wire.
@@ -345,10 +379,14 @@ pub fn message_attrs(spec: &Spec, message: &MessageSpec, indent: &str) -> String
 
 /// The protocol marker appended to the crate root.
 pub fn protocol_marker(spec: &Spec, version: &Version) -> String {
+    let format = match spec.format {
+        Format::Json => String::new(),
+        other => format!(", format = {:?}", other.keyword()),
+    };
     format!(
         "\n/// Injected by `cargo xtask realworld`: the protocol the replay checks.\n\
          #[derive(::wirecheck::Protocol)]\n\
-         #[wire(name = {:?}, version = \"{version}\")]\n\
+         #[wire(name = {:?}, version = \"{version}\"{format})]\n\
          pub struct {MARKER};\n",
         spec.protocol
     )

@@ -10,7 +10,7 @@ use serde_json::json;
 
 use super::decode::{self, Decoded};
 use super::sources::{self, Repo};
-use super::spec::{self, Spec};
+use super::spec::{self, Format, Spec};
 use super::{FindingJson, Verdict, check_pair, classify, first_difference};
 
 const SPEC: &str = r#"
@@ -280,6 +280,59 @@ fn a_message_declared_twice_needs_its_file_named() {
 }
 
 #[test]
+fn a_spec_names_its_format_which_the_protocol_marker_declares() {
+    let version = Version::new(0, 1, 0);
+    assert_eq!(spec().format, Format::Json);
+    assert!(!spec::protocol_marker(&spec(), &version).contains("format"));
+    for (keyword, format) in [
+        ("cbor", Format::Cbor),
+        ("msgpack", Format::Msgpack),
+        ("msgpack-compact", Format::MsgpackCompact),
+        ("json", Format::Json),
+    ] {
+        let text = SPEC.replace("versions =", &format!("format = \"{keyword}\"\nversions ="));
+        let s = Spec::parse(&text).unwrap();
+        assert_eq!((s.format, s.format.keyword()), (format, keyword));
+        let marker = spec::protocol_marker(&s, &version);
+        assert_eq!(
+            marker.contains(&format!(", format = \"{keyword}\")]")),
+            format != Format::Json,
+            "{marker}"
+        );
+    }
+    let bad = SPEC.replace("versions =", "format = \"bson\"\nversions =");
+    let err = format!("{:#}", Spec::parse(&bad).unwrap_err());
+    assert!(err.contains("bson") && err.contains("msgpack-compact"), "{err}");
+}
+
+#[test]
+fn a_binary_format_decodes_with_the_workspace_codec() {
+    let workspace = crate::workspace_root().join("Cargo.toml");
+    assert_eq!(decode::codec_dependency(Format::Json, &workspace).unwrap(), None);
+    let dev: toml::Table = fs::read_to_string(&workspace).unwrap().parse().unwrap();
+    for (format, package, calls) in [
+        (Format::Cbor, "ciborium", ["ciborium::into_writer", "ciborium::from_reader"]),
+        (Format::Msgpack, "rmp-serde", ["rmp_serde::to_vec_named", "rmp_serde::from_slice"]),
+        (Format::MsgpackCompact, "rmp-serde", ["rmp_serde::to_vec(", "rmp_serde::from_slice"]),
+    ] {
+        let line = decode::codec_dependency(format, &workspace).unwrap().unwrap();
+        let version = dev["dev-dependencies"][package].as_str().unwrap();
+        assert_eq!(line, format!("{package} = \"{version}\""));
+        let code = decode::codec_rs(format);
+        for call in calls {
+            assert!(code.contains(call), "{format:?} calls {call}:\n{code}");
+        }
+        assert!(code.contains("fn roundtrip") && !code.contains("SHOWN"), "{code}");
+    }
+    assert!(!decode::codec_rs(Format::Json).contains("ciborium"));
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("Cargo.toml");
+    fs::write(&missing, "[dev-dependencies]\nserde = \"1\"\n").unwrap();
+    let err = decode::codec_dependency(Format::Cbor, &missing).unwrap_err().to_string();
+    assert!(err.contains("ciborium") && err.contains("cbor"), "{err}");
+}
+
+#[test]
 fn a_staged_release_has_a_package_name_of_its_own_and_only_its_library() {
     let dir = tempfile::tempdir().unwrap();
     let package = dir.path().join("package");
@@ -320,10 +373,10 @@ fn a_staged_release_has_a_package_name_of_its_own_and_only_its_library() {
     let main = decode::main_rs(&s, &declared);
     assert!(
         main.contains(
-            r#"("0.1.0", "wire::Pong") => roundtrip::<v0_1_0::wire::Pong<'static>>(json),"#
+            r#"("0.1.0", "wire::Pong") => roundtrip::<v0_1_0::wire::Pong<'static>>(json, bytes),"#
         )
     );
-    let cargo = decode::manifest(&s, &declared, dir.path(), "decode");
+    let cargo = decode::manifest(&s, &declared, dir.path(), "decode", None);
     assert!(
         cargo.contains(r#"v0_1_0 = { package = "demo-proto-0-1-0", path = "#),
         "{cargo}"
@@ -378,6 +431,7 @@ fn value(v: serde_json::Value) -> Decoded {
     Decoded {
         value: Some(v),
         error: None,
+        bytes: None,
     }
 }
 
@@ -385,6 +439,7 @@ fn error(e: &str) -> Decoded {
     Decoded {
         value: None,
         error: Some(e.into()),
+        bytes: None,
     }
 }
 
