@@ -495,7 +495,12 @@ fn decode_asked(
         decode::Request {
             version: if reader { &w.reader } else { &w.writer }.to_string(),
             message: message.to_owned(),
-            json: w.finding.witness.as_ref().unwrap_or(&Value::Null).to_string(),
+            json: w
+                .finding
+                .witness
+                .as_ref()
+                .unwrap_or(&Value::Null)
+                .to_string(),
             bytes,
         }
     };

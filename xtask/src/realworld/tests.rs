@@ -302,33 +302,58 @@ fn a_spec_names_its_format_which_the_protocol_marker_declares() {
     }
     let bad = SPEC.replace("versions =", "format = \"bson\"\nversions =");
     let err = format!("{:#}", Spec::parse(&bad).unwrap_err());
-    assert!(err.contains("bson") && err.contains("msgpack-compact"), "{err}");
+    assert!(
+        err.contains("bson") && err.contains("msgpack-compact"),
+        "{err}"
+    );
 }
 
 #[test]
 fn a_binary_format_decodes_with_the_workspace_codec() {
     let workspace = crate::workspace_root().join("Cargo.toml");
-    assert_eq!(decode::codec_dependency(Format::Json, &workspace).unwrap(), None);
+    assert_eq!(
+        decode::codec_dependency(Format::Json, &workspace).unwrap(),
+        None
+    );
     let dev: toml::Table = fs::read_to_string(&workspace).unwrap().parse().unwrap();
     for (format, package, calls) in [
-        (Format::Cbor, "ciborium", ["ciborium::into_writer", "ciborium::from_reader"]),
-        (Format::Msgpack, "rmp-serde", ["rmp_serde::to_vec_named", "rmp_serde::from_slice"]),
-        (Format::MsgpackCompact, "rmp-serde", ["rmp_serde::to_vec(", "rmp_serde::from_slice"]),
+        (
+            Format::Cbor,
+            "ciborium",
+            ["ciborium::into_writer", "ciborium::from_reader"],
+        ),
+        (
+            Format::Msgpack,
+            "rmp-serde",
+            ["rmp_serde::to_vec_named", "rmp_serde::from_slice"],
+        ),
+        (
+            Format::MsgpackCompact,
+            "rmp-serde",
+            ["rmp_serde::to_vec(", "rmp_serde::from_slice"],
+        ),
     ] {
-        let line = decode::codec_dependency(format, &workspace).unwrap().unwrap();
+        let line = decode::codec_dependency(format, &workspace)
+            .unwrap()
+            .unwrap();
         let version = dev["dev-dependencies"][package].as_str().unwrap();
         assert_eq!(line, format!("{package} = \"{version}\""));
         let code = decode::codec_rs(format);
         for call in calls {
             assert!(code.contains(call), "{format:?} calls {call}:\n{code}");
         }
-        assert!(code.contains("fn roundtrip") && !code.contains("SHOWN"), "{code}");
+        assert!(
+            code.contains("fn roundtrip") && !code.contains("SHOWN"),
+            "{code}"
+        );
     }
     assert!(!decode::codec_rs(Format::Json).contains("ciborium"));
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("Cargo.toml");
     fs::write(&missing, "[dev-dependencies]\nserde = \"1\"\n").unwrap();
-    let err = decode::codec_dependency(Format::Cbor, &missing).unwrap_err().to_string();
+    let err = decode::codec_dependency(Format::Cbor, &missing)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("ciborium") && err.contains("cbor"), "{err}");
 }
 
@@ -371,11 +396,9 @@ fn a_staged_release_has_a_package_name_of_its_own_and_only_its_library() {
         .into_iter()
         .collect();
     let main = decode::main_rs(&s, &declared);
-    assert!(
-        main.contains(
-            r#"("0.1.0", "wire::Pong") => roundtrip::<v0_1_0::wire::Pong<'static>>(json, bytes),"#
-        )
-    );
+    assert!(main.contains(
+        r#"("0.1.0", "wire::Pong") => roundtrip::<v0_1_0::wire::Pong<'static>>(json, bytes),"#
+    ));
     let cargo = decode::manifest(&s, &declared, dir.path(), "decode", None);
     assert!(
         cargo.contains(r#"v0_1_0 = { package = "demo-proto-0-1-0", path = "#),
