@@ -458,17 +458,17 @@ fn decode_witnesses(
         spec.krate,
         started.elapsed().as_secs_f64()
     );
-    let asked: Vec<(usize, &str)> = witnesses
+    let asked: Vec<Asked> = witnesses
         .iter()
         .enumerate()
-        .filter_map(|(i, w)| message_id(spec, w, declared).map(|id| (i, id)))
+        .filter_map(|(i, w)| message_ids(spec, w, declared).map(|ids| (i, ids)))
         .collect();
     let answers = decode_asked(spec, &project, witnesses, &asked)?;
     for (i, w) in witnesses.iter_mut().enumerate() {
         if !asked.iter().any(|(a, _)| *a == i) {
             w.verdict = Verdict::Untried(format!(
-                "{} is not a message of the spec in both {} and {}",
-                w.finding.message_type, w.writer, w.reader
+                "{} (topic `{}`) has no message of the spec on its topic in both {} and {}",
+                w.finding.message_type, w.finding.topic, w.writer, w.reader
             ));
         }
     }
@@ -480,7 +480,10 @@ fn decode_witnesses(
     Ok(())
 }
 
-/// The writer's and the reader's answers for each asked witness (its index, its message). In JSON both
+/// A witness sent to the decoder: its index, and its writer's and reader's messages ([`message_ids`]).
+type Asked<'s> = (usize, (&'s str, &'s str));
+
+/// The writer's and the reader's answers for each asked witness. In JSON both
 /// read the witness's text; in a binary format the writer's type reads the witness and writes it with
 /// the codec, and the reader's type reads those bytes (a writer that wrote nothing leaves the reader
 /// unasked: the witness is unproducible).
@@ -488,13 +491,13 @@ fn decode_asked(
     spec: &Spec,
     project: &decode::Project,
     witnesses: &[Witness],
-    asked: &[(usize, &str)],
+    asked: &[Asked],
 ) -> Result<Vec<(decode::Decoded, decode::Decoded)>> {
-    let request = |i: usize, message: &str, reader: bool, bytes: Option<String>| {
+    let request = |i: usize, ids: (&str, &str), reader: bool, bytes: Option<String>| {
         let w = &witnesses[i];
         decode::Request {
             version: if reader { &w.reader } else { &w.writer }.to_string(),
-            message: message.to_owned(),
+            message: if reader { ids.1 } else { ids.0 }.to_owned(),
             json: w
                 .finding
                 .witness
@@ -507,7 +510,7 @@ fn decode_asked(
     let writers = project.decode(
         &asked
             .iter()
-            .map(|(i, m)| request(*i, m, false, None))
+            .map(|(i, m)| request(*i, *m, false, None))
             .collect::<Vec<_>>(),
     )?;
     let binary = spec.format != spec::Format::Json;
@@ -515,7 +518,7 @@ fn decode_asked(
         .iter()
         .zip(&writers)
         .filter(|(_, written)| !binary || written.bytes.is_some())
-        .map(|((i, m), written)| request(*i, m, true, written.bytes.clone()))
+        .map(|((i, m), written)| request(*i, *m, true, written.bytes.clone()))
         .collect();
     let mut readers = project.decode(&readers)?.into_iter();
     let mut out = Vec::new();
@@ -536,22 +539,38 @@ fn decode_asked(
     Ok(out)
 }
 
-/// The spec's message (its path, the decoder's key) of a witness's finding, by the finding's type name
-/// and topic, when both releases declare it: the witnesses sent to the decoder.
-fn message_id<'s>(
+/// The spec's messages (their paths, the decoder's keys) a witness is decoded with: the writer's and the
+/// reader's, or `None` when a release has none. A release's message is the one the finding names (its type
+/// name and topic) when the release declares it, else the only message of the same topic and kind the
+/// release declares: a type renamed on its topic (pueue-lib's `Message` became `Request`), which the
+/// checker compares as one message, is decoded with each release's own type.
+fn message_ids<'s>(
     spec: &'s Spec,
     w: &Witness,
     declared: &BTreeMap<Version, Vec<String>>,
-) -> Option<&'s str> {
-    let id = spec
-        .message_of(&w.finding.message_type, &w.finding.topic)?
-        .plain_path();
-    let has = |version: &Version| {
-        declared
-            .get(version)
-            .is_some_and(|m| m.iter().any(|n| n == id))
+) -> Option<(&'s str, &'s str)> {
+    let named = spec.message_of(&w.finding.message_type, &w.finding.topic)?;
+    let of = |version: &Version| {
+        let has = |id: &str| {
+            declared
+                .get(version)
+                .is_some_and(|m| m.iter().any(|n| n == id))
+        };
+        if has(named.plain_path()) {
+            return Some(named.plain_path());
+        }
+        let mut same_topic = spec
+            .messages
+            .iter()
+            .filter(|m| m.topic == named.topic && m.kind == named.kind)
+            .map(spec::MessageSpec::plain_path)
+            .filter(|id| has(id));
+        match (same_topic.next(), same_topic.next()) {
+            (Some(id), None) => Some(id),
+            _ => None,
+        }
     };
-    (has(&w.writer) && has(&w.reader)).then_some(id)
+    Some((of(&w.writer)?, of(&w.reader)?))
 }
 
 /// The verdict on a witness from what the writer's and the reader's types made of it (see

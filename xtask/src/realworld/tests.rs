@@ -11,7 +11,7 @@ use serde_json::json;
 use super::decode::{self, Decoded};
 use super::sources::{self, Repo};
 use super::spec::{self, Format, Spec};
-use super::{FindingJson, Verdict, check_pair, classify, first_difference};
+use super::{FindingJson, Verdict, Witness, check_pair, classify, first_difference, message_ids};
 
 const SPEC: &str = r#"
 crate = "demo-proto"
@@ -464,6 +464,47 @@ fn error(e: &str) -> Decoded {
         error: Some(e.into()),
         bytes: None,
     }
+}
+
+#[test]
+fn a_type_renamed_on_its_topic_is_decoded_with_each_releases_own_type() {
+    let text =
+        format!("{SPEC}\n[[message]]\ntype = \"Hello\"\nkind = \"request\"\ntopic = \"ping\"\n");
+    let s = Spec::parse(&text).unwrap();
+    let (v1, v2) = (Version::new(0, 1, 0), Version::new(0, 2, 0));
+    let declared = [
+        (v1.clone(), vec!["Ping".to_owned(), "Gone".to_owned()]),
+        (v2.clone(), vec!["Hello".to_owned(), "Gone".to_owned()]),
+    ]
+    .into_iter()
+    .collect();
+    let witness = |name: &str, topic: &str, writer: &Version, reader: &Version| Witness {
+        pair: 0,
+        finding: FindingJson {
+            message_type: name.into(),
+            topic: topic.into(),
+            ..finding("variant_removed")
+        },
+        writer: writer.clone(),
+        reader: reader.clone(),
+        verdict: Verdict::Untried(String::new()),
+    };
+    let ids = |w: &Witness| message_ids(&s, w, &declared);
+    assert_eq!(
+        ids(&witness("Hello", "ping", &v1, &v2)),
+        Some(("Ping", "Hello"))
+    );
+    assert_eq!(
+        ids(&witness("Hello", "ping", &v2, &v1)),
+        Some(("Hello", "Ping"))
+    );
+    assert_eq!(
+        ids(&witness("Gone", "gone", &v1, &v2)),
+        Some(("Gone", "Gone"))
+    );
+    // No message on the topic in one release, or a name the spec does not list: not decoded.
+    assert_eq!(ids(&witness("Pong", "ping", &v1, &v2)), None);
+    assert_eq!(ids(&witness("Other", "ping", &v1, &v2)), None);
 }
 
 #[test]
