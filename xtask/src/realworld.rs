@@ -541,7 +541,8 @@ fn decode_asked(
 
 /// The spec's messages (their paths, the decoder's keys) a witness is decoded with: the writer's and the
 /// reader's, or `None` when a release has none. A release's message is the one the finding names (its type
-/// name and topic) when the release declares it, else the only message of the same topic and kind the
+/// name and topic, at the place the release declares it: a type moved to another module is listed once
+/// per place) when the release declares it, else the only message of the same topic and kind the
 /// release declares: a type renamed on its topic (pueue-lib's `Message` became `Request`), which the
 /// checker compares as one message, is decoded with each release's own type.
 fn message_ids<'s>(
@@ -549,22 +550,23 @@ fn message_ids<'s>(
     w: &Witness,
     declared: &BTreeMap<Version, Vec<String>>,
 ) -> Option<(&'s str, &'s str)> {
-    let named = spec.message_of(&w.finding.message_type, &w.finding.topic)?;
+    let named = spec.messages_of(&w.finding.message_type, &w.finding.topic);
+    let kind = &named.first()?.kind;
     let of = |version: &Version| {
-        let has = |id: &str| {
+        let has = |id: &&str| {
             declared
                 .get(version)
                 .is_some_and(|m| m.iter().any(|n| n == id))
         };
-        if has(named.plain_path()) {
-            return Some(named.plain_path());
+        if let Some(id) = named.iter().map(|m| m.plain_path()).find(has) {
+            return Some(id);
         }
         let mut same_topic = spec
             .messages
             .iter()
-            .filter(|m| m.topic == named.topic && m.kind == named.kind)
+            .filter(|m| m.topic == w.finding.topic && &m.kind == kind)
             .map(spec::MessageSpec::plain_path)
-            .filter(|id| has(id));
+            .filter(has);
         match (same_topic.next(), same_topic.next()) {
             (Some(id), None) => Some(id),
             _ => None,

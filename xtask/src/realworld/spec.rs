@@ -12,7 +12,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result, bail, ensure};
-use semver::Version;
+use semver::{Version, VersionReq};
 use serde::Deserialize;
 
 /// The name of the protocol marker struct injected at the end of the crate root.
@@ -107,6 +107,10 @@ pub struct MessageSpec {
     pub topic: String,
     /// The `type` of the message that answers it, if any.
     pub responds: Option<String>,
+    /// The releases that declare it here (`"<0.30.0"`; default: every release that has the declaration).
+    /// A type a release moved to another module is listed once per place, each with its releases, none
+    /// in two (a finding names a message by its type name and topic).
+    pub releases: Option<VersionReq>,
 }
 
 impl MessageSpec {
@@ -121,6 +125,11 @@ impl MessageSpec {
     pub fn plain_path(&self) -> &str {
         let path = self.rust_path();
         path.split('<').next().unwrap_or(path).trim()
+    }
+
+    /// Whether `version` may declare this message here (its `releases`).
+    pub fn in_release(&self, version: &Version) -> bool {
+        self.releases.as_ref().is_none_or(|r| r.matches(version))
     }
 
     /// Whether `reference` (a `responds` value) names this message: its type name or its path.
@@ -171,16 +180,25 @@ impl Spec {
                 self.krate,
                 m.plain_path()
             );
-            ensure!(
-                self.messages[..i]
+            let both = |o: &MessageSpec| {
+                self.versions
                     .iter()
-                    .all(|o| o.name != m.name || o.topic != m.topic),
-                "{}: two messages named {} have the topic `{}`: a finding names a message by its type \
-                 name and topic",
-                self.krate,
-                m.name,
-                m.topic
-            );
+                    .find(|v| o.in_release(v) && m.in_release(v))
+            };
+            if let Some(o) = self.messages[..i]
+                .iter()
+                .find(|o| o.name == m.name && o.topic == m.topic && both(o).is_some())
+            {
+                bail!(
+                    "{}: two messages named {} have the topic `{}` in {}: a finding names a message by \
+                     its type name and topic (a type moved to another module is listed once per place, \
+                     each with the `releases` that declare it there, none in two)",
+                    self.krate,
+                    m.name,
+                    m.topic,
+                    both(o).map(Version::to_string).unwrap_or_default()
+                );
+            }
             ensure!(
                 ["request", "response", "event", "record"].contains(&m.kind.as_str()),
                 "{}: {}: kind `{}` is none of request, response, event, record",
@@ -226,11 +244,13 @@ impl Spec {
         self.messages.iter().find(|m| m.plain_path() == id)
     }
 
-    /// The message a finding names, by its type name and topic.
-    pub fn message_of(&self, name: &str, topic: &str) -> Option<&MessageSpec> {
+    /// Every place of the message a finding names, by its type name and topic: one, or one per module a
+    /// release moved the type to.
+    pub fn messages_of(&self, name: &str, topic: &str) -> Vec<&MessageSpec> {
         self.messages
             .iter()
-            .find(|m| m.name == name && m.topic == topic)
+            .filter(|m| m.name == name && m.topic == topic)
+            .collect()
     }
 
     /// The message a `responds` value names (its type name or its path).
@@ -411,7 +431,7 @@ pub fn inject(spec: &Spec, version: &Version, dir: &Path, root_file: &str) -> Re
     };
     let mut sites: BTreeMap<String, Vec<(usize, String)>> = BTreeMap::new();
     let mut injection = Injection::default();
-    for message in &spec.messages {
+    for message in spec.messages.iter().filter(|m| m.in_release(version)) {
         let candidates: Vec<&String> = match &message.file {
             Some(file) => files.iter().filter(|f| *f == file).collect(),
             None => files.iter().collect(),

@@ -160,10 +160,12 @@ topic = "health"
 fn messages_sharing_a_type_name_are_told_apart_by_path_and_topic() {
     let s = Spec::parse(SAME_NAMES).unwrap();
     assert_eq!(s.message("health::Response").unwrap().topic, "health");
-    assert_eq!(
-        s.message_of("Response", "status").unwrap().plain_path(),
-        "status::Response"
-    );
+    let paths: Vec<&str> = s
+        .messages_of("Response", "status")
+        .iter()
+        .map(|m| m.plain_path())
+        .collect();
+    assert_eq!(paths, ["status::Response"]);
     let attrs = spec::message_attrs(&s, &s.messages[0], "");
     assert!(
         attrs.contains("responds = crate::status::Response"),
@@ -505,6 +507,76 @@ fn a_type_renamed_on_its_topic_is_decoded_with_each_releases_own_type() {
     // No message on the topic in one release, or a name the spec does not list: not decoded.
     assert_eq!(ids(&witness("Pong", "ping", &v1, &v2)), None);
     assert_eq!(ids(&witness("Other", "ping", &v1, &v2)), None);
+}
+
+/// `Pong` moved from `wire` to `proto` in 0.2.0: listed once per place, each with its releases.
+const MOVED: &str = r#"
+crate = "demo-proto"
+protocol = "demo"
+about = "a type moved to another module"
+versions = ["0.1.0", "0.2.0"]
+
+[[message]]
+type = "Pong"
+path = "wire::Pong<'static>"
+file = "src/wire/mod.rs"
+releases = "<0.2.0"
+kind = "response"
+topic = "ping"
+
+[[message]]
+type = "Pong"
+path = "proto::Pong"
+file = "src/proto.rs"
+releases = ">=0.2.0"
+kind = "response"
+topic = "ping"
+"#;
+
+#[test]
+fn a_type_moved_to_another_module_is_listed_once_per_place() {
+    let s = Spec::parse(MOVED).unwrap();
+    let (v1, v2) = (Version::new(0, 1, 0), Version::new(0, 2, 0));
+    let dir = tempfile::tempdir().unwrap();
+    write_package(dir.path(), "0.1.0", "    pub id: u32,\n");
+    fs::write(
+        dir.path().join("src/proto.rs"),
+        "#[derive(serde::Serialize)]\npub struct Pong { pub text: String }\n",
+    )
+    .unwrap();
+    // Both files declare a `Pong`: each release takes only the place its releases name.
+    for (version, place) in [(&v1, "wire::Pong"), (&v2, "proto::Pong")] {
+        let injection = spec::inject(&s, version, dir.path(), "src/lib.rs").unwrap();
+        assert_eq!(injection.injected, [place]);
+        assert!(injection.missing.is_empty());
+    }
+    let declared = [
+        (v1.clone(), vec!["wire::Pong".to_owned()]),
+        (v2.clone(), vec!["proto::Pong".to_owned()]),
+    ]
+    .into_iter()
+    .collect();
+    let w = Witness {
+        pair: 0,
+        finding: FindingJson {
+            message_type: "Pong".into(),
+            topic: "ping".into(),
+            ..finding("field_removed")
+        },
+        writer: v2.clone(),
+        reader: v1.clone(),
+        verdict: Verdict::Untried(String::new()),
+    };
+    assert_eq!(
+        message_ids(&s, &w, &declared),
+        Some(("proto::Pong", "wire::Pong"))
+    );
+    let overlapping = MOVED.replace(r#"releases = ">=0.2.0""#, r#"releases = ">=0.1.0""#);
+    let err = format!("{:#}", Spec::parse(&overlapping).unwrap_err());
+    assert!(err.contains("have the topic `ping` in 0.1.0"), "{err}");
+    let unbounded = MOVED.replace("releases = \"<0.2.0\"\n", "");
+    let err = format!("{:#}", Spec::parse(&unbounded).unwrap_err());
+    assert!(err.contains("`releases`"), "{err}");
 }
 
 #[test]
