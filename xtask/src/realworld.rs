@@ -10,6 +10,8 @@
 //! Everything lives under `target/realworld/` and is reused by the next run (sources, staged packages,
 //! lock files, the side-by-side build); the git repositories are rebuilt each run from the specs.
 
+#[cfg(test)]
+mod codec_tests;
 mod decode;
 mod siblings;
 mod sources;

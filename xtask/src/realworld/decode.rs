@@ -54,6 +54,7 @@ pub struct Project {
     dir: PathBuf,
     target_dir: PathBuf,
     name: String,
+    offline: bool,
 }
 
 impl Project {
@@ -78,13 +79,26 @@ impl Project {
             dir: dir.to_path_buf(),
             target_dir: target_dir.to_path_buf(),
             name,
+            offline: false,
         })
+    }
+
+    /// Builds without the network (cargo's `--offline`: every dependency from its local cache), as
+    /// the offline tests do.
+    #[cfg(test)]
+    pub fn offline(self) -> Project {
+        Project {
+            offline: true,
+            ..self
+        }
     }
 
     /// Builds the project (every release compiled side by side).
     pub fn build(&self) -> Result<()> {
         let output = Command::new(sources::cargo())
-            .args(["build", "--quiet", "--manifest-path"])
+            .args(["build", "--quiet"])
+            .args(self.offline.then_some("--offline"))
+            .arg("--manifest-path")
             .arg(self.dir.join("Cargo.toml"))
             .env("CARGO_TARGET_DIR", &self.target_dir)
             .output()
@@ -281,7 +295,7 @@ pub fn codec_rs(format: Format) -> String {
         ),
     };
     let shown = if format == Format::MsgpackCompact {
-        "encode(value).ok().and_then(|bytes| decode_bytes::<Value>(&bytes).ok()).map_or_else(|| serde_json::to_value(value), Ok)"
+        "encode(value).ok().and_then(|bytes| decode_bytes::<Shown>(&bytes).ok()).map_or_else(|| serde_json::to_value(value), |s| Ok(s.0))"
     } else {
         "serde_json::to_value(value)"
     };
@@ -296,7 +310,7 @@ fn encode<T: serde::Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, String> {{
 fn decode_bytes<T: serde::de::DeserializeOwned>(bytes: &[u8]) -> Result<T, String> {{
     {decode}
 }}
-{BINARY_ROUNDTRIP}"#,
+{BINARY_ROUNDTRIP}{SHOWN_VALUE}"#,
         keyword = format.keyword(),
     )
     .replace("SHOWN", shown)
@@ -311,6 +325,73 @@ fn roundtrip<T: serde::de::DeserializeOwned + serde::Serialize>(json: &str, _byt
             Err(e) => json!({ "error": format!("decoded, but re-serializing failed: {e}") }),
         },
         Err(e) => json!({ "error": e.to_string() }),
+    }
+}
+"#;
+
+/// `Shown`: a value of the format's data model read back as JSON, byte strings as arrays of numbers
+/// (serde_json's `Value` rejects them), map keys as strings. msgpack-compact's rendering of a value: the
+/// arrays its structs are written as.
+const SHOWN_VALUE: &str = r#"
+struct Shown(Value);
+
+impl<'de> serde::Deserialize<'de> for Shown {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(ShownVisitor).map(Shown)
+    }
+}
+
+struct ShownVisitor;
+
+impl<'de> serde::de::Visitor<'de> for ShownVisitor {
+    type Value = Value;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("any value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(v.into())
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(v.into())
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(v.into())
+    }
+    fn visit_bytes<E>(self, v: &[u8]) -> Result<Value, E> {
+        Ok(v.iter().map(|b| Value::from(*b)).collect())
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(Shown(v)) = a.next_element()? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Value, A::Error> {
+        let mut out = serde_json::Map::new();
+        while let Some((Shown(k), Shown(v))) = a.next_entry()? {
+            let key = match k {
+                Value::String(s) => s,
+                other => other.to_string(),
+            };
+            out.insert(key, v);
+        }
+        Ok(Value::Object(out))
     }
 }
 "#;
