@@ -10,6 +10,8 @@
 //! Everything lives under `target/realworld/` and is reused by the next run (sources, staged packages,
 //! lock files, the side-by-side build); the git repositories are rebuilt each run from the specs.
 
+#[cfg(test)]
+mod codec_tests;
 mod decode;
 mod siblings;
 mod sources;
@@ -458,55 +460,121 @@ fn decode_witnesses(
         spec.krate,
         started.elapsed().as_secs_f64()
     );
-    let mut requests = Vec::new();
-    for w in witnesses.iter_mut() {
-        let Some(message) = message_id(spec, w, declared) else {
+    let asked: Vec<Asked> = witnesses
+        .iter()
+        .enumerate()
+        .filter_map(|(i, w)| message_ids(spec, w, declared).map(|ids| (i, ids)))
+        .collect();
+    let answers = decode_asked(spec, &project, witnesses, &asked)?;
+    for (i, w) in witnesses.iter_mut().enumerate() {
+        if !asked.iter().any(|(a, _)| *a == i) {
             w.verdict = Verdict::Untried(format!(
-                "{} is not a message of the spec in both {} and {}",
-                w.finding.message_type, w.writer, w.reader
+                "{} (topic `{}`) has no message of the spec on its topic in both {} and {}",
+                w.finding.message_type, w.finding.topic, w.writer, w.reader
             ));
-            continue;
-        };
-        let json = serde_json::to_string(w.finding.witness.as_ref().unwrap_or(&Value::Null))?;
-        for version in [&w.writer, &w.reader] {
-            requests.push(decode::Request {
-                version: version.to_string(),
-                message: message.to_owned(),
-                json: json.clone(),
-            });
         }
     }
-    let answers = project.decode(&requests)?;
-    let mut answers = answers.into_iter();
-    for w in witnesses.iter_mut() {
-        if matches!(w.verdict, Verdict::Untried(_)) && message_id(spec, w, declared).is_none() {
-            continue;
-        }
-        let (Some(writer), Some(reader)) = (answers.next(), answers.next()) else {
-            bail!("the decoder gave fewer answers than asked");
-        };
+    for ((i, _), (writer, reader)) in asked.iter().zip(answers) {
+        let w = &mut witnesses[*i];
         let witness = w.finding.witness.clone().unwrap_or(Value::Null);
         w.verdict = classify(&w.finding, &witness, writer, reader);
     }
     Ok(())
 }
 
-/// The spec's message (its path, the decoder's key) of a witness's finding, by the finding's type name
-/// and topic, when both releases declare it: the witnesses sent to the decoder.
-fn message_id<'s>(
+/// A witness sent to the decoder: its index, and its writer's and reader's messages ([`message_ids`]).
+type Asked<'s> = (usize, (&'s str, &'s str));
+
+/// The writer's and the reader's answers for each asked witness. In JSON both
+/// read the witness's text; in a binary format the writer's type reads the witness and writes it with
+/// the codec, and the reader's type reads those bytes (a writer that wrote nothing leaves the reader
+/// unasked: the witness is unproducible).
+fn decode_asked(
+    spec: &Spec,
+    project: &decode::Project,
+    witnesses: &[Witness],
+    asked: &[Asked],
+) -> Result<Vec<(decode::Decoded, decode::Decoded)>> {
+    let request = |i: usize, ids: (&str, &str), reader: bool, bytes: Option<String>| {
+        let w = &witnesses[i];
+        decode::Request {
+            version: if reader { &w.reader } else { &w.writer }.to_string(),
+            message: if reader { ids.1 } else { ids.0 }.to_owned(),
+            json: w
+                .finding
+                .witness
+                .as_ref()
+                .unwrap_or(&Value::Null)
+                .to_string(),
+            bytes,
+        }
+    };
+    let writers = project.decode(
+        &asked
+            .iter()
+            .map(|(i, m)| request(*i, *m, false, None))
+            .collect::<Vec<_>>(),
+    )?;
+    let binary = spec.format != spec::Format::Json;
+    let readers: Vec<decode::Request> = asked
+        .iter()
+        .zip(&writers)
+        .filter(|(_, written)| !binary || written.bytes.is_some())
+        .map(|((i, m), written)| request(*i, *m, true, written.bytes.clone()))
+        .collect();
+    let mut readers = project.decode(&readers)?.into_iter();
+    let mut out = Vec::new();
+    for written in writers {
+        let read = if !binary || written.bytes.is_some() {
+            readers
+                .next()
+                .ok_or_else(|| anyhow!("the decoder gave fewer answers than asked"))?
+        } else {
+            decode::Decoded {
+                value: None,
+                error: Some("not read: the writer's type wrote nothing".into()),
+                bytes: None,
+            }
+        };
+        out.push((written, read));
+    }
+    Ok(out)
+}
+
+/// The spec's messages (their paths, the decoder's keys) a witness is decoded with: the writer's and the
+/// reader's, or `None` when a release has none. A release's message is the one the finding names (its type
+/// name and topic, at the place the release declares it: a type moved to another module is listed once
+/// per place) when the release declares it, else the only message of the same topic and kind the
+/// release declares: a type renamed on its topic (pueue-lib's `Message` became `Request`), which the
+/// checker compares as one message, is decoded with each release's own type.
+fn message_ids<'s>(
     spec: &'s Spec,
     w: &Witness,
     declared: &BTreeMap<Version, Vec<String>>,
-) -> Option<&'s str> {
-    let id = spec
-        .message_of(&w.finding.message_type, &w.finding.topic)?
-        .plain_path();
-    let has = |version: &Version| {
-        declared
-            .get(version)
-            .is_some_and(|m| m.iter().any(|n| n == id))
+) -> Option<(&'s str, &'s str)> {
+    let named = spec.messages_of(&w.finding.message_type, &w.finding.topic);
+    let kind = &named.first()?.kind;
+    let of = |version: &Version| {
+        let has = |id: &&str| {
+            declared
+                .get(version)
+                .is_some_and(|m| m.iter().any(|n| n == id))
+        };
+        if let Some(id) = named.iter().map(|m| m.plain_path()).find(has) {
+            return Some(id);
+        }
+        let mut same_topic = spec
+            .messages
+            .iter()
+            .filter(|m| m.topic == w.finding.topic && &m.kind == kind)
+            .map(spec::MessageSpec::plain_path)
+            .filter(has);
+        match (same_topic.next(), same_topic.next()) {
+            (Some(id), None) => Some(id),
+            _ => None,
+        }
     };
-    (has(&w.writer) && has(&w.reader)).then_some(id)
+    Some((of(&w.writer)?, of(&w.reader)?))
 }
 
 /// The verdict on a witness from what the writer's and the reader's types made of it (see

@@ -12,7 +12,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result, bail, ensure};
-use semver::Version;
+use semver::{Version, VersionReq};
 use serde::Deserialize;
 
 /// The name of the protocol marker struct injected at the end of the crate root.
@@ -34,6 +34,10 @@ pub struct Spec {
     /// Features the side-by-side build enables (default features stay on).
     #[serde(default)]
     pub features: Vec<String>,
+    /// The format the crate's messages are sent in: the injected protocol declares it, and the
+    /// side-by-side build decodes every witness with its codec (default: `json`).
+    #[serde(default)]
+    pub format: Format,
     /// The messages.
     #[serde(rename = "message")]
     pub messages: Vec<MessageSpec>,
@@ -55,6 +59,36 @@ pub struct Spec {
     pub shapes: BTreeMap<String, String>,
 }
 
+/// A wire format a spec's messages are sent in, as the contract's `format` keyword names it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+pub enum Format {
+    /// serde_json (the default).
+    #[default]
+    #[serde(rename = "json")]
+    Json,
+    /// CBOR, through ciborium (`into_writer` / `from_reader`).
+    #[serde(rename = "cbor")]
+    Cbor,
+    /// MessagePack with structs as maps: rmp-serde's `to_vec_named`, read with `from_slice`.
+    #[serde(rename = "msgpack")]
+    Msgpack,
+    /// MessagePack with structs as arrays: rmp-serde's default `to_vec`, read with `from_slice`.
+    #[serde(rename = "msgpack-compact")]
+    MsgpackCompact,
+}
+
+impl Format {
+    /// The contract's keyword (`#[wire(format = "...")]`).
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Cbor => "cbor",
+            Format::Msgpack => "msgpack",
+            Format::MsgpackCompact => "msgpack-compact",
+        }
+    }
+}
+
 /// A message: a type of the crate that goes over the wire.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -73,6 +107,10 @@ pub struct MessageSpec {
     pub topic: String,
     /// The `type` of the message that answers it, if any.
     pub responds: Option<String>,
+    /// The releases that declare it here (`"<0.30.0"`; default: every release that has the declaration).
+    /// A type a release moved to another module is listed once per place, each with its releases, none
+    /// in two (a finding names a message by its type name and topic).
+    pub releases: Option<VersionReq>,
 }
 
 impl MessageSpec {
@@ -87,6 +125,11 @@ impl MessageSpec {
     pub fn plain_path(&self) -> &str {
         let path = self.rust_path();
         path.split('<').next().unwrap_or(path).trim()
+    }
+
+    /// Whether `version` may declare this message here (its `releases`).
+    pub fn in_release(&self, version: &Version) -> bool {
+        self.releases.as_ref().is_none_or(|r| r.matches(version))
     }
 
     /// Whether `reference` (a `responds` value) names this message: its type name or its path.
@@ -137,16 +180,25 @@ impl Spec {
                 self.krate,
                 m.plain_path()
             );
-            ensure!(
-                self.messages[..i]
+            let both = |o: &MessageSpec| {
+                self.versions
                     .iter()
-                    .all(|o| o.name != m.name || o.topic != m.topic),
-                "{}: two messages named {} have the topic `{}`: a finding names a message by its type \
-                 name and topic",
-                self.krate,
-                m.name,
-                m.topic
-            );
+                    .find(|v| o.in_release(v) && m.in_release(v))
+            };
+            if let Some(o) = self.messages[..i]
+                .iter()
+                .find(|o| o.name == m.name && o.topic == m.topic && both(o).is_some())
+            {
+                bail!(
+                    "{}: two messages named {} have the topic `{}` in {}: a finding names a message by \
+                     its type name and topic (a type moved to another module is listed once per place, \
+                     each with the `releases` that declare it there, none in two)",
+                    self.krate,
+                    m.name,
+                    m.topic,
+                    both(o).map(Version::to_string).unwrap_or_default()
+                );
+            }
             ensure!(
                 ["request", "response", "event", "record"].contains(&m.kind.as_str()),
                 "{}: {}: kind `{}` is none of request, response, event, record",
@@ -192,11 +244,13 @@ impl Spec {
         self.messages.iter().find(|m| m.plain_path() == id)
     }
 
-    /// The message a finding names, by its type name and topic.
-    pub fn message_of(&self, name: &str, topic: &str) -> Option<&MessageSpec> {
+    /// Every place of the message a finding names, by its type name and topic: one, or one per module a
+    /// release moved the type to.
+    pub fn messages_of(&self, name: &str, topic: &str) -> Vec<&MessageSpec> {
         self.messages
             .iter()
-            .find(|m| m.name == name && m.topic == topic)
+            .filter(|m| m.name == name && m.topic == topic)
+            .collect()
     }
 
     /// The message a `responds` value names (its type name or its path).
@@ -345,10 +399,14 @@ pub fn message_attrs(spec: &Spec, message: &MessageSpec, indent: &str) -> String
 
 /// The protocol marker appended to the crate root.
 pub fn protocol_marker(spec: &Spec, version: &Version) -> String {
+    let format = match spec.format {
+        Format::Json => String::new(),
+        other => format!(", format = {:?}", other.keyword()),
+    };
     format!(
         "\n/// Injected by `cargo xtask realworld`: the protocol the replay checks.\n\
          #[derive(::wirecheck::Protocol)]\n\
-         #[wire(name = {:?}, version = \"{version}\")]\n\
+         #[wire(name = {:?}, version = \"{version}\"{format})]\n\
          pub struct {MARKER};\n",
         spec.protocol
     )
@@ -373,7 +431,7 @@ pub fn inject(spec: &Spec, version: &Version, dir: &Path, root_file: &str) -> Re
     };
     let mut sites: BTreeMap<String, Vec<(usize, String)>> = BTreeMap::new();
     let mut injection = Injection::default();
-    for message in &spec.messages {
+    for message in spec.messages.iter().filter(|m| m.in_release(version)) {
         let candidates: Vec<&String> = match &message.file {
             Some(file) => files.iter().filter(|f| *f == file).collect(),
             None => files.iter().collect(),

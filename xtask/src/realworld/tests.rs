@@ -10,8 +10,8 @@ use serde_json::json;
 
 use super::decode::{self, Decoded};
 use super::sources::{self, Repo};
-use super::spec::{self, Spec};
-use super::{FindingJson, Verdict, check_pair, classify, first_difference};
+use super::spec::{self, Format, Spec};
+use super::{FindingJson, Verdict, Witness, check_pair, classify, first_difference, message_ids};
 
 const SPEC: &str = r#"
 crate = "demo-proto"
@@ -160,10 +160,12 @@ topic = "health"
 fn messages_sharing_a_type_name_are_told_apart_by_path_and_topic() {
     let s = Spec::parse(SAME_NAMES).unwrap();
     assert_eq!(s.message("health::Response").unwrap().topic, "health");
-    assert_eq!(
-        s.message_of("Response", "status").unwrap().plain_path(),
-        "status::Response"
-    );
+    let paths: Vec<&str> = s
+        .messages_of("Response", "status")
+        .iter()
+        .map(|m| m.plain_path())
+        .collect();
+    assert_eq!(paths, ["status::Response"]);
     let attrs = spec::message_attrs(&s, &s.messages[0], "");
     assert!(
         attrs.contains("responds = crate::status::Response"),
@@ -280,6 +282,84 @@ fn a_message_declared_twice_needs_its_file_named() {
 }
 
 #[test]
+fn a_spec_names_its_format_which_the_protocol_marker_declares() {
+    let version = Version::new(0, 1, 0);
+    assert_eq!(spec().format, Format::Json);
+    assert!(!spec::protocol_marker(&spec(), &version).contains("format"));
+    for (keyword, format) in [
+        ("cbor", Format::Cbor),
+        ("msgpack", Format::Msgpack),
+        ("msgpack-compact", Format::MsgpackCompact),
+        ("json", Format::Json),
+    ] {
+        let text = SPEC.replace("versions =", &format!("format = \"{keyword}\"\nversions ="));
+        let s = Spec::parse(&text).unwrap();
+        assert_eq!((s.format, s.format.keyword()), (format, keyword));
+        let marker = spec::protocol_marker(&s, &version);
+        assert_eq!(
+            marker.contains(&format!(", format = \"{keyword}\")]")),
+            format != Format::Json,
+            "{marker}"
+        );
+    }
+    let bad = SPEC.replace("versions =", "format = \"bson\"\nversions =");
+    let err = format!("{:#}", Spec::parse(&bad).unwrap_err());
+    assert!(
+        err.contains("bson") && err.contains("msgpack-compact"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_binary_format_decodes_with_the_workspace_codec() {
+    let workspace = crate::workspace_root().join("Cargo.toml");
+    assert_eq!(
+        decode::codec_dependency(Format::Json, &workspace).unwrap(),
+        None
+    );
+    let dev: toml::Table = fs::read_to_string(&workspace).unwrap().parse().unwrap();
+    for (format, package, calls) in [
+        (
+            Format::Cbor,
+            "ciborium",
+            ["ciborium::into_writer", "ciborium::from_reader"],
+        ),
+        (
+            Format::Msgpack,
+            "rmp-serde",
+            ["rmp_serde::to_vec_named", "rmp_serde::from_slice"],
+        ),
+        (
+            Format::MsgpackCompact,
+            "rmp-serde",
+            ["rmp_serde::to_vec(", "rmp_serde::from_slice"],
+        ),
+    ] {
+        let line = decode::codec_dependency(format, &workspace)
+            .unwrap()
+            .unwrap();
+        let version = dev["dev-dependencies"][package].as_str().unwrap();
+        assert_eq!(line, format!("{package} = \"{version}\""));
+        let code = decode::codec_rs(format);
+        for call in calls {
+            assert!(code.contains(call), "{format:?} calls {call}:\n{code}");
+        }
+        assert!(
+            code.contains("fn roundtrip") && !code.contains("SHOWN"),
+            "{code}"
+        );
+    }
+    assert!(!decode::codec_rs(Format::Json).contains("ciborium"));
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("Cargo.toml");
+    fs::write(&missing, "[dev-dependencies]\nserde = \"1\"\n").unwrap();
+    let err = decode::codec_dependency(Format::Cbor, &missing)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("ciborium") && err.contains("cbor"), "{err}");
+}
+
+#[test]
 fn a_staged_release_has_a_package_name_of_its_own_and_only_its_library() {
     let dir = tempfile::tempdir().unwrap();
     let package = dir.path().join("package");
@@ -318,12 +398,10 @@ fn a_staged_release_has_a_package_name_of_its_own_and_only_its_library() {
         .into_iter()
         .collect();
     let main = decode::main_rs(&s, &declared);
-    assert!(
-        main.contains(
-            r#"("0.1.0", "wire::Pong") => roundtrip::<v0_1_0::wire::Pong<'static>>(json),"#
-        )
-    );
-    let cargo = decode::manifest(&s, &declared, dir.path(), "decode");
+    assert!(main.contains(
+        r#"("0.1.0", "wire::Pong") => roundtrip::<v0_1_0::wire::Pong<'static>>(json, bytes),"#
+    ));
+    let cargo = decode::manifest(&s, &declared, dir.path(), "decode", None);
     assert!(
         cargo.contains(r#"v0_1_0 = { package = "demo-proto-0-1-0", path = "#),
         "{cargo}"
@@ -378,6 +456,7 @@ fn value(v: serde_json::Value) -> Decoded {
     Decoded {
         value: Some(v),
         error: None,
+        bytes: None,
     }
 }
 
@@ -385,7 +464,119 @@ fn error(e: &str) -> Decoded {
     Decoded {
         value: None,
         error: Some(e.into()),
+        bytes: None,
     }
+}
+
+#[test]
+fn a_type_renamed_on_its_topic_is_decoded_with_each_releases_own_type() {
+    let text =
+        format!("{SPEC}\n[[message]]\ntype = \"Hello\"\nkind = \"request\"\ntopic = \"ping\"\n");
+    let s = Spec::parse(&text).unwrap();
+    let (v1, v2) = (Version::new(0, 1, 0), Version::new(0, 2, 0));
+    let declared = [
+        (v1.clone(), vec!["Ping".to_owned(), "Gone".to_owned()]),
+        (v2.clone(), vec!["Hello".to_owned(), "Gone".to_owned()]),
+    ]
+    .into_iter()
+    .collect();
+    let witness = |name: &str, topic: &str, writer: &Version, reader: &Version| Witness {
+        pair: 0,
+        finding: FindingJson {
+            message_type: name.into(),
+            topic: topic.into(),
+            ..finding("variant_removed")
+        },
+        writer: writer.clone(),
+        reader: reader.clone(),
+        verdict: Verdict::Untried(String::new()),
+    };
+    let ids = |w: &Witness| message_ids(&s, w, &declared);
+    assert_eq!(
+        ids(&witness("Hello", "ping", &v1, &v2)),
+        Some(("Ping", "Hello"))
+    );
+    assert_eq!(
+        ids(&witness("Hello", "ping", &v2, &v1)),
+        Some(("Hello", "Ping"))
+    );
+    assert_eq!(
+        ids(&witness("Gone", "gone", &v1, &v2)),
+        Some(("Gone", "Gone"))
+    );
+    // No message on the topic in one release, or a name the spec does not list: not decoded.
+    assert_eq!(ids(&witness("Pong", "ping", &v1, &v2)), None);
+    assert_eq!(ids(&witness("Other", "ping", &v1, &v2)), None);
+}
+
+/// `Pong` moved from `wire` to `proto` in 0.2.0: listed once per place, each with its releases.
+const MOVED: &str = r#"
+crate = "demo-proto"
+protocol = "demo"
+about = "a type moved to another module"
+versions = ["0.1.0", "0.2.0"]
+
+[[message]]
+type = "Pong"
+path = "wire::Pong<'static>"
+file = "src/wire/mod.rs"
+releases = "<0.2.0"
+kind = "response"
+topic = "ping"
+
+[[message]]
+type = "Pong"
+path = "proto::Pong"
+file = "src/proto.rs"
+releases = ">=0.2.0"
+kind = "response"
+topic = "ping"
+"#;
+
+#[test]
+fn a_type_moved_to_another_module_is_listed_once_per_place() {
+    let s = Spec::parse(MOVED).unwrap();
+    let (v1, v2) = (Version::new(0, 1, 0), Version::new(0, 2, 0));
+    let dir = tempfile::tempdir().unwrap();
+    write_package(dir.path(), "0.1.0", "    pub id: u32,\n");
+    fs::write(
+        dir.path().join("src/proto.rs"),
+        "#[derive(serde::Serialize)]\npub struct Pong { pub text: String }\n",
+    )
+    .unwrap();
+    // Both files declare a `Pong`: each release takes only the place its releases name.
+    for (version, place) in [(&v1, "wire::Pong"), (&v2, "proto::Pong")] {
+        let injection = spec::inject(&s, version, dir.path(), "src/lib.rs").unwrap();
+        assert_eq!(injection.injected, [place]);
+        assert!(injection.missing.is_empty());
+    }
+    let declared = [
+        (v1.clone(), vec!["wire::Pong".to_owned()]),
+        (v2.clone(), vec!["proto::Pong".to_owned()]),
+    ]
+    .into_iter()
+    .collect();
+    let w = Witness {
+        pair: 0,
+        finding: FindingJson {
+            message_type: "Pong".into(),
+            topic: "ping".into(),
+            ..finding("field_removed")
+        },
+        writer: v2.clone(),
+        reader: v1.clone(),
+        verdict: Verdict::Untried(String::new()),
+    };
+    assert_eq!(
+        message_ids(&s, &w, &declared),
+        Some(("proto::Pong", "wire::Pong"))
+    );
+    let overlapping = MOVED.replace(r#"releases = ">=0.2.0""#, r#"releases = ">=0.1.0""#);
+    let err = format!("{:#}", Spec::parse(&overlapping).unwrap_err());
+    assert!(err.contains("have the topic `ping` in 0.1.0"), "{err}");
+    let unbounded = MOVED.replace("releases = \"<0.2.0\"\n", "");
+    let err = format!("{:#}", Spec::parse(&unbounded).unwrap_err());
+    assert!(err.contains("`releases`"), "{err}");
 }
 
 #[test]
