@@ -99,23 +99,18 @@ pub mod plain {
 }
 ";
 
-/// Finds `textlib` in memory.
-struct Memory;
+/// Finds one package in memory: its files (path under `src/`, text).
+struct Memory(&'static [(&'static str, &'static str)]);
 
 impl Locate for Memory {
-    fn locate(&self, _: &ExternalCrate) -> Located {
-        let files: BTreeMap<String, String> = [
-            ("/deps/textlib/src/lib.rs", TEXTLIB),
-            ("/deps/textlib/src/prelude.rs", TEXTLIB_PRELUDE),
-            ("/deps/textlib/src/cow.rs", TEXTLIB_COW),
-            ("/deps/textlib/src/serializers.rs", TEXTLIB_SERIALIZERS),
-        ]
-        .into_iter()
-        .map(|(path, text)| (path.to_owned(), text.to_owned()))
-        .collect();
+    fn locate(&self, krate: &ExternalCrate) -> Located {
+        let root = format!("/deps/{}/src", krate.package);
+        let files: BTreeMap<String, String> = (self.0.iter())
+            .map(|(path, text)| (format!("{root}/{path}"), (*text).to_owned()))
+            .collect();
         Located {
             source: CrateSource::Files {
-                root_file: "/deps/textlib/src/lib.rs".to_owned(),
+                root_file: format!("{root}/lib.rs"),
                 reader: Rc::new(files),
             },
             features: BTreeSet::new(),
@@ -124,20 +119,36 @@ impl Locate for Memory {
 }
 
 fn extract() -> Snapshot {
+    let files = [
+        ("lib.rs", TEXTLIB),
+        ("prelude.rs", TEXTLIB_PRELUDE),
+        ("cow.rs", TEXTLIB_COW),
+        ("serializers.rs", TEXTLIB_SERIALIZERS),
+    ];
+    extract_against(LIB, ("textlib", "0.4.0"), Box::leak(Box::new(files)))
+}
+
+/// The model of `lib` (crate `demo`) with the one dependency `package` at `version`, whose files
+/// `files` are.
+fn extract_against(
+    lib: &str,
+    (package, version): (&str, &str),
+    files: &'static [(&'static str, &'static str)],
+) -> Snapshot {
     let externals = Externals {
         crates: vec![ExternalCrate {
-            package: "textlib".to_owned(),
-            version: "0.4.0".to_owned(),
+            package: package.to_owned(),
+            version: version.to_owned(),
             source: "registry+https://github.com/rust-lang/crates.io-index".to_owned(),
             path: None,
             requested_features: BTreeSet::new(),
             default_features: true,
             deps: BTreeMap::new(),
         }],
-        of_workspace: [("demo".to_owned(), [("textlib".to_owned(), 0)].into())].into(),
-        locator: Some(Rc::new(Memory)),
+        of_workspace: [("demo".to_owned(), [(package.to_owned(), 0)].into())].into(),
+        locator: Some(Rc::new(Memory(files))),
     };
-    let files: BTreeMap<String, String> = [("src/lib.rs".to_owned(), LIB.to_owned())].into();
+    let files: BTreeMap<String, String> = [("src/lib.rs".to_owned(), lib.to_owned())].into();
     let roots = [CrateRoot {
         name: "demo".to_owned(),
         root_file: "src/lib.rs".to_owned(),
@@ -193,4 +204,44 @@ fn a_dependency_with_module_is_found_past_its_prelude_glob() {
     );
     let from = s.types[&path].attrs.from.clone().expect("a reading");
     assert!(from.fallible, "{from:?}");
+}
+
+const CHRONO: &str = "pub mod prelude {
+    pub use crate::datetime::DateTime;
+    pub use crate::offset::Local;
+}
+pub mod datetime {
+    /// Hand-written serde impls (an RFC 3339 string), as chrono's.
+    pub struct DateTime<Tz>(Tz);
+}
+pub mod offset {
+    pub struct Local;
+}
+";
+
+#[test]
+fn a_catalogued_type_reached_through_a_reexport_is_known_by_where_it_is_defined() {
+    let lib = "use serde::{Deserialize, Serialize};
+use wirecheck::{Message, Protocol};
+use chrono::prelude::{DateTime, Local};
+
+#[derive(Protocol)]
+#[wire(name = \"p\", version = \"1.0.0\")]
+pub struct P;
+
+#[derive(Serialize, Deserialize, Message)]
+#[wire(protocol = P, topic = \"t\", kind = \"event\")]
+pub struct Ev {
+    pub at: DateTime<Local>,
+}
+";
+    let s = extract_against(lib, ("chrono", "0.4.39"), &[("lib.rs", CHRONO)]);
+    let Body::Struct { fields, .. } = &s.types["demo::Ev"].body else {
+        panic!("demo::Ev is not a struct: {:#?}", s.types["demo::Ev"]);
+    };
+    let at = &fields[0].ty;
+    // chrono's DateTime as the catalogue knows it (an RFC 3339 string), not an opaque type named
+    // by the re-export's path and the package version.
+    assert!(!matches!(at, Ty::External { .. }), "{at:?}");
+    assert!(!format!("{at:?}").contains("prelude"), "{at:?}");
 }

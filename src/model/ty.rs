@@ -143,6 +143,64 @@ pub enum Ty {
 }
 
 impl Ty {
+    /// This type without the package versions of the opaque types in it: a name made of it is the same
+    /// in two releases whose lock moved a dependency (a version is no change; its source is compared).
+    pub fn without_packages(&self) -> Ty {
+        let all = |tys: &[Ty]| tys.iter().map(Ty::without_packages).collect::<Vec<_>>();
+        let boxed = |ty: &Ty| Box::new(ty.without_packages());
+        match self {
+            Ty::External { path, source, .. } => Ty::External {
+                path: path.clone(),
+                package: None,
+                source: source.clone(),
+            },
+            Ty::Option { inner } => Ty::Option {
+                inner: boxed(inner),
+            },
+            Ty::Seq { kind, elem } => Ty::Seq {
+                kind: *kind,
+                elem: boxed(elem),
+            },
+            Ty::Array { elem, len } => Ty::Array {
+                elem: boxed(elem),
+                len: *len,
+            },
+            Ty::Tuple { elems } => Ty::Tuple { elems: all(elems) },
+            Ty::Map { key, value } => Ty::Map {
+                key: boxed(key),
+                value: boxed(value),
+            },
+            Ty::Named { path, args } => Ty::Named {
+                path: path.clone(),
+                args: all(args),
+            },
+            Ty::Readable { human, compact } => Ty::Readable {
+                human: boxed(human),
+                compact: boxed(compact),
+            },
+            Ty::Choice { writes, reads } => Ty::Choice {
+                writes: boxed(writes),
+                reads: all(reads),
+            },
+            Ty::Refined {
+                base,
+                domain,
+                within,
+                sample,
+                outside,
+                extent,
+            } => Ty::Refined {
+                base: boxed(base),
+                domain: domain.clone(),
+                within: within.clone(),
+                sample: sample.clone(),
+                outside: outside.clone(),
+                extent: extent.clone(),
+            },
+            other => other.clone(),
+        }
+    }
+
     /// A type compared by path only (no package known).
     pub fn external(path: impl Into<String>) -> Ty {
         Ty::External {

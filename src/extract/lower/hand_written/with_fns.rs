@@ -376,66 +376,8 @@ fn with_path(ser: &Option<WithFn>, de: &Option<WithFn>, field_ty: &Ty) -> String
     format!(
         "<{} for {}>",
         names.join(" and "),
-        without_packages(field_ty)
+        field_ty.without_packages()
     )
-}
-
-/// `ty` without the package versions of the opaque types in it: a definition's name is the same
-/// in two releases whose lock moved a dependency (a version is no change; its source is compared).
-fn without_packages(ty: &Ty) -> Ty {
-    let all = |tys: &[Ty]| tys.iter().map(without_packages).collect::<Vec<_>>();
-    let boxed = |ty: &Ty| Box::new(without_packages(ty));
-    match ty {
-        Ty::External { path, source, .. } => Ty::External {
-            path: path.clone(),
-            package: None,
-            source: source.clone(),
-        },
-        Ty::Option { inner } => Ty::Option {
-            inner: boxed(inner),
-        },
-        Ty::Seq { kind, elem } => Ty::Seq {
-            kind: *kind,
-            elem: boxed(elem),
-        },
-        Ty::Array { elem, len } => Ty::Array {
-            elem: boxed(elem),
-            len: *len,
-        },
-        Ty::Tuple { elems } => Ty::Tuple { elems: all(elems) },
-        Ty::Map { key, value } => Ty::Map {
-            key: boxed(key),
-            value: boxed(value),
-        },
-        Ty::Named { path, args } => Ty::Named {
-            path: path.clone(),
-            args: all(args),
-        },
-        Ty::Readable { human, compact } => Ty::Readable {
-            human: boxed(human),
-            compact: boxed(compact),
-        },
-        Ty::Choice { writes, reads } => Ty::Choice {
-            writes: boxed(writes),
-            reads: all(reads),
-        },
-        Ty::Refined {
-            base,
-            domain,
-            within,
-            sample,
-            outside,
-            extent,
-        } => Ty::Refined {
-            base: boxed(base),
-            domain: domain.clone(),
-            within: within.clone(),
-            sample: sample.clone(),
-            outside: outside.clone(),
-            extent: extent.clone(),
-        },
-        other => other.clone(),
-    }
 }
 
 /// A string whose text is not known (`format!(..)`, `x.to_string()`): a refined string without a
