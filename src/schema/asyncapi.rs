@@ -1,8 +1,9 @@
 //! An AsyncAPI 3.0 document of one protocol, seen from the service that declares it: it receives the
 //! requests (their payload is the reader's schema: what it accepts) and answers with the responses, and
 //! it sends the events and records (their payload is the writer's schema: what it produces). Each topic is
-//! a channel. Payloads are the standalone JSON Schemas of [`super::message_schema`], under the
-//! multi-format schema object with `schemaFormat: application/schema+json;version=2020-12`.
+//! a channel. Payloads are the JSON Schemas of [`super::message_schema`], under the multi-format
+//! schema object with `schemaFormat: application/schema+json;version=2020-12`, their types hoisted to
+//! `components.schemas` (a `$ref` resolves from the document's root).
 
 use serde_json::{Map, Value, json};
 
@@ -55,10 +56,14 @@ fn content_type(format: Format) -> &'static str {
 fn document(model: &Snapshot, protocol: &ProtocolDecl) -> Value {
     let messages: Vec<&MessageDecl> = model.messages_of(&protocol.name).collect();
     let mut components = Map::new();
+    let mut schemas = Map::new();
     let mut channels = Map::new();
     for message in &messages {
         let id = key(&message.rust_path);
-        components.insert(id.clone(), component(model, protocol, message));
+        components.insert(
+            id.clone(),
+            component(model, protocol, message, &mut schemas),
+        );
         let channel = channels
             .entry(key(&message.topic))
             .or_insert_with(|| json!({ "address": message.topic, "messages": {} }));
@@ -84,12 +89,58 @@ fn document(model: &Snapshot, protocol: &ProtocolDecl) -> Value {
         "defaultContentType": content_type(protocol.format),
         "channels": channels,
         "operations": operations,
-        "components": { "messages": components },
+        "components": { "messages": components, "schemas": schemas },
     })
 }
 
+/// A message's standalone schema (`$id`, its types under `$defs`, `#/$defs/..` references) made a
+/// part of the document: an AsyncAPI document resolves a `$ref` from its own root, whatever `$id`
+/// a schema in it declares. Its types go to `components.schemas`, keyed by the role and the type
+/// (the same type is another schema as written and as read), and its references point there.
+fn hoisted(mut schema: Value, role: SchemaRole, schemas: &mut Map<String, Value>) -> Value {
+    let prefix = format!("{}.", role.as_str());
+    if let Value::Object(map) = &mut schema {
+        map.remove("$id");
+        map.remove("$schema");
+        if let Some(Value::Object(defs)) = map.remove("$defs") {
+            for (name, mut def) in defs {
+                rewrite_refs(&mut def, &prefix);
+                schemas.insert(key(&format!("{prefix}{name}")), def);
+            }
+        }
+    }
+    rewrite_refs(&mut schema, &prefix);
+    schema
+}
+
+/// Points every `#/$defs/NAME` reference in `value` at `#/components/schemas/PREFIXNAME`.
+fn rewrite_refs(value: &mut Value, prefix: &str) {
+    match value {
+        Value::Object(map) => {
+            for (name, inner) in map.iter_mut() {
+                match inner {
+                    Value::String(target) if name == "$ref" => {
+                        if let Some(def) = target.strip_prefix("#/$defs/") {
+                            *target =
+                                format!("#/components/schemas/{}", key(&format!("{prefix}{def}")));
+                        }
+                    }
+                    _ => rewrite_refs(inner, prefix),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(|item| rewrite_refs(item, prefix)),
+        _ => {}
+    }
+}
+
 /// A message component: its payload schema in the role the service plays for it.
-fn component(model: &Snapshot, protocol: &ProtocolDecl, message: &MessageDecl) -> Value {
+fn component(
+    model: &Snapshot,
+    protocol: &ProtocolDecl,
+    message: &MessageDecl,
+    schemas: &mut Map<String, Value>,
+) -> Value {
     let role = match message.kind {
         Kind::Request => SchemaRole::Reader,
         Kind::Response | Kind::Event | Kind::Record => SchemaRole::Writer,
@@ -106,6 +157,7 @@ fn component(model: &Snapshot, protocol: &ProtocolDecl, message: &MessageDecl) -
     }
     match message_schema(model, message, role) {
         Some(schema) => {
+            let schema = hoisted(schema, role, schemas);
             component["payload"] = json!({ "schemaFormat": SCHEMA_FORMAT, "schema": schema });
         }
         None => {
