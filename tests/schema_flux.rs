@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 fn flux() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/flux-protocols")
@@ -107,9 +107,8 @@ fn document_refs<'v>(value: &'v Value, out: &mut Vec<&'v str>) {
         Value::Object(map) => {
             for (key, v) in map {
                 match (key.as_str(), v) {
+                    // Payload schemas included: a document resolves every reference from its root.
                     ("$ref", Value::String(target)) => out.push(target),
-                    // A payload schema is a resource of its own (`$id`): its references are its own.
-                    ("schema", _) if map.contains_key("schemaFormat") => {}
                     _ => document_refs(v, out),
                 }
             }
@@ -165,7 +164,10 @@ fn asyncapi_documents_validate_against_the_specification_schema() {
                 payload["schemaFormat"],
                 "application/schema+json;version=2020-12"
             );
-            compile(&payload["schema"], &format!("{name} {id}"));
+            // A payload schema compiled with the document's schemas, where its references point.
+            let mut schema = payload["schema"].clone();
+            schema["components"] = json!({ "schemas": document["components"]["schemas"].clone() });
+            compile(&schema, &format!("{name} {id}"));
             payloads += 1;
         }
     }
