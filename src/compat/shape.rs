@@ -192,58 +192,12 @@ pub(crate) fn subst(ty: &Ty, params: &[String], args: &[Ty]) -> Ty {
     if params.is_empty() {
         return ty.clone();
     }
-    let boxed = |t: &Ty| Box::new(subst(t, params, args));
     match ty {
         Ty::Param { name } => match params.iter().position(|p| p == name) {
             Some(i) => args.get(i).cloned().unwrap_or_else(|| ty.clone()),
             None => ty.clone(),
         },
-        Ty::Option { inner } => Ty::Option {
-            inner: boxed(inner),
-        },
-        Ty::Seq { kind, elem } => Ty::Seq {
-            kind: *kind,
-            elem: boxed(elem),
-        },
-        Ty::Array { elem, len } => Ty::Array {
-            elem: boxed(elem),
-            len: *len,
-        },
-        Ty::Tuple { elems } => Ty::Tuple {
-            elems: elems.iter().map(|t| subst(t, params, args)).collect(),
-        },
-        Ty::Map { key, value } => Ty::Map {
-            key: boxed(key),
-            value: boxed(value),
-        },
-        Ty::Named { path, args: own } => Ty::Named {
-            path: path.clone(),
-            args: own.iter().map(|t| subst(t, params, args)).collect(),
-        },
-        Ty::Refined {
-            base,
-            domain,
-            within,
-            sample,
-            outside,
-            extent,
-        } => Ty::Refined {
-            base: boxed(base),
-            domain: domain.clone(),
-            within: within.clone(),
-            sample: sample.clone(),
-            outside: outside.clone(),
-            extent: extent.clone(),
-        },
-        Ty::Readable { human, compact } => Ty::Readable {
-            human: boxed(human),
-            compact: boxed(compact),
-        },
-        Ty::Choice { writes, reads } => Ty::Choice {
-            writes: boxed(writes),
-            reads: reads.iter().map(|t| subst(t, params, args)).collect(),
-        },
-        other => other.clone(),
+        other => other.map_inner(&|inner: &Ty| subst(inner, params, args)),
     }
 }
 

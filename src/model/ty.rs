@@ -146,14 +146,22 @@ impl Ty {
     /// This type without the package versions of the opaque types in it: a name made of it is the same
     /// in two releases whose lock moved a dependency (a version is no change; its source is compared).
     pub fn without_packages(&self) -> Ty {
-        let all = |tys: &[Ty]| tys.iter().map(Ty::without_packages).collect::<Vec<_>>();
-        let boxed = |ty: &Ty| Box::new(ty.without_packages());
         match self {
             Ty::External { path, source, .. } => Ty::External {
                 path: path.clone(),
                 package: None,
                 source: source.clone(),
             },
+            other => other.map_inner(&Ty::without_packages),
+        }
+    }
+
+    /// This type with `f` applied to each type directly inside it (an option's, a sequence's
+    /// element, a map's key and value, a named type's arguments ...), the rest as it is.
+    pub fn map_inner(&self, f: &impl Fn(&Ty) -> Ty) -> Ty {
+        let all = |tys: &[Ty]| tys.iter().map(f).collect::<Vec<_>>();
+        let boxed = |ty: &Ty| Box::new(f(ty));
+        match self {
             Ty::Option { inner } => Ty::Option {
                 inner: boxed(inner),
             },
@@ -174,14 +182,6 @@ impl Ty {
                 path: path.clone(),
                 args: all(args),
             },
-            Ty::Readable { human, compact } => Ty::Readable {
-                human: boxed(human),
-                compact: boxed(compact),
-            },
-            Ty::Choice { writes, reads } => Ty::Choice {
-                writes: boxed(writes),
-                reads: all(reads),
-            },
             Ty::Refined {
                 base,
                 domain,
@@ -196,6 +196,14 @@ impl Ty {
                 sample: sample.clone(),
                 outside: outside.clone(),
                 extent: extent.clone(),
+            },
+            Ty::Readable { human, compact } => Ty::Readable {
+                human: boxed(human),
+                compact: boxed(compact),
+            },
+            Ty::Choice { writes, reads } => Ty::Choice {
+                writes: boxed(writes),
+                reads: all(reads),
             },
             other => other.clone(),
         }

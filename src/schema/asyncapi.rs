@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{SchemaError, SchemaRole, message_schema, selected};
+use super::{SchemaError, SchemaRole, key, message_schema, selected};
 use crate::model::{MessageDecl, ProtocolDecl, Snapshot};
 use crate::{Format, Kind, ResponseMode};
 
@@ -26,20 +26,6 @@ pub fn asyncapi(model: &Snapshot, names: &[String]) -> Result<Value, SchemaError
         });
     };
     Ok(document(model, protocol))
-}
-
-/// A name AsyncAPI takes as a component or channel key (`^[\w\d.\-_]+$`).
-fn key(text: &str) -> String {
-    text.replace("::", ".")
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
 }
 
 /// The media type of the protocol's format.

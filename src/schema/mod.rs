@@ -121,25 +121,28 @@ pub fn message_schema(model: &Snapshot, message: &MessageDecl, role: SchemaRole)
     type_schema(model, protocol.format, &message.rust_path, role, &id)
 }
 
+/// A name of letters, digits, `.`, `-` and `_` (paths' `::` as `.`): what AsyncAPI takes as a
+/// component or channel key (`^[\w\d.\-_]+$`), and what a schema's URN is made of.
+pub(super) fn key(text: &str) -> String {
+    text.replace("::", ".")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
 /// A URN naming one schema: protocol, version, type and role.
 fn schema_id(protocol: &ProtocolDecl, rust_path: &str, role: SchemaRole) -> String {
-    let clean = |text: &str| -> String {
-        text.replace("::", ".")
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_') {
-                    c
-                } else {
-                    '_'
-                }
-            })
-            .collect()
-    };
     format!(
         "urn:wirecheck:{}:{}:{}:{}",
-        clean(&protocol.name),
-        clean(&protocol.version.to_string()),
-        clean(rust_path),
+        key(&protocol.name),
+        key(&protocol.version.to_string()),
+        key(rust_path),
         role.as_str()
     )
 }
