@@ -1560,81 +1560,53 @@ case!(
 
 // An untagged enum's struct variant: `msgpack-compact` writes it as an array, and serde reads an
 // untagged struct variant from a map only (its derive has no `visit_seq`); the formats naming fields
-// write a map and read it back.
-self_case!(
-    untagged_struct_variant_in_compact,
-    formats: ["msgpack-compact"],
-    reported: true,
-    old: {
-        #[derive(Serialize, Deserialize, Message, Debug)]
-        #[wire(protocol = P, topic = "t.msg", kind = "event")]
-        pub struct Msg {
-            pub id: JobRef,
-            pub keys: Vec<String>,
-        }
+// write a map and read it back. One pair of types, checked in both groups of formats.
+macro_rules! untagged_struct_case {
+    ($name:ident, formats: [$($format:literal),+], reported: $reported:literal) => {
+        self_case!(
+            $name,
+            formats: [$($format),+],
+            reported: $reported,
+            old: {
+                #[derive(Serialize, Deserialize, Message, Debug)]
+                #[wire(protocol = P, topic = "t.msg", kind = "event")]
+                pub struct Msg {
+                    pub id: JobRef,
+                    pub keys: Vec<String>,
+                }
 
-        #[derive(Serialize, Deserialize, Debug)]
-        #[serde(untagged)]
-        pub enum JobRef {
-            Num(u64),
-            Text(String),
-        }
-    },
-    new: {
-        #[derive(Serialize, Deserialize, Message, Debug)]
-        #[wire(protocol = P, topic = "t.msg", kind = "event")]
-        pub struct Msg {
-            pub id: JobRef,
-            pub keys: Vec<String>,
-        }
+                #[derive(Serialize, Deserialize, Debug)]
+                #[serde(untagged)]
+                pub enum JobRef {
+                    Num(u64),
+                    Text(String),
+                }
+            },
+            new: {
+                #[derive(Serialize, Deserialize, Message, Debug)]
+                #[wire(protocol = P, topic = "t.msg", kind = "event")]
+                pub struct Msg {
+                    pub id: JobRef,
+                    pub keys: Vec<String>,
+                }
 
-        #[derive(Serialize, Deserialize, Debug)]
-        #[serde(untagged)]
-        pub enum JobRef {
-            Num(u64),
-            Text(String),
-            Running { value: String },
-        }
-    },
-    old_value: old::Msg { id: old::JobRef::Num(7), keys: vec![] },
-    new_value: new::Msg { id: new::JobRef::Running { value: String::new() }, keys: vec![] },
-);
+                #[derive(Serialize, Deserialize, Debug)]
+                #[serde(untagged)]
+                pub enum JobRef {
+                    Num(u64),
+                    Text(String),
+                    Running { value: String },
+                }
+            },
+            old_value: old::Msg { id: old::JobRef::Num(7), keys: vec![] },
+            new_value: new::Msg { id: new::JobRef::Running { value: String::new() }, keys: vec![] },
+        );
+    };
+}
 
-self_case!(
+untagged_struct_case!(untagged_struct_variant_in_compact, formats: ["msgpack-compact"], reported: true);
+untagged_struct_case!(
     untagged_struct_variant_by_name,
     formats: ["json", "cbor", "msgpack"],
-    reported: false,
-    old: {
-        #[derive(Serialize, Deserialize, Message, Debug)]
-        #[wire(protocol = P, topic = "t.msg", kind = "event")]
-        pub struct Msg {
-            pub id: JobRef,
-            pub keys: Vec<String>,
-        }
-
-        #[derive(Serialize, Deserialize, Debug)]
-        #[serde(untagged)]
-        pub enum JobRef {
-            Num(u64),
-            Text(String),
-        }
-    },
-    new: {
-        #[derive(Serialize, Deserialize, Message, Debug)]
-        #[wire(protocol = P, topic = "t.msg", kind = "event")]
-        pub struct Msg {
-            pub id: JobRef,
-            pub keys: Vec<String>,
-        }
-
-        #[derive(Serialize, Deserialize, Debug)]
-        #[serde(untagged)]
-        pub enum JobRef {
-            Num(u64),
-            Text(String),
-            Running { value: String },
-        }
-    },
-    old_value: old::Msg { id: old::JobRef::Num(7), keys: vec![] },
-    new_value: new::Msg { id: new::JobRef::Running { value: String::new() }, keys: vec![] },
+    reported: false
 );

@@ -27,15 +27,11 @@ fn compact_fields(shape: &Shape, role: Role) -> Option<Vec<Item>> {
     }
 }
 
-/// A field as an item: for the writer, a field skipped when `None` is never written as nil (it is
-/// left out, its place taken by the next), so only its inner type is written in its place.
+/// A field as an item, for the writer as written in its place (see `objects::written_ty`).
 fn written_item(field: &crate::model::Field, role: Role) -> Item {
     let mut item = field_item(field);
-    if role == Role::Writer
-        && super::objects::is_none_predicate(&field.skip_ser)
-        && let Ty::Option { inner } = &field.ty
-    {
-        item.ty = (**inner).clone();
+    if role == Role::Writer {
+        item.ty = super::objects::written_ty(field);
     }
     item
 }

@@ -42,7 +42,7 @@ impl Walk<'_> {
             // MessagePack's str), whatever `is_human_readable` says: a string of the `char` domain
             // (`DisplayFromStr` over a `char`) is a `char` there, both ways.
             (S::Refined(one), S::Char) | (S::Char, S::Refined(one))
-                if !self.positional && one.domain == CHAR_DOMAIN =>
+                if !self.positional && one.printed_scalar() == Some(Ty::Char) =>
             {
                 Some(Vec::new())
             }
@@ -391,9 +391,6 @@ fn json_kind(shape: &Shape) -> Option<&'static str> {
         _ => None,
     }
 }
-
-/// The domain of a string that parses as a `char` (`extract::serde_with`'s name for it).
-const CHAR_DOMAIN: &str = "char";
 
 /// An issue of the reader's fallible conversion at the top of a comparison (see
 /// `definitions::fallible_conversion_added`): custom code at no field or variant.

@@ -314,11 +314,7 @@ impl Walk<'_> {
         }
         out.extend(self.field_left_out(writer, reader, own, pair));
         if !custom_on_path(writer, reader) {
-            // A field skipped when `None` is never written as null: only its inner type is.
-            let written_ty = match (&writer.field.ty, is_none_predicate(&writer.field.skip_ser)) {
-                (Ty::Option { inner }, true) => (**inner).clone(),
-                (ty, _) => ty.clone(),
-            };
+            let written_ty = written_ty(&writer.field);
             // A field of a flattened struct is read from serde's buffered content.
             let found = if reader.path.len() > 1 {
                 self.buffered(|walk| walk.compare(&written_ty, &reader.field.ty))
@@ -603,7 +599,16 @@ fn custom_on_path(writer: &FlatField, reader: &FlatField) -> bool {
             .is_some_and(|custom| custom.de.is_some())
 }
 
+/// What a writer writes in a field's place: a field skipped when `None` is never written as null
+/// (it is left out), so only its inner type is.
+pub(super) fn written_ty(field: &crate::model::Field) -> Ty {
+    match (&field.ty, is_none_predicate(&field.skip_ser)) {
+        (Ty::Option { inner }, true) => (**inner).clone(),
+        (ty, _) => ty.clone(),
+    }
+}
+
 /// Whether a `skip_serializing_if` predicate is `Option::is_none` (or another `is_none`).
-pub(super) fn is_none_predicate(skip: &SkipSer) -> bool {
+fn is_none_predicate(skip: &SkipSer) -> bool {
     matches!(skip, SkipSer::If(p) if p.ends_with("is_none"))
 }

@@ -1,9 +1,7 @@
 //! A dependency's code written by hand, read where the crate's own would be: its types' impls, the
 //! functions of its `with` modules, and the std types its prelude re-exports.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::rc::Rc;
-
+use super::dependency_tests::extract_against_one;
 use super::*;
 use crate::model::{Body, Ty};
 
@@ -99,69 +97,14 @@ pub mod plain {
 }
 ";
 
-/// Finds one package in memory: its files (path under `src/`, text).
-struct Memory(&'static [(&'static str, &'static str)]);
-
-impl Locate for Memory {
-    fn locate(&self, krate: &ExternalCrate) -> Located {
-        let root = format!("/deps/{}/src", krate.package);
-        let files: BTreeMap<String, String> = (self.0.iter())
-            .map(|(path, text)| (format!("{root}/{path}"), (*text).to_owned()))
-            .collect();
-        Located {
-            source: CrateSource::Files {
-                root_file: format!("{root}/lib.rs"),
-                reader: Rc::new(files),
-            },
-            features: BTreeSet::new(),
-        }
-    }
-}
-
 fn extract() -> Snapshot {
-    let files = [
-        ("lib.rs", TEXTLIB),
-        ("prelude.rs", TEXTLIB_PRELUDE),
-        ("cow.rs", TEXTLIB_COW),
-        ("serializers.rs", TEXTLIB_SERIALIZERS),
+    const FILES: &[(&str, &str)] = &[
+        ("/deps/textlib/src/lib.rs", TEXTLIB),
+        ("/deps/textlib/src/prelude.rs", TEXTLIB_PRELUDE),
+        ("/deps/textlib/src/cow.rs", TEXTLIB_COW),
+        ("/deps/textlib/src/serializers.rs", TEXTLIB_SERIALIZERS),
     ];
-    extract_against(LIB, ("textlib", "0.4.0"), Box::leak(Box::new(files)))
-}
-
-/// The model of `lib` (crate `demo`) with the one dependency `package` at `version`, whose files
-/// `files` are.
-fn extract_against(
-    lib: &str,
-    (package, version): (&str, &str),
-    files: &'static [(&'static str, &'static str)],
-) -> Snapshot {
-    let externals = Externals {
-        crates: vec![ExternalCrate {
-            package: package.to_owned(),
-            version: version.to_owned(),
-            source: "registry+https://github.com/rust-lang/crates.io-index".to_owned(),
-            path: None,
-            requested_features: BTreeSet::new(),
-            default_features: true,
-            deps: BTreeMap::new(),
-        }],
-        of_workspace: [("demo".to_owned(), [(package.to_owned(), 0)].into())].into(),
-        locator: Some(Rc::new(Memory(files))),
-    };
-    let files: BTreeMap<String, String> = [("src/lib.rs".to_owned(), lib.to_owned())].into();
-    let roots = [CrateRoot {
-        name: "demo".to_owned(),
-        root_file: "src/lib.rs".to_owned(),
-    }];
-    extract_with(
-        &roots,
-        &files,
-        &SourceCache::new(),
-        &ExtractOptions::default(),
-        &|| externals.clone(),
-        None,
-    )
-    .unwrap()
+    extract_against_one(FILES, LIB, ("textlib", "0.4.0"))
 }
 
 fn field_ty(snapshot: &Snapshot, field: &str) -> Ty {
@@ -235,7 +178,11 @@ pub struct Ev {
     pub at: DateTime<Local>,
 }
 ";
-    let s = extract_against(lib, ("chrono", "0.4.39"), &[("lib.rs", CHRONO)]);
+    let s = extract_against_one(
+        &[("/deps/chrono/src/lib.rs", CHRONO)],
+        lib,
+        ("chrono", "0.4.39"),
+    );
     let Body::Struct { fields, .. } = &s.types["demo::Ev"].body else {
         panic!("demo::Ev is not a struct: {:#?}", s.types["demo::Ev"]);
     };

@@ -570,6 +570,26 @@ fn extract_against(
         ))),
         ..externals()
     };
+    extract_lib(lib, &externals)
+}
+
+/// The crate of `lib` extracted against one dependency, `package` at `version` (named by its
+/// package name), whose files are `files` (its root file first).
+pub(super) fn extract_against_one(
+    files: &'static [(&'static str, &'static str)],
+    lib: &str,
+    (package, version): (&str, &str),
+) -> Snapshot {
+    let externals = Externals {
+        crates: vec![external(package, version)],
+        of_workspace: [("demo".to_owned(), [(package.to_owned(), 0)].into())].into(),
+        locator: Some(Rc::new(Files(files, BTreeSet::new()))),
+    };
+    extract_lib(lib, &externals)
+}
+
+/// The crate `demo`, whose `src/lib.rs` is `lib`, extracted with `externals`.
+fn extract_lib(lib: &str, externals: &Externals) -> Snapshot {
     let sources: BTreeMap<String, String> = [("src/lib.rs".to_owned(), lib.to_owned())].into();
     let roots = [CrateRoot {
         name: "demo".to_owned(),

@@ -20,9 +20,11 @@ use rustc_hash::FxHashSet;
 use syn::{ImplItem, Item};
 
 use super::super::cache::{ChildSource, ModPath, ModuleFile};
+use super::super::cfg::{self, Truth};
 use super::super::declarations::ItemAt;
 use super::super::reuse::ImplRoots;
 use super::super::scan::ItemKind;
+use super::super::syntax::inline_items;
 use super::{NameTarget, Names};
 use crate::model::Location;
 
@@ -383,27 +385,13 @@ impl<'a> Names<'a> {
     fn value_in(&mut self, module: &[String], name: &str) -> Option<(&'a ModuleFile, ItemAt)> {
         let (file, inline) = self.find_in_build(module)?;
         let Some(items) = self.scanned_items(file)? else {
-            // A file the scan cannot split: its syntax tree, through its inline modules.
-            let mut items = &self.ast(file)?.items;
-            let mut path = Vec::new();
-            for child in &inline {
-                let (index, inner) =
-                    items
-                        .iter()
-                        .enumerate()
-                        .find_map(|(index, item)| match item {
-                            Item::Mod(syn::ItemMod {
-                                ident,
-                                content: Some((_, inner)),
-                                ..
-                            }) if super::unraw(ident) == *child => Some((index, inner)),
-                            _ => None,
-                        })?;
-                path.push(index);
-                items = inner;
-            }
-            let index = items.iter().position(|item| value_named(item, name))?;
-            path.push(index);
+            // A file the scan cannot split: its syntax tree, through its inline modules in the build.
+            let ast = self.ast(file)?;
+            let features = self.features_of(module).clone();
+            let (mut path, items) = inline_items(ast, &inline, &|module| {
+                cfg::active(&module.attrs, &features) != Truth::No
+            })?;
+            path.push(items.iter().position(|item| value_named(item, name))?);
             return Some((file, ItemAt::Path(path)));
         };
         items.iter().enumerate().find_map(|(index, item)| {
