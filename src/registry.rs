@@ -10,10 +10,12 @@
 //! the dependency versions of its published `Cargo.lock` where it has one.
 
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use semver::Version;
 
 use crate::model::Snapshot;
+use crate::source::CargoLocator;
 use crate::workspace::{Workspace, WorkspaceError};
 
 /// A published package, fetched.
@@ -25,6 +27,9 @@ pub struct Published {
     pub version: Version,
     /// Its `Cargo.toml`, where cargo unpacked it.
     pub manifest: PathBuf,
+    /// The `Cargo.lock` cargo resolved for the probe depending on it: the versions of its dependencies
+    /// its users get.
+    pub resolved_lock: PathBuf,
 }
 
 /// Why a registry baseline could not be read (exit code 2). Every variant says what to do next.
@@ -136,6 +141,7 @@ pub(crate) fn fetch(
         package: package.to_owned(),
         version: found.version.clone(),
         manifest: found.manifest_path.clone().into_std_path_buf(),
+        resolved_lock: probe.join("Cargo.lock"),
     })
 }
 
@@ -165,10 +171,13 @@ fn toml_key(name: &str) -> String {
 }
 
 /// The model of the published package, extracted from where cargo unpacked it, with the working tree's
-/// `options` (features, declared shapes).
+/// `options` (features, declared shapes). Its dependencies are those of its published `Cargo.lock`,
+/// else of the lock cargo resolved for it; their sources are found where cargo, configured at
+/// `workspace_root`, put them.
 pub(crate) fn model(
     published: &Published,
     options: &crate::extract::ExtractOptions,
+    workspace_root: &Path,
 ) -> Result<Snapshot, RegistryError> {
     let error = |message: String| RegistryError::Extract {
         package: published.package.clone(),
@@ -179,7 +188,32 @@ pub(crate) fn model(
     let mut workspace =
         Workspace::load(Some(&published.manifest), &[]).map_err(|e| error(e.to_string()))?;
     workspace.options = options.clone();
+    let root = workspace.root.clone();
+    workspace.locator = Rc::new(CargoLocator::configured_at(&root, workspace_root));
+    if !root.join("Cargo.lock").is_file() {
+        let resolved = std::fs::read_to_string(&published.resolved_lock)
+            .map_err(|e| error(format!("{}: {e}", published.resolved_lock.display())))?;
+        workspace.published_lock = Some(as_member(&resolved, published));
+    }
     workspace
         .current_snapshot()
         .map_err(|e| error(e.to_string()))
+}
+
+/// The lock `text` cargo resolved for the probe, with `published` as a workspace member (no `source`,
+/// no `checksum`), as the lock of its own repository would have it: its dependencies are then read
+/// like any workspace package's.
+fn as_member(text: &str, published: &Published) -> String {
+    let name = format!("name = \"{}\"", published.package);
+    let version = format!("version = \"{}\"", published.version);
+    let blocks = text.split("[[package]]").map(|block| {
+        let lines: Vec<&str> = block.lines().collect();
+        if !(lines.contains(&name.as_str()) && lines.contains(&version.as_str())) {
+            return block.to_owned();
+        }
+        let kept = block.split_inclusive('\n');
+        kept.filter(|line| !line.starts_with("source = ") && !line.starts_with("checksum = "))
+            .collect()
+    });
+    blocks.collect::<Vec<String>>().join("[[package]]")
 }

@@ -121,7 +121,7 @@ fn registry(
     for (package, own) in crate::registry::packages(workspace, named, current)? {
         let target = &workspace.target_dir;
         let published = crate::registry::fetch((&package, &own), version, target, &workspace.root)?;
-        let model = crate::registry::model(&published, &workspace.options)?;
+        let model = crate::registry::model(&published, &workspace.options, &workspace.root)?;
         let label = format!("{} {}", published.package, published.version);
         for decl in &model.protocols {
             let used = crate::outcome::SnapshotUse {

@@ -36,14 +36,28 @@ impl CargoLocator {
             .map(PathBuf::from)
             .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cargo")))
             .unwrap_or_else(|| PathBuf::from(".cargo"));
-        Self::with_cargo_home(workspace_root, cargo_home)
+        Self::configured(workspace_root, workspace_root, cargo_home)
     }
 
     /// A locator with an explicit Cargo home.
+    #[cfg(test)]
     pub(crate) fn with_cargo_home(workspace_root: &Path, cargo_home: PathBuf) -> Self {
+        Self::configured(workspace_root, workspace_root, cargo_home)
+    }
+
+    /// A locator for the package unpacked at `package_root` (a published release, a registry
+    /// baseline), whose dependencies cargo fetched as the workspace at `config_root` configures it
+    /// (its `.cargo/config.toml`: cargo ran there).
+    pub(crate) fn configured_at(package_root: &Path, config_root: &Path) -> Self {
+        let own = Self::new(config_root);
+        Self::configured(package_root, config_root, own.cargo_home)
+    }
+
+    /// A locator for `workspace_root` reading cargo's configuration at `config_root`.
+    fn configured(workspace_root: &Path, config_root: &Path, cargo_home: PathBuf) -> Self {
         let vendor = [
-            workspace_root.join(".cargo/config.toml"),
-            workspace_root.join(".cargo/config"),
+            config_root.join(".cargo/config.toml"),
+            config_root.join(".cargo/config"),
             cargo_home.join("config.toml"),
         ]
         .iter()

@@ -192,12 +192,24 @@ impl LockCache {
     }
 }
 
-/// The dependencies of the revision `reader` reads, for the workspace crates `crates`; `fallback_lock` is
-/// the working tree's `Cargo.lock` text, used (with a note) when the revision has none.
+/// A `Cargo.lock` that stands in for a revision's own when it has none, and the note that says so.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct StandInLock<'a> {
+    /// The lock's text.
+    pub(crate) text: &'a str,
+    /// What the report says of it.
+    pub(crate) note: &'a str,
+}
+
+/// The note of a revision that borrows the working tree's `Cargo.lock`.
+pub(crate) const WORKING_TREE_LOCK: &str = "this revision has no Cargo.lock: its dependencies are taken at the versions of the working tree's Cargo.lock";
+
+/// The dependencies of the revision `reader` reads, for the workspace crates `crates`; `fallback_lock`
+/// is used (with its note) when the revision has no `Cargo.lock`.
 pub(crate) fn dependencies(
     crates: &[CrateRoot],
     reader: &dyn FileReader,
-    fallback_lock: Option<&str>,
+    fallback_lock: Option<StandInLock<'_>>,
     locator: Rc<dyn Locate>,
     locks: &LockCache,
 ) -> RevisionDependencies {
@@ -213,11 +225,8 @@ pub(crate) fn dependencies(
     let lock = match (&lock_text, fallback_lock) {
         (Some(text), _) => locks.parse(text),
         (None, Some(fallback)) => {
-            notes.push(file_note(
-                "Cargo.lock",
-                "this revision has no Cargo.lock: its dependencies are taken at the versions of the working tree's Cargo.lock",
-            ));
-            locks.parse(fallback)
+            notes.push(file_note("Cargo.lock", fallback.note));
+            locks.parse(fallback.text)
         }
         (None, None) => None,
     };
@@ -450,7 +459,8 @@ mod tests {
     use std::rc::Rc;
 
     use super::{
-        LockCache, dependencies, normalize, parse_lock, parse_manifest, workspace_dependencies,
+        LockCache, StandInLock, WORKING_TREE_LOCK, dependencies, normalize, parse_lock,
+        parse_manifest, workspace_dependencies,
     };
     use crate::extract::{CrateRoot, CrateSource, ExternalCrate, Locate, Located};
 
@@ -588,7 +598,10 @@ url = { workspace = true, features = ["serde"] }
         let found = dependencies(
             &roots,
             &files,
-            Some(LOCK),
+            Some(StandInLock {
+                text: LOCK,
+                note: WORKING_TREE_LOCK,
+            }),
             Rc::new(Nowhere),
             &LockCache::default(),
         );

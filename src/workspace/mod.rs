@@ -201,6 +201,9 @@ pub(crate) struct Workspace {
     pub(crate) locator: Rc<CargoLocator>,
     /// The lock files parsed so far.
     locks: Rc<dependencies::LockCache>,
+    /// For a published package that ships no `Cargo.lock` (a registry baseline), the lock cargo
+    /// resolved for it as a dependency: the versions its users get.
+    pub(crate) published_lock: Option<String>,
     /// The build checked (features) and the shapes `wirecheck.toml` declares: every revision is
     /// extracted with them.
     pub(crate) options: ExtractOptions,
@@ -277,6 +280,7 @@ impl Workspace {
         Ok(Workspace {
             locator: Rc::new(CargoLocator::new(&root)),
             locks: Rc::default(),
+            published_lock: None,
             root,
             crates,
             target_dir: metadata.target_directory.clone().into_std_path_buf(),
@@ -429,6 +433,18 @@ impl Workspace {
         let notes = RefCell::new(Vec::new());
         let describe = || {
             let working_lock = std::fs::read_to_string(self.root.join("Cargo.lock")).ok();
+            let fallback = match &self.published_lock {
+                Some(text) => Some(dependencies::StandInLock {
+                    text,
+                    note: PUBLISHED_LOCK,
+                }),
+                None => working_lock
+                    .as_deref()
+                    .map(|text| dependencies::StandInLock {
+                        text,
+                        note: dependencies::WORKING_TREE_LOCK,
+                    }),
+            };
             let mut locator = Rc::clone(&self.locator) as Rc<dyn extract::Locate>;
             if let Some(recorder) = recorder {
                 if reader.blob_id("Cargo.lock").ok().flatten().is_none()
@@ -438,13 +454,8 @@ impl Workspace {
                 }
                 locator = recorder.locator(locator);
             }
-            let found = dependencies::dependencies(
-                &self.crates,
-                reader,
-                working_lock.as_deref(),
-                locator,
-                &self.locks,
-            );
+            let found =
+                dependencies::dependencies(&self.crates, reader, fallback, locator, &self.locks);
             notes.borrow_mut().extend(found.notes);
             found.externals
         };
@@ -458,6 +469,9 @@ impl Workspace {
         Ok(snapshot)
     }
 }
+
+/// The note of a published package read with the lock cargo resolved for it.
+const PUBLISHED_LOCK: &str = "the published package has no Cargo.lock: its dependencies are taken at the versions cargo resolves for its users (the newest each requirement allows)";
 
 /// Drops from `snapshot` every protocol not in `selected`, with its messages.
 pub(crate) fn retain_protocols(snapshot: &mut Snapshot, selected: &BTreeSet<String>) {
