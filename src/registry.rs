@@ -10,12 +10,10 @@
 //! the dependency versions of its published `Cargo.lock` where it has one.
 
 use std::path::{Path, PathBuf};
-use std::rc::Rc;
 
 use semver::Version;
 
 use crate::model::Snapshot;
-use crate::source::CargoLocator;
 use crate::workspace::{Workspace, WorkspaceError};
 
 /// A published package, fetched.
@@ -188,9 +186,8 @@ pub(crate) fn model(
     let mut workspace =
         Workspace::load(Some(&published.manifest), &[]).map_err(|e| error(e.to_string()))?;
     workspace.options = options.clone();
-    let root = workspace.root.clone();
-    workspace.locator = Rc::new(CargoLocator::configured_at(&root, workspace_root));
-    if !root.join("Cargo.lock").is_file() {
+    workspace.fetched_as_configured_at(workspace_root);
+    if !workspace.root.join("Cargo.lock").is_file() {
         let resolved = std::fs::read_to_string(&published.resolved_lock)
             .map_err(|e| error(format!("{}: {e}", published.resolved_lock.display())))?;
         workspace.published_lock = Some(as_member(&resolved, published));

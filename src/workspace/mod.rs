@@ -290,6 +290,12 @@ impl Workspace {
         })
     }
 
+    /// Finds its dependencies where cargo, configured by the workspace at `config_root` (its
+    /// `.cargo/config.toml`: cargo ran there), put them: for a published package unpacked by cargo.
+    pub(crate) fn fetched_as_configured_at(&mut self, config_root: &Path) {
+        self.locator = Rc::new(CargoLocator::configured_at(&self.root, config_root));
+    }
+
     /// The protocols the packages named with `-p` select, by name: each protocol one of their crates
     /// declares, and each protocol a message in one of their crates belongs to (a protocol is checked
     /// whole, wherever its messages live); `None` without `-p` (every protocol). `protocols` are the
