@@ -372,9 +372,21 @@ impl Walk<'_> {
 
     /// A variant the reader does not know that serde cannot write (an internally tagged newtype
     /// variant holding no struct or map): no payload of it reaches the reader.
+    /// The rule of a variant the writer has and the reader lacks, named by the change from the old
+    /// release to the new: `variant_removed` where the old one writes it; where the new one does,
+    /// `variant_added` when the reader still takes it (`taken`: a catch-all, another untagged
+    /// variant), else `variant_added_without_other`.
+    pub(super) fn variant_only_written_rule(&self, taken: bool) -> RuleId {
+        match (self.writer_is_new(), taken) {
+            (true, true) => RuleId::VariantAdded,
+            (true, false) => RuleId::VariantAddedWithoutOther,
+            (false, _) => RuleId::VariantRemoved,
+        }
+    }
+
     fn never_written(&self, writer: &Variant) -> Issue {
         Issue::change(
-            self.pick_rule(RuleId::VariantAdded, RuleId::VariantRemoved),
+            self.variant_only_written_rule(true),
             format!(
                 "the variant `{}` of {} is unknown to {}, but serde cannot write it (an internally tagged newtype variant holds only a struct or a map)",
                 writer.rust_name,
@@ -402,7 +414,7 @@ impl Walk<'_> {
 
     fn taken_by_other(&self, repr: &EnumRepr, writer: &Variant) -> Issue {
         Issue::change(
-            self.pick_rule(RuleId::VariantAdded, RuleId::VariantRemoved),
+            self.variant_only_written_rule(true),
             format!(
                 "the variant `{}` is written by {}; {} reads it as its `#[serde(other)]` variant",
                 variant_text(repr, writer),
@@ -422,7 +434,7 @@ impl Walk<'_> {
         has_other: bool,
         witness: Option<Value>,
     ) -> Issue {
-        let rule = self.pick_rule(RuleId::VariantAddedWithoutOther, RuleId::VariantRemoved);
+        let rule = self.variant_only_written_rule(false);
         let catch_all_would_take = self.other_takes(repr, writer);
         let added = rule == RuleId::VariantAddedWithoutOther;
         let must_know = ": readers must know this variant one release before writers send it";

@@ -191,7 +191,7 @@ impl Walk<'_> {
         writer: &FlatField,
         witness: Option<Value>,
     ) -> Issue {
-        let rule = self.pick_rule(RuleId::FieldAdded, RuleId::FieldRemoved);
+        let rule = self.field_only_written_rule();
         if pair.reader.deny_unknown_fields {
             Issue::breaking(
                 rule,
@@ -220,7 +220,7 @@ impl Walk<'_> {
         let optional = reader.optional_parent || matches!(reader.field.ty, Ty::Option { .. });
         let issue = if optional {
             Issue::change(
-                self.pick_rule(RuleId::FieldRemoved, RuleId::FieldAdded),
+                self.field_only_read_rule(false),
                 format!(
                     "the flattened `{}` is read by {} only",
                     reader.path.join("."),
@@ -229,7 +229,7 @@ impl Walk<'_> {
             )
         } else {
             Issue::breaking(
-                self.pick_rule(RuleId::FieldRemoved, RuleId::RequiredFieldAdded),
+                self.field_only_read_rule(true),
                 format!(
                     "{} requires the flattened `{}` and {} never writes it",
                     self.reader_name(),

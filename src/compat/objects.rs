@@ -348,10 +348,8 @@ impl Walk<'_> {
             && !reader.container_default;
         let rule = if option_custom && own.is_some_and(|o| !option_read_by_function(&o.field)) {
             RuleId::OptionDeserializeWith
-        } else if self.writer_is_new() && reader.field.skip_ser == SkipSer::Never {
-            RuleId::SkipSerializingIfAdded
         } else {
-            RuleId::FieldBecameRequired
+            self.missing_field_rule(&reader.field.skip_ser)
         };
         let key = writer.key();
         Some(Issue::breaking(
@@ -470,7 +468,7 @@ impl Walk<'_> {
         field: &FlatField,
         deny_added: bool,
     ) -> Vec<Issue> {
-        let added_or_removed = self.pick_rule(RuleId::FieldAdded, RuleId::FieldRemoved);
+        let added_or_removed = self.field_only_written_rule();
         let found = if let Some(map) = &pair.reader.map {
             self.field_into_reader_map(pair, field, map)
         } else if pair.reader.deny_unknown_fields && pair.reader.enums.is_empty() {
@@ -528,7 +526,7 @@ impl Walk<'_> {
         let key = field.key().to_owned();
         out.extend(embedded(found, |c| with_key(pair.base(), &key, c)));
         out.push(Issue::change(
-            self.pick_rule(RuleId::FieldAdded, RuleId::FieldRemoved),
+            self.field_only_written_rule(),
             format!(
                 "`{}` is written by {} only; {} collects it in its flattened map",
                 field.key(),
@@ -554,7 +552,7 @@ impl Walk<'_> {
             .any(|o| field.field.de_names.iter().any(|n| n == o.key()));
         let issue = if field.tolerates_absence() || never_written_by_own_release {
             Issue::change(
-                self.pick_rule(RuleId::FieldRemoved, RuleId::FieldAdded),
+                self.field_only_read_rule(false),
                 format!(
                     "`{}` is read by {} only, which tolerates its absence",
                     field.key(),
@@ -564,7 +562,7 @@ impl Walk<'_> {
         } else {
             let custom = option_read_by_function(&field.field);
             Issue::breaking(
-                self.pick_rule(RuleId::FieldRemoved, RuleId::RequiredFieldAdded),
+                self.field_only_read_rule(true),
                 format!(
                     "{} requires `{}`{} and {} never writes it",
                     self.reader_name(),
@@ -611,4 +609,43 @@ pub(super) fn written_ty(field: &crate::model::Field) -> Ty {
 /// Whether a `skip_serializing_if` predicate is `Option::is_none` (or another `is_none`).
 fn is_none_predicate(skip: &SkipSer) -> bool {
     matches!(skip, SkipSer::If(p) if p.ends_with("is_none"))
+}
+
+impl Walk<'_> {
+    /// The rule of a field the writer writes and the reader does not know, named by the change from
+    /// the old release to the new.
+    pub(super) fn field_only_written_rule(&self) -> RuleId {
+        self.pick_rule(RuleId::FieldAdded, RuleId::FieldRemoved)
+    }
+
+    /// The rule of a field the reader knows and the writer never writes, named by the change from the
+    /// old release to the new; a field the new release reads and `requires` is `required_field_added`.
+    pub(super) fn field_only_read_rule(&self, requires: bool) -> RuleId {
+        match requires {
+            true => self.pick_rule(RuleId::FieldRemoved, RuleId::RequiredFieldAdded),
+            false => self.pick_rule(RuleId::FieldRemoved, RuleId::FieldAdded),
+        }
+    }
+
+    /// The rule of a field the writer may leave out and the reader requires: `skip_serializing_if_added`
+    /// where the new release writes it and the reader's own release always wrote it (`reader_skip`
+    /// never), else `field_became_required`.
+    pub(super) fn missing_field_rule(&self, reader_skip: &SkipSer) -> RuleId {
+        if self.writer_is_new() && *reader_skip == SkipSer::Never {
+            RuleId::SkipSerializingIfAdded
+        } else {
+            RuleId::FieldBecameRequired
+        }
+    }
+
+    /// The rule of a value that may be absent (null, an option tag) on the writer's side
+    /// (`writer_optional`) and is required on the reader's, or the other way round: named by the
+    /// change from the old release to the new.
+    pub(super) fn optionality_rule(&self, writer_optional: bool) -> RuleId {
+        if writer_optional == self.writer_is_new() {
+            RuleId::FieldBecameOptional
+        } else {
+            RuleId::FieldBecameRequired
+        }
+    }
 }

@@ -132,13 +132,33 @@ impl Walk<'_> {
             || (self.postcard && writer.0 == reader.0 && writer.1 >= 16 && reader.1 >= 16)
     }
 
+    /// The rule of floats of `writer_bits` read as floats of `reader_bits`: `float_narrowed` where the
+    /// old release writes the wider ones, else a type change.
+    pub(super) fn float_width_rule(&self, writer_bits: u8, reader_bits: u8) -> RuleId {
+        if writer_bits > reader_bits && !self.writer_is_new() {
+            RuleId::FloatNarrowed
+        } else {
+            RuleId::FieldTypeChanged
+        }
+    }
+
+    /// The rule of integers read as floats (`writer_writes_integers`) or floats read as integers,
+    /// named by what the old release has: `integer_to_float` where it had the integers.
+    pub(super) fn number_kind_rule(&self, writer_writes_integers: bool) -> RuleId {
+        if writer_writes_integers != self.writer_is_new() {
+            RuleId::IntegerToFloat
+        } else {
+            RuleId::FloatToInteger
+        }
+    }
+
     /// A float read as a narrower float rounds large values to infinity.
     pub(super) fn float_narrowed(&self, writer_bits: u8, reader_bits: u8) -> Option<Issue> {
         if writer_bits <= reader_bits {
             return None;
         }
         Some(Issue::breaking(
-            self.pick_rule(RuleId::FieldTypeChanged, RuleId::FloatNarrowed),
+            self.float_width_rule(writer_bits, reader_bits),
             format!(
                 "{} writes `f{writer_bits}` and {} reads `f{reader_bits}`, rounding values (1e300 becomes infinity)",
                 self.writer_name(),
@@ -165,7 +185,7 @@ impl Walk<'_> {
         };
         if let Some(why) = rejected {
             return Some(Issue::breaking(
-                self.pick_rule(RuleId::FloatToInteger, RuleId::IntegerToFloat),
+                self.number_kind_rule(true),
                 format!(
                     "{} writes integers (`{writer_ty}`) that {} reads as `f{float_bits}`: {why}",
                     self.writer_name(),
@@ -181,7 +201,7 @@ impl Walk<'_> {
             return None;
         }
         Some(Issue::breaking(
-            self.pick_rule(RuleId::FloatToInteger, RuleId::IntegerToFloat),
+            self.number_kind_rule(true),
             format!(
                 "{} writes integers (`{writer_ty}`) that {} reads as `f{float_bits}`, inexactly above 2^{mantissa}",
                 self.writer_name(),
@@ -194,7 +214,7 @@ impl Walk<'_> {
     /// Floats read as integers are rejected.
     pub(super) fn float_to_integer(&self, writer_ty: &Ty, reader_ty: &Ty) -> Issue {
         Issue::breaking(
-            self.pick_rule(RuleId::IntegerToFloat, RuleId::FloatToInteger),
+            self.number_kind_rule(false),
             format!(
                 "{} writes floats (`{writer_ty}`) and {} reads integers (`{reader_ty}`), which reject floating point numbers",
                 self.writer_name(),

@@ -260,7 +260,7 @@ impl Walk<'_> {
             .is_err()
         {
             out.push(Issue::breaking(
-                self.pick_rule(RuleId::FieldBecameOptional, RuleId::FieldBecameRequired),
+                self.optionality_rule(true),
                 format!(
                     "{} writes `{writer_ty}`, which may be null, and {} reads `{reader_ty}`, which rejects null",
                     self.writer_name(),

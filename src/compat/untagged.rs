@@ -88,7 +88,7 @@ impl Walk<'_> {
     ) -> Issue {
         match caught {
             Ok(taken_by) => Issue::change(
-                self.pick_rule(RuleId::VariantAdded, RuleId::VariantRemoved),
+                self.variant_only_written_rule(true),
                 format!(
                     "the variant `{}` is written by {}; {} reads it as its untagged variant `{taken_by}`",
                     variant.ser_name,
@@ -97,7 +97,7 @@ impl Walk<'_> {
                 ),
             ),
             Err((sample, reason)) => Issue::breaking(
-                self.pick_rule(RuleId::VariantAddedWithoutOther, RuleId::VariantRemoved),
+                self.variant_only_written_rule(false),
                 format!(
                     "{} writes the variant `{}`, unknown to {}, whose untagged variants do not take it: {reason}",
                     self.writer_name(),
@@ -159,7 +159,7 @@ impl Walk<'_> {
                 found
             }
             None => vec![Issue::change(
-                self.pick_rule(RuleId::VariantAdded, RuleId::VariantRemoved),
+                self.variant_only_written_rule(true),
                 format!(
                     "the untagged variant `{}` is written by {} only",
                     variant.rust_name,
@@ -181,7 +181,7 @@ impl Walk<'_> {
     ) -> Vec<Issue> {
         let Some(j) = counterpart else {
             return vec![Issue::breaking(
-                self.pick_rule(RuleId::VariantAddedWithoutOther, RuleId::VariantRemoved),
+                self.variant_only_written_rule(false),
                 format!(
                     "{} writes the untagged variant `{}` and {} matches no variant: {reason}",
                     self.writer_name(),

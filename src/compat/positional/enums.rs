@@ -183,11 +183,7 @@ impl Walk<'_> {
                 ),
                 witness,
             ),
-            None => Issue::breaking(
-                self.pick_rule(RuleId::VariantAddedWithoutOther, RuleId::VariantRemoved),
-                said,
-                witness,
-            ),
+            None => Issue::breaking(self.variant_only_written_rule(false), said, witness),
         }
     }
 

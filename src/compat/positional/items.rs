@@ -222,7 +222,7 @@ impl Walk<'_> {
             let extra = &reader[writer.len()];
             out.push(
                 Issue::change(
-                    self.pick_rule(RuleId::FieldRemoved, RuleId::FieldAdded),
+                    self.field_only_read_rule(false),
                     format!(
                         "{} reads {} fields of {} where {} writes {}: the missing ones take their default",
                         self.reader_name(),
@@ -424,11 +424,7 @@ impl Walk<'_> {
         } else if writer_field.skip_ser == reader_field.skip_ser {
             return None;
         }
-        let rule = if self.writer_is_new() && reader_field.skip_ser == SkipSer::Never {
-            RuleId::SkipSerializingIfAdded
-        } else {
-            RuleId::FieldBecameRequired
-        };
+        let rule = self.missing_field_rule(&reader_field.skip_ser);
         let witness = match &lists.base {
             Some(Value::Object(m)) => {
                 let mut m = m.clone();

@@ -207,13 +207,13 @@ impl Walk<'_> {
             (S::Int { .. }, S::Float { .. }) => vec![self.positional_number_changed(
                 writer_ty,
                 reader_ty,
-                self.pick_rule(RuleId::FloatToInteger, RuleId::IntegerToFloat),
+                self.number_kind_rule(true),
                 self.sample(writer_ty, true),
             )],
             (S::Float { .. }, S::Int { .. }) => vec![self.positional_number_changed(
                 writer_ty,
                 reader_ty,
-                self.pick_rule(RuleId::IntegerToFloat, RuleId::FloatToInteger),
+                self.number_kind_rule(false),
                 Some(json!(0.5)),
             )],
             _ => return None,
@@ -250,7 +250,7 @@ impl Walk<'_> {
 
     fn option_tag_removed(&self, writer_ty: &Ty, reader_ty: &Ty) -> Issue {
         Issue::breaking(
-            self.pick_rule(RuleId::FieldBecameOptional, RuleId::FieldBecameRequired),
+            self.optionality_rule(true),
             format!(
                 "{} writes `{writer_ty}` with an option tag and {} reads `{reader_ty}` without one",
                 self.writer_name(),
@@ -262,7 +262,7 @@ impl Walk<'_> {
 
     fn option_tag_added(&self, writer_ty: &Ty, reader_ty: &Ty) -> Issue {
         Issue::breaking(
-            self.pick_rule(RuleId::FieldBecameRequired, RuleId::FieldBecameOptional),
+            self.optionality_rule(false),
             format!(
                 "{} writes `{writer_ty}` without an option tag and {} reads `{reader_ty}` with one",
                 self.writer_name(),
@@ -275,11 +275,7 @@ impl Walk<'_> {
     /// Floats of another width take other bytes.
     fn float_width_changed(&self, writer_bits: u8, reader_bits: u8) -> Issue {
         Issue::breaking(
-            if writer_bits > reader_bits && !self.writer_is_new() {
-                RuleId::FloatNarrowed
-            } else {
-                RuleId::FieldTypeChanged
-            },
+            self.float_width_rule(writer_bits, reader_bits),
             format!(
                 "{} writes `f{writer_bits}` and {} reads `f{reader_bits}`: the encoded width differs",
                 self.writer_name(),
