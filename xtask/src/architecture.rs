@@ -7,7 +7,8 @@
 //!   (the crate's top-level modules, or the submodules of one module). A module using its ancestors
 //!   (`super::`) or its descendants is not an edge: a parent owns its children;
 //! - a rule id's string (`"field_removed"`) is written only in the catalogue, `src/rules.rs`: everything
-//!   else names rules by `RuleId`.
+//!   else names rules by `RuleId`;
+//! - every rule is constructed in one file, its home, but those ARCHITECTURE.md still lists ([`rule_homes`]).
 //!
 //! The same check runs as a test of this crate (`cargo test -p xtask`), so CI fails on a violation.
 
@@ -20,6 +21,8 @@ use anyhow::{Context, Result};
 use proc_macro2::{TokenStream, TokenTree};
 use syn::spanned::Spanned;
 use syn::visit::Visit;
+
+pub mod rule_homes;
 
 /// The longest a function of `src/` may be, in lines.
 pub const MAX_FUNCTION_LINES: usize = 80;
@@ -56,6 +59,8 @@ pub enum Violation {
     StaleClaim { from: String, to: String },
     /// A top-level module of `src/` missing from ARCHITECTURE.md's layer table, or a row naming none.
     UnlistedModule { module: String },
+    /// A rule without one home.
+    RuleHome(rule_homes::HomeViolation),
 }
 
 impl fmt::Display for Violation {
@@ -93,6 +98,7 @@ impl fmt::Display for Violation {
                 f,
                 "ARCHITECTURE.md's layer table says crate::{from} uses crate::{to}, which it no longer does: remove `{to}` from its row"
             ),
+            Violation::RuleHome(violation) => write!(f, "{violation}"),
             Violation::UnlistedModule { module } => write!(
                 f,
                 "crate::{module}: not a row of ARCHITECTURE.md's layer table (or a row naming no module of src/): add it, with the modules it uses"
@@ -113,7 +119,10 @@ pub struct SourceFile {
 pub fn run(_args: &[String]) -> Result<ExitCode> {
     let files = read_sources(&crate::workspace_root())?;
     let layers = Layers::of_architecture(&crate::workspace_root())?;
-    let violations = check(&files, &rule_ids(), &layers);
+    let mut violations = check(&files, &rule_ids(), &layers);
+    let listed = rule_homes::listed(&crate::workspace_root())?;
+    let homes = rule_homes::check(&files, &rule_ids(), &listed);
+    violations.extend(homes.into_iter().map(Violation::RuleHome));
     for violation in &violations {
         println!("{violation}");
     }
@@ -125,8 +134,9 @@ pub fn run(_args: &[String]) -> Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     println!(
-        "architecture: {} files of src/ within the limits (functions <= {MAX_FUNCTION_LINES} lines, files <= {MAX_FILE_LINES} lines, no import cycles, top-level uses as ARCHITECTURE.md's layer table says, rule ids only in {CATALOGUE})",
-        files.len()
+        "architecture: {} files of src/ within the limits (functions <= {MAX_FUNCTION_LINES} lines, files <= {MAX_FILE_LINES} lines, no import cycles, top-level uses as ARCHITECTURE.md's layer table says, rule ids only in {CATALOGUE}, each rule constructed in one file but the {} ARCHITECTURE.md lists)",
+        files.len(),
+        listed.len()
     );
     Ok(ExitCode::SUCCESS)
 }
@@ -630,11 +640,15 @@ mod tests {
     fn this_crate_is_within_the_limits() {
         let files = read_sources(&crate::workspace_root()).unwrap();
         assert!(files.len() > 20, "src/ was not found");
-        let violations = check(
+        let root = crate::workspace_root();
+        let mut violations = check(
             &files,
             &rule_ids(),
-            &Layers::of_architecture(&crate::workspace_root()).unwrap(),
+            &Layers::of_architecture(&root).unwrap(),
         );
+        let listed = rule_homes::listed(&root).unwrap();
+        let homes = rule_homes::check(&files, &rule_ids(), &listed);
+        violations.extend(homes.into_iter().map(Violation::RuleHome));
         assert!(
             violations.is_empty(),
             "the library breaks the limits of ARCHITECTURE.md:\n{}",
