@@ -30,13 +30,9 @@ pub(crate) struct CargoLocator {
 }
 
 impl CargoLocator {
-    /// A locator for the workspace at `workspace_root`, with `CARGO_HOME` (else `~/.cargo`).
+    /// A locator for the workspace at `workspace_root`, with Cargo's home as cargo finds it.
     pub(crate) fn new(workspace_root: &Path) -> Self {
-        let cargo_home = std::env::var_os("CARGO_HOME")
-            .map(PathBuf::from)
-            .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cargo")))
-            .unwrap_or_else(|| PathBuf::from(".cargo"));
-        Self::with_cargo_home(workspace_root, cargo_home)
+        Self::with_cargo_home(workspace_root, super::cargo_home(&home::env::OS_ENV))
     }
 
     /// A locator with an explicit Cargo home.

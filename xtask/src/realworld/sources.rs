@@ -12,20 +12,12 @@ use semver::Version;
 use super::siblings;
 use super::spec::{self, Spec};
 
-/// Cargo's home: `$CARGO_HOME`, else `~/.cargo`.
-fn cargo_home() -> Result<PathBuf> {
-    if let Some(home) = std::env::var_os("CARGO_HOME") {
-        return Ok(PathBuf::from(home));
-    }
-    let home =
-        std::env::var_os("HOME").ok_or_else(|| anyhow!("neither CARGO_HOME nor HOME is set"))?;
-    Ok(PathBuf::from(home).join(".cargo"))
-}
-
 /// The unpacked source of `krate` `version` in cargo's registry source cache, if it is there (cargo writes
 /// `.cargo-ok` once a package is unpacked).
 fn cached_source(krate: &str, version: &Version) -> Result<Option<PathBuf>> {
-    let src = cargo_home()?.join("registry").join("src");
+    // Cargo's home as cargo finds it (`CARGO_HOME`, else `.cargo` in the user's home directory).
+    let home = home::cargo_home().context("finding cargo's home directory")?;
+    let src = home.join("registry").join("src");
     let Ok(entries) = fs::read_dir(&src) else {
         return Ok(None);
     };
