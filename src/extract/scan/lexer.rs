@@ -41,12 +41,15 @@ const ASCII_IDENT_CONTINUE: [bool; 256] = {
     table
 };
 
+/// Whether `c` starts an identifier, as rustc (and proc-macro2) decide: `_` or `XID_Start`.
 fn is_ident_start(c: char) -> bool {
-    c == '_' || c.is_alphabetic()
+    c == '_' || unicode_ident::is_xid_start(c)
 }
 
+/// Whether `c` continues an identifier: `XID_Continue` (which holds `_`, digits and combining marks
+/// such as U+0301, but not `²`).
 fn is_ident_continue(c: char) -> bool {
-    c == '_' || c.is_alphanumeric()
+    unicode_ident::is_xid_continue(c)
 }
 
 impl<'t> Lexer<'t> {
