@@ -131,13 +131,36 @@ fn identifiers_are_made_of_the_characters_rustc_takes() {
 }
 
 #[test]
+fn string_literals_decode_as_rustc_decodes_them() {
+    let cases = [
+        (r#""a\tb\n\\\"\'\0""#, Some("a\tb\n\\\"'\0")),
+        (r#""\x41\u{e9}\u{1F600}""#, Some("A\u{e9}\u{1F600}")),
+        ("\"a\\\n   \t b\"", Some("ab")),
+        (r##"r#"a\n"b"#"##, Some("a\\n\"b")),
+        (r#"r"\x41""#, Some("\\x41")),
+        (r#"b"a.rs""#, None),
+        (r#"c"a.rs""#, None),
+        (r#""\q""#, None),
+        (r#""\u{d800}""#, None),
+    ];
+    for (lit, value) in cases {
+        assert_eq!(string_value(lit).as_deref(), value, "{lit}");
+    }
+    // The scan reads a `#[path]` as syn's tree does.
+    agree(
+        "#[path = \"\\x41\\u{e9}.rs\"] mod a;\n#[path = r#\"b\"c.rs\"#] mod b;\n\
+         #[path = \"d\\\n   e.rs\"] mod c;\n",
+    );
+}
+
+#[test]
 fn gives_up_on_what_it_cannot_read() {
     assert_eq!(scan("struct {"), None);
     assert_eq!(scan("const S: &str = \"open"), None);
     assert_eq!(scan("/* open"), None);
     assert_eq!(scan("fn f() { ) }"), None);
     assert_eq!(scan("mod a"), None);
-    assert_eq!(scan("#[path = \"\\x41.rs\"] mod a;"), None);
+    assert_eq!(scan("#[path = b\"a.rs\"] mod a;"), None);
 }
 
 fn declares(text: &str) -> bool {
