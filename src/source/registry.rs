@@ -284,42 +284,11 @@ pub(crate) fn vendor_directory(config: &str) -> Option<String> {
 }
 
 /// The features of a package built as `krate` asks (its requested features, and `default` unless
-/// turned off), expanded through the `[features]` of its manifest: `name` enables that feature (or the
-/// optional dependency's implicit one), `dep:name` a dependency only, `name/feature` and `name?/feature`
-/// a dependency's feature (the first also enables `name`).
+/// turned off), expanded through the `[features]` of its manifest as cargo's feature resolver does
+/// ([`dependency_features`](crate::extract::dependency_features)); none of an unreadable manifest.
 pub(crate) fn enabled_features(manifest: &str, krate: &ExternalCrate) -> BTreeSet<String> {
     let table = manifest_table(manifest).unwrap_or_default();
-    let declared = table.get("features").and_then(toml::Value::as_table);
-    let mut queue: Vec<String> = krate.requested_features.iter().cloned().collect();
-    if krate.default_features {
-        queue.push("default".to_owned());
-    }
-    let mut enabled = BTreeSet::new();
-    while let Some(feature) = queue.pop() {
-        if feature.starts_with("dep:") {
-            continue;
-        }
-        let feature = match feature.split_once('/') {
-            Some((name, _)) if name.ends_with('?') => continue,
-            Some((name, _)) => name.to_owned(),
-            None => feature,
-        };
-        if !enabled.insert(feature.clone()) {
-            continue;
-        }
-        if let Some(implies) = declared
-            .and_then(|features| features.get(&feature))
-            .and_then(toml::Value::as_array)
-        {
-            queue.extend(
-                implies
-                    .iter()
-                    .filter_map(toml::Value::as_str)
-                    .map(str::to_owned),
-            );
-        }
-    }
-    enabled
+    crate::extract::dependency_features(&table, krate)
 }
 
 /// Reads files on disk by absolute path, remembering each file's blob id: the sources of a package
