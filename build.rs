@@ -8,6 +8,7 @@
 //! feature there is no store and nothing is hashed.
 
 use std::fs;
+use std::hash::Hasher as _;
 use std::path::{Path, PathBuf};
 
 fn main() {
@@ -16,7 +17,8 @@ fn main() {
         return;
     }
     let manifest_dir = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));
-    let mut hash = Fnv::default();
+    // 64-bit FNV-1a: stable across Rust releases (unlike `DefaultHasher`), and enough to tell builds apart.
+    let mut hash = fnv::FnvHasher::default();
     hash.write(env!("CARGO_PKG_VERSION").as_bytes());
     // The compiler too: the store names its files by what std's `Hash` impls write, which may change
     // between releases.
@@ -44,7 +46,7 @@ fn main() {
             hash.write(&[0]);
         }
     }
-    println!("cargo:rustc-env=WIRECHECK_BUILD_ID={:016x}", hash.0);
+    println!("cargo:rustc-env=WIRECHECK_BUILD_ID={:016x}", hash.finish());
 }
 
 /// Every file below `dir`.
@@ -58,24 +60,6 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
             collect(&path, out);
         } else {
             out.push(path);
-        }
-    }
-}
-
-/// 64-bit FNV-1a: stable across Rust releases (unlike `DefaultHasher`), and enough to tell builds apart.
-struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Self {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Fnv {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 ^= u64::from(b);
-            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
         }
     }
 }

@@ -6,12 +6,14 @@
 //! with `--all-features`; then every feature an enabled one enables, and the implicit feature of an
 //! optional dependency (unless the manifest names it with `dep:`). The manifest is the package's
 //! `Cargo.toml` at the revision read, so a feature added to `default` in a release is on in that release.
+//! A dependency's features (what its dependents ask for, in [`dependency_features`]) are expanded by the
+//! same resolver.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use rustc_hash::FxHashMap;
 
-use super::{CrateRoot, ExtractError, FileReader};
+use super::{CrateRoot, ExternalCrate, ExtractError, FileReader};
 
 /// The features a check asks for, as cargo's flags name them.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
@@ -121,7 +123,7 @@ fn read_manifest(
         })
 }
 
-/// The features a manifest's package has on for `request`, as cargo resolves them.
+/// The features a manifest's package has on for `request` (cargo's flags), as cargo resolves them.
 fn enabled_features(manifest: &toml::Table, request: &FeatureRequest) -> Enabled {
     let table = feature_table(manifest);
     let package = manifest
@@ -133,7 +135,7 @@ fn enabled_features(manifest: &toml::Table, request: &FeatureRequest) -> Enabled
     if request.all_features {
         wanted.extend(table.keys().cloned());
     }
-    if !request.no_default_features && table.contains_key("default") {
+    if !request.no_default_features {
         wanted.push("default".to_owned());
     }
     for feature in &request.features {
@@ -143,14 +145,37 @@ fn enabled_features(manifest: &toml::Table, request: &FeatureRequest) -> Enabled
             None => wanted.push(feature.clone()),
         }
     }
+    Enabled {
+        features: expand(&table, wanted),
+    }
+}
+
+/// The features a dependency is built with, its manifest being `manifest`: those its dependents ask for
+/// (`krate.requested_features`) and `default` unless every dependent turns it off, expanded as cargo's
+/// feature resolver does (see [`expand`]).
+pub(crate) fn dependency_features(
+    manifest: &toml::Table,
+    krate: &ExternalCrate,
+) -> BTreeSet<String> {
+    let mut wanted: Vec<String> = krate.requested_features.iter().cloned().collect();
+    if krate.default_features {
+        wanted.push("default".to_owned());
+    }
+    expand(&feature_table(manifest), wanted)
+}
+
+/// The features `wanted` turns on in a package whose features are `table` ([`feature_table`]), as
+/// cargo's feature resolver decides: a name is a feature only if the package has it (declared, or an
+/// optional dependency's implicit one), and it turns on what it lists. Of those values, `dep:x` turns on
+/// the dependency `x` and no feature; `x/y` the dependency `x` (with its feature `y`) and the feature
+/// `x` if the package has one; `x?/y` nothing of this package.
+fn expand(table: &BTreeMap<String, Vec<String>>, mut wanted: Vec<String>) -> BTreeSet<String> {
     let mut features = BTreeSet::new();
     while let Some(feature) = wanted.pop() {
         if !table.contains_key(&feature) || !features.insert(feature.clone()) {
             continue;
         }
         for value in &table[&feature] {
-            // `dep:x` enables a dependency only; `x/y` the optional dependency `x` (its implicit feature,
-            // when it has one) and its feature `y`; `x?/y` enables nothing of this package.
             if value.starts_with("dep:") || value.contains("?/") {
                 continue;
             }
@@ -158,7 +183,7 @@ fn enabled_features(manifest: &toml::Table, request: &FeatureRequest) -> Enabled
             wanted.push(name.to_owned());
         }
     }
-    Enabled { features }
+    features
 }
 
 /// A package's features, each with what it enables, including the implicit feature of every optional
@@ -190,21 +215,34 @@ fn feature_table(manifest: &toml::Table) -> BTreeMap<String, Vec<String>> {
         .flatten()
         .filter_map(|value| value.strip_prefix("dep:").map(str::to_owned))
         .collect();
-    for section in ["dependencies", "build-dependencies"] {
-        let Some(deps) = manifest.get(section).and_then(toml::Value::as_table) else {
-            continue;
-        };
-        for (name, spec) in deps {
-            let optional = spec
-                .get("optional")
-                .and_then(toml::Value::as_bool)
-                .unwrap_or(false);
-            if optional && !named_by_dep.contains(name) {
-                table.entry(name.clone()).or_default();
-            }
+    for (name, spec) in dependencies(manifest) {
+        let optional = spec
+            .get("optional")
+            .and_then(toml::Value::as_bool)
+            .unwrap_or(false);
+        if optional && !named_by_dep.contains(name) {
+            table.entry(name.clone()).or_default();
         }
     }
     table
+}
+
+/// Every dependency a manifest declares that can be optional: `[dependencies]`, `[build-dependencies]`
+/// and both under each `[target.'...']` (development dependencies cannot be optional).
+fn dependencies(manifest: &toml::Table) -> impl Iterator<Item = (&String, &toml::Value)> {
+    let targets = manifest
+        .get("target")
+        .and_then(toml::Value::as_table)
+        .into_iter()
+        .flat_map(|targets| targets.values().filter_map(toml::Value::as_table));
+    std::iter::once(manifest)
+        .chain(targets)
+        .flat_map(|table| {
+            ["dependencies", "build-dependencies"]
+                .into_iter()
+                .filter_map(|section| table.get(section).and_then(toml::Value::as_table))
+        })
+        .flatten()
 }
 
 #[cfg(test)]
@@ -258,6 +296,67 @@ uuid = { version = "1", optional = true }
         assert_eq!(
             enabled(MANIFEST, &all),
             ["default", "extra", "metrics", "std", "tracing", "uuid"]
+        );
+    }
+
+    /// A dependency as its dependents ask for it.
+    fn dependency(requested: &[&str], default_features: bool) -> ExternalCrate {
+        ExternalCrate {
+            package: "dep".into(),
+            version: "1.0.0".into(),
+            source: String::new(),
+            path: None,
+            requested_features: requested.iter().map(|name| (*name).to_owned()).collect(),
+            default_features,
+            deps: std::collections::BTreeMap::new(),
+        }
+    }
+
+    fn dependency_enabled(manifest: &str, krate: &ExternalCrate) -> Vec<String> {
+        let table: toml::Table = toml::from_str(manifest).unwrap();
+        dependency_features(&table, krate).into_iter().collect()
+    }
+
+    /// A dependency's manifest; `HIDES` is where a feature may name `hidden` with `dep:`.
+    const DEPENDENCY: &str = r#"
+[package]
+name = "dep"
+[features]
+derive = ["serde/derive", "hidden/x", "std"]
+std = []
+HIDES
+[dependencies]
+serde = { version = "1", optional = true }
+hidden = { version = "0.1", optional = true }
+[target.'cfg(unix)'.dependencies]
+nix = { version = "0.29", optional = true }
+[build-dependencies]
+cc = { version = "1", optional = true }
+[dev-dependencies]
+tokio = "1"
+"#;
+
+    /// What a dependency is built with follows cargo's feature resolver, as the workspace's crates do:
+    /// an undeclared name, a `dep:`-only dependency and an undeclared `default` are no features; an
+    /// optional dependency (target-specific and build ones too) not named with `dep:` has its implicit
+    /// feature, which `x/y` turns on.
+    #[test]
+    fn dependency_features_resolve_as_cargo_does() {
+        let hides = DEPENDENCY.replace("HIDES", "hides = [\"dep:hidden\"]");
+        let derive = dependency(&["derive", "undeclared", "hidden"], true);
+        // `hidden` is named with `dep:`: no feature `hidden`, and `hidden/x` turns on the dependency
+        // only. `default` is not declared: nothing comes of it.
+        assert_eq!(
+            dependency_enabled(&hides, &derive),
+            ["derive", "serde", "std"]
+        );
+        let implicit = dependency(&["nix", "cc", "tokio"], false);
+        assert_eq!(dependency_enabled(&hides, &implicit), ["cc", "nix"]);
+        // Without the `dep:` reference, `hidden` has its implicit feature.
+        let plain = DEPENDENCY.replace("HIDES", "");
+        assert_eq!(
+            dependency_enabled(&plain, &derive),
+            ["derive", "hidden", "serde", "std"]
         );
     }
 }

@@ -106,6 +106,7 @@ pub(crate) use cache::FileScans;
 pub use cache::{CacheStats, SourceCache};
 pub use external::{CrateSource, ExternalCrate, Externals, Locate, Located};
 pub use features::FeatureRequest;
+pub(crate) use features::dependency_features;
 pub(crate) use mod_paths::{join_path, parent_dir};
 pub(crate) use reuse::KeptLowering;
 #[doc(hidden)]

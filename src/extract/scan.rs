@@ -635,7 +635,7 @@ impl<'t> StructuralPass<'t> {
                     && !inner
                     && self.path_attr.is_none()
                 {
-                    // syn decodes the literal with every escape; give up on unusual ones.
+                    // Decoded as syn's tree has it; a byte or C string makes the scan give up.
                     self.path_attr = Some(string_value(&self.text[*ls..*le])?);
                 }
             }
@@ -723,12 +723,12 @@ mod kind;
 mod lexer;
 mod scanned;
 
-use from_syntax::cfg_text;
 pub(super) use from_syntax::mods_of_syntax;
+use from_syntax::{cfg_text, string_value};
 #[cfg(test)]
 use from_syntax::{mod_cfg, path_attr, pos_of};
 use kind::item_kind;
-use lexer::{Lexer, Token, string_value};
+use lexer::{Lexer, Token};
 pub(in crate::extract) use scanned::Scanned;
 
 #[cfg(test)]

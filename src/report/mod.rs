@@ -24,6 +24,7 @@ mod matrix_md;
 mod sarif;
 
 use std::fmt::Write as _;
+use std::hash::Hasher as _;
 use std::io::IsTerminal as _;
 
 use crate::changelog::Changelog;
@@ -408,7 +409,7 @@ pub(crate) fn finding_details(
 /// A stable fingerprint of a finding across runs and line moves: FNV-1a (64 bits) over the rule, the
 /// protocol, the message, the topic, the field and the direction (not the location, not the release).
 pub(crate) fn fingerprint(f: &Finding) -> String {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut hash = fnv::FnvHasher::default();
     let direction = f.direction.map_or("", Direction::as_str);
     let parts = [
         f.rule.as_str(),
@@ -419,12 +420,10 @@ pub(crate) fn fingerprint(f: &Finding) -> String {
         direction,
     ];
     for part in parts {
-        for byte in part.bytes().chain(std::iter::once(0xff)) {
-            hash ^= u64::from(byte);
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        hash.write(part.as_bytes());
+        hash.write_u8(0xff);
     }
-    format!("{hash:016x}")
+    format!("{:016x}", hash.finish())
 }
 
 /// Whether `note`, one of the report's notes, states how the baseline was chosen or what was left out

@@ -12,9 +12,11 @@ use semver::Version;
 
 use crate::extract::{DirId, ExtractError, FileReader};
 
+mod cargo_home;
 mod index;
 mod registry;
 
+use cargo_home::cargo_home;
 use index::{Dir, WorkIndex};
 pub(crate) use registry::{CargoLocator, DiskFiles};
 

@@ -30,12 +30,9 @@ pub(crate) struct CargoLocator {
 }
 
 impl CargoLocator {
-    /// A locator for the workspace at `workspace_root`, with `CARGO_HOME` (else `~/.cargo`).
+    /// A locator for the workspace at `workspace_root`, with Cargo's home as cargo finds it.
     pub(crate) fn new(workspace_root: &Path) -> Self {
-        let cargo_home = std::env::var_os("CARGO_HOME")
-            .map(PathBuf::from)
-            .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".cargo")))
-            .unwrap_or_else(|| PathBuf::from(".cargo"));
+        let cargo_home = super::cargo_home(&home::env::OS_ENV);
         Self::configured(workspace_root, workspace_root, cargo_home)
     }
 
@@ -49,8 +46,8 @@ impl CargoLocator {
     /// baseline), whose dependencies cargo fetched as the workspace at `config_root` configures it
     /// (its `.cargo/config.toml`: cargo ran there).
     pub(crate) fn configured_at(package_root: &Path, config_root: &Path) -> Self {
-        let own = Self::new(config_root);
-        Self::configured(package_root, config_root, own.cargo_home)
+        let cargo_home = super::cargo_home(&home::env::OS_ENV);
+        Self::configured(package_root, config_root, cargo_home)
     }
 
     /// A locator for `workspace_root` reading cargo's configuration at `config_root`.
@@ -302,42 +299,11 @@ pub(crate) fn vendor_directory(config: &str) -> Option<String> {
 }
 
 /// The features of a package built as `krate` asks (its requested features, and `default` unless
-/// turned off), expanded through the `[features]` of its manifest: `name` enables that feature (or the
-/// optional dependency's implicit one), `dep:name` a dependency only, `name/feature` and `name?/feature`
-/// a dependency's feature (the first also enables `name`).
+/// turned off), expanded through the `[features]` of its manifest as cargo's feature resolver does
+/// ([`dependency_features`](crate::extract::dependency_features)); none of an unreadable manifest.
 pub(crate) fn enabled_features(manifest: &str, krate: &ExternalCrate) -> BTreeSet<String> {
     let table = manifest_table(manifest).unwrap_or_default();
-    let declared = table.get("features").and_then(toml::Value::as_table);
-    let mut queue: Vec<String> = krate.requested_features.iter().cloned().collect();
-    if krate.default_features {
-        queue.push("default".to_owned());
-    }
-    let mut enabled = BTreeSet::new();
-    while let Some(feature) = queue.pop() {
-        if feature.starts_with("dep:") {
-            continue;
-        }
-        let feature = match feature.split_once('/') {
-            Some((name, _)) if name.ends_with('?') => continue,
-            Some((name, _)) => name.to_owned(),
-            None => feature,
-        };
-        if !enabled.insert(feature.clone()) {
-            continue;
-        }
-        if let Some(implies) = declared
-            .and_then(|features| features.get(&feature))
-            .and_then(toml::Value::as_array)
-        {
-            queue.extend(
-                implies
-                    .iter()
-                    .filter_map(toml::Value::as_str)
-                    .map(str::to_owned),
-            );
-        }
-    }
-    enabled
+    crate::extract::dependency_features(&table, krate)
 }
 
 /// Reads files on disk by absolute path, remembering each file's blob id: the sources of a package

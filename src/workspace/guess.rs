@@ -4,7 +4,7 @@
 //! early; cargo's answer stays the truth, and the extraction takes the read-ahead only when the guess
 //! named the same workspace root and crate roots (`EarlyReadAhead::take_if`). A wrong guess costs the
 //! files read ahead, never a verdict, so the guess covers the common layouts, not all of cargo's rules:
-//! members listed or matched by `*` patterns, the root package, `[lib]` and `[[bin]]` paths, and the
+//! members listed or matched by glob patterns, the root package, `[lib]` and `[[bin]]` paths, and the
 //! library and binaries cargo finds by itself.
 
 use std::path::{Path, PathBuf};
@@ -105,7 +105,8 @@ fn read_manifest(path: &Path) -> Option<Table> {
 }
 
 /// The member directories of the workspace at `root` whose manifest is `manifest`: the root package,
-/// and the `members` (each a path, or a pattern whose segments may hold `*` and `?`) but the `exclude`d.
+/// and the `members` (each a path, or a pattern whose segments may hold `*`, `?` and `[...]`) but the
+/// `exclude`d.
 fn members(root: &Path, manifest: &Table) -> Vec<PathBuf> {
     let mut found = Vec::new();
     if manifest.contains_key("package") {
@@ -162,21 +163,11 @@ fn expand(root: &Path, pattern: &str) -> Vec<PathBuf> {
     dirs
 }
 
-/// Whether `name` matches the glob segment `pattern` (`*`: any run of characters, `?`: one; a `[`
-/// class matches nothing here, and the guess then misses that member).
+/// Whether `name` matches the glob segment `pattern` as cargo matches members: a `glob::Pattern` with
+/// its default options (`*`, `?`, `[...]` and `[!...]` classes); an invalid pattern matches nothing
+/// (cargo rejects it).
 fn matches(pattern: &str, name: &str) -> bool {
-    fn go(pattern: &[char], name: &[char]) -> bool {
-        match pattern.split_first() {
-            None => name.is_empty(),
-            Some(('*', rest)) => (0..=name.len()).any(|skip| go(rest, &name[skip..])),
-            Some(('?', rest)) => !name.is_empty() && go(rest, &name[1..]),
-            Some(('[', _)) => false,
-            Some((c, rest)) => name.first() == Some(c) && go(rest, &name[1..]),
-        }
-    }
-    let pattern: Vec<char> = pattern.chars().collect();
-    let name: Vec<char> = name.chars().collect();
-    go(&pattern, &name)
+    glob::Pattern::new(pattern).is_ok_and(|pattern| pattern.matches(name))
 }
 
 /// The root files (from `dir`, the package's directory) of the package's library and binaries: the

@@ -44,6 +44,7 @@ mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
+use std::hash::Hasher as _;
 use std::io::Write as _;
 
 use serde_json::Value;
@@ -297,9 +298,9 @@ fn percent(part: usize, total: usize) -> String {
 
 /// FNV-1a: a stable hash of a side's text, to seed its values.
 fn fnv(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
+    let mut hash = fnv::FnvHasher::default();
+    hash.write(text.as_bytes());
+    hash.finish()
 }
 
 fn dir_code(d: Direction) -> &'static str {

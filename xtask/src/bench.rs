@@ -72,6 +72,8 @@ use clap::Parser;
 
 use synth::{Scale, Summary};
 
+use crate::files::copy_dir;
+
 /// `cargo xtask bench` options.
 #[derive(Debug, Parser)]
 #[command(
@@ -913,24 +915,6 @@ impl CargoCheck {
         let make = || self.command();
         Ok(measure(1, memory, make, |_, status| status == Some(0))?.0)
     }
-}
-
-/// Copies the directory `from` to `to`, files and subdirectories, but none named in `skip`.
-fn copy_dir(from: &Path, to: &Path, skip: &[&str]) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from)? {
-        let entry = entry?;
-        if skip.iter().any(|name| entry.file_name() == *name) {
-            continue;
-        }
-        let target = to.join(entry.file_name());
-        if entry.file_type()?.is_dir() {
-            copy_dir(&entry.path(), &target, skip)?;
-        } else {
-            std::fs::copy(entry.path(), target)?;
-        }
-    }
-    Ok(())
 }
 
 /// What `wirecheck check --format json` decided: ok or not, and its findings by level.

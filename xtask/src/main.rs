@@ -4,6 +4,7 @@
 mod architecture;
 mod bench;
 mod demo;
+mod files;
 mod history;
 mod new_rule;
 mod realworld;

@@ -121,36 +121,50 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `target/realworld/.lock`, held for the run (two runs would rebuild the same repositories under each
-/// other) and removed when the run ends.
-struct ScratchLock(PathBuf);
-
-impl Drop for ScratchLock {
-    fn drop(&mut self) {
-        let _ = fs::remove_file(&self.0);
-    }
+/// `target/realworld/.lock`, locked by the operating system for the run (two runs would rebuild the same
+/// repositories under each other): the lock goes with the file handle, so a run that is killed leaves
+/// nothing stale. The file itself stays; it holds the running process's id for the message.
+#[derive(Debug)]
+struct ScratchLock {
+    /// Held, not read: the lock lasts as long as the handle.
+    _file: fs::File,
 }
 
 fn lock_scratch(scratch: &Path) -> Result<ScratchLock> {
+    use std::io::Write as _;
     fs::create_dir_all(scratch).with_context(|| format!("creating {}", scratch.display()))?;
     let path = scratch.join(".lock");
-    match fs::OpenOptions::new()
+    // Not truncated before the lock is ours: the holder's process id stays readable.
+    let mut file = fs::OpenOptions::new()
+        .read(true)
         .write(true)
-        .create_new(true)
+        .create(true)
+        .truncate(false)
         .open(&path)
-    {
-        Ok(mut file) => {
-            use std::io::Write as _;
-            let _ = write!(file, "{}", std::process::id());
-            Ok(ScratchLock(path))
+        .with_context(|| format!("opening {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(fs::TryLockError::WouldBlock) => {
+            let holder = fs::read_to_string(&path).unwrap_or_default();
+            let holder = holder.trim();
+            let process = if holder.is_empty() {
+                String::new()
+            } else {
+                format!(" (process {holder})")
+            };
+            bail!(
+                "another `cargo xtask realworld` is running{process}: it holds the lock on {}; wait for it to end",
+                path.display()
+            );
         }
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => bail!(
-            "another `cargo xtask realworld` holds {} (process {}); if none is running, remove the file",
-            path.display(),
-            fs::read_to_string(&path).unwrap_or_default().trim()
-        ),
-        Err(e) => Err(e).with_context(|| format!("creating {}", path.display())),
+        Err(fs::TryLockError::Error(error)) => {
+            return Err(error).with_context(|| format!("locking {}", path.display()));
+        }
     }
+    file.set_len(0)
+        .and_then(|()| write!(file, "{}", std::process::id()))
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(ScratchLock { _file: file })
 }
 
 /// The counts of the last line.

@@ -223,7 +223,8 @@ fn inconsistent_steps_are_refused() {
         for entry in fs::read_dir(&dir).unwrap() {
             let entry = entry.unwrap();
             if entry.file_type().unwrap().is_dir() {
-                copy_dir(&entry.path(), &scratch.path().join(entry.file_name()));
+                crate::files::copy_dir(&entry.path(), &scratch.path().join(entry.file_name()), &[])
+                    .unwrap();
             }
         }
         fs::write(scratch.path().join("steps.toml"), text).unwrap();
@@ -258,19 +259,6 @@ fn inconsistent_steps_are_refused() {
     for (text, why) in broken {
         let err = copy(&text).expect_err(why);
         assert!(err.contains(why), "{err}");
-    }
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for entry in fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            fs::copy(entry.path(), target).unwrap();
-        }
     }
 }
 

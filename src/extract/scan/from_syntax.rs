@@ -78,3 +78,12 @@ pub(in crate::extract) fn cfg_text(text: &str) -> String {
         |meta| quote::ToTokens::to_token_stream(&meta).to_string(),
     )
 }
+
+/// The value of the string literal token `lit` (`"a\tb"`, `r#"x"#`) as syn's tree has it: decoded by
+/// syn's `LitStr` as rustc decodes it (every escape, raw strings, line continuations); `None` for what
+/// is no string literal (byte and C strings).
+pub(super) fn string_value(lit: &str) -> Option<String> {
+    syn::parse_str::<syn::LitStr>(lit)
+        .ok()
+        .map(|lit| lit.value())
+}

@@ -41,12 +41,15 @@ const ASCII_IDENT_CONTINUE: [bool; 256] = {
     table
 };
 
+/// Whether `c` starts an identifier, as rustc (and proc-macro2) decide: `_` or `XID_Start`.
 fn is_ident_start(c: char) -> bool {
-    c == '_' || c.is_alphabetic()
+    c == '_' || unicode_ident::is_xid_start(c)
 }
 
+/// Whether `c` continues an identifier: `XID_Continue` (which holds `_`, digits and combining marks
+/// such as U+0301, but not `²`).
 fn is_ident_continue(c: char) -> bool {
-    c == '_' || c.is_alphanumeric()
+    unicode_ident::is_xid_continue(c)
 }
 
 impl<'t> Lexer<'t> {
@@ -340,42 +343,4 @@ impl<'t> Lexer<'t> {
             }
         }
     }
-}
-
-/// The value of a string literal token as written (`"a\tb"`, `r#"x"#`); `None` for byte or C strings,
-/// suffixed literals and escapes the scan does not decode.
-pub(super) fn string_value(lit: &str) -> Option<String> {
-    if let Some(rest) = lit.strip_prefix('r') {
-        let hashes = rest.len() - rest.trim_start_matches('#').len();
-        let closing = format!("\"{}", "#".repeat(hashes));
-        let body = rest[hashes..]
-            .strip_prefix('"')?
-            .strip_suffix(closing.as_str())?;
-        return Some(body.to_owned());
-    }
-    let body = lit.strip_prefix('"')?.strip_suffix('"')?;
-    let mut out = String::with_capacity(body.len());
-    let mut chars = body.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => match chars.next()? {
-                'n' => out.push('\n'),
-                't' => out.push('\t'),
-                'r' => out.push('\r'),
-                '0' => out.push('\0'),
-                '\\' => out.push('\\'),
-                '"' => out.push('"'),
-                '\'' => out.push('\''),
-                '\n' => {
-                    while chars.peek().is_some_and(|c| c.is_whitespace()) {
-                        chars.next();
-                    }
-                }
-                _ => return None,
-            },
-            '\r' => return None,
-            c => out.push(c),
-        }
-    }
-    Some(out)
 }

@@ -90,6 +90,69 @@ fn mod_cfgs_are_kept_as_syn_prints_them() {
     assert_eq!(cfgs[4], ("e", &[][..]));
 }
 
+/// The lexer's tokens of `text` as text, up to where it gives up (`Err`).
+fn lexemes(text: &str) -> Vec<Result<&str, ()>> {
+    let mut lexer = Lexer::new(text);
+    let mut out = Vec::new();
+    loop {
+        match lexer.next() {
+            Ok(Some((Token::Ident(start, end) | Token::Str(start, end), _))) => {
+                out.push(Ok(&text[start..end]));
+            }
+            Ok(Some((_, start))) => out.push(Ok(&text[start..lexer.at])),
+            Ok(None) => return out,
+            Err(()) => {
+                out.push(Err(()));
+                return out;
+            }
+        }
+    }
+}
+
+#[test]
+fn identifiers_are_made_of_the_characters_rustc_takes() {
+    // U+0301 (combining acute) is XID_Continue: `e\u{301}` is one identifier, as `é` is.
+    assert_eq!(
+        lexemes("e\u{301} é _x1"),
+        [Ok("e\u{301}"), Ok("é"), Ok("_x1")]
+    );
+    assert_eq!(lexemes("'e\u{301}"), [Ok("'e\u{301}")]);
+    // `²` is numeric but no identifier character: `a²` is `a` and then what rustc rejects.
+    assert_eq!(lexemes("a²"), [Ok("a"), Err(())]);
+    assert_eq!(lexemes("²"), [Err(())]);
+    // Nor does a mark start one.
+    assert_eq!(lexemes("\u{301}e"), [Err(())]);
+    // What the scan gives up on, syn rejects too.
+    for text in ["struct a²;", "struct \u{301}e;"] {
+        assert!(syn::parse_file(text).is_err(), "{text}");
+        assert_eq!(scan(text), None, "{text}");
+    }
+    agree("mod e\u{301};\nmod x\u{301}y { mod z; }\n");
+}
+
+#[test]
+fn string_literals_decode_as_rustc_decodes_them() {
+    let cases = [
+        (r#""a\tb\n\\\"\'\0""#, Some("a\tb\n\\\"'\0")),
+        (r#""\x41\u{e9}\u{1F600}""#, Some("A\u{e9}\u{1F600}")),
+        ("\"a\\\n   \t b\"", Some("ab")),
+        (r##"r#"a\n"b"#"##, Some("a\\n\"b")),
+        (r#"r"\x41""#, Some("\\x41")),
+        (r#"b"a.rs""#, None),
+        (r#"c"a.rs""#, None),
+        (r#""\q""#, None),
+        (r#""\u{d800}""#, None),
+    ];
+    for (lit, value) in cases {
+        assert_eq!(string_value(lit).as_deref(), value, "{lit}");
+    }
+    // The scan reads a `#[path]` as syn's tree does.
+    agree(
+        "#[path = \"\\x41\\u{e9}.rs\"] mod a;\n#[path = r#\"b\"c.rs\"#] mod b;\n\
+         #[path = \"d\\\n   e.rs\"] mod c;\n",
+    );
+}
+
 #[test]
 fn gives_up_on_what_it_cannot_read() {
     assert_eq!(scan("struct {"), None);
@@ -97,7 +160,7 @@ fn gives_up_on_what_it_cannot_read() {
     assert_eq!(scan("/* open"), None);
     assert_eq!(scan("fn f() { ) }"), None);
     assert_eq!(scan("mod a"), None);
-    assert_eq!(scan("#[path = \"\\x41.rs\"] mod a;"), None);
+    assert_eq!(scan("#[path = b\"a.rs\"] mod a;"), None);
 }
 
 fn declares(text: &str) -> bool {
@@ -318,7 +381,7 @@ fn pos_of_text(text: &str, at: usize) -> Pos {
     let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
     let end = at
         + text[at..]
-            .find(|c: char| !(c == '_' || c == '#' || c.is_alphanumeric()))
+            .find(|c: char| !(c == '#' || unicode_ident::is_xid_continue(c)))
             .unwrap_or(text.len() - at);
     Pos {
         line: u32::try_from(text[..at].matches('\n').count() + 1).unwrap(),

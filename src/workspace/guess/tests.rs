@@ -31,7 +31,7 @@ fn package(name: &str) -> String {
 }
 
 /// On the layouts the guess covers, it names what `cargo metadata` names: members by path and by
-/// pattern, an excluded one, a root package, `[lib]` and `[[bin]]` paths, `src/main.rs`, `src/bin`
+/// pattern (a `[...]` class too), an excluded one, a root package, `[lib]` and `[[bin]]` paths, `src/main.rs`, `src/bin`
 /// binaries (a file and a folder), `autobins = false`, and packages named with `-p` (every crate is
 /// still read: `-p` selects protocols).
 #[test]
@@ -42,7 +42,7 @@ fn the_guess_is_what_cargo_says_on_common_layouts() {
         (
             "Cargo.toml",
             "top",
-            "\n[workspace]\nmembers = [\"crates/*\", \"tools/one\", \"x?z\"]\nexclude = [\"crates/skipped\"]\n",
+            "\n[workspace]\nmembers = [\"crates/*\", \"tools/one\", \"x?z\", \"ext/[p-r]*\"]\nexclude = [\"crates/skipped\"]\n",
         ),
         ("crates/alpha/Cargo.toml", "alpha", ""),
         (
@@ -54,6 +54,8 @@ fn the_guess_is_what_cargo_says_on_common_layouts() {
         ("crates/skipped/Cargo.toml", "skipped", ""),
         ("tools/one/Cargo.toml", "one", ""),
         ("xyz/Cargo.toml", "xyz", ""),
+        ("ext/plugin/Cargo.toml", "plugin", ""),
+        ("ext/other/Cargo.toml", "other", ""),
     ];
     for (path, name, rest) in manifests {
         write(&root, path, &format!("{}{rest}", package(name)));
@@ -71,6 +73,8 @@ fn the_guess_is_what_cargo_says_on_common_layouts() {
         ("crates/skipped/src/lib.rs", ""),
         ("tools/one/src/main.rs", "fn main() {}\n"),
         ("xyz/src/lib.rs", ""),
+        ("ext/plugin/src/lib.rs", ""),
+        ("ext/other/src/lib.rs", ""),
     ] {
         write(&root, path, text);
     }
@@ -105,11 +109,23 @@ fn a_package_alone_is_its_workspace_and_a_named_root_is_not_guessed() {
 
 #[test]
 fn glob_segments_match_as_cargo_patterns_do() {
-    assert!(matches("*", "anything"));
-    assert!(matches("crate-*", "crate-a"));
-    assert!(!matches("crate-*", "other"));
-    assert!(matches("x?z", "xyz"));
-    assert!(!matches("x?z", "xz"));
-    assert!(matches("a*b*c", "a-b-c"));
-    assert!(!matches("[ab]", "a"));
+    let cases = [
+        ("*", "anything", true),
+        ("crate-*", "crate-a", true),
+        ("crate-*", "other", false),
+        ("x?z", "xyz", true),
+        ("x?z", "xz", false),
+        ("a*b*c", "a-b-c", true),
+        ("[ab]", "a", true),
+        ("crate-[a-c]", "crate-b", true),
+        ("crate-[a-c]", "crate-d", false),
+        ("crate-[!a]", "crate-b", true),
+        ("crate-[!a]", "crate-a", false),
+        ("[*]", "*", true),
+        // Not a pattern cargo accepts: nothing matches.
+        ("crate-[", "crate-[", false),
+    ];
+    for (pattern, name, matched) in cases {
+        assert_eq!(matches(pattern, name), matched, "{pattern} on {name}");
+    }
 }

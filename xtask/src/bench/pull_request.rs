@@ -7,7 +7,8 @@ use std::path::Path;
 
 use anyhow::{Context as _, Result, ensure};
 
-use super::{Timing, check_command, check_ok, copy_dir, measure, no_cache_report};
+use super::{Timing, check_command, check_ok, measure, no_cache_report};
+use crate::files::copy_dir;
 
 /// The message file the pull request edits (the first crate's first message file) and the field it adds
 /// to the file's first `#[wire(protocol = ...)]` struct.

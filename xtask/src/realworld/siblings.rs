@@ -33,7 +33,7 @@ pub fn stage(spec: &Spec, version: &Version, dir: &Path) -> Result<()> {
         if staged.exists() {
             fs::remove_dir_all(&staged)?;
         }
-        sources::copy_dir(&source, &staged)?;
+        crate::files::copy_dir(&source, &staged, sources::NOT_COPIED)?;
         let manifest = sources::read_manifest(&source)?;
         let aliased = sources::alias_manifest(manifest, &Spec::alias_of(sibling, version))?;
         let mut manifest: toml::Table = aliased

@@ -11,21 +11,14 @@ use semver::Version;
 
 use super::siblings;
 use super::spec::{self, Spec};
-
-/// Cargo's home: `$CARGO_HOME`, else `~/.cargo`.
-fn cargo_home() -> Result<PathBuf> {
-    if let Some(home) = std::env::var_os("CARGO_HOME") {
-        return Ok(PathBuf::from(home));
-    }
-    let home =
-        std::env::var_os("HOME").ok_or_else(|| anyhow!("neither CARGO_HOME nor HOME is set"))?;
-    Ok(PathBuf::from(home).join(".cargo"))
-}
+use crate::files::copy_dir;
 
 /// The unpacked source of `krate` `version` in cargo's registry source cache, if it is there (cargo writes
 /// `.cargo-ok` once a package is unpacked).
 fn cached_source(krate: &str, version: &Version) -> Result<Option<PathBuf>> {
-    let src = cargo_home()?.join("registry").join("src");
+    // Cargo's home as cargo finds it (`CARGO_HOME`, else `.cargo` in the user's home directory).
+    let home = home::cargo_home().context("finding cargo's home directory")?;
+    let src = home.join("registry").join("src");
     let Ok(entries) = fs::read_dir(&src) else {
         return Ok(None);
     };
@@ -68,26 +61,8 @@ pub fn cargo() -> PathBuf {
     std::env::var_os("CARGO").map_or_else(|| PathBuf::from("cargo"), PathBuf::from)
 }
 
-/// Copies the directory `from` into `to` (created), skipping cargo's `.cargo-ok` marker and `target/`.
-pub fn copy_dir(from: &Path, to: &Path) -> Result<()> {
-    fs::create_dir_all(to).with_context(|| format!("creating {}", to.display()))?;
-    for entry in fs::read_dir(from).with_context(|| format!("reading {}", from.display()))? {
-        let entry = entry?;
-        let name = entry.file_name();
-        if name == ".cargo-ok" || name == "target" || name == ".git" {
-            continue;
-        }
-        let target = to.join(&name);
-        let kind = entry.file_type()?;
-        if kind.is_dir() {
-            copy_dir(&entry.path(), &target)?;
-        } else if kind.is_file() {
-            fs::copy(entry.path(), &target)
-                .with_context(|| format!("copying {}", entry.path().display()))?;
-        }
-    }
-    Ok(())
-}
+/// What a copy of a published source leaves out: cargo's `.cargo-ok` marker, build output and git data.
+pub const NOT_COPIED: &[&str] = &[".cargo-ok", "target", ".git"];
 
 /// The crate root of a published package, relative to it (`src/lib.rs` unless `[lib] path` says
 /// otherwise).
@@ -165,7 +140,7 @@ pub fn stage_alias(
     if dir.exists() {
         fs::remove_dir_all(dir)?;
     }
-    copy_dir(source, dir)?;
+    copy_dir(source, dir, NOT_COPIED)?;
     let manifest = read_manifest(source)?;
     let mut manifest: toml::Table = alias_manifest(manifest, &spec.alias_package(version))?
         .parse()
@@ -298,7 +273,7 @@ impl Repo {
         locks: &Path,
     ) -> Result<Committed> {
         self.clear()?;
-        copy_dir(source, &self.dir)?;
+        copy_dir(source, &self.dir, NOT_COPIED)?;
         let manifest = read_manifest(source)?;
         let injection = spec::inject(spec, version, source, &lib_root(&manifest))?;
         for (file, text) in &injection.files {

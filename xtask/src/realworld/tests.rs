@@ -11,7 +11,10 @@ use serde_json::json;
 use super::decode::{self, Decoded};
 use super::sources::{self, Repo};
 use super::spec::{self, Format, Spec};
-use super::{FindingJson, Verdict, Witness, check_pair, classify, first_difference, message_ids};
+use super::{
+    FindingJson, Verdict, Witness, check_pair, classify, first_difference, lock_scratch,
+    message_ids,
+};
 
 const SPEC: &str = r#"
 crate = "demo-proto"
@@ -650,4 +653,28 @@ fn bins_are_left_out_of_the_replayed_manifest_only_when_the_spec_says_so() {
     assert!(!left_out.contains_key("bin"), "{left_out}");
     assert!(left_out.contains_key("workspace") && left_out.contains_key("test"));
     assert_eq!(left_out["package"]["name"].as_str(), Some("demo-proto"));
+}
+
+#[test]
+fn the_scratch_lock_is_held_for_the_run_and_never_left_stale() {
+    let scratch = tempfile::tempdir().unwrap();
+    // A lock file left by a run that was killed (as the old PID file was) does not lock anything.
+    fs::write(scratch.path().join(".lock"), "4294967295").unwrap();
+    let held = lock_scratch(scratch.path()).unwrap();
+    let pid = std::process::id().to_string();
+    assert_eq!(
+        fs::read_to_string(scratch.path().join(".lock")).unwrap(),
+        pid
+    );
+    let refused = lock_scratch(scratch.path()).unwrap_err().to_string();
+    assert!(
+        refused.contains("another `cargo xtask realworld` is running"),
+        "{refused}"
+    );
+    if cfg!(unix) {
+        // Advisory locks leave the file readable: the message names the holder.
+        assert!(refused.contains(&format!("(process {pid})")), "{refused}");
+    }
+    drop(held);
+    lock_scratch(scratch.path()).unwrap();
 }
