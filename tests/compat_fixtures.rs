@@ -104,136 +104,51 @@ fn run(name: &str, level: Level) {
     });
 }
 
-macro_rules! fixtures {
-    ($($name:ident: $level:ident,)+) => {
-        $(
-            #[test]
-            #[allow(non_snake_case)]
-            fn $name() {
-                run(stringify!($name), Level::$level);
-            }
-        )+
-
-        #[test]
-        fn every_fixture_directory_is_listed() {
-            let listed = [$(stringify!($name)),+];
-            let mut found = Vec::new();
-            if let Ok(entries) = std::fs::read_dir(fixtures_dir()) {
-                for e in entries.flatten() {
-                    if e.path().is_dir() {
-                        found.push(e.file_name().to_string_lossy().into_owned());
-                    }
-                }
-            }
-            found.sort();
-            let mut listed: Vec<String> = listed.iter().map(|s| (*s).to_owned()).collect();
-            listed.sort();
-            assert_eq!(found, listed);
-        }
-    };
+/// Every fixture directory, sorted.
+fn fixture_names() -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(fixtures_dir())
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| e.path().is_dir())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
 }
 
-fixtures! {
-    array_length_changed: Major,
-    array_length_changed__named_const: Major,
-    custom_serde_changed: Major,
-    custom_serde_changed__string_to_try_from: Major,
-    deny_unknown_fields_added: Major,
-    enum_repr_changed: Major,
-    enum_repr_changed__externally_tagged_to_serde_repr: Major,
-    external_type_changed: Major,
-    external_type_changed__value_written: Major,
-    external_type_changed__hand_written_impl: Major,
-    external_type_changed__macro_type_of_the_same_name: Major,
-    field_added: Minor,
-    field_added__deserialize_written_by_hand_through_a_helper: Minor,
-    field_became_optional: Major,
-    field_became_required: Major,
-    field_removed: Major,
-    field_removed__allowed: Major,
-    field_removed__renamed_with_old_name_as_alias: Major,
-    field_removed__skip_serializing_added: Major,
-    field_renamed: Major,
-    field_renamed__alias_first: Major,
-    field_renamed__nested_in_vec: Major,
-    field_renamed__onto_an_accepted_alias: Minor,
-    field_renamed_on_wire: Major,
-    field_type_changed: Major,
-    field_type_changed__catch_all_key_promoted: Major,
-    field_type_changed__postcard_string_to_bytes: Major,
-    field_type_changed__declared_shape: Major,
-    field_type_changed__macro_generated_type_of_the_same_name: Major,
-    field_type_changed__unit_variant_to_newtype_of_option: Major,
-    field_type_changed__serde_with_one_or_many: Major,
-    field_type_changed__with_function_text_to_number: Major,
-    flatten_changed: Major,
-    float_narrowed: Major,
-    float_to_integer: Major,
-    integer_narrowed: Major,
-    integer_narrowed__generic_and_nested: Major,
-    integer_narrowed__beside_a_validated_try_from: Major,
-    integer_sign_changed: Major,
-    integer_sign_changed__hand_written_impl: Major,
-    integer_sign_changed__hand_written_visitor: Major,
-    integer_to_float: Major,
-    integer_widened: Major,
-    kind_changed: Major,
-    map_key_changed: Major,
-    message_added: Minor,
-    message_removed: Major,
-    none__double_option_to_option: None,
-    none__wire_identical: None,
-    none__array_length_spelled_by_consts: None,
-    none__declared_shape_kept: None,
-    none__field_behind_a_feature_not_checked: None,
-    none__hand_written_impl_unchanged: None,
-    none__macro_generated_tags_rewritten: None,
-    none__with_function_unread_unchanged: None,
-    option_deserialize_with: Major,
-    positional_field_added: Major,
-    positional_field_order_changed: Major,
-    positional_field_removed: Major,
-    positional_undecodable: Major,
-    positional_undecodable__added_field: Major,
-    positional_undecodable__added_message: Major,
-    positional_undecodable__added_variant: Major,
-    positional_variant_reordered: Major,
-    protocol_format_changed: Major,
-    required_field_added: Major,
-    required_field_added__eventlog_record: Major,
-    required_field_added__client_first_request: Minor,
-    required_field_added__feature_on_by_default: Major,
-    response_added: Major,
-    response_changed: Major,
-    response_removed: Major,
-    self_rejected: Major,
-    seq_to_set: Major,
-    serde_impl_changed: Major,
-    serde_impl_changed__called_function: Major,
-    serde_impl_changed__with_function_unread: Major,
-    skip_serializing_if_added: Major,
-    struct_tag_changed: Major,
-    struct_tag_changed__denied_own_tag: Major,
-    topic_renamed: Major,
-    transparent_changed: Major,
-    tuple_length_changed: Major,
-    untagged_misread: Major,
-    untagged_variant_order_changed: Major,
-    upgrade_order_changed: Major,
-    upgrade_order_changed__widened: Minor,
-    value_domain_narrowed: Major,
-    variant_added: Minor,
-    variant_added_without_other: Major,
-    variant_added_without_other__external_struct_past_other: Major,
-    variant_added_without_other__serde_repr: Major,
-    variant_added_without_other__macro_generated_tags: Major,
-    variant_added_without_other__header_written_with_writeln: Major,
-    variant_removed: Major,
-    variant_renamed: Major,
-    variant_renamed__onto_an_accepted_alias: Minor,
-    variant_renamed__serde_repr_discriminant_changed: Major,
-    variant_renamed__serde_repr_const_discriminant: Major,
-    unresolved_type: Major,
+/// The level a fixture must report its rule at: its rule's level in the catalogue, `none` for
+/// `none__*`, or what its `level` file says (a case where the rule is reported lower, and why).
+fn expected_level(name: &str) -> Level {
+    let rule = name.split("__").next().unwrap_or(name);
+    let written = std::fs::read_to_string(fixtures_dir().join(name).join("level"));
+    match (rule, written) {
+        (_, Ok(text)) => match text.split([':', ' ', '\n']).next() {
+            Some("none") => Level::None,
+            Some("minor") => Level::Minor,
+            Some("major") => Level::Major,
+            other => panic!("tests/fixtures/{name}/level: {other:?} is not none, minor or major"),
+        },
+        ("none", Err(_)) => Level::None,
+        (rule, Err(_)) => match wirecheck::rules::RuleId::from_id(rule) {
+            Some(id) => id.rule().level,
+            None => panic!("fixture `{name}` names no rule of the catalogue"),
+        },
+    }
+}
+
+/// Every directory of `tests/fixtures/` is a fixture: run each, and name every one that fails.
+#[test]
+fn every_fixture() {
+    let names = fixture_names();
+    assert!(names.len() > 50, "tests/fixtures/ was not found");
+    let failed: Vec<&String> = names
+        .iter()
+        .filter(|name| std::panic::catch_unwind(|| run(name, expected_level(name))).is_err())
+        .collect();
+    assert!(failed.is_empty(), "fixtures that fail: {failed:?}");
 }
 
 /// A finding names its place twice: by Rust path (`field`) and as peers in other languages see it on the

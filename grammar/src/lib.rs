@@ -24,6 +24,7 @@ use syn::meta::ParseNestedMeta;
 use syn::parse::ParseStream;
 use syn::spanned::Spanned as _;
 use syn::{Attribute, LitStr, Path};
+use wirecheck_vocab::rules::RuleId;
 pub use wirecheck_vocab::{Format, Keyword, Kind, ResponseMode, Upgrade};
 
 /// A parsed value with the span of the tokens it came from.
@@ -53,67 +54,6 @@ pub const MESSAGE_KEYS: &[&str] = &[
 pub const MEMBER_KEYS: &[&str] = &["since", "allow", "reason"];
 /// The keys accepted on a type a message reaches (`#[derive(Wire)]`).
 pub const TYPE_KEYS: &[&str] = &["as"];
-
-/// Every rule id `allow(...)` accepts, in the order of the checker's catalogue (`wirecheck::rules::RULES`;
-/// a test of the `wirecheck` crate keeps the two equal). Listed here because the derive, which reports an
-/// unknown id as a compile error, cannot depend on the checker.
-pub const RULE_IDS: &[&str] = &[
-    "protocol_removed",
-    "protocol_format_changed",
-    "message_added",
-    "message_removed",
-    "topic_renamed",
-    "kind_changed",
-    "response_added",
-    "response_removed",
-    "response_changed",
-    "field_added",
-    "required_field_added",
-    "field_removed",
-    "field_became_required",
-    "field_became_optional",
-    "field_renamed",
-    "field_type_changed",
-    "integer_narrowed",
-    "integer_widened",
-    "integer_sign_changed",
-    "float_to_integer",
-    "integer_to_float",
-    "float_narrowed",
-    "seq_to_set",
-    "array_length_changed",
-    "tuple_length_changed",
-    "map_key_changed",
-    "variant_added",
-    "variant_added_without_other",
-    "variant_removed",
-    "variant_renamed",
-    "enum_repr_changed",
-    "struct_tag_changed",
-    "untagged_variant_order_changed",
-    "untagged_misread",
-    "deny_unknown_fields_added",
-    "transparent_changed",
-    "flatten_changed",
-    "custom_serde_changed",
-    "option_deserialize_with",
-    "skip_serializing_if_added",
-    "positional_field_added",
-    "positional_field_removed",
-    "positional_field_order_changed",
-    "positional_variant_reordered",
-    "external_type_changed",
-    "unresolved_type",
-    "fixtures_missing",
-    "positional_undecodable",
-    "value_domain_narrowed",
-    "serde_impl_changed",
-    "field_renamed_on_wire",
-    "min_compatible_spans_break",
-    "upgrade_order_changed",
-    "since_above_version",
-    "self_rejected",
-];
 
 /// The start of the message of an unknown rule id in `allow(...)` (see [`is_unknown_rule_id`]).
 const UNKNOWN_RULE_ID: &str = "unknown rule id";
@@ -656,7 +596,7 @@ impl AllowBuilder {
     }
 }
 
-/// One entry of `allow(...)`: a rule id of [`RULE_IDS`], or the message saying what to write instead.
+/// One entry of `allow(...)`: a rule id of the catalogue, or the message saying what to write instead.
 fn rule_id(entry: &TokenStream) -> Result<Spanned<String>, String> {
     let tokens: Vec<TokenTree> = entry.clone().into_iter().collect();
     if let [TokenTree::Ident(ident)] = tokens.as_slice()
@@ -692,9 +632,9 @@ fn rule_id(entry: &TokenStream) -> Result<Spanned<String>, String> {
     })
 }
 
-/// Whether `id` is one of [`RULE_IDS`].
+/// Whether `id` is a rule of the catalogue (`wirecheck_vocab::rules`, which the checker reads too).
 pub fn is_known_rule_id(id: &str) -> bool {
-    RULE_IDS.contains(&id)
+    RuleId::from_id(id).is_some()
 }
 
 /// The error of a `snake_case` id that is not a rule: `unknown rule id `feld_removed`: did you mean
@@ -719,9 +659,9 @@ pub fn is_unknown_rule_id(error: &syn::Error) -> bool {
 /// own commands that take a rule id (`wirecheck explain`).
 pub fn closest_rule_id(id: &str) -> Option<&'static str> {
     let limit = id.chars().count().max(3) / 3;
-    RULE_IDS
+    RuleId::ALL
         .iter()
-        .map(|known| (edit_distance(id, known), *known))
+        .map(|rule| (edit_distance(id, rule.as_str()), rule.as_str()))
         .filter(|(distance, _)| *distance <= limit)
         .min_by_key(|(distance, _)| *distance)
         .map(|(_, known)| known)

@@ -480,7 +480,7 @@ fn an_unknown_rule_id_is_an_error_with_the_closest_id() {
 #[test]
 fn rule_ids_are_unique_snake_case_and_known() {
     let mut seen = std::collections::BTreeSet::new();
-    for id in RULE_IDS {
+    for id in RuleId::ALL.iter().map(|rule| rule.as_str()) {
         assert!(is_rule_id(id) && is_known_rule_id(id), "{id}");
         assert!(seen.insert(id), "duplicate {id}");
     }

@@ -10,6 +10,8 @@
 //! This crate is an implementation detail of wirecheck; use the enums through `wirecheck`.
 #![warn(missing_docs)]
 
+pub mod rules;
+
 use std::fmt;
 use std::str::FromStr;
 

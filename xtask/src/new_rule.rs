@@ -1,28 +1,25 @@
 //! `cargo xtask new-rule NAME`: scaffolds a rule, as cargo-semver-checks' `make_new_lint.sh` does. It
-//! writes the three things every rule needs and that tests enforce, each marked `TODO` where only a person
+//! writes the two things every rule needs and that tests enforce, each marked `TODO` where only a person
 //! can fill it in:
 //!
-//! 1. its catalogue entry at the end of `src/rules.rs` (level, evidence, summary, help, explanation);
-//!    `rules::tests` fails while a `TODO` is left in the catalogue;
+//! 1. its catalogue entry at the end of `vocab/src/rules.rs` (level, evidence, summary, help,
+//!    explanation), the one list of rules the checker and the derive (`allow(NAME)`) read; `rules::tests`
+//!    fails while a `TODO` is left in the catalogue;
 //! 2. its fixture pair `tests/fixtures/NAME/{old,new}/lib.rs`, a protocol with one message on each side,
-//!    to be edited into the smallest change that shows the rule;
-//! 3. its line in the `fixtures!` list of `tests/compat_fixtures.rs`, which runs the pair and fails until
-//!    the engine reports the rule on it (then `cargo insta review` accepts its `findings.snap`).
+//!    to be edited into the smallest change that shows the rule. `tests/compat_fixtures.rs` runs every
+//!    fixture directory and fails until the engine reports the rule on it at its catalogue level (then
+//!    `cargo insta review` accepts its `findings.snap`).
 //!
-//! It also appends the id to `RULE_IDS` in `grammar/src/lib.rs`, the derive's copy of the catalogue's ids
-//! (which makes `#[wire(allow(NAME))]` compile).
-//!
-//! What is left is the decision itself, in the `src/compat/` module of its concern (CONTRIBUTING.md,
-//! "Adding a rule").
+//! What is left is the decision itself, in the `src/compat/` module of its concern, the rule's home
+//! (CONTRIBUTING.md, "Adding a rule"). Those four files are the whole rule: `recipe_tests` checks it.
 
 use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result, bail, ensure};
 
-const CATALOGUE: &str = "src/rules.rs";
-const FIXTURE_LIST: &str = "tests/compat_fixtures.rs";
-const GRAMMAR: &str = "grammar/src/lib.rs";
+/// The catalogue of rules: one entry per rule, read by the checker and the derive.
+pub const CATALOGUE: &str = "vocab/src/rules.rs";
 
 /// `cargo xtask new-rule NAME`.
 pub fn run(args: &[String]) -> Result<ExitCode> {
@@ -37,8 +34,8 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         "\nnext:\n\
          1. fill in every TODO of the `{name}` entry in {CATALOGUE} (cargo test --features checker --lib rules fails until then)\n\
          2. edit tests/fixtures/{name}/{{old,new}}/lib.rs into the smallest change that shows the rule\n\
-         3. decide the rule in the src/compat/ module of its concern, naming it RuleId::{}\n\
-         4. cargo test --all-features --test compat_fixtures {name}, then cargo insta review\n\
+         3. decide the rule in the src/compat/ module of its concern (its home), naming it RuleId::{}\n\
+         4. cargo test --all-features --test compat_fixtures, then cargo insta review\n\
          5. add a truth test against the real codec (tests/serde_truth.rs or tests/positional_truth.rs)",
         pascal(name)
     );
@@ -64,16 +61,7 @@ pub fn scaffold(root: &Path, name: &str) -> Result<Vec<String>> {
         "{} exists already",
         fixture_dir.display()
     );
-    let list_path = root.join(FIXTURE_LIST);
-    let list = std::fs::read_to_string(&list_path)
-        .with_context(|| format!("reading {}", list_path.display()))?;
-    let grammar_path = root.join(GRAMMAR);
-    let grammar = std::fs::read_to_string(&grammar_path)
-        .with_context(|| format!("reading {}", grammar_path.display()))?;
-    let grammar = with_grammar_rule_id(&grammar, name)?;
-
     std::fs::write(&catalogue_path, with_catalogue_entry(&catalogue, name)?)?;
-    std::fs::write(&grammar_path, grammar)?;
     for side in ["old", "new"] {
         std::fs::create_dir_all(fixture_dir.join(side))?;
         std::fs::write(
@@ -81,30 +69,11 @@ pub fn scaffold(root: &Path, name: &str) -> Result<Vec<String>> {
             fixture_source(name, side),
         )?;
     }
-    std::fs::write(&list_path, with_fixture_listed(&list, name)?)?;
     Ok(vec![
         CATALOGUE.to_owned(),
         format!("tests/fixtures/{name}/old/lib.rs"),
         format!("tests/fixtures/{name}/new/lib.rs"),
-        FIXTURE_LIST.to_owned(),
-        GRAMMAR.to_owned(),
     ])
-}
-
-/// `grammar` with `name` appended to its `RULE_IDS` list (the catalogue appends new rules at its end too).
-fn with_grammar_rule_id(grammar: &str, name: &str) -> Result<String> {
-    let start = grammar
-        .find("pub const RULE_IDS: &[&str] = &[\n")
-        .context("grammar/src/lib.rs has no `pub const RULE_IDS` list")?;
-    let end = start
-        + grammar[start..]
-            .find("\n];")
-            .context("the `RULE_IDS` list is not closed")?;
-    Ok(format!(
-        "{}\n    \"{name}\",{}",
-        &grammar[..end],
-        &grammar[end..]
-    ))
 }
 
 fn is_snake_case(name: &str) -> bool {
@@ -131,11 +100,11 @@ fn pascal(name: &str) -> String {
 fn with_catalogue_entry(catalogue: &str, name: &str) -> Result<String> {
     let start = catalogue
         .find("\ncatalogue! {\n")
-        .context("src/rules.rs has no `catalogue! {` invocation")?;
+        .with_context(|| format!("{CATALOGUE} has no `catalogue! {{` invocation"))?;
     let end = start
-        + catalogue[start..]
-            .find("\n}\n")
-            .context("src/rules.rs: the `catalogue!` invocation has no closing brace")?;
+        + catalogue[start..].find("\n}\n").with_context(|| {
+            format!("{CATALOGUE}: the `catalogue!` invocation has no closing brace")
+        })?;
     let entry = format!(
         r#"
     {variant} {{
@@ -172,29 +141,6 @@ pub struct Msg {{
     )
 }
 
-/// The fixture list of `tests/compat_fixtures.rs` with `name: Major,` before the first line that sorts
-/// after it (the other lines stay where they are).
-fn with_fixture_listed(list: &str, name: &str) -> Result<String> {
-    let start = list
-        .find("fixtures! {\n")
-        .context("tests/compat_fixtures.rs has no `fixtures! {` list")?
-        + "fixtures! {\n".len();
-    let end = start
-        + list[start..]
-            .find("\n}")
-            .context("the `fixtures!` list is not closed")?;
-    let mut lines: Vec<String> = list[start..end].lines().map(str::to_owned).collect();
-    let line = format!("    {name}: Major,");
-    let at = lines.iter().position(|l| *l > line).unwrap_or(lines.len());
-    lines.insert(at, line);
-    Ok(format!(
-        "{}{}{}",
-        &list[..start],
-        lines.join("\n"),
-        &list[end..]
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,11 +149,9 @@ mod tests {
     fn scratch() -> tempfile::TempDir {
         let root = crate::workspace_root();
         let dir = tempfile::tempdir().unwrap();
-        for file in [CATALOGUE, FIXTURE_LIST, GRAMMAR] {
-            let to = dir.path().join(file);
-            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-            std::fs::copy(root.join(file), to).unwrap();
-        }
+        let to = dir.path().join(CATALOGUE);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(root.join(CATALOGUE), to).unwrap();
         std::fs::create_dir_all(dir.path().join("tests/fixtures")).unwrap();
         dir
     }
@@ -216,7 +160,7 @@ mod tests {
     fn the_scaffold_adds_an_entry_a_fixture_pair_and_its_test() {
         let dir = scratch();
         let written = scaffold(dir.path(), "field_moved").unwrap();
-        assert_eq!(written.len(), 5);
+        assert_eq!(written.len(), 3);
         let catalogue = std::fs::read_to_string(dir.path().join(CATALOGUE)).unwrap();
         syn::parse_file(&catalogue).expect("the catalogue still parses");
         assert!(catalogue.contains("    FieldMoved {\n        id: \"field_moved\","));
@@ -224,15 +168,6 @@ mod tests {
             catalogue.contains("TODO"),
             "the entry is marked for a person to fill in"
         );
-        let list = std::fs::read_to_string(dir.path().join(FIXTURE_LIST)).unwrap();
-        syn::parse_file(&list).expect("the fixture test still parses");
-        let grammar = std::fs::read_to_string(dir.path().join(GRAMMAR)).unwrap();
-        syn::parse_file(&grammar).expect("the grammar still parses");
-        assert!(
-            grammar.contains("    \"field_moved\",\n];"),
-            "appended to RULE_IDS"
-        );
-        assert!(list.contains("    field_moved: Major,\n"));
         for side in ["old", "new"] {
             let source = dir
                 .path()

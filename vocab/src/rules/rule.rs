@@ -1,11 +1,10 @@
 //! A rule of the catalogue ([`Rule`]) and the columns that classify it: how much its change matters
 //! ([`Level`]) and what its witness shows ([`Evidence`]).
 
-use serde::{Deserialize, Serialize};
-
 /// How much a change matters on the wire, which decides the semver bump it requires.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Level {
     /// The wire is the same.
     None,

@@ -4,8 +4,6 @@
 use std::fmt;
 use std::str::FromStr;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
 use super::{RULES, Rule, RuleId};
 
 impl RuleId {
@@ -44,9 +42,20 @@ impl fmt::Display for RuleId {
 }
 
 /// A rule id that is not in the catalogue.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("no rule `{0}`: `wirecheck rules` lists the rule ids")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownRule(pub String);
+
+impl fmt::Display for UnknownRule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "no rule `{}`: `wirecheck rules` lists the rule ids",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownRule {}
 
 impl FromStr for RuleId {
     type Err = UnknownRule;
@@ -56,15 +65,17 @@ impl FromStr for RuleId {
     }
 }
 
-impl Serialize for RuleId {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+#[cfg(feature = "serde")]
+impl serde::Serialize for RuleId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 
-impl<'de> Deserialize<'de> for RuleId {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let id = String::deserialize(deserializer)?;
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for RuleId {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let id = <String as serde::Deserialize>::deserialize(deserializer)?;
         id.parse().map_err(serde::de::Error::custom)
     }
 }
