@@ -98,7 +98,8 @@ fn snapshot_without_the_catalogue() {
     let mut value = sarif(&report_fixture::report());
     let rules = &mut value["runs"][0]["tool"]["driver"]["rules"];
     assert_eq!(rules.as_array().unwrap().len(), RULES.len());
-    *rules = format!("[{} rules of the catalogue]", RULES.len()).into();
+    // Redacted without their number: a new rule appends to the catalogue and changes nothing here.
+    *rules = "[every rule of the catalogue, in its order]".into();
     insta::assert_snapshot!(serde_json::to_string_pretty(&value).unwrap());
 }
 

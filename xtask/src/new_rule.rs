@@ -11,7 +11,7 @@
 //!    `cargo insta review` accepts its `findings.snap`).
 //!
 //! What is left is the decision itself, in the `src/compat/` module of its concern, the rule's home
-//! (CONTRIBUTING.md, "Adding a rule"). Those four files are the whole rule: `recipe_tests` checks it.
+//! (CONTRIBUTING.md, "Adding a rule").
 
 use std::path::Path;
 use std::process::ExitCode;
