@@ -2247,6 +2247,12 @@ fixture_witnesses!(
 );
 
 fixture_witnesses!(
+    witnesses_skip_deserializing_added,
+    "skip_deserializing_added",
+    [Msg]
+);
+
+fixture_witnesses!(
     witnesses_positional_field_added,
     "positional_field_added",
     [Msg]

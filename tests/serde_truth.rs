@@ -595,6 +595,75 @@ fn required_field_no_longer_written() {
     assert!(decode::<old::Msg>(&w).is_err());
 }
 
+/// `skip_deserializing` added to a field the type keeps: serde fills it from its default, so the old
+/// writer's value is silently replaced (a misread), and a reader that denies unknown fields rejects the
+/// key. Old readers still get it from new writers, and a field already skipped by the old reader is no
+/// change.
+#[test]
+fn skip_deserializing_added_drops_what_old_writers_send() {
+    mod old {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub id: u64,
+            pub priority: u32,
+        }
+    }
+    mod new {
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        pub struct Msg {
+            pub id: u64,
+            #[serde(skip_deserializing)]
+            pub priority: u32,
+        }
+        #[derive(serde::Serialize, serde::Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        pub struct Closed {
+            pub id: u64,
+            #[serde(skip_deserializing)]
+            pub priority: u32,
+        }
+    }
+    let skipped = || {
+        let mut field = f("priority", u(32));
+        field.skip_de = true;
+        field
+    };
+    let o = snap(vec![st("Msg", vec![f("id", u(64)), f("priority", u(32))])]);
+    let n = snap(vec![st("Msg", vec![f("id", u(64)), skipped()])]);
+    let w = witness(&o, &n, "skip_deserializing_added", NRO);
+    emitted_by::<old::Msg>(&w);
+    let sent: old::Msg = accepted(&w);
+    let read: new::Msg = accepted(&w);
+    assert_ne!(sent.priority, read.priority, "misread: {w}");
+    assert!(passes(&o, &n, ONR), "old readers still get the field");
+    let written = serde_json::to_value(new::Msg { id: 0, priority: 3 }).unwrap();
+    assert_eq!(accepted::<old::Msg>(&written).priority, 3);
+
+    let mut closed = attrs("Msg");
+    closed.deny_unknown_fields = true;
+    let o_closed = snap(vec![st_with(
+        "Msg",
+        closed.clone(),
+        vec![f("id", u(64)), f("priority", u(32))],
+    )]);
+    let n_closed = snap(vec![st_with(
+        "Msg",
+        closed,
+        vec![f("id", u(64)), skipped()],
+    )]);
+    let w = witness(&o_closed, &n_closed, "skip_deserializing_added", NRO);
+    rejected::<old::Msg, new::Closed>(&w);
+
+    // Skipped by the old reader already: its own release never read it, nothing changed.
+    assert!(findings(&n, &n).is_empty());
+    let both = findings(&n, &o);
+    assert!(
+        both.iter()
+            .all(|f| f.rule.as_str() != "skip_deserializing_added"),
+        "{both:#?}"
+    );
+}
+
 /// Issue 14 item 4: writers switch to a key readers already accept as an alias: every reader decodes
 /// it, the change is visible (minor).
 #[test]

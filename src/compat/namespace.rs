@@ -61,6 +61,9 @@ pub(crate) struct FlatObject {
     pub enums: Vec<FlatField>,
     /// Flattened fields the checker cannot see into.
     pub opaque: Vec<FlatField>,
+    /// The fields declared here that the role skips (`skip_deserializing` for a reader): they take no
+    /// part on the wire, but the type still has them.
+    pub skipped: Vec<FlatField>,
     pub deny_unknown_fields: bool,
     pub tag: Option<StructTag>,
     /// serde reads it from a map only, never from an array: a struct with a flattened field, or an
@@ -115,7 +118,7 @@ fn inline_fields(
     enclosing: &Enclosing<'_>,
     out: &mut FlatObject,
 ) {
-    for field in fields.iter().filter(|f| role.sees(f)) {
+    for field in fields {
         let mut path = enclosing.path.to_vec();
         path.push(field.rust_name.clone());
         let flat = FlatField {
@@ -126,6 +129,10 @@ fn inline_fields(
             optional_parent: enclosing.optional_parent,
             absent_is_none: absent_reads_none(side, &field.ty),
         };
+        if !role.sees(field) {
+            out.skipped.push(flat);
+            continue;
+        }
         if !field.flatten {
             out.fields.push(flat);
             continue;

@@ -469,11 +469,15 @@ impl Walk<'_> {
         deny_added: bool,
     ) -> Vec<Issue> {
         let added_or_removed = self.field_only_written_rule();
+        let skipped = self.reading_stopped(pair, field);
+        let skip_added = skipped.is_some();
         let found = if let Some(map) = &pair.reader.map {
             self.field_into_reader_map(pair, field, map)
         } else if pair.reader.deny_unknown_fields && pair.reader.enums.is_empty() {
             let rule = if deny_added {
                 RuleId::DenyUnknownFieldsAdded
+            } else if skip_added {
+                RuleId::SkipDeserializingAdded
             } else {
                 added_or_removed
             };
@@ -488,6 +492,8 @@ impl Walk<'_> {
                 self.sample(&field.field.ty, true)
                     .and_then(|v| with_key(pair.base(), field.key(), v)),
             )]
+        } else if skip_added {
+            vec![self.value_dropped(pair, field)]
         } else {
             vec![Issue::change(
                 added_or_removed,
@@ -499,7 +505,39 @@ impl Walk<'_> {
                 ),
             )]
         };
-        placed(found, &self.field_place(Some(field), None))
+        placed(found, &self.field_place(Some(field), skipped))
+    }
+
+    /// The field of the new release that, reading, skips `field` (`skip_deserializing` or `skip`) that it still
+    /// declares and that the old release, which writes it, read: what the old release sends there is
+    /// dropped for the field's default.
+    fn reading_stopped<'p>(
+        &self,
+        pair: &'p ObjectPair<'_>,
+        field: &FlatField,
+    ) -> Option<&'p FlatField> {
+        let stopped = !self.writer_is_new() && !field.field.skip_de;
+        let skipped = pair.reader.skipped.iter().find(|s| s.path == field.path);
+        skipped.filter(|_| stopped)
+    }
+
+    /// A field the writer writes and the reader, which still has it, skips when reading: serde fills
+    /// the reader's field from its default, whatever was sent (the contract's misread).
+    fn value_dropped(&mut self, pair: &ObjectPair<'_>, field: &FlatField) -> Issue {
+        let witness = self
+            .sample(&field.field.ty, true)
+            .and_then(|v| with_key(pair.base(), field.key(), v));
+        Issue::breaking(
+            RuleId::SkipDeserializingAdded,
+            format!(
+                "{} writes `{}` and {} skips it when reading (`skip_deserializing`): its `{}` takes the default, whatever was sent",
+                self.writer_name(),
+                field.key(),
+                self.reader_name(),
+                field.path.join(".")
+            ),
+            witness,
+        )
     }
 
     /// A key only the writer writes, collected by the reader's flattened map: the key and the value

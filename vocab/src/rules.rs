@@ -631,4 +631,16 @@ witness, in no direction: the writer and the reader are the same release.\n\n\
 before: #[serde(skip_serializing_if = \"Vec::is_empty\", default)] tags: Vec<String>\n\
 after:  #[serde(skip_serializing_if = \"Vec::is_empty\")] tags: Vec<String>",
     }
+    SkipDeserializingAdded {
+        id: "skip_deserializing_added",
+        level: Major,
+        evidence: RejectedOrMisread,
+        summary: "a field the new release still has is no longer read (`skip_deserializing` or `skip` added)",
+        help: "keep reading the field until no release that sends it is left (or remove the field with a release that ignores it), and give it a `default` a reader can tell from a real value",
+        explanation: "serde fills a field marked `skip_deserializing` (or `skip`) from its default and treats \
+its key as unknown: what an old writer sends there is silently replaced by the default, and a reader that \
+denies unknown fields rejects the message. Old readers still get the field from new writers (serializing is \
+unchanged).\n\n\
+before: pub priority: u32\nafter:  #[serde(skip_deserializing)] pub priority: u32",
+    }
 }
