@@ -294,8 +294,9 @@ impl Walk<'_> {
             }
             (_, Shape::Str | Shape::External(..)) => Vec::new(),
             (Shape::Int { signed: a, bits: x }, Shape::Int { signed: b, bits: y }) => self
-                .compare_integers((*a, *x), (*b, *y), true)
+                .compare_integers((*a, *x), (*b, *y))
                 .into_iter()
+                .map(as_map_key)
                 .map(|mut issue| {
                     issue.witness = issue.witness.and_then(|k| with_key(key_string(&k)));
                     issue
@@ -310,8 +311,7 @@ impl Walk<'_> {
                 let mut decoder = Decoder::new(self.reader);
                 for candidate in candidates {
                     if let Err(reason) = decoder.decode_key(reader, &candidate) {
-                        return vec![Issue::breaking(
-                            RuleId::MapKeyChanged,
+                        return vec![map_key_rejected(
                             format!(
                                 "{} writes map keys of `{writer}` and {} reads keys of `{reader}`: {reason}",
                                 self.writer_name(),
@@ -336,23 +336,16 @@ impl Walk<'_> {
         value: Option<&Value>,
     ) -> Vec<Issue> {
         let found = self.compare(writer, reader);
-        let mut found = embedded(found, |c| {
+        let found = embedded(found, |c| {
             Some(single_entry(key_string(&c), value?.clone()))
         });
-        for issue in found.iter_mut().filter(|i| i.path.is_empty()) {
-            if matches!(
-                issue.rule,
-                RuleId::FieldTypeChanged
-                    | RuleId::IntegerNarrowed
-                    | RuleId::IntegerWidened
-                    | RuleId::IntegerSignChanged
-                    | RuleId::IntegerToFloat
-                    | RuleId::FloatToInteger
-            ) {
-                issue.rule = RuleId::MapKeyChanged;
-            }
-        }
         found
+            .into_iter()
+            .map(|issue| match issue.path.is_empty() {
+                true => as_map_key(issue),
+                false => issue,
+            })
+            .collect()
     }
 
     /// Keys the writer's key type may write, to try on the reader.
@@ -381,4 +374,26 @@ impl Walk<'_> {
                 .collect(),
         }
     }
+}
+
+/// A key the reader's map rejects: `map_key_changed`, with the key (in its map) as witness.
+pub(super) fn map_key_rejected(message: String, witness: Option<Value>) -> Issue {
+    Issue::breaking(RuleId::MapKeyChanged, message, witness)
+}
+
+/// A change of a map's key type found by comparing the key as a value (its scalar type changed),
+/// named as the map key change it is; other issues (inside the key) keep their rule.
+fn as_map_key(mut issue: Issue) -> Issue {
+    if matches!(
+        issue.rule,
+        RuleId::FieldTypeChanged
+            | RuleId::IntegerNarrowed
+            | RuleId::IntegerWidened
+            | RuleId::IntegerSignChanged
+            | RuleId::IntegerToFloat
+            | RuleId::FloatToInteger
+    ) {
+        issue.rule = RuleId::MapKeyChanged;
+    }
+    issue
 }

@@ -2,6 +2,7 @@
 //! a fallible `try_from` conversion and `#[serde(transparent)]`.
 
 use super::issue::Issue;
+use super::opaque::{custom_code_may_reject, unread_code_changed};
 use super::shape::{Shape, is_braced_single};
 use super::walk::Walk;
 use crate::model::{Body, Ty, TypeDef};
@@ -92,7 +93,7 @@ impl Walk<'_> {
             ),
         };
         // In the direction it serves only, like custom functions: not `Issue::opaque`.
-        let mut issue = Issue::breaking(RuleId::SerdeImplChanged, message, None);
+        let mut issue = unread_code_changed(message);
         issue.location = self.location(Some(&writer_def.location), Some(&reader_def.location));
         Some(issue)
     }
@@ -120,16 +121,12 @@ impl Walk<'_> {
             "converts with `try_from`"
         };
         // In the direction whose reader converts, like custom functions: not `Issue::opaque`.
-        let mut issue = Issue::breaking(
-            RuleId::CustomSerdeChanged,
-            format!(
-                "`{}` read by {} {how}, which may reject values {} writes",
-                short_name(reader_def),
-                self.reader_name(),
-                self.writer_name()
-            ),
-            None,
-        );
+        let mut issue = custom_code_may_reject(format!(
+            "`{}` read by {} {how}, which may reject values {} writes",
+            short_name(reader_def),
+            self.reader_name(),
+            self.writer_name()
+        ));
         issue.location = self.location(writer_def.map(|d| &d.location), Some(&reader_def.location));
         Some(issue)
     }

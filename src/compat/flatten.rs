@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use super::issue::{Issue, Place, WIRE_MAP_VALUE, embedded, placed};
 use super::namespace::{FlatField, FlatObject};
 use super::objects::{ObjectPair, under_moved};
+use super::opaque::opaque_type_changed;
 use super::walk::Walk;
 use super::witness::{merged, with_key};
 use crate::model::Ty;
@@ -360,14 +361,11 @@ impl Walk<'_> {
                     b.path == writer.path && self.wire_eq.ty(&writer.field.ty, &b.field.ty)
                 });
             if !same {
-                let issue = Issue::opaque(
-                    RuleId::ExternalTypeChanged,
-                    format!(
-                        "the flattened `{}` (`{}`) is opaque to the checker and changed",
-                        writer.path.join("."),
-                        writer.field.ty
-                    ),
-                );
+                let issue = opaque_type_changed(format!(
+                    "the flattened `{}` (`{}`) is opaque to the checker and changed",
+                    writer.path.join("."),
+                    writer.field.ty
+                ));
                 out.push(issue.at(writer.path.clone(), None));
             }
         }

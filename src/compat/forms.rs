@@ -6,6 +6,7 @@
 use super::codec::Codec;
 use super::decode::{Decoder, range};
 use super::issue::Issue;
+use super::opaque::unread_impls_changed;
 use super::shape::{RefinedDef, Role, Shape, bytes_as_seq, resolve};
 use super::walk::Walk;
 use super::witness::int_value;
@@ -98,13 +99,10 @@ impl Walk<'_> {
             }
             _ => String::new(),
         };
-        vec![Issue::opaque(
-            RuleId::SerdeImplChanged,
-            format!(
-                "the source of the hand-written serde impls of `{path}` (or of what they call) differs \
-                 between the releases{versions}: the checker cannot read what they write and accept now"
-            ),
-        )]
+        vec![unread_impls_changed(format!(
+            "the source of the hand-written serde impls of `{path}` (or of what they call) differs \
+             between the releases{versions}: the checker cannot read what they write and accept now"
+        ))]
     }
 
     /// Two refined values: the bases as a refined writer's are; the reader's domain must hold the
@@ -167,7 +165,7 @@ impl Walk<'_> {
         else {
             return None;
         };
-        let issue = self.compare_integers((signed, bits), (s, b), false)?;
+        let issue = self.compare_integers((signed, bits), (s, b))?;
         let number = issue.witness?;
         Some(Value::String(number.to_string()))
     }
@@ -241,7 +239,6 @@ impl Walk<'_> {
             (signed, bits),
             extent,
             (reader_signed, reader_bits),
-            false,
             written,
         ))
     }

@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
+use super::collections::map_key_rejected;
 use super::decode::Decoder;
 use super::issue::{Issue, Place, embedded, placed};
 use super::namespace::{FlatField, FlatMap, FlatObject, flatten};
@@ -550,8 +551,7 @@ impl Walk<'_> {
     ) -> Vec<Issue> {
         let mut out = Vec::new();
         if let Err(reason) = Decoder::new(self.reader).decode_key(&map.key, field.key()) {
-            out.push(Issue::breaking(
-                RuleId::MapKeyChanged,
+            out.push(map_key_rejected(
                 format!(
                     "the key `{}` goes to the reader's flattened map: {reason}",
                     field.key()

@@ -9,6 +9,29 @@ use super::wording::{custom_text, type_names};
 use crate::model::{Custom, Ty};
 use crate::rules::RuleId;
 
+/// Code the checker cannot read changed (a hand-written impl, a with function), in the direction of
+/// the walk that found it: `serde_impl_changed`, without a witness.
+pub(super) fn unread_code_changed(message: String) -> Issue {
+    Issue::breaking(RuleId::SerdeImplChanged, message, None)
+}
+
+/// The source of hand-written impls differs between the releases, for both directions at once:
+/// `serde_impl_changed`.
+pub(super) fn unread_impls_changed(message: String) -> Issue {
+    Issue::opaque(RuleId::SerdeImplChanged, message)
+}
+
+/// A reader's custom code (functions, a fallible conversion) that may reject what the writer writes,
+/// in the direction of the walk that found it: `custom_serde_changed`, without a witness.
+pub(super) fn custom_code_may_reject(message: String) -> Issue {
+    Issue::breaking(RuleId::CustomSerdeChanged, message, None)
+}
+
+/// A type the checker cannot see into changed, for both directions at once: `external_type_changed`.
+pub(super) fn opaque_type_changed(message: String) -> Issue {
+    Issue::opaque(RuleId::ExternalTypeChanged, message)
+}
+
 impl Walk<'_> {
     /// A type neither side's snapshot defines (`name` is the one missing).
     pub(super) fn unresolved_type(&self, name: &str, writer: &Ty, reader: &Ty) -> Issue {
@@ -31,16 +54,12 @@ impl Walk<'_> {
             // A field's functions (`<f for T>`, see `lower/hand_written/with_fns`) on both sides,
             // read as a shape on one and not read on the other, where what they name differs
             // between the releases: one change of unread code, in this walk's direction.
-            return Issue::breaking(
-                RuleId::SerdeImplChanged,
-                format!(
-                    "`{reader}` is code the checker cannot read on one side, and what it names \
-                     differs between the releases: whether {} accepts what {} writes is unknown",
-                    self.reader_name(),
-                    self.writer_name()
-                ),
-                None,
-            );
+            return unread_code_changed(format!(
+                "`{reader}` is code the checker cannot read on one side, and what it names \
+                 differs between the releases: whether {} accepts what {} writes is unknown",
+                self.reader_name(),
+                self.writer_name()
+            ));
         }
         Issue::opaque(
             RuleId::ExternalTypeChanged,

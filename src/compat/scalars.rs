@@ -40,16 +40,10 @@ impl Walk<'_> {
         )
     }
 
-    /// Whether a change of integer type loses values (or, in a positional format, changes the encoding);
-    /// `map_key` names the change after the map key it is.
-    pub(super) fn compare_integers(
-        &self,
-        writer: IntType,
-        reader: IntType,
-        map_key: bool,
-    ) -> Option<Issue> {
+    /// Whether a change of integer type loses values (or, in a positional format, changes the encoding).
+    pub(super) fn compare_integers(&self, writer: IntType, reader: IntType) -> Option<Issue> {
         let any = Some(json!(if writer.0 { -1 } else { 200 }));
-        self.compare_written_integers(writer, range(writer.0, writer.1), reader, map_key, any)
+        self.compare_written_integers(writer, range(writer.0, writer.1), reader, any)
     }
 
     /// [`Walk::compare_integers`] for a writer of `writer`'s type that writes only the values from
@@ -60,7 +54,6 @@ impl Walk<'_> {
         writer: IntType,
         (writer_min, writer_max): (i128, i128),
         reader: IntType,
-        map_key: bool,
         any_written: Option<Value>,
     ) -> Option<Issue> {
         let (reader_min, reader_max) = range(reader.0, reader.1);
@@ -74,9 +67,7 @@ impl Walk<'_> {
         } else {
             (writer, reader)
         };
-        let rule = if map_key {
-            RuleId::MapKeyChanged
-        } else if old.0 != new.0 {
+        let rule = if old.0 != new.0 {
             RuleId::IntegerSignChanged
         } else if new.1 > old.1 {
             RuleId::IntegerWidened

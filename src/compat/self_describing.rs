@@ -205,7 +205,7 @@ impl Walk<'_> {
     ) -> Vec<Issue> {
         match (writer, reader) {
             (Shape::Int { signed: a, bits: x }, Shape::Int { signed: b, bits: y }) => self
-                .compare_integers((*a, *x), (*b, *y), false)
+                .compare_integers((*a, *x), (*b, *y))
                 .into_iter()
                 .collect(),
             (Shape::Float { bits: x }, Shape::Float { bits: y }) => {

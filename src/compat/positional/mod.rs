@@ -197,7 +197,7 @@ impl Walk<'_> {
         use Shape as S;
         Some(match (writer, reader) {
             (S::Int { signed: a, bits: x }, S::Int { signed: b, bits: y }) => self
-                .compare_integers((*a, *x), (*b, *y), false)
+                .compare_integers((*a, *x), (*b, *y))
                 .into_iter()
                 .collect(),
             (S::Float { bits: x }, S::Float { bits: y }) if x != y => {
