@@ -186,15 +186,16 @@ fn hide_shadowed(built: &mut Vec<Built>) {
 /// same rule (`String` to `uuid::Uuid` in postcard: the old reader fails on the bytes, the new one on
 /// strings that are no UUID).
 fn one_rule_per_type_change(built: &mut [Built]) {
-    let changed: BTreeSet<PlaceKey> = built
+    let changed: BTreeMap<PlaceKey, RuleId> = built
         .iter()
         .filter(|b| b.finding.rule == RuleId::FieldTypeChanged && b.finding.level == Level::Major)
-        .map(|b| place_key(&b.finding))
+        .map(|b| (place_key(&b.finding), b.finding.rule))
         .collect();
     for b in built.iter_mut() {
-        if b.finding.rule == RuleId::ValueDomainNarrowed && changed.contains(&place_key(&b.finding))
+        if b.finding.rule == RuleId::ValueDomainNarrowed
+            && let Some(&rule) = changed.get(&place_key(&b.finding))
         {
-            b.finding.rule = RuleId::FieldTypeChanged;
+            b.finding.rule = rule;
         }
     }
 }

@@ -169,8 +169,7 @@ impl Walk<'_> {
             return None;
         }
         Some(match misread {
-            Some((sample, reason)) => Issue::breaking(
-                RuleId::EnumReprChanged,
+            Some((sample, reason)) => self.repr_break(
                 format!(
                     "{} writes `{writer_ty}` {writer_repr} and {} reads it {reader_repr}: {reason}",
                     self.writer_name(),
@@ -382,6 +381,12 @@ impl Walk<'_> {
             (true, false) => RuleId::VariantAddedWithoutOther,
             (false, _) => RuleId::VariantRemoved,
         }
+    }
+
+    /// An enum the reader reads in another representation fails on the writer's `witness`:
+    /// `enum_repr_changed`.
+    pub(super) fn repr_break(&self, message: String, witness: Option<Value>) -> Issue {
+        Issue::breaking(RuleId::EnumReprChanged, message, witness)
     }
 
     fn never_written(&self, writer: &Variant) -> Issue {

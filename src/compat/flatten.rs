@@ -279,8 +279,7 @@ impl Walk<'_> {
                 continue;
             };
             let key = reader.key();
-            let issue = Issue::breaking(
-                RuleId::FieldTypeChanged,
+            let issue = self.type_break(
                 format!(
                     "{} may write any `{}` under the key `{key}` of its flattened map `{}`, and {} reads that key as `{}`: {}",
                     self.writer_name(),
@@ -317,7 +316,7 @@ impl Walk<'_> {
                 let path = writer.path.join(".");
                 let issue = if pair.reader.deny_unknown_fields {
                     Issue::breaking(
-                        self.pick_rule(RuleId::FlattenChanged, RuleId::DenyUnknownFieldsAdded),
+                        self.denied_by_new_reader_rule(RuleId::FlattenChanged),
                         format!(
                             "{} writes arbitrary keys from the flattened map `{path}` and {} denies unknown fields",
                             self.writer_name(),

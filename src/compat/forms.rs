@@ -15,6 +15,12 @@ use crate::rules::RuleId;
 use serde_json::Value;
 
 impl Walk<'_> {
+    /// A value the writer writes outside the values the reader accepts (`witness`):
+    /// `value_domain_narrowed`.
+    pub(super) fn domain_break(&self, message: String, witness: Option<Value>) -> Issue {
+        Issue::breaking(RuleId::ValueDomainNarrowed, message, witness)
+    }
+
     /// Compares a pair of wire shapes when one of them is a refined value, bytes, a reader choice, or
     /// the same type of another crate on both sides; `None` for every other pair (and for the pairs the
     /// caller decides first: readers of anything, unresolved types, options).
@@ -128,8 +134,7 @@ impl Walk<'_> {
                     .sample_value()
                     .filter(|sample| Some(sample) != reader.sample_value().as_ref())
             });
-        out.push(Issue::breaking(
-            RuleId::ValueDomainNarrowed,
+        out.push(self.domain_break(
             format!(
                 "{} writes a `{}` value and {} accepts only `{}` values ({relation})",
                 self.writer_name(),
@@ -181,8 +186,7 @@ impl Walk<'_> {
         let witness = reader
             .outside_value()
             .filter(|outside| Decoder::new(self.writer).decode(writer_ty, outside).is_ok());
-        out.push(Issue::breaking(
-            RuleId::ValueDomainNarrowed,
+        out.push(self.domain_break(
             format!(
                 "{} writes any `{writer_ty}` and {} accepts only `{}` values",
                 self.writer_name(),

@@ -11,7 +11,6 @@ use super::witness::int_value;
 use super::wording::repr_text;
 use crate::model::Ty;
 use crate::model::{EnumRepr, Variant};
-use crate::rules::RuleId;
 
 /// The integer type of an enum written as integers.
 fn repr_int(en: &EnumDef) -> Option<(bool, u8)> {
@@ -74,8 +73,7 @@ impl Walk<'_> {
         } else {
             return None;
         };
-        Some(Issue::breaking(
-            RuleId::EnumReprChanged,
+        Some(self.repr_break(
             format!(
                 "{} writes `{}` {} and {} reads it {}: {why}",
                 self.writer_name(),
@@ -120,8 +118,7 @@ impl Walk<'_> {
         let Some(value) = rejected else {
             return Vec::new();
         };
-        vec![Issue::breaking(
-            RuleId::ValueDomainNarrowed,
+        vec![self.domain_break(
             format!(
                 "{} writes any `{writer_ty}` and {} reads `{reader_ty}` {}, one of its \
                  discriminants only: {value} is none of them",

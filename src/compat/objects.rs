@@ -650,6 +650,13 @@ fn is_none_predicate(skip: &SkipSer) -> bool {
 }
 
 impl Walk<'_> {
+    /// The rule of keys the writer writes that a reader denying unknown fields rejects, where the old
+    /// release writes them: the new release's denial is the change (`deny_unknown_fields_added`);
+    /// `if_writer_new` where the new release writes them.
+    pub(super) fn denied_by_new_reader_rule(&self, if_writer_new: RuleId) -> RuleId {
+        self.pick_rule(if_writer_new, RuleId::DenyUnknownFieldsAdded)
+    }
+
     /// The rule of a field the writer writes and the reader does not know, named by the change from
     /// the old release to the new.
     pub(super) fn field_only_written_rule(&self) -> RuleId {

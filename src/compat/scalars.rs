@@ -29,8 +29,7 @@ impl Walk<'_> {
         witness: Option<Value>,
     ) -> Issue {
         let (writer_ty, reader_ty) = type_names(writer_ty, reader_ty);
-        Issue::breaking(
-            RuleId::FieldTypeChanged,
+        self.type_break(
             format!(
                 "{} writes `{writer_ty}` and {} reads `{reader_ty}`: {why}",
                 self.writer_name(),
@@ -38,6 +37,12 @@ impl Walk<'_> {
             ),
             witness,
         )
+    }
+
+    /// A value the reader's type fails on (`message` says why): `field_type_changed`, with the
+    /// writer's `witness`.
+    pub(super) fn type_break(&self, message: String, witness: Option<Value>) -> Issue {
+        Issue::breaking(RuleId::FieldTypeChanged, message, witness)
     }
 
     /// Whether a change of integer type loses values (or, in a positional format, changes the encoding).

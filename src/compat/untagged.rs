@@ -195,8 +195,7 @@ impl Walk<'_> {
         if found.iter().any(|i| i.breaks) {
             return found;
         }
-        vec![Issue::breaking(
-            RuleId::FieldTypeChanged,
+        vec![self.type_break(
             format!(
                 "{} rejects the variant `{}` as {} writes it: {reason}",
                 self.reader_name(),

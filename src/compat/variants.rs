@@ -11,7 +11,6 @@ use super::shape::{EnumDef, Role, Shape, SideRef, resolve};
 use super::walk::Walk;
 use super::wording::style_text;
 use crate::model::{ContainerAttrs, EnumRepr, Style, Ty, Variant};
-use crate::rules::RuleId;
 
 /// The key namespace of a variant's payload, where it is an object: a struct variant, or a newtype
 /// variant holding a struct, a map or a unit.
@@ -209,8 +208,7 @@ impl Walk<'_> {
         };
         for sample in self.variant_samples(writer_enum, writer_variant) {
             if let Err(reason) = decoder.decode_enum(reader_enum, &sample) {
-                return vec![Issue::breaking(
-                    RuleId::FieldTypeChanged,
+                return vec![self.type_break(
                     format!(
                         "the variant `{}` changed its payload ({} to {}): {} fails on what {} writes: {reason}",
                         writer_variant.ser_name,

@@ -35,8 +35,7 @@ impl Walk<'_> {
             return found;
         }
         if writer_enum.attrs.repr != reader_enum.attrs.repr {
-            return vec![Issue::breaking(
-                RuleId::EnumReprChanged,
+            return vec![self.repr_break(
                 format!(
                     "{} writes `{writer_ty}` {} and {} reads `{reader_ty}` {}",
                     self.writer_name(),

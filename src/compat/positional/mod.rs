@@ -107,13 +107,18 @@ impl Walk<'_> {
                 undecodable(writer, Role::Writer)?,
             ),
         };
-        Some(Issue::breaking(
-            RuleId::PositionalUndecodable,
+        Some(self.undecodable_break(
             format!(
                 "{who} {verb} `{ty}`: {why}, so {who} fails on every message that reaches it, its own included"
             ),
             self.sample(writer_ty, false),
         ))
+    }
+
+    /// A type the positional codec cannot encode or decode at all, reached by a message:
+    /// `positional_undecodable`.
+    pub(super) fn undecodable_break(&self, message: String, witness: Option<Value>) -> Issue {
+        Issue::breaking(RuleId::PositionalUndecodable, message, witness)
     }
 
     /// Sends a pair of wire shapes to its comparison.

@@ -11,7 +11,6 @@ use super::super::walk::Walk;
 use super::undecodable;
 use crate::findings::Side;
 use crate::model::{Field, SkipSer, Ty};
-use crate::rules::RuleId;
 
 /// How many distinct types a search visits before giving up (generic instantiations can grow).
 const MAX_TYPES: usize = 4096;
@@ -56,8 +55,7 @@ impl Walk<'_> {
         let location = resolve(side, &at, Role::Reader)
             .def
             .map(|def| (def.location.clone(), Side::New));
-        let mut issue = Issue::breaking(
-            RuleId::PositionalUndecodable,
+        let mut issue = self.undecodable_break(
             format!("{what}, so it fails on every message that reaches it, its own included"),
             witness,
         );

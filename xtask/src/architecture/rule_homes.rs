@@ -2,31 +2,20 @@
 //! where `RuleId::Name` is written as a value (a finding or issue made with it, a rule picked for a
 //! direction), outside tests; a comparison (`rule == RuleId::Name`), a pattern and `matches!` only read
 //! one. Every rule is constructed somewhere (a rule nothing decides is dead), and in one file only: its
-//! home. The rules still decided in more than one file are listed in ARCHITECTURE.md after
-//! [`MARKER`]; the list may only shrink (a listed rule with one home left must leave it).
+//! home, whose functions the other modules call.
 
+use proc_macro2::{TokenStream, TokenTree};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
-use std::path::Path;
-
-use anyhow::{Context, Result};
-use proc_macro2::{TokenStream, TokenTree};
 use syn::visit::Visit;
 
 use super::{SourceFile, is_cfg_test};
 
-/// The line of ARCHITECTURE.md after which the rules with more than one home are listed (backticked
-/// ids, up to the next blank line).
-pub const MARKER: &str =
-    "<!-- rules with more than one home: checked by `cargo xtask architecture` -->";
-
 /// One broken promise about rule homes.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum HomeViolation {
-    /// A rule constructed in several files, not listed in ARCHITECTURE.md.
+    /// A rule constructed in several files.
     Scattered { rule: String, files: Vec<String> },
-    /// A listed rule that has one home now.
-    Settled { rule: String, file: String },
     /// A rule of the catalogue that no code outside tests constructs.
     Nowhere { rule: String },
 }
@@ -40,10 +29,6 @@ impl fmt::Display for HomeViolation {
                 files.len(),
                 files.join(", ")
             ),
-            HomeViolation::Settled { rule, file } => write!(
-                f,
-                "rule `{rule}` has one home now ({file}): remove it from ARCHITECTURE.md's list of rules with more than one home"
-            ),
             HomeViolation::Nowhere { rule } => write!(
                 f,
                 "rule `{rule}` is in the catalogue but no code outside tests constructs it: decide it, or remove it"
@@ -52,46 +37,21 @@ impl fmt::Display for HomeViolation {
     }
 }
 
-/// The rules ARCHITECTURE.md lists as constructed in more than one file.
-pub fn listed(root: &Path) -> Result<BTreeSet<String>> {
-    let path = root.join("ARCHITECTURE.md");
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
-    parse_list(&text).with_context(|| format!("{}: no line {MARKER}", path.display()))
-}
-
-/// The backticked ids after [`MARKER`] in `text`, up to the next blank line.
-pub fn parse_list(text: &str) -> Option<BTreeSet<String>> {
-    let mut lines = text.lines().skip_while(|line| line.trim() != MARKER);
-    lines.next()?;
-    let list = lines.take_while(|line| !line.trim().is_empty());
-    Some(list.flat_map(super::backticked).collect())
-}
-
-/// The violations of `files` (the library's sources) against the catalogue's `rule_ids` and the rules
-/// `listed` with more than one home.
-pub fn check(
-    files: &[SourceFile],
-    rule_ids: &BTreeSet<String>,
-    listed: &BTreeSet<String>,
-) -> Vec<HomeViolation> {
+/// The violations of `files` (the library's sources) against the catalogue's `rule_ids`.
+pub fn check(files: &[SourceFile], rule_ids: &BTreeSet<String>) -> Vec<HomeViolation> {
     let homes = homes(files);
     let mut violations = Vec::new();
     for rule in rule_ids {
         let found: Vec<String> = (homes.get(&pascal(rule)).into_iter().flatten())
             .cloned()
             .collect();
-        match (found.as_slice(), listed.contains(rule)) {
-            ([], _) => violations.push(HomeViolation::Nowhere { rule: rule.clone() }),
-            ([file], true) => violations.push(HomeViolation::Settled {
-                rule: rule.clone(),
-                file: file.clone(),
-            }),
-            ([_, _, ..], false) => violations.push(HomeViolation::Scattered {
+        match found.as_slice() {
+            [] => violations.push(HomeViolation::Nowhere { rule: rule.clone() }),
+            [_] => {}
+            [_, _, ..] => violations.push(HomeViolation::Scattered {
                 rule: rule.clone(),
                 files: found,
             }),
-            _ => {}
         }
     }
     violations
@@ -274,7 +234,7 @@ mod tests {
     }
 
     #[test]
-    fn every_rule_has_one_home_or_is_listed_until_it_has() {
+    fn every_rule_has_one_home() {
         let files = [
             file(
                 "src/a.rs",
@@ -283,30 +243,18 @@ mod tests {
             file("src/b.rs", "fn b() { f(RuleId::FieldAdded); }"),
         ];
         let all = ids(&["field_added", "field_removed", "kind_changed"]);
-        let violations = check(&files, &all, &ids(&["field_removed"]));
         assert_eq!(
-            violations,
+            check(&files, &all),
             [
                 HomeViolation::Scattered {
                     rule: "field_added".into(),
                     files: vec!["src/a.rs".into(), "src/b.rs".into()],
-                },
-                HomeViolation::Settled {
-                    rule: "field_removed".into(),
-                    file: "src/a.rs".into(),
                 },
                 HomeViolation::Nowhere {
                     rule: "kind_changed".into(),
                 },
             ]
         );
-        assert!(check(&files[..1], &ids(&["field_added"]), &ids(&[])).is_empty());
-    }
-
-    #[test]
-    fn the_list_is_read_up_to_a_blank_line() {
-        let text = format!("x\n{MARKER}\n`a`, `b`,\n`c`.\n\n`d`\n");
-        assert_eq!(parse_list(&text), Some(ids(&["a", "b", "c"])));
-        assert_eq!(parse_list("no list"), None);
+        assert!(check(&files[..1], &ids(&["field_added", "field_removed"])).is_empty());
     }
 }
