@@ -619,16 +619,18 @@ fn literals(tokens: TokenStream, found: &mut impl FnMut(&proc_macro2::Literal)) 
     }
 }
 
+/// A source file of `text` at `path`, for the tests of the checks.
+#[cfg(test)]
+fn file(path: &str, text: &str) -> SourceFile {
+    SourceFile {
+        path: path.to_owned(),
+        text: text.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn file(path: &str, text: &str) -> SourceFile {
-        SourceFile {
-            path: path.to_owned(),
-            text: text.to_owned(),
-        }
-    }
 
     fn ids() -> BTreeSet<String> {
         BTreeSet::from(["field_removed".to_owned()])

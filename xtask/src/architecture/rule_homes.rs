@@ -196,14 +196,8 @@ fn pascal(id: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::super::file;
     use super::*;
-
-    fn file(path: &str, text: &str) -> SourceFile {
-        SourceFile {
-            path: path.to_owned(),
-            text: text.to_owned(),
-        }
-    }
 
     fn ids(ids: &[&str]) -> BTreeSet<String> {
         ids.iter().map(|id| (*id).to_owned()).collect()
