@@ -438,6 +438,14 @@ impl<'s> ModelView<'s> {
             .filter(move |m| m.protocol == name)
     }
 
+    /// Every type definition the view shows.
+    pub(crate) fn type_defs(self) -> Box<dyn Iterator<Item = &'s TypeDef> + 's> {
+        match self {
+            ModelView::Whole(snapshot) => Box::new(snapshot.types.values().map(|def| &**def)),
+            ModelView::Part(_, part) => Box::new(part.types.values().map(|def| &***def)),
+        }
+    }
+
     /// The definition of the type at `path`, if the model has it.
     pub(crate) fn type_def(self, path: &str) -> Option<&'s TypeDef> {
         match self {

@@ -16,22 +16,35 @@ fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
 }
 
-fn extract(dir: &Path, side: &str) -> Snapshot {
+fn source(dir: &Path, side: &str) -> String {
     let file = dir.join(side).join("lib.rs");
-    let text = match std::fs::read_to_string(&file) {
+    match std::fs::read_to_string(&file) {
         Ok(t) => t,
         Err(e) => panic!("{}: {e}", file.display()),
-    };
+    }
+}
+
+fn extract(dir: &Path, side: &str) -> Snapshot {
+    extract_text(dir, side, &source(dir, side))
+}
+
+/// The model of the fixture side `side` in `dir` whose `lib.rs` reads `text`.
+fn extract_text(dir: &Path, side: &str, text: &str) -> Snapshot {
+    match try_extract(dir, side, text) {
+        Ok(s) => s,
+        Err(e) => panic!("{}: {e}", dir.join(side).join("lib.rs").display()),
+    }
+}
+
+/// [`extract_text`], or the extraction's error.
+fn try_extract(dir: &Path, side: &str, text: &str) -> Result<Snapshot, String> {
     // A fixture side may have its package's Cargo.toml: its features decide its `#[cfg]`s.
     let manifest = std::fs::read_to_string(dir.join(side).join("Cargo.toml")).ok();
-    let mut files = vec![("src/lib.rs", text.as_str())];
+    let mut files = vec![("src/lib.rs", text)];
     if let Some(manifest) = &manifest {
         files.push(("Cargo.toml", manifest.as_str()));
     }
-    match snapshot_from_sources("fixture", &files) {
-        Ok(s) => s,
-        Err(e) => panic!("{}: {e}", file.display()),
-    }
+    snapshot_from_sources("fixture", &files).map_err(|e| e.to_string())
 }
 
 fn compare(old: &Snapshot, new: &Snapshot) -> Vec<Finding> {
@@ -219,4 +232,96 @@ fn every_rule_has_a_fixture() {
             "fixture `{dir}` names no rule of the catalogue"
         );
     }
+}
+
+/// An allow written where a finding points reaches it, whatever the rule: placing a finding and
+/// reading the allows at its place are the engine's. For every finding of every fixture that points
+/// at a field, a variant or a message of the new release, the fixture's new side is given
+/// `#[wire(allow(RULE), reason = ...)]` on that line, and the finding must come out allowed.
+#[test]
+fn an_allow_where_a_finding_points_allows_it() {
+    let mut ignored = Vec::new();
+    let mut tried = 0;
+    for name in fixture_names() {
+        let dir = fixtures_dir().join(&name);
+        let old = extract(&dir, "old");
+        let text = source(&dir, "new");
+        let findings = compare(&old, &extract(&dir, "new"));
+        for finding in findings.iter().filter(|f| allowable_here(f, &text)) {
+            let allowed_text = with_allow_before(&text, finding);
+            // An item that takes no allow (a protocol's declaration: wirecheck.toml allows those)
+            // is an error the derive reports too, never an allow ignored.
+            let Ok(allowed) = try_extract(&dir, "new", &allowed_text) else {
+                continue;
+            };
+            let again = compare(&old, &allowed);
+            tried += 1;
+            let same = |f: &&Finding| {
+                f.rule == finding.rule
+                    && f.field == finding.field
+                    && f.message_type == finding.message_type
+                    && f.direction == finding.direction
+            };
+            if !again.iter().filter(same).all(|f| f.allowed) || !again.iter().any(|f| same(&f)) {
+                ignored.push(format!(
+                    "{name}: {} at line {} ({:?})",
+                    finding.rule, finding.location.line, finding.field
+                ));
+            }
+        }
+    }
+    assert!(tried > 50, "only {tried} findings tried");
+    assert!(
+        ignored.is_empty(),
+        "allows written where these findings point do not reach them:\n{}",
+        ignored.join("\n")
+    );
+}
+
+/// A finding of the new side, not allowed yet, whose line is a field, a variant or the message's
+/// type: a place `#[wire(allow(..))]` may be written (on another type the compiler rejects it).
+fn allowable_here(finding: &Finding, text: &str) -> bool {
+    let line = text
+        .lines()
+        .nth(finding.location.line.saturating_sub(1) as usize);
+    let declares = line.is_some_and(|l| {
+        let l = l.trim_start();
+        let item = ["struct ", "enum ", "type "]
+            .iter()
+            .any(|kind| l.starts_with(kind) || l.starts_with(&format!("pub {kind}")));
+        let message = l.contains(&format!("struct {} ", finding.message_type))
+            || l.contains(&format!("struct {}{{", finding.message_type));
+        // A macro's invocation (`id_type!(Id, u64);`) is no item an allow can be written on.
+        let invocation = l.contains("!(") || l.contains("!{") || l.contains("![");
+        let member = !item
+            && !invocation
+            && l.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+            && !["use ", "impl", "fn ", "mod ", "const ", "static "]
+                .iter()
+                .any(|kw| l.starts_with(kw) || l.starts_with(&format!("pub {kw}")));
+        message || member
+    });
+    finding.side == wirecheck::findings::Side::New
+        && !finding.allowed
+        && finding.level != Level::None
+        && finding.location.file == "src/lib.rs"
+        && declares
+}
+
+/// `text` with `#[wire(allow(RULE), reason = "...")]` on its own line before the finding's line.
+fn with_allow_before(text: &str, finding: &Finding) -> String {
+    let at = finding.location.line.saturating_sub(1) as usize;
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let indent: String = lines[at]
+        .chars()
+        .take_while(|c| c.is_whitespace())
+        .collect();
+    let allow = format!(
+        "{indent}#[wire(allow({}), reason = \"the test allows it where it points\")]",
+        finding.rule
+    );
+    lines.insert(at, allow);
+    lines.join("\n") + "\n"
 }

@@ -4,6 +4,7 @@
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::allows::AllowsAt;
 use super::issue::{Issue, wire_path_text};
 use super::wording::article;
 use crate::Format;
@@ -22,11 +23,13 @@ pub(crate) struct Candidate<'m> {
     pub new: Option<&'m MessageDecl>,
 }
 
-/// What the protocol and the old release are called in the findings, and the protocol's format.
+/// What the protocol and the old release are called in the findings, the protocol's format, and the
+/// allows of both releases by where they are written.
 pub(crate) struct Context<'c> {
     pub protocol: &'c str,
     pub against: &'c str,
     pub format: Format,
+    pub allows: AllowsAt<'c>,
 }
 
 /// A finding and the two facts about its issue that the later passes need.
@@ -71,13 +74,16 @@ fn build(candidate: Candidate<'_>, context: &Context<'_>) -> Built {
         .iter()
         .chain(new.iter())
         .filter_map(|m| m.allow.as_ref());
-    let reason = allowed_by(issue.rule, issue.allows.iter().chain(message_allows));
     let text = finding_text(&issue, direction, needed, message, context.format);
     let (location, side) = issue.location.clone().unwrap_or_else(|| match (new, old) {
         (Some(n), _) => (n.location.clone(), Side::New),
         (None, Some(o)) => (o.location.clone(), Side::Old),
         (None, None) => (Location::default(), Side::New),
     });
+    // The allows of the place the issue names, of its message, and of the item it points at.
+    let written_there = context.allows.at(&location);
+    let allows = (issue.allows.iter().chain(message_allows)).chain(written_there.iter().copied());
+    let reason = allowed_by(issue.rule, allows);
     let finding = Finding {
         rule: issue.rule,
         level: if major { Level::Major } else { Level::Minor },

@@ -23,6 +23,7 @@
 //! - `namespace` (a struct's flattened keys), then `shape` (a type's wire shape), then `wording`.
 //! - `issue` and `witness` stand alone; `codec` says what each format's codec does where formats differ.
 
+mod allows;
 mod assemble;
 mod codec;
 mod collections;
@@ -140,6 +141,11 @@ pub(crate) fn compare_views(
         protocol,
         against,
         format: new_protocol.format,
+        // Read only when there is a finding to allow: most protocols of a check have none.
+        allows: match candidates.is_empty() {
+            true => allows::AllowsAt::default(),
+            false => allows::AllowsAt::of([old, new], protocol),
+        },
     };
     assemble::findings(candidates, &context)
 }
