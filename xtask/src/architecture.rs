@@ -133,7 +133,7 @@ pub fn run(_args: &[String]) -> Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     println!(
-        "architecture: {} files of src/ within the limits (functions <= {MAX_FUNCTION_LINES} lines, files <= {MAX_FILE_LINES} lines, no import cycles, top-level uses as ARCHITECTURE.md's layer table says, no rule id string outside {CATALOGUE}, each rule constructed in one file)",
+        "architecture: {} files of the library within the limits (functions <= {MAX_FUNCTION_LINES} lines, files <= {MAX_FILE_LINES} lines, no import cycles, top-level uses as ARCHITECTURE.md's layer table says, no rule id string outside {CATALOGUE}, each rule constructed in one file)",
         files.len()
     );
     Ok(ExitCode::SUCCESS)
@@ -147,10 +147,17 @@ pub fn rule_ids() -> BTreeSet<String> {
         .collect()
 }
 
-/// Every `.rs` file under `<root>/src`, sorted by path.
+/// The source directories of the library: `wirecheck`'s and those of the stages split into crates of
+/// their own (the model, the compatibility engine), whose modules keep the names `wirecheck` gives them
+/// (`wirecheck::compat` is `wirecheck_compat::compat`).
+pub const LIBRARY_SOURCES: [&str; 3] = ["src", "model/src", "compat/src"];
+
+/// Every `.rs` file under the [`LIBRARY_SOURCES`] of `root`, sorted by path.
 pub fn read_sources(root: &Path) -> Result<Vec<SourceFile>> {
     let mut paths = Vec::new();
-    collect_rs(&root.join("src"), &mut paths)?;
+    for dir in LIBRARY_SOURCES {
+        collect_rs(&root.join(dir), &mut paths)?;
+    }
     paths.sort();
     paths
         .into_iter()
@@ -220,10 +227,12 @@ pub fn check(files: &[SourceFile], rule_ids: &BTreeSet<String>, layers: &Layers)
     violations
 }
 
-/// The module path of a file: `src/lib.rs` → `[]`, `src/compat/mod.rs` and `src/compat.rs` →
-/// `["compat"]`, `src/compat/objects.rs` → `["compat", "objects"]`.
+/// The module path of a file of the library, after its crate's `src/`: `src/lib.rs` → `[]`,
+/// `src/check/mod.rs` and `compat/src/compat.rs` → their module, `compat/src/compat/objects.rs` →
+/// `["compat", "objects"]`.
 fn module_of(path: &str) -> Vec<String> {
-    let inner = path.trim_start_matches("src/").trim_end_matches(".rs");
+    let inner = path.split_once("src/").map_or(path, |(_, inner)| inner);
+    let inner = inner.trim_end_matches(".rs");
     let mut segments: Vec<String> = inner.split('/').map(str::to_owned).collect();
     if matches!(
         segments.last().map(String::as_str),

@@ -10,7 +10,7 @@
 //!    fixture directory and fails until the engine reports the rule on it at its catalogue level (then
 //!    `cargo insta review` accepts its `findings.snap`).
 //!
-//! What is left is the decision itself, in the `src/compat/` module of its concern, the rule's home
+//! What is left is the decision itself, in the `compat/src/compat/` module of its concern, the rule's home
 //! (CONTRIBUTING.md, "Adding a rule").
 
 use std::path::Path;
@@ -34,7 +34,7 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
         "\nnext:\n\
          1. fill in every TODO of the `{name}` entry in {CATALOGUE} (cargo test --features checker --lib rules fails until then)\n\
          2. edit tests/fixtures/{name}/{{old,new}}/lib.rs into the smallest change that shows the rule\n\
-         3. decide the rule in the src/compat/ module of its concern (its home), naming it RuleId::{}\n\
+         3. decide the rule in the compat/src/compat/ module of its concern (its home), naming it RuleId::{}\n\
          4. cargo test --all-features --test compat_fixtures, then cargo insta review\n\
          5. add a truth test against the real codec (tests/serde_truth.rs or tests/positional_truth.rs)",
         pascal(name)

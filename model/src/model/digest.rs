@@ -19,7 +19,7 @@ use rustc_hash::FxHashMap;
 use super::TypeDef;
 
 /// XXH3-128 of the bytes `value`'s `Hash` writes.
-pub(crate) fn content_digest(value: &(impl Hash + ?Sized)) -> u128 {
+pub fn content_digest(value: &(impl Hash + ?Sized)) -> u128 {
     // What `value` feeds a hasher, once, then hashed in one pass: hashing it piecewise cost a fifth of a
     // warm check (std's `Hasher`s take each integer and string on its own). The buffer is one the
     // thread used before: a cold check takes thousands of digests (two per definition, nested in the
@@ -63,8 +63,10 @@ impl Hasher for Bytes {
 /// What a definition's digest is of: the definition itself, or what a comparison reads of it (the store's
 /// shape: without locations).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum DigestOf {
+pub enum DigestOf {
+    /// The definition, locations included.
     Whole,
+    /// What a comparison reads of it: without locations.
     Shape,
 }
 
@@ -89,11 +91,7 @@ thread_local! {
 
 /// The digest of `def` as `of`: `compute` (which must give the same for equal definitions) the first
 /// time it is asked for this definition, then remembered.
-pub(crate) fn digest_of(
-    def: &Arc<TypeDef>,
-    of: DigestOf,
-    compute: impl FnOnce(&TypeDef) -> u128,
-) -> u128 {
+pub fn digest_of(def: &Arc<TypeDef>, of: DigestOf, compute: impl FnOnce(&TypeDef) -> u128) -> u128 {
     let key = Arc::as_ptr(def) as usize;
     let known = DIGESTS.with(|digests| {
         let digests = digests.borrow();
@@ -138,7 +136,7 @@ impl Digests {
 
 /// Hashes a map of definitions by path (as a `BTreeMap`'s `Hash` lays it out) with each definition as
 /// its digest `of`, computed by `compute`.
-pub(crate) fn hash_defs<'d, H: Hasher>(
+pub fn hash_defs<'d, H: Hasher>(
     defs: impl ExactSizeIterator<Item = (&'d str, &'d Arc<TypeDef>)>,
     of: DigestOf,
     compute: impl Fn(&TypeDef) -> u128,

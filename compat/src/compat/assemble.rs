@@ -13,7 +13,7 @@ use crate::model::{AllowDecl, Location, MessageDecl};
 use crate::rules::RuleId;
 
 /// An issue with the messages and direction it was found for, before the allow and level decisions.
-pub(crate) struct Candidate<'m> {
+pub struct Candidate<'m> {
     pub issue: Issue,
     /// The direction it breaks (none for a visible change).
     pub direction: Option<Direction>,
@@ -25,7 +25,7 @@ pub(crate) struct Candidate<'m> {
 
 /// What the protocol and the old release are called in the findings, the protocol's format, and the
 /// allows of both releases by where they are written.
-pub(crate) struct Context<'c> {
+pub struct Context<'c> {
     pub protocol: &'c str,
     pub against: &'c str,
     pub format: Format,
@@ -40,7 +40,7 @@ struct Built {
 }
 
 /// Turns candidates into sorted, deduplicated findings.
-pub(crate) fn findings(candidates: Vec<Candidate<'_>>, context: &Context<'_>) -> Vec<Finding> {
+pub fn findings(candidates: Vec<Candidate<'_>>, context: &Context<'_>) -> Vec<Finding> {
     let mut built: Vec<Built> = candidates
         .into_iter()
         .map(|candidate| build(candidate, context))

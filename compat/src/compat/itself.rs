@@ -21,7 +21,7 @@ use crate::model::{EnumRepr, Field, SkipSer, Style, Ty};
 const MAX_TYPES: usize = 256;
 
 /// A payload `side` writes for `ty` and rejects (or, by position, misreads) itself, with the reason.
-pub(crate) fn self_rejection(side: SideRef<'_>, ty: &Ty) -> Option<(Value, String)> {
+pub fn self_rejection(side: SideRef<'_>, ty: &Ty) -> Option<(Value, String)> {
     if side.format.names_fields() {
         return decoded_by_itself(side, ty);
     }

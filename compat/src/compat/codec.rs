@@ -6,7 +6,7 @@
 use crate::Format;
 
 /// A format's codec, as the comparison sees it.
-pub(crate) trait Codec: Copy {
+pub trait Codec: Copy {
     /// Map keys keep their own type on the wire (an integer key is an integer), and a reader's key type
     /// must read that value: CBOR and MessagePack. serde_json writes every key as a string and parses a
     /// number, `bool` or `char` key back from it.
@@ -99,7 +99,7 @@ impl Codec for Format {
 /// their type there, and what the codec wrote stays what it wrote (a unit struct's `[]`, a 128-bit
 /// integer's bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Reading {
+pub struct Reading {
     pub format: Format,
     pub buffered: bool,
 }

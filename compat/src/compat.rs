@@ -61,15 +61,20 @@ use crate::findings::{Direction, Finding};
 use crate::model::{ModelView, Snapshot};
 use crate::{Kind, Upgrade};
 
-pub(crate) use golden::fixture_cases;
+#[doc(hidden)]
+pub use golden::fixture_cases;
 
-// What the schema writer (`crate::schema`) reads of the engine's serde model, so that a schema says what
+// What the schema writer (`wirecheck::schema`) reads of the engine's serde model, so that a schema says what
 // the comparison decides: wire shapes per role, a struct's flattened key namespace, the writable variants,
 // serde_json's reading (to ask whether a value decodes) and the sampler's payloads.
-pub(crate) use decode::{Decoder, range as int_range};
-pub(crate) use namespace::{FlatField, FlatObject, flatten};
-pub(crate) use sample::{integer_variant_value, writable};
-pub(crate) use shape::{EnumDef, RefinedDef, Resolved, Role, Shape, SideRef, StructDef, resolve};
+#[doc(hidden)]
+pub use decode::{Decoder, range as int_range};
+#[doc(hidden)]
+pub use namespace::{FlatField, FlatObject, flatten};
+#[doc(hidden)]
+pub use sample::{integer_variant_value, writable};
+#[doc(hidden)]
+pub use shape::{EnumDef, RefinedDef, Resolved, Role, Shape, SideRef, StructDef, resolve};
 
 /// Which pairs and directions to check for one (old, new) pair of snapshots.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,7 +124,7 @@ pub fn compare_protocol(
 
 /// [`compare_protocol`] on borrowed models, such as one protocol's part of each: the comparison reads
 /// nothing but what `old` and `new` show.
-pub(crate) fn compare_views(
+pub fn compare_views(
     old: ModelView<'_>,
     new: ModelView<'_>,
     protocol: &str,

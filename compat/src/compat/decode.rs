@@ -12,10 +12,10 @@ use super::shape::{
 use crate::model::{ContainerAttrs, EnumRepr, Style, Ty, Variant};
 
 /// Why a payload is rejected.
-pub(crate) type Reject = String;
+pub type Reject = String;
 
 /// Simulates a reader schema.
-pub(crate) struct Decoder<'a> {
+pub struct Decoder<'a> {
     side: SideRef<'a>,
     depth: usize,
     /// Inside an untagged or internally tagged enum, where serde reads a buffered value
@@ -26,7 +26,7 @@ pub(crate) struct Decoder<'a> {
 }
 
 /// The range of an integer type (u128's top half is clipped to i128::MAX).
-pub(crate) fn range(signed: bool, bits: u8) -> (i128, i128) {
+pub fn range(signed: bool, bits: u8) -> (i128, i128) {
     let bits = u32::from(bits.clamp(8, 128));
     if signed {
         let max = if bits >= 128 {
@@ -81,6 +81,7 @@ fn by_tag<'e>(en: &'e EnumDef, tag: &str) -> Option<(usize, &'e Variant)> {
 }
 
 impl<'a> Decoder<'a> {
+    /// A reader of `side`'s types.
     pub fn new(side: SideRef<'a>) -> Self {
         Decoder {
             side,
@@ -609,7 +610,7 @@ fn json_integer(key: &str) -> Option<i128> {
 }
 
 /// How serde names a JSON value's type in errors.
-pub(crate) fn kind_of(v: &Value) -> &'static str {
+pub fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "boolean",

@@ -9,7 +9,7 @@ use crate::rules::RuleId;
 
 /// One problem found by a walk, relative to the type the walk was asked about.
 #[derive(Clone, Debug)]
-pub(crate) struct Issue {
+pub struct Issue {
     pub rule: RuleId,
     /// A payload is rejected or misread in the walk's direction (otherwise a visible compatible change).
     pub breaks: bool,
@@ -82,21 +82,21 @@ impl Issue {
 }
 
 /// The wire segment of a sequence's (or set's, or array's) elements.
-pub(crate) const WIRE_ELEMENT: &str = "[]";
+pub const WIRE_ELEMENT: &str = "[]";
 /// The wire segment of a map's values.
-pub(crate) const WIRE_MAP_VALUE: &str = "{}";
+pub const WIRE_MAP_VALUE: &str = "{}";
 /// The wire segment of a map's keys.
-pub(crate) const WIRE_MAP_KEY: &str = "{key}";
+pub const WIRE_MAP_KEY: &str = "{key}";
 
 /// The wire segment of the element at `index` of a tuple or tuple struct.
-pub(crate) fn wire_index(index: usize) -> String {
+pub fn wire_index(index: usize) -> String {
     format!("[{index}]")
 }
 
 /// The wire segment of a variant of an enum represented as `repr`: where its tag is a key (external), the
 /// key; where it is a value next to the payload (internal, adjacent), `(tag=name)`; where nothing on the
 /// wire names it (untagged), its Rust name in angle brackets.
-pub(crate) fn wire_variant(repr: &EnumRepr, variant: &Variant) -> String {
+pub fn wire_variant(repr: &EnumRepr, variant: &Variant) -> String {
     match repr {
         _ if variant.untagged => format!("<{}>", variant.rust_name),
         EnumRepr::Untagged => format!("<{}>", variant.rust_name),
@@ -111,7 +111,7 @@ pub(crate) fn wire_variant(repr: &EnumRepr, variant: &Variant) -> String {
 /// The wire path as the findings show it: segments joined by `.`, except those that qualify the one
 /// before (`[]`, `[0]`, `{}`, `{key}`, `(type=run)`, `<Run>`), which follow it directly
 /// (`signatures[].activeParameter`, `env{}`, `command(type=run).args`). `None` for an empty path.
-pub(crate) fn wire_path_text(segments: &[String]) -> Option<String> {
+pub fn wire_path_text(segments: &[String]) -> Option<String> {
     let mut text = String::new();
     for segment in segments {
         let qualifies = segment.starts_with(['[', '{', '(', '<']);
@@ -125,7 +125,7 @@ pub(crate) fn wire_path_text(segments: &[String]) -> Option<String> {
 
 /// Where in the enclosing type the issues of a field or variant sit.
 #[derive(Default)]
-pub(crate) struct Place {
+pub struct Place {
     /// Rust names prefixed to each issue's path.
     pub path: Vec<String>,
     /// Wire segments prefixed to each issue's wire path (the field's key, `[]` for elements, a
@@ -149,7 +149,7 @@ impl Place {
 }
 
 /// Places issues found one level down at `place` in the enclosing type.
-pub(crate) fn placed(issues: Vec<Issue>, place: &Place) -> Vec<Issue> {
+pub fn placed(issues: Vec<Issue>, place: &Place) -> Vec<Issue> {
     issues
         .into_iter()
         .map(|mut issue| {
@@ -173,7 +173,7 @@ pub(crate) fn placed(issues: Vec<Issue>, place: &Place) -> Vec<Issue> {
 }
 
 /// Gives the issues found without a location of their own the location of the type compared.
-pub(crate) fn located(mut issues: Vec<Issue>, location: &Option<(Location, Side)>) -> Vec<Issue> {
+pub fn located(mut issues: Vec<Issue>, location: &Option<(Location, Side)>) -> Vec<Issue> {
     for issue in &mut issues {
         if issue.location.is_none() {
             issue.location.clone_from(location);
@@ -184,7 +184,7 @@ pub(crate) fn located(mut issues: Vec<Issue>, location: &Option<(Location, Side)
 
 /// Embeds each issue's witness (a value of the part compared) into a payload of the enclosing type;
 /// `None` drops the witness.
-pub(crate) fn embedded(issues: Vec<Issue>, embed: impl Fn(Value) -> Option<Value>) -> Vec<Issue> {
+pub fn embedded(issues: Vec<Issue>, embed: impl Fn(Value) -> Option<Value>) -> Vec<Issue> {
     issues
         .into_iter()
         .map(|mut issue| {

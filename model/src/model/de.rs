@@ -13,12 +13,14 @@ use serde::{Deserialize, Deserializer};
 
 use super::{Body, EnumRepr, Field, SeqKind, Style, Ty, Variant};
 
+#[cfg(any(test, feature = "derive-check"))]
+mod agreement;
 mod tagged;
 #[cfg(test)]
 mod tests;
 
-#[cfg(test)]
-pub(crate) use tests::reads_as_the_derive;
+#[cfg(any(test, feature = "derive-check"))]
+pub use agreement::reads_as_the_derive;
 
 use tagged::Tagged;
 

@@ -20,7 +20,7 @@ use crate::rules::RuleId;
 use crate::{Kind, ResponseMode};
 
 /// The root type of a message.
-pub(crate) fn root(message: &MessageDecl) -> Ty {
+pub fn root(message: &MessageDecl) -> Ty {
     Ty::Named {
         path: message.rust_path.clone(),
         args: Vec::new(),
@@ -77,7 +77,7 @@ fn pair_messages(olds: &[&MessageDecl], news: &[&MessageDecl]) -> MessagePairing
 }
 
 /// The two releases of one protocol being compared.
-pub(crate) struct Releases<'s> {
+pub struct Releases<'s> {
     pub old: ModelView<'s>,
     pub new: ModelView<'s>,
     pub old_protocol: &'s ProtocolDecl,
@@ -97,11 +97,7 @@ struct Pass<'s> {
 }
 
 /// The candidates of findings between two releases of the protocol `name`.
-pub(crate) fn candidates<'s>(
-    releases: Releases<'s>,
-    name: &'s str,
-    scope: Scope,
-) -> Vec<Candidate<'s>> {
+pub fn candidates<'s>(releases: Releases<'s>, name: &'s str, scope: Scope) -> Vec<Candidate<'s>> {
     let records_only = scope == Scope::RecordsOnly;
     let keep = |m: &&MessageDecl| !records_only || m.kind == Kind::Record;
     let olds: Vec<&MessageDecl> = releases.old.messages_of(name).filter(keep).collect();

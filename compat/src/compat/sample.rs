@@ -19,7 +19,7 @@ const MAX_SAMPLE_DEPTH: usize = 32;
 
 /// Where the integers of a fixture's boundary case sit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Extreme {
+pub enum Extreme {
     /// Every integer at its type's maximum.
     Max,
     /// Signed integers at their minimum (unsigned ones keep their usual value).
@@ -29,14 +29,14 @@ pub(crate) enum Extreme {
 /// An enum met while sampling in fixture mode: its definition's path and its writable variants
 /// (index into the definition's variants, Rust name).
 #[derive(Debug, Clone)]
-pub(crate) struct EnumSeen {
+pub struct EnumSeen {
     pub path: String,
     pub variants: Vec<(usize, String)>,
 }
 
 /// What the fixture generator asks of a sampler, and what the sampler saw.
 #[derive(Debug, Default)]
-pub(crate) struct FixtureMode {
+pub struct FixtureMode {
     /// Integers the writer can produce over their whole range take this extreme.
     pub boundary: Option<Extreme>,
     /// Enums (by definition path) written as this variant (index into the definition's variants)
@@ -53,7 +53,7 @@ pub(crate) struct FixtureMode {
 }
 
 /// Builds sample values of a writer schema.
-pub(crate) struct Sampler<'a> {
+pub struct Sampler<'a> {
     side: SideRef<'a>,
     stack: Vec<Ty>,
     /// Fixture mode; `None` for the engine's witnesses.
@@ -512,7 +512,7 @@ impl<'a> Sampler<'a> {
 
 /// Whether serde can write the variant at all: an internally tagged newtype variant only holds a struct,
 /// a map or a unit (anything else is an error when serializing).
-pub(crate) fn writable(side: SideRef<'_>, repr: &EnumRepr, v: &Variant) -> bool {
+pub fn writable(side: SideRef<'_>, repr: &EnumRepr, v: &Variant) -> bool {
     if !matches!(repr, EnumRepr::Internal { .. }) || v.untagged || v.style != Style::Tuple {
         return true;
     }
@@ -527,7 +527,7 @@ pub(crate) fn writable(side: SideRef<'_>, repr: &EnumRepr, v: &Variant) -> bool 
 
 /// Writes a variant's payload in the enum's representation; `None` when serde cannot (an internally
 /// tagged newtype variant holding something other than an object).
-pub(crate) fn wrap_variant(repr: &EnumRepr, v: &Variant, payload: Option<Value>) -> Option<Value> {
+pub fn wrap_variant(repr: &EnumRepr, v: &Variant, payload: Option<Value>) -> Option<Value> {
     let name = json!(v.ser_name);
     if v.untagged {
         return Some(payload.unwrap_or(Value::Null));
@@ -573,7 +573,7 @@ pub(crate) fn wrap_variant(repr: &EnumRepr, v: &Variant, payload: Option<Value>)
 }
 
 /// How a value is written as a JSON object key.
-pub(crate) fn key_string(v: &Value) -> String {
+pub fn key_string(v: &Value) -> String {
     match v {
         Value::String(s) => s.clone(),
         Value::Null => String::new(),
@@ -582,7 +582,7 @@ pub(crate) fn key_string(v: &Value) -> String {
 }
 
 /// The value serde_repr writes for a variant: its discriminant as a number.
-pub(crate) fn integer_variant_value(variant: &Variant) -> Value {
+pub fn integer_variant_value(variant: &Variant) -> Value {
     variant
         .ser_name
         .parse::<i128>()

@@ -6,9 +6,10 @@ use crate::model::{AllowDecl, ContainerAttrs, EnumRepr, Field, Ty};
 
 /// A field of a struct's flattened key namespace.
 #[derive(Clone, Debug)]
-pub(crate) struct FlatField {
+pub struct FlatField {
     /// Rust names from the outer struct down (flattened fields add their own name).
     pub path: Vec<String>,
+    /// The field.
     pub field: Field,
     /// The container of this field has `#[serde(default)]`.
     pub container_default: bool,
@@ -16,7 +17,7 @@ pub(crate) struct FlatField {
     pub allows: Vec<AllowDecl>,
     /// Sits inside a flattened `Option`: may be absent as a whole.
     pub optional_parent: bool,
-    /// Its type reads a missing key as `None` (serde's missing-field rule, [`absent_reads_none`]).
+    /// Its type reads a missing key as `None` (serde's missing-field rule, `absent_reads_none`).
     pub absent_is_none: bool,
 }
 
@@ -38,7 +39,7 @@ impl FlatField {
 
 /// A flattened map (or `serde_json::Value`): absorbs unknown keys when read, writes arbitrary ones.
 #[derive(Clone, Debug)]
-pub(crate) struct FlatMap {
+pub struct FlatMap {
     pub key: Ty,
     pub value: Ty,
     /// Rust names of the flattened field holding the map.
@@ -47,15 +48,17 @@ pub(crate) struct FlatMap {
 
 /// `#[serde(tag = "...")]` on a struct: the key and the value written.
 #[derive(Clone, Debug)]
-pub(crate) struct StructTag {
+pub struct StructTag {
     pub key: String,
     pub value: String,
 }
 
 /// The key namespace of a braced struct (or struct variant) with flattened fields inlined.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct FlatObject {
+pub struct FlatObject {
+    /// Every key's field, flattened structs inlined.
     pub fields: Vec<FlatField>,
+    /// A flattened map (or `Value`), which takes every other key.
     pub map: Option<FlatMap>,
     /// Flattened enums.
     pub enums: Vec<FlatField>,
@@ -64,7 +67,9 @@ pub(crate) struct FlatObject {
     /// The fields declared here that the role skips (`skip_deserializing` for a reader): they take no
     /// part on the wire, but the type still has them.
     pub skipped: Vec<FlatField>,
+    /// `#[serde(deny_unknown_fields)]` on the container.
     pub deny_unknown_fields: bool,
+    /// The tag key and value an internally tagged struct writes.
     pub tag: Option<StructTag>,
     /// serde reads it from a map only, never from an array: a struct with a flattened field, or an
     /// untagged enum's struct variant (the derive gives neither a `visit_seq`).
@@ -81,7 +86,7 @@ struct Enclosing<'p> {
 }
 
 /// Builds the flattened namespace of `fields` (with their container's `attrs`) as `role` sees them.
-pub(crate) fn flatten(
+pub fn flatten(
     side: SideRef<'_>,
     role: Role,
     fields: &[Field],

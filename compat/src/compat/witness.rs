@@ -3,7 +3,7 @@
 use serde_json::{Map, Value, json};
 
 /// An integer as a JSON number, when it fits one.
-pub(crate) fn int_value(i: i128) -> Option<Value> {
+pub fn int_value(i: i128) -> Option<Value> {
     if let Ok(v) = i64::try_from(i) {
         Some(json!(v))
     } else {
@@ -12,11 +12,7 @@ pub(crate) fn int_value(i: i128) -> Option<Value> {
 }
 
 /// `base` with `key` set to `value`.
-pub(crate) fn with_key(
-    base: &Option<Map<String, Value>>,
-    key: &str,
-    value: Value,
-) -> Option<Value> {
+pub fn with_key(base: &Option<Map<String, Value>>, key: &str, value: Value) -> Option<Value> {
     base.as_ref().map(|m| {
         let mut m = m.clone();
         m.insert(key.to_owned(), value);
@@ -25,7 +21,7 @@ pub(crate) fn with_key(
 }
 
 /// `base` with the keys of the object `value` merged in (a value that is no object replaces it).
-pub(crate) fn merged(base: &Option<Map<String, Value>>, value: Value) -> Option<Value> {
+pub fn merged(base: &Option<Map<String, Value>>, value: Value) -> Option<Value> {
     let mut m = base.clone()?;
     match value {
         Value::Object(o) => m.extend(o),
@@ -35,7 +31,7 @@ pub(crate) fn merged(base: &Option<Map<String, Value>>, value: Value) -> Option<
 }
 
 /// `base` without `key`.
-pub(crate) fn without_key(base: &Option<Map<String, Value>>, key: &str) -> Option<Value> {
+pub fn without_key(base: &Option<Map<String, Value>>, key: &str) -> Option<Value> {
     base.as_ref().map(|m| {
         let mut m = m.clone();
         m.remove(key);
@@ -44,7 +40,7 @@ pub(crate) fn without_key(base: &Option<Map<String, Value>>, key: &str) -> Optio
 }
 
 /// The array `base` with element `index` replaced by `value`.
-pub(crate) fn with_element(base: &Option<Value>, index: usize, value: Value) -> Option<Value> {
+pub fn with_element(base: &Option<Value>, index: usize, value: Value) -> Option<Value> {
     match base {
         Some(Value::Array(a)) if index < a.len() => {
             let mut a = a.clone();
@@ -56,7 +52,7 @@ pub(crate) fn with_element(base: &Option<Value>, index: usize, value: Value) -> 
 }
 
 /// An object of one entry.
-pub(crate) fn single_entry(key: String, value: Value) -> Value {
+pub fn single_entry(key: String, value: Value) -> Value {
     let mut m = Map::new();
     m.insert(key, value);
     Value::Object(m)

@@ -5,7 +5,7 @@ use crate::model::{EnumRepr, Field, Style, Ty, Variant};
 use crate::{Kind, ResponseMode};
 
 /// "a" or "an", for a message kind.
-pub(crate) fn article(kind: Kind) -> &'static str {
+pub fn article(kind: Kind) -> &'static str {
     match kind {
         Kind::Event => "an",
         _ => "a",
@@ -13,7 +13,7 @@ pub(crate) fn article(kind: Kind) -> &'static str {
 }
 
 /// A response mode as an adjective: "no", "single", "streamed".
-pub(crate) fn response_mode_text(mode: ResponseMode) -> &'static str {
+pub fn response_mode_text(mode: ResponseMode) -> &'static str {
     match mode {
         ResponseMode::None => "no",
         ResponseMode::Single => "single",
@@ -22,7 +22,7 @@ pub(crate) fn response_mode_text(mode: ResponseMode) -> &'static str {
 }
 
 /// An enum representation, as serde's documentation names it.
-pub(crate) fn repr_text(repr: &EnumRepr) -> String {
+pub fn repr_text(repr: &EnumRepr) -> String {
     match repr {
         EnumRepr::External => "externally tagged".to_owned(),
         EnumRepr::Internal { tag } => format!("internally tagged (`{tag}`)"),
@@ -36,7 +36,7 @@ pub(crate) fn repr_text(repr: &EnumRepr) -> String {
 }
 
 /// The style of a variant's payload: "unit", "newtype", "tuple" or "struct".
-pub(crate) fn style_text(variant: &Variant) -> &'static str {
+pub fn style_text(variant: &Variant) -> &'static str {
     match variant.style {
         Style::Unit => "unit",
         Style::Tuple if variant.fields.len() == 1 => "newtype",
@@ -46,7 +46,7 @@ pub(crate) fn style_text(variant: &Variant) -> &'static str {
 }
 
 /// A field's custom functions, as written in the attribute (`serialize_with = f, deserialize_with = g`).
-pub(crate) fn custom_text(field: &Field) -> String {
+pub fn custom_text(field: &Field) -> String {
     match &field.custom {
         Some(custom) => {
             let mut parts = Vec::new();
@@ -63,7 +63,7 @@ pub(crate) fn custom_text(field: &Field) -> String {
 }
 
 /// Names quoted and joined with "or": "`a` or `b`".
-pub(crate) fn quoted_alternatives(names: &[String]) -> String {
+pub fn quoted_alternatives(names: &[String]) -> String {
     names
         .iter()
         .map(|name| format!("`{name}`"))
@@ -73,7 +73,7 @@ pub(crate) fn quoted_alternatives(names: &[String]) -> String {
 
 /// A variant as the findings name it: its wire name, or for an enum written as integers (serde_repr) its
 /// Rust name and discriminant (`Done = 3`).
-pub(crate) fn variant_text(repr: &EnumRepr, variant: &Variant) -> String {
+pub fn variant_text(repr: &EnumRepr, variant: &Variant) -> String {
     match repr {
         EnumRepr::Integer { .. } => format!("{} = {}", variant.rust_name, variant.ser_name),
         _ => variant.ser_name.clone(),
@@ -82,7 +82,7 @@ pub(crate) fn variant_text(repr: &EnumRepr, variant: &Variant) -> String {
 
 /// Two types as a sentence names them: as written (`Level`), or by their paths when both would read
 /// the same but are not the same type (`a::Level` and `b::Level`, two types of one name in two modules).
-pub(crate) fn type_names(writer: &Ty, reader: &Ty) -> (String, String) {
+pub fn type_names(writer: &Ty, reader: &Ty) -> (String, String) {
     let (short_writer, short_reader) = (writer.to_string(), reader.to_string());
     if short_writer == short_reader && writer != reader {
         (long_name(writer), long_name(reader))

@@ -13,7 +13,7 @@ use crate::model::Ty;
 use crate::rules::RuleId;
 
 /// An integer type: signed, width in bits.
-pub(crate) type IntType = (bool, u8);
+pub type IntType = (bool, u8);
 
 fn int_name((signed, bits): IntType) -> String {
     format!("{}{bits}", if signed { 'i' } else { 'u' })

@@ -22,7 +22,7 @@ use crate::model::{Location, Ty};
 use crate::rules::{Evidence, RuleId};
 
 /// The comparison of one writer schema with one reader schema.
-pub(crate) struct Walk<'a> {
+pub struct Walk<'a> {
     pub(super) writer: SideRef<'a>,
     pub(super) reader: SideRef<'a>,
     pub(super) direction: Direction,

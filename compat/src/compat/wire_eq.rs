@@ -9,7 +9,7 @@ use crate::model::{Body, ContainerAttrs, EnumRepr, Field, ModelView, Ty, TypeDef
 
 /// Wire equality of two closed types from two snapshots: same definitions up to locations, `since`,
 /// `allow` and Rust-only names. Co-inductive on recursive types.
-pub(crate) struct WireEq<'a> {
+pub struct WireEq<'a> {
     first: ModelView<'a>,
     second: ModelView<'a>,
     /// Pairs assumed equal while their definitions are compared (FxHash: the keys are the models' own

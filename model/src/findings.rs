@@ -209,7 +209,7 @@ impl Finding {
 
     /// [`Finding::anchor_in`], given the finding's protocol's part in the old snapshot and in the
     /// working tree, with its declaration there.
-    pub(crate) fn anchor_in_part(
+    pub fn anchor_in_part(
         &self,
         old: &PartOf<'_>,
         new: &PartOf<'_>,

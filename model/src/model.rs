@@ -12,13 +12,14 @@ use serde::{Deserialize, Serialize};
 use crate::{Format, Kind, ResponseMode, Upgrade};
 
 mod de;
-pub(crate) mod digest;
+pub mod digest;
 mod ty;
 
 pub use ty::{SeqKind, Ty};
 
-#[cfg(test)]
-pub(crate) use de::reads_as_the_derive;
+#[cfg(any(test, feature = "derive-check"))]
+#[doc(hidden)]
+pub use de::reads_as_the_derive;
 
 /// Where something was written: a file relative to the workspace root, 1-based line and column, and the
 /// byte range of the span in that file.
@@ -368,11 +369,11 @@ pub struct ExtractNote {
 /// One protocol's messages and the types they reach, borrowed from a [`Snapshot`]
 /// ([`Snapshot::part_of`]): what the store writes of a part and what a comparison's key hashes.
 #[derive(Debug, Serialize)]
-pub(crate) struct PartOf<'s> {
+pub struct PartOf<'s> {
     /// The messages, in the model's order.
-    pub(crate) messages: Vec<&'s MessageDecl>,
+    pub messages: Vec<&'s MessageDecl>,
     /// Every type they reach, by path.
-    pub(crate) types: BTreeMap<&'s str, &'s Arc<TypeDef>>,
+    pub types: BTreeMap<&'s str, &'s Arc<TypeDef>>,
 }
 
 /// The messages, then each type by path with its definition as its digest ([`digest`]): the store's
@@ -392,7 +393,7 @@ impl std::hash::Hash for PartOf<'_> {
 
 impl PartOf<'_> {
     /// The part as a model of its own, declared by `decl` (no notes).
-    pub(crate) fn to_model(&self, decl: &ProtocolDecl) -> Snapshot {
+    pub fn to_model(&self, decl: &ProtocolDecl) -> Snapshot {
         Snapshot {
             protocols: vec![decl.clone()],
             messages: self.messages.iter().map(|&m| m.clone()).collect(),
@@ -410,7 +411,7 @@ impl PartOf<'_> {
 /// ([`PartOf`]) under its declaration, which reads exactly as [`PartOf::to_model`]'s copy of it would
 /// (the same declaration, messages and types, in the same order) without copying anything.
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum ModelView<'s> {
+pub enum ModelView<'s> {
     /// Every protocol, message and type of a model.
     Whole(&'s Snapshot),
     /// One protocol's declaration, its messages and the types they reach: nothing else can be read.
@@ -419,7 +420,7 @@ pub(crate) enum ModelView<'s> {
 
 impl<'s> ModelView<'s> {
     /// The protocol declared with `name`, if any.
-    pub(crate) fn protocol(self, name: &str) -> Option<&'s ProtocolDecl> {
+    pub fn protocol(self, name: &str) -> Option<&'s ProtocolDecl> {
         match self {
             ModelView::Whole(snapshot) => snapshot.protocol(name),
             ModelView::Part(decl, _) => Some(decl).filter(|d| d.name == name),
@@ -427,7 +428,7 @@ impl<'s> ModelView<'s> {
     }
 
     /// The messages of the protocol named `name`, in the model's order.
-    pub(crate) fn messages_of(self, name: &str) -> impl Iterator<Item = &'s MessageDecl> {
+    pub fn messages_of(self, name: &str) -> impl Iterator<Item = &'s MessageDecl> {
         let (whole, part): (&'s [MessageDecl], &'s [&'s MessageDecl]) = match self {
             ModelView::Whole(snapshot) => (&snapshot.messages, &[]),
             ModelView::Part(_, part) => (&[], &part.messages),
@@ -439,7 +440,7 @@ impl<'s> ModelView<'s> {
     }
 
     /// Every type definition the view shows.
-    pub(crate) fn type_defs(self) -> Box<dyn Iterator<Item = &'s TypeDef> + 's> {
+    pub fn type_defs(self) -> Box<dyn Iterator<Item = &'s TypeDef> + 's> {
         match self {
             ModelView::Whole(snapshot) => Box::new(snapshot.types.values().map(|def| &**def)),
             ModelView::Part(_, part) => Box::new(part.types.values().map(|def| &***def)),
@@ -447,7 +448,7 @@ impl<'s> ModelView<'s> {
     }
 
     /// The definition of the type at `path`, if the model has it.
-    pub(crate) fn type_def(self, path: &str) -> Option<&'s TypeDef> {
+    pub fn type_def(self, path: &str) -> Option<&'s TypeDef> {
         match self {
             ModelView::Whole(snapshot) => snapshot.types.get(path).map(|def| &**def),
             ModelView::Part(_, part) => part.types.get(path).map(|def| &***def),
@@ -477,7 +478,7 @@ impl Snapshot {
 
     /// The messages of the protocol named `name` that `keep` accepts and every type they reach, borrowed
     /// (a [`Snapshot::protocol_part`] without its declaration).
-    pub(crate) fn part_of(&self, name: &str, keep: impl Fn(&MessageDecl) -> bool) -> PartOf<'_> {
+    pub fn part_of(&self, name: &str, keep: impl Fn(&MessageDecl) -> bool) -> PartOf<'_> {
         let messages: Vec<&MessageDecl> = self.messages_of(name).filter(|m| keep(m)).collect();
         let types = self.shared_from(&messages);
         PartOf { messages, types }
@@ -531,7 +532,7 @@ impl Snapshot {
     }
 
     /// Puts protocols, messages and notes in the model's order (see the fields).
-    pub(crate) fn sort(&mut self) {
+    pub fn sort(&mut self) {
         self.protocols.sort_by(|a, b| a.name.cmp(&b.name));
         self.messages.sort_by(|a, b| {
             (&a.protocol, &a.topic, a.kind, &a.rust_path).cmp(&(
@@ -579,7 +580,7 @@ impl TypeDef {
 
     /// Pushes [`TypeDef::named_types`] onto `out` (no list of its own: [`Snapshot::reached_from`]
     /// walks every type a part reaches).
-    pub(crate) fn push_named_types<'a>(&'a self, out: &mut Vec<&'a str>) {
+    pub fn push_named_types<'a>(&'a self, out: &mut Vec<&'a str>) {
         if let Some(from) = &self.attrs.from {
             from.ty.named_paths(out);
         }

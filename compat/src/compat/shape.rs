@@ -9,15 +9,18 @@ use crate::model::{
 };
 
 /// How deep resolution and comparison go before giving up (generic instantiations can grow forever).
-pub(crate) const MAX_DEPTH: usize = 64;
+pub const MAX_DEPTH: usize = 64;
 
 /// One revision's model (whole, or the compared protocol's part), which side of the comparison it is,
 /// and the protocol's format (which of a [`Ty::Readable`]'s shapes is on the wire, and how the format's
-/// codec reads and writes: [`super::codec`]).
+/// codec reads and writes: `codec`).
 #[derive(Clone, Copy)]
-pub(crate) struct SideRef<'a> {
+pub struct SideRef<'a> {
+    /// The revision's model.
     pub model: ModelView<'a>,
+    /// Old or new.
     pub side: Side,
+    /// The protocol's format.
     pub format: Format,
 }
 
@@ -30,8 +33,10 @@ impl SideRef<'_> {
 
 /// Whether a type is looked at as written (`into` applies) or as read (`from` applies).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Role {
+pub enum Role {
+    /// As serialized.
     Writer,
+    /// As deserialized.
     Reader,
 }
 
@@ -47,42 +52,60 @@ impl Role {
 
 /// A braced struct, with fields already substituted.
 #[derive(Clone, Debug)]
-pub(crate) struct StructDef {
+pub struct StructDef {
+    /// Its fields, in declaration order.
     pub fields: Vec<Field>,
+    /// Its container attributes.
     pub attrs: ContainerAttrs,
 }
 
 /// An enum, with variant fields already substituted.
 #[derive(Clone, Debug)]
-pub(crate) struct EnumDef {
+pub struct EnumDef {
+    /// Its variants, in declaration order.
     pub variants: Vec<Variant>,
+    /// Its container attributes (the representation among them).
     pub attrs: ContainerAttrs,
 }
 
 /// What a type is on the wire, one level deep.
 #[derive(Clone, Debug)]
-pub(crate) enum Shape {
+pub enum Shape {
+    /// `bool`.
     Bool,
+    /// `char`: a one-character string.
     Char,
+    /// A string.
     Str,
+    /// An integer.
     Int {
+        /// Signed or not.
         signed: bool,
+        /// Its width.
         bits: u8,
     },
+    /// A float.
     Float {
+        /// Its width.
         bits: u8,
     },
     /// `()`, a unit struct: `null`.
     Unit,
     /// `serde_json::Value`.
     Value,
+    /// `Option<T>`: null or the value.
     Option(Ty),
+    /// A sequence of elements (a list or a set).
     Seq(SeqKind, Ty),
+    /// A fixed-length array of elements.
     Array(Ty, u64),
     /// Tuples and tuple structs of two or more fields (the fields, for names and locations).
     Tuple(Vec<Ty>, Vec<Field>),
+    /// A map of keys to values.
     Map(Ty, Ty),
+    /// A braced struct.
     Struct(StructDef),
+    /// An enum.
     Enum(EnumDef),
     /// A type whose impls the checker cannot see: compared by path (the first), and by the digest of
     /// its impls' source (the third) where both sides read it; the package version (the second, when
@@ -102,9 +125,12 @@ pub(crate) enum Shape {
 
 /// What a [`Ty::Refined`] says, resolved: its base type and its domain.
 #[derive(Clone, Debug)]
-pub(crate) struct RefinedDef {
+pub struct RefinedDef {
+    /// The type on the wire.
     pub base: Ty,
+    /// The domain's name (what readers accept).
     pub domain: String,
+    /// The domains this one lies within.
     pub within: Vec<String>,
     /// A value of the domain, as JSON text.
     pub sample: String,
@@ -181,14 +207,17 @@ impl RefinedDef {
 
 /// A resolved type: its shape, the outermost definition it went through and the last one (whose body
 /// or proxy the shape is), if any.
-pub(crate) struct Resolved<'a> {
+pub struct Resolved<'a> {
+    /// What it is on the wire.
     pub shape: Shape,
+    /// The outermost definition it went through.
     pub def: Option<&'a TypeDef>,
+    /// The last definition, whose body or proxy the shape is.
     pub last: Option<&'a TypeDef>,
 }
 
 /// Substitutes generic parameters.
-pub(crate) fn subst(ty: &Ty, params: &[String], args: &[Ty]) -> Ty {
+pub fn subst(ty: &Ty, params: &[String], args: &[Ty]) -> Ty {
     if params.is_empty() {
         return ty.clone();
     }
@@ -202,18 +231,14 @@ pub(crate) fn subst(ty: &Ty, params: &[String], args: &[Ty]) -> Ty {
 }
 
 /// A field with its type's generic parameters substituted.
-pub(crate) fn subst_field(field: &Field, params: &[String], args: &[Ty]) -> Field {
+pub fn subst_field(field: &Field, params: &[String], args: &[Ty]) -> Field {
     let mut field = field.clone();
     field.ty = subst(&field.ty, params, args);
     field
 }
 
 /// Container attributes with the proxy types' generic parameters substituted.
-pub(crate) fn subst_attrs(
-    attrs: &ContainerAttrs,
-    params: &[String],
-    args: &[Ty],
-) -> ContainerAttrs {
+pub fn subst_attrs(attrs: &ContainerAttrs, params: &[String], args: &[Ty]) -> ContainerAttrs {
     let mut attrs = attrs.clone();
     if let Some(proxy) = &mut attrs.from {
         proxy.ty = subst(&proxy.ty, params, args);
@@ -227,7 +252,7 @@ pub(crate) fn subst_attrs(
 /// `Vec<u8>`: what bytes are on the wire to every reader the formats have (serde_json writes
 /// `serialize_bytes` as an array of numbers; bincode and postcard write a length and the bytes for both;
 /// ciborium and rmp-serde read a byte string as a sequence and an array as bytes).
-pub(crate) fn bytes_as_seq() -> Ty {
+pub fn bytes_as_seq() -> Ty {
     Ty::Seq {
         kind: SeqKind::List,
         elem: Box::new(Ty::Int {
@@ -238,17 +263,17 @@ pub(crate) fn bytes_as_seq() -> Ty {
 }
 
 /// Whether a definition is a braced struct with exactly one field (where `transparent` changes the wire).
-pub(crate) fn is_braced_single(def: &TypeDef) -> bool {
+pub fn is_braced_single(def: &TypeDef) -> bool {
     matches!(&def.body, Body::Struct { style: Style::Named, fields } if fields.len() == 1)
 }
 
 /// Whether a field is written by its writer.
-pub(crate) fn written(field: &Field) -> bool {
+pub fn written(field: &Field) -> bool {
     field.skip_ser != SkipSer::Always
 }
 
 /// Whether a field has a custom deserializer.
-pub(crate) fn has_custom_de(field: &Field) -> bool {
+pub fn has_custom_de(field: &Field) -> bool {
     field.custom.as_ref().is_some_and(|c| c.de.is_some())
 }
 
@@ -256,7 +281,7 @@ pub(crate) fn has_custom_de(field: &Field) -> bool {
 /// missing `Option` read as `None` does not hold for it: a custom function compared by name, or one
 /// wirecheck read, whose field is then a choice of that one `Option` reading (`lower/hand_written/
 /// with_fns`).
-pub(crate) fn option_read_by_function(field: &Field) -> bool {
+pub fn option_read_by_function(field: &Field) -> bool {
     match &field.ty {
         Ty::Option { .. } => has_custom_de(field),
         Ty::Choice { writes, reads } => {
@@ -267,7 +292,7 @@ pub(crate) fn option_read_by_function(field: &Field) -> bool {
 }
 
 /// Whether two variants are the same one across releases: same Rust name or same wire name.
-pub(crate) fn same_variant(a: &Variant, b: &Variant) -> bool {
+pub fn same_variant(a: &Variant, b: &Variant) -> bool {
     a.rust_name == b.rust_name || a.ser_name == b.ser_name
 }
 
@@ -282,7 +307,7 @@ enum Step {
 }
 
 /// Resolves `ty` on `side` one wire level deep.
-pub(crate) fn resolve<'a>(side: SideRef<'a>, ty: &Ty, role: Role) -> Resolved<'a> {
+pub fn resolve<'a>(side: SideRef<'a>, ty: &Ty, role: Role) -> Resolved<'a> {
     let mut current = ty.clone();
     let mut outermost: Option<&'a TypeDef> = None;
     let mut last: Option<&'a TypeDef> = None;
@@ -395,7 +420,7 @@ fn structural_shape(ty: &Ty) -> Shape {
 /// that hand the deserializer on unchanged: `from`/`try_from` proxies, aliases, `#[serde(transparent)]`
 /// structs, refined and readable forms. A derived newtype struct asks `deserialize_newtype_struct`, which
 /// the missing-field deserializer rejects.
-pub(crate) fn absent_reads_none(side: SideRef<'_>, ty: &Ty) -> bool {
+pub fn absent_reads_none(side: SideRef<'_>, ty: &Ty) -> bool {
     let mut current = ty.clone();
     for _ in 0..MAX_DEPTH {
         let next = match &current {

@@ -30,12 +30,7 @@ impl Walk<'_> {
     /// write (the reasons of [`undecodable`]), or a field that may be left out
     /// (`skip_serializing_if`) and is read by position. The witness is the new release's own payload of
     /// `ty` (a caller placing the issue in an enclosing payload gives that payload instead).
-    pub(crate) fn added_undecodable(
-        &self,
-        added: &str,
-        ty: &Ty,
-        field: Option<&Field>,
-    ) -> Option<Issue> {
+    pub fn added_undecodable(&self, added: &str, ty: &Ty, field: Option<&Field>) -> Option<Issue> {
         let side = self.new_side();
         let (what, at) = match field.and_then(skipped_but_read) {
             Some(_) => (

@@ -36,7 +36,7 @@ struct Golden<'a> {
 /// type's maximum) and a `boundary:min` form (signed integers at their minimum). A `minimal` or boundary form
 /// is left out when an earlier case has the same payload (a variant case never is). Integers behind an
 /// `into`/`from` proxy, and 128-bit ones (beyond JSON's 64-bit numbers), keep their usual value.
-pub(crate) fn fixture_cases(
+pub fn fixture_cases(
     snapshot: &Snapshot,
     message: &MessageDecl,
 ) -> (Vec<(String, Value)>, Vec<String>) {

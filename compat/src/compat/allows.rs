@@ -8,13 +8,13 @@ use crate::model::{AllowDecl, Body, Field, Location, ModelView};
 
 /// The allows of two releases, by file and line of the item that carries them.
 #[derive(Debug, Default)]
-pub(crate) struct AllowsAt<'m> {
+pub struct AllowsAt<'m> {
     by_file: HashMap<&'m str, HashMap<u32, Vec<&'m AllowDecl>>>,
 }
 
 impl<'m> AllowsAt<'m> {
     /// The allows on `protocol`'s messages and on every field and variant of the types of `releases`.
-    pub(crate) fn of(releases: [ModelView<'m>; 2], protocol: &str) -> Self {
+    pub fn of(releases: [ModelView<'m>; 2], protocol: &str) -> Self {
         let mut allows = AllowsAt::default();
         for view in releases {
             for message in view.messages_of(protocol) {
@@ -50,7 +50,7 @@ impl<'m> AllowsAt<'m> {
     }
 
     /// The allows written on the item at `location`'s line.
-    pub(crate) fn at(&self, location: &Location) -> &[&'m AllowDecl] {
+    pub fn at(&self, location: &Location) -> &[&'m AllowDecl] {
         let lines = self.by_file.get(location.file.as_str());
         lines
             .and_then(|lines| lines.get(&location.line))
