@@ -31,6 +31,13 @@
 //! from git objects at the last release tag, compares them with serde's semantics, and reports every
 //! incompatible change with the semver bump it requires. The same declarations drive the runtime
 //! [`handshake`].
+//!
+//! **The public API** is what a service and its build need: the derives ([`Protocol`], [`Message`],
+//! [`Wire`]) with their traits and keyword enums, [`handshake`], `testing` (feature `testing`: the skew
+//! test) and `cli` (feature `checker`: the command line, to embed in a project's own xtask). The
+//! checker's stages (`extract`, `model`, `compat`, `check`, `report`, ...) are public only for
+//! wirecheck's own tests, benches and xtask: hidden from the documentation, with no stability promise
+//! (cargo-semver-checks leaves `#[doc(hidden)]` items out of the API too).
 #![warn(missing_docs)]
 
 // Lets the derives' `::wirecheck::...` paths resolve inside this crate too (the handshake's own hello is
@@ -47,44 +54,63 @@ pub use wirecheck_macros::{Message, Protocol, Wire};
 pub mod handshake;
 
 #[cfg(feature = "checker")]
+#[doc(hidden)]
 pub mod changelog;
 #[cfg(feature = "checker")]
+#[doc(hidden)]
 pub mod check;
 #[cfg(feature = "checker")]
 pub mod cli;
 #[cfg(feature = "checker")]
+#[doc(hidden)]
 pub use wirecheck_compat::compat;
 #[cfg(feature = "checker")]
+#[doc(hidden)]
 pub mod config;
 #[cfg(feature = "checker")]
+#[doc(hidden)]
 pub mod extract;
 #[cfg(feature = "checker")]
+#[doc(hidden)]
 pub use wirecheck_model::findings;
 #[cfg(feature = "checker")]
+#[doc(hidden)]
 pub mod fixtures;
 #[cfg(feature = "checker")]
+#[doc(hidden)]
 pub mod matrix;
 #[cfg(feature = "checker")]
+#[doc(hidden)]
 pub use wirecheck_model::model;
 #[cfg(feature = "checker")]
+#[doc(hidden)]
 pub mod outcome;
 #[cfg(feature = "checker")]
+#[doc(hidden)]
 pub mod policy;
 #[cfg(feature = "checker")]
+#[doc(hidden)]
 pub mod registry;
 #[cfg(feature = "checker")]
+#[doc(hidden)]
 pub mod report;
 #[cfg(feature = "checker")]
+#[doc(hidden)]
 pub mod rules;
 #[cfg(feature = "checker")]
+#[doc(hidden)]
 pub mod schema;
 #[cfg(feature = "checker")]
+#[doc(hidden)]
 pub mod snapshot;
 #[cfg(feature = "checker")]
+#[doc(hidden)]
 pub mod source;
 #[cfg(feature = "checker")]
+#[doc(hidden)]
 pub mod store;
 #[cfg(feature = "testing")]
 pub mod testing;
 #[cfg(feature = "checker")]
+#[doc(hidden)]
 pub mod workspace;
