@@ -3,7 +3,7 @@
 //! must do to roll the release out (in any order, servers first, clients first, or all together).
 //!
 //! [`compute`] is pure over snapshots: each release is compared with the one before it exactly as a cell
-//! of the [matrix](crate::matrix) is ([`crate::matrix::pair_findings`]: every message in each direction
+//! of the [matrix](crate::matrix) is (`matrix::pair_findings`: every message in each direction
 //! its kind needs, the `wirecheck.toml` allows applied), and the rollout follows from which directions
 //! the counted breaks are in ([`compat::directions`]: the contract's table of what each upgrade order
 //! needs).

@@ -15,7 +15,7 @@ use crate::rules::RuleId;
 /// [`window_minimum`](crate::handshake::window_minimum), the rule of the handshake and of the skew
 /// test) on, as the check compared them. Every release inside it must interoperate with the working
 /// tree: a break against one of them, new or known, fails the check
-/// ([`window_findings`]).
+/// (`window_findings`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Window {
     /// The oldest version of the protocol the working tree declares it interoperates with.
