@@ -69,7 +69,7 @@ pub use wirecheck_compat::compat;
 pub mod config;
 #[cfg(feature = "checker")]
 #[doc(hidden)]
-pub mod extract;
+pub use wirecheck_extract::extract;
 #[cfg(feature = "checker")]
 #[doc(hidden)]
 pub use wirecheck_model::findings;

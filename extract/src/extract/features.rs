@@ -27,7 +27,7 @@ pub struct FeatureRequest {
 }
 
 impl FeatureRequest {
-    /// A short, stable text of the request (part of the name of what a [store](crate::store) keeps);
+    /// A short, stable text of the request (part of the name of what wirecheck's store keeps);
     /// empty for cargo's defaults.
     pub fn key(&self) -> String {
         let mut features = self.features.clone();
@@ -152,11 +152,8 @@ fn enabled_features(manifest: &toml::Table, request: &FeatureRequest) -> Enabled
 
 /// The features a dependency is built with, its manifest being `manifest`: those its dependents ask for
 /// (`krate.requested_features`) and `default` unless every dependent turns it off, expanded as cargo's
-/// feature resolver does (see [`expand`]).
-pub(crate) fn dependency_features(
-    manifest: &toml::Table,
-    krate: &ExternalCrate,
-) -> BTreeSet<String> {
+/// feature resolver does (see `expand`).
+pub fn dependency_features(manifest: &toml::Table, krate: &ExternalCrate) -> BTreeSet<String> {
     let mut wanted: Vec<String> = krate.requested_features.iter().cloned().collect();
     if krate.default_features {
         wanted.push("default".to_owned());

@@ -417,10 +417,10 @@ impl Interned {
 
 /// Lowering records kept across checks (in the store), with the values they name by number: what a
 /// later check's extraction of the working tree replays for the items of files that did not change,
-/// without parsing them ([`LoweredTypes::take_used`], [`LoweredTypes::know`]). A record holds or not by
+/// without parsing them (`LoweredTypes::take_used`, `LoweredTypes::know`). A record holds or not by
 /// its probes in the revision at hand, as within one check; its item is named by blob id and place.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub(crate) struct KeptLowering {
+pub struct KeptLowering {
     /// Item numbers: the blob id and the item's place in it.
     items: Vec<(String, ItemAt)>,
     /// Place numbers: the file path and module (see [`LoweredTypes::place`]).

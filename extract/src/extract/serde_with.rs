@@ -188,8 +188,8 @@ pub(super) fn rust_module(name: &str, field: &Ty) -> Result<Ty, String> {
     }
 }
 
-/// The path of the untagged enum [`one_or_many_def`] defines.
-pub(crate) const ONE_OR_MANY: &str = "serde_with::OneOrMany";
+/// The path of the untagged enum `one_or_many_def` defines.
+pub const ONE_OR_MANY: &str = "serde_with::OneOrMany";
 
 /// serde_with's `OneOrMany<T, PreferOne>` as the untagged enum it behaves as: a one-element sequence is
 /// written as its element, others as a sequence; reading tries one element, then a sequence. The

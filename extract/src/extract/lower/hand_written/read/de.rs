@@ -10,7 +10,7 @@ use super::{
 
 /// What the `Deserialize` impl `item` reads, when its body reads its deserializer once, in a way this
 /// knows.
-pub(crate) fn deserialized(item: &ItemImpl) -> Option<Reading> {
+pub fn deserialized(item: &ItemImpl) -> Option<Reading> {
     let (body, deserializer) = method(item, "deserialize")?;
     read_by(body, &deserializer?)
 }
@@ -18,7 +18,7 @@ pub(crate) fn deserialized(item: &ItemImpl) -> Option<Reading> {
 /// What a `deserialize_with` function (`fn deserialize<'de, D: Deserializer<'de>>(deserializer:
 /// D) -> Result<T, D::Error>`) reads, read like a `Deserialize` body, and the type it returns (`T`
 /// as written).
-pub(crate) fn with_deserialized(function: &syn::ItemFn) -> Option<(Reading, syn::Type)> {
+pub fn with_deserialized(function: &syn::ItemFn) -> Option<(Reading, syn::Type)> {
     let deserializer = typed_params(&function.sig).pop()??;
     let syn::ReturnType::Type(_, returned) = &function.sig.output else {
         return None;
@@ -260,7 +260,7 @@ impl<'ast> syn::visit::Visit<'ast> for ConversionFinder {
 }
 
 /// What the `visit_*` methods of a `Visitor` impl accept.
-pub(crate) fn visited(item: &ItemImpl) -> Vec<Accepts> {
+pub fn visited(item: &ItemImpl) -> Vec<Accepts> {
     let mut out = Vec::new();
     for impl_item in &item.items {
         let ImplItem::Fn(function) = impl_item else {

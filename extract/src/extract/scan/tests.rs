@@ -488,6 +488,10 @@ fn repository_files() -> Vec<std::path::PathBuf> {
         }
     }
     let mut files = Vec::new();
-    visit(std::path::Path::new(env!("CARGO_MANIFEST_DIR")), &mut files);
+    // The whole repository, this crate's parent.
+    visit(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(".."),
+        &mut files,
+    );
     files
 }

@@ -519,7 +519,7 @@ pub(super) fn file_position(span: Span) -> FilePosition {
 
 /// The sign and width in bits of a primitive integer type's name (`usize`/`isize` as 64, the targets
 /// serde's users build for); `None` for any other name.
-pub(crate) fn integer_type(name: &str) -> Option<(bool, u8)> {
+pub fn integer_type(name: &str) -> Option<(bool, u8)> {
     let (signed, bits) = match name.split_at_checked(1)? {
         ("u", bits) => (false, bits),
         ("i", bits) => (true, bits),

@@ -101,17 +101,17 @@ use std::collections::BTreeMap;
 
 use proc_macro2::Span;
 
-pub(crate) use ahead::EarlyReadAhead;
-pub(crate) use cache::FileScans;
+pub use ahead::EarlyReadAhead;
+pub use cache::FileScans;
 pub use cache::{CacheStats, SourceCache};
 pub use external::{CrateSource, ExternalCrate, Externals, Locate, Located};
 pub use features::FeatureRequest;
-pub(crate) use features::dependency_features;
-pub(crate) use mod_paths::{join_path, parent_dir};
-pub(crate) use reuse::KeptLowering;
+pub use features::dependency_features;
+pub use mod_paths::{join_path, parent_dir};
+pub use reuse::KeptLowering;
 #[doc(hidden)]
 pub use serde_attrs::read_item as read_serde_attributes;
-pub(crate) use serde_with::ONE_OR_MANY;
+pub use serde_with::ONE_OR_MANY;
 
 use crate::model::{ExtractNote, Location, ProtocolDecl, Snapshot};
 
@@ -264,7 +264,7 @@ pub struct ExtractOptions {
 }
 
 impl ExtractOptions {
-    /// A short, stable text of the options (part of the name of what a [store](crate::store) keeps);
+    /// A short, stable text of the options (part of the name of what wirecheck's store keeps);
     /// empty for the defaults.
     pub fn key(&self) -> String {
         let mut key = self.features.key();

@@ -4,7 +4,7 @@ use syn::Attribute;
 
 /// serde's `rename_all` case rules, applied exactly as serde_derive's `internals/case.rs` does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) enum RenameRule {
+pub enum RenameRule {
     #[default]
     None,
     Lower,
@@ -33,7 +33,7 @@ impl RenameRule {
     }
 
     /// A variant name (PascalCase in Rust) on the wire.
-    pub(crate) fn apply_to_variant(self, variant: &str) -> String {
+    pub fn apply_to_variant(self, variant: &str) -> String {
         match self {
             RenameRule::None | RenameRule::Pascal => variant.to_owned(),
             RenameRule::Lower => variant.to_ascii_lowercase(),
@@ -68,7 +68,7 @@ impl RenameRule {
     }
 
     /// A field name (snake_case in Rust) on the wire.
-    pub(crate) fn apply_to_field(self, field: &str) -> String {
+    pub fn apply_to_field(self, field: &str) -> String {
         match self {
             RenameRule::None | RenameRule::Lower | RenameRule::Snake => field.to_owned(),
             RenameRule::Upper | RenameRule::ScreamingSnake => field.to_ascii_uppercase(),
@@ -103,7 +103,7 @@ impl RenameRule {
 
 /// A name with independent serialize and deserialize sides (`rename(serialize = .., deserialize = ..)`).
 #[derive(Debug, Clone, Default)]
-pub(crate) struct SerDe<T> {
+pub struct SerDe<T> {
     pub ser: Option<T>,
     pub de: Option<T>,
 }
@@ -123,7 +123,7 @@ impl<T> SerDe<T> {
 
 /// Container attributes.
 #[derive(Clone, Default)]
-pub(crate) struct ContainerSerde {
+pub struct ContainerSerde {
     pub rename: SerDe<String>,
     pub rename_all: SerDe<RenameRule>,
     pub rename_all_fields: SerDe<RenameRule>,
@@ -142,7 +142,7 @@ pub(crate) struct ContainerSerde {
 
 /// Field and variant attributes.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct MemberSerde {
+pub struct MemberSerde {
     pub rename: SerDe<String>,
     pub rename_all: SerDe<RenameRule>,
     pub aliases: Vec<String>,
@@ -160,7 +160,7 @@ pub(crate) struct MemberSerde {
 impl MemberSerde {
     /// The names the member is read by: `de_name` (its deserialize name) and every alias, each once
     /// (serde_derive keeps them in a set).
-    pub(crate) fn read_names(&self, de_name: String) -> Vec<String> {
+    pub fn read_names(&self, de_name: String) -> Vec<String> {
         let mut names = vec![de_name];
         for alias in &self.aliases {
             if !names.contains(alias) {
@@ -172,7 +172,7 @@ impl MemberSerde {
 }
 
 /// Problems met while reading serde attributes (reported as notes: the compiler is the authority).
-pub(crate) type Problems = Vec<(proc_macro2::Span, String)>;
+pub type Problems = Vec<(proc_macro2::Span, String)>;
 
 fn lit_str(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<String> {
     let lit: syn::LitStr = meta.value()?.parse()?;
@@ -274,7 +274,7 @@ fn serde_attrs(attrs: &[Attribute]) -> impl Iterator<Item = &Attribute> {
 }
 
 /// Reads a container's `#[serde(...)]` attributes.
-pub(crate) fn container(attrs: &[Attribute], problems: &mut Problems) -> ContainerSerde {
+pub fn container(attrs: &[Attribute], problems: &mut Problems) -> ContainerSerde {
     let mut c = ContainerSerde::default();
     for attr in serde_attrs(attrs) {
         let result = attr.parse_nested_meta(|meta| {
@@ -311,7 +311,7 @@ pub(crate) fn container(attrs: &[Attribute], problems: &mut Problems) -> Contain
 }
 
 /// Reads a field's or a variant's `#[serde(...)]` attributes.
-pub(crate) fn member(attrs: &[Attribute], problems: &mut Problems) -> MemberSerde {
+pub fn member(attrs: &[Attribute], problems: &mut Problems) -> MemberSerde {
     let mut m = MemberSerde::default();
     for attr in serde_attrs(attrs) {
         let result = attr.parse_nested_meta(|meta| {

@@ -31,12 +31,12 @@ pub(super) fn candidates(declared: &ModItem, child_dir: &str) -> Vec<(String, St
 }
 
 /// The directory of the file at `path` (`/`-separated; `""` at the top).
-pub(crate) fn parent_dir(path: &str) -> &str {
+pub fn parent_dir(path: &str) -> &str {
     path.rfind('/').map_or("", |i| &path[..i])
 }
 
 /// `rest` below the directory `dir` (`""`: the top).
-pub(crate) fn join_path(dir: &str, rest: &str) -> String {
+pub fn join_path(dir: &str, rest: &str) -> String {
     if dir.is_empty() {
         rest.to_owned()
     } else {

@@ -9,7 +9,7 @@ use crate::model::{Snapshot, reads_as_the_derive};
 
 #[test]
 fn fixture_models_read_back_as_written_and_as_the_derive_reads_them() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures");
     let mut dirs: Vec<_> = std::fs::read_dir(&root)
         .expect("tests/fixtures")
         .map(|entry| entry.expect("an entry").path())

@@ -113,9 +113,9 @@ impl ReadAhead {
 
 /// A read-ahead started before the workspace's crates were known for certain: from a guess of the
 /// workspace root and of its crate roots, made while `cargo metadata` runs (its answer is the truth).
-/// The working tree's extraction takes it only when the guess was right ([`EarlyReadAhead::take_if`]),
+/// The working tree's extraction takes it only when the guess was right (`EarlyReadAhead::take_if`),
 /// so that a wrong guess costs the files it read and nothing else; dropped, it stops.
-pub(crate) struct EarlyReadAhead {
+pub struct EarlyReadAhead {
     dir: PathBuf,
     /// The guessed crate roots (paths from `dir`), sorted, without repeats.
     roots: Vec<String>,
@@ -124,7 +124,7 @@ pub(crate) struct EarlyReadAhead {
 
 impl EarlyReadAhead {
     /// Starts reading ahead the module trees of `roots` (paths from `dir`) below `dir`.
-    pub(crate) fn start(dir: &Path, mut roots: Vec<String>) -> Option<Self> {
+    pub fn start(dir: &Path, mut roots: Vec<String>) -> Option<Self> {
         roots.sort();
         roots.dedup();
         let listed: Vec<&str> = roots.iter().map(String::as_str).collect();

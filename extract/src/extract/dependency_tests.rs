@@ -36,7 +36,7 @@ pub const MTU: usize = link::WORDS as usize * 4;
 
 const NETLIB_LINK: &str = "use serde::{Deserialize, Serialize};
 
-pub(crate) const WORDS: u16 = 3;
+pub const WORDS: u16 = 3;
 
 #[cfg_attr(feature = \"serde\", derive(Serialize, Deserialize))]
 pub struct Link {
@@ -761,8 +761,13 @@ fn a_field_a_dependency_upgrade_renames_is_found() {
         extract_demo(&externals)
     };
     let (old, new) = (with("1.2.0"), with("1.3.0"));
-    let found =
-        crate::compat::compare_protocol(&old, &new, "p", "v1.0.0", crate::compat::Scope::Full);
+    let found = wirecheck_compat::compat::compare_protocol(
+        &old,
+        &new,
+        "p",
+        "v1.0.0",
+        wirecheck_compat::compat::Scope::Full,
+    );
     assert!(
         found
             .iter()

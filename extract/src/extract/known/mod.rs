@@ -14,7 +14,7 @@ use crate::model::{Ty, TypeDef};
 
 /// A known type's wire shape: the model type a use of it lowers to, and the definitions that type names
 /// (for example `std::time::Duration`'s struct of `secs` and `nanos`).
-pub(crate) struct Known {
+pub struct Known {
     /// What a use of the type lowers to.
     pub ty: Ty,
     /// Definitions `ty` names through [`Ty::Named`], to add to the snapshot.
@@ -35,7 +35,7 @@ impl Known {
 /// is known; `None` when neither std nor the catalogue knows it. A path into a catalogued crate is
 /// answered by the catalogue alone (std's names, matched by last segment, must not catch
 /// `time::Duration`).
-pub(crate) fn lookup(path: &[String], args: &[Ty], version: Option<&Version>) -> Option<Known> {
+pub fn lookup(path: &[String], args: &[Ty], version: Option<&Version>) -> Option<Known> {
     if crates::knows_crate(path) {
         crates::lookup(path, args, version)
     } else {
@@ -44,29 +44,25 @@ pub(crate) fn lookup(path: &[String], args: &[Ty], version: Option<&Version>) ->
 }
 
 /// The primitive type named `name` (`str`, `u8`, `bool`, ...), as serde implements it.
-pub(crate) fn primitive(name: &str) -> Option<Ty> {
+pub fn primitive(name: &str) -> Option<Ty> {
     std_types::primitive(name)
 }
 
 /// Whether the catalogue has entries (types or `with` modules) for the crate `path` starts with.
-pub(crate) fn catalogued(path: &[String]) -> bool {
+pub fn catalogued(path: &[String]) -> bool {
     crates::knows_crate(path)
 }
 
 /// Whole `unit`s since the Unix epoch written as an `i64` (serde_with's `TimestampSeconds<i64>` and the
 /// like): the catalogue's domain of that unit, the one chrono's and time's modules write, with `sample`;
 /// `None` for a unit that is no such domain.
-pub(crate) fn unix_timestamp_i64(unit: &str, sample: &str) -> Option<Ty> {
+pub fn unix_timestamp_i64(unit: &str, sample: &str) -> Option<Ty> {
     crates::unix_timestamp_i64(unit, sample)
 }
 
 /// The shape a `#[serde(with = "module")]` of a catalogued crate writes and reads for a field of type
 /// `field` (`chrono::serde::ts_seconds` on a `DateTime<Utc>`: an `i64` of seconds), at the crate's
 /// `version` when known; `module` is resolved, its first segment the crate.
-pub(crate) fn lookup_with(
-    module: &[String],
-    field: &Ty,
-    version: Option<&Version>,
-) -> Option<Known> {
+pub fn lookup_with(module: &[String], field: &Ty, version: Option<&Version>) -> Option<Known> {
     crates::lookup_with(module, field, version)
 }

@@ -13,7 +13,7 @@ use syn::{Expr, ImplItem, ItemImpl, Lit, Pat, Stmt};
 
 /// A value a `Serialize` body writes.
 #[derive(Clone)]
-pub(crate) enum Value {
+pub enum Value {
     /// A field of `self` (`self.0`, `self.name`), or of the variant a `match` arm binds (`Id::Number(n)`
     /// then `n`: the variant `Number`, field `0`).
     Field {
@@ -43,7 +43,7 @@ pub(crate) enum Value {
 
 /// The kind of std collection a value is collected into, by what serde writes of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Collection {
+pub enum Collection {
     /// `BTreeMap`, `HashMap`, `IndexMap`: a map.
     Map,
     /// `Vec`, `VecDeque`, `LinkedList`: a sequence.
@@ -53,7 +53,7 @@ pub(crate) enum Collection {
 }
 
 /// What a `Deserialize` body reads.
-pub(crate) enum Reading {
+pub enum Reading {
     /// `T::deserialize(deserializer)` (`T` as written, `None` for `Deserialize::deserialize` without an
     /// annotation), then a conversion: `fallible` when the code after the read can fail, and the type it
     /// parses the value into when it does (`Uri::parse(s)`, `s.parse::<Uri>()`, `Uri::try_from(s)`).
@@ -98,7 +98,7 @@ impl PartialEq for Value {
 
 /// What one `visit_*` method of a visitor accepts.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Accepts {
+pub enum Accepts {
     Bool,
     /// Integers handed to `visit_u64` (not negative) or `visit_i64` (`negative`: serde_json hands it the
     /// negative ones), within the range of the integer type its body converts them to with `try_from`
@@ -163,19 +163,19 @@ fn tail(block: &syn::Block) -> Option<(&Expr, Vec<&syn::Local>)> {
 
 /// What the `Serialize` impl `item` writes: one value per branch of its body; `None` when some branch
 /// is not a pattern this reads.
-pub(crate) fn serialized(item: &ItemImpl) -> Option<Vec<Value>> {
+pub fn serialized(item: &ItemImpl) -> Option<Vec<Value>> {
     let (body, serializer) = method(item, "serialize")?;
     written_by(body, &serializer?, Vec::new())
 }
 
 /// The name a `serialize_with` function's body gives the value it writes (the field, as
 /// [`Value::Field`] with no variant), in [`with_serialized`]'s answer.
-pub(crate) const WITH_VALUE: &str = "<value>";
+pub const WITH_VALUE: &str = "<value>";
 
 /// What a `serialize_with` function (`fn serialize<S: Serializer>(value: &T, serializer: S)`)
 /// writes, read like a `Serialize` body: one value per branch; the value it is given is the field,
 /// [`Value::Field`] named [`WITH_VALUE`]. `None` when some branch is not a pattern this reads.
-pub(crate) fn with_serialized(function: &syn::ItemFn) -> Option<Vec<Value>> {
+pub fn with_serialized(function: &syn::ItemFn) -> Option<Vec<Value>> {
     let mut params = typed_params(&function.sig);
     let serializer = params.pop()??;
     let value = params.pop()??;
@@ -561,12 +561,12 @@ fn qualified_self(func: &Expr) -> Option<syn::Type> {
 }
 
 /// The sign and bits of a primitive integer type's name.
-pub(crate) fn int_type(name: &str) -> Option<(bool, u8)> {
+pub fn int_type(name: &str) -> Option<(bool, u8)> {
     crate::extract::syntax::integer_type(name)
 }
 
 mod de;
-pub(crate) use de::{deserialized, visited, with_deserialized};
+pub use de::{deserialized, visited, with_deserialized};
 
 #[cfg(test)]
 mod tests;

@@ -72,7 +72,7 @@ pub struct CacheStats {
 /// across checks; a file the git index knows unchanged is then neither read nor scanned again, only
 /// read (from the repository's objects) if an extraction needs an item's syntax or its text.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct FileScans(BTreeMap<String, FileScan>);
+pub struct FileScans(BTreeMap<String, FileScan>);
 
 /// One file's scan (see [`FileScans`]).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -172,7 +172,7 @@ impl SourceCache {
     /// Offers the next extraction of a working tree from disk a read-ahead started before the crates
     /// were known: it takes it if it reads the same module trees, and else stops it and starts its own
     /// (see `tree::read_ahead`).
-    pub(crate) fn offer_read_ahead(&self, early: EarlyReadAhead) {
+    pub fn offer_read_ahead(&self, early: EarlyReadAhead) {
         *self.early_read_ahead.borrow_mut() = Some(early);
     }
 
@@ -185,7 +185,7 @@ impl SourceCache {
     /// it (a git tree entry, a working-tree file the git index knows unchanged) is then neither read
     /// nor scanned when its blob is one of them and `repo` holds that blob, from which its text is read
     /// if an extraction needs more than its `mod` declarations.
-    pub(crate) fn know_scans(&self, repo: git2::Repository, scans: &FileScans) {
+    pub fn know_scans(&self, repo: git2::Repository, scans: &FileScans) {
         let scans = scans
             .0
             .iter()
@@ -196,7 +196,7 @@ impl SourceCache {
 
     /// The scans of the blobs `ids` that the cache holds (see [`FileScans`]): of a file that may
     /// declare, only when the scan split it into items.
-    pub(crate) fn scans_of(&self, ids: impl IntoIterator<Item = Oid>) -> FileScans {
+    pub fn scans_of(&self, ids: impl IntoIterator<Item = Oid>) -> FileScans {
         let blobs = self.blobs.borrow();
         FileScans(
             ids.into_iter()
@@ -238,7 +238,7 @@ impl SourceCache {
     /// [`KeptLowering`]): an extraction replays a record whose probes hold without parsing its item, a
     /// file's kept declarations stand for parsing the items that declare, and a module's kept names
     /// for indexing it.
-    pub(crate) fn know_lowering(&self, mut kept: KeptLowering) {
+    pub fn know_lowering(&self, mut kept: KeptLowering) {
         let declarations = std::mem::take(&mut kept.declarations);
         *self.known_declarations.borrow_mut() = declarations
             .into_iter()
@@ -255,7 +255,7 @@ impl SourceCache {
 
     /// The records the extractions since the last call lowered with or replayed, and the declarations
     /// and module names of the blobs `ids`, to keep for the next check (see [`KeptLowering`]).
-    pub(crate) fn kept_lowering(&self, ids: impl IntoIterator<Item = Oid>) -> KeptLowering {
+    pub fn kept_lowering(&self, ids: impl IntoIterator<Item = Oid>) -> KeptLowering {
         let mut kept = self.lowered.take_used();
         let ids: FxHashSet<Oid> = ids.into_iter().collect();
         let blobs = self.blobs.borrow();
@@ -292,7 +292,7 @@ impl SourceCache {
     }
 
     /// Forgets which records the extractions so far used (see [`SourceCache::kept_lowering`]).
-    pub(crate) fn forget_used(&self) {
+    pub fn forget_used(&self) {
         self.lowered.forget_used();
     }
 
@@ -336,7 +336,7 @@ impl SourceCache {
     /// operating system instead of freeing it, and empties the cache: for a process that exits once its
     /// report is out, which the `wirecheck` binary does (freeing a cold check's parsed files one by one
     /// took 4% of its time, for memory the process gives back whole a moment later).
-    pub(crate) fn leave_to_exit(&self) {
+    pub fn leave_to_exit(&self) {
         self.known_scans.take();
         std::mem::forget(self.blobs.take());
         std::mem::forget(self.module_files.take());

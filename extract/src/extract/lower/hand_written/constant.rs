@@ -9,7 +9,7 @@ use syn::{BinOp, Expr, Lit, Pat, Stmt};
 /// `if value != "text" { return Err(..); } Ok(..)`;
 /// `match value { "text" => Ok(..), _ => Err(..) }` (on `value.as_str()`, `&*value`...).
 /// `None` for any other body (more than one literal, another way to succeed).
-pub(crate) fn accepted_constant(body: &syn::Block) -> Option<String> {
+pub fn accepted_constant(body: &syn::Block) -> Option<String> {
     let (last, before) = body.stmts.split_last()?;
     let Stmt::Expr(tail, None) = last else {
         return None;

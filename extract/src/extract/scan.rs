@@ -25,54 +25,54 @@
 /// Where a token is, as proc-macro2 reports it for a span: 1-based line, 1-based column in characters,
 /// and byte offsets.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub(crate) struct Pos {
-    pub(crate) line: u32,
-    pub(crate) column: u32,
-    pub(crate) start: usize,
-    pub(crate) end: usize,
+pub struct Pos {
+    pub line: u32,
+    pub column: u32,
+    pub start: usize,
+    pub end: usize,
 }
 
 /// An item-level `mod` declaration.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub(crate) struct ModItem {
+pub struct ModItem {
     /// The inline modules (`mod a { ... }`) it is written in, outermost first (raw prefixes stripped).
-    pub(crate) parents: Vec<String>,
+    pub parents: Vec<String>,
     /// Its name (`r#` stripped).
-    pub(crate) name: String,
+    pub name: String,
     /// `mod name { ... }` rather than `mod name;`.
-    pub(crate) inline: bool,
+    pub inline: bool,
     /// The value of its first `#[path = "..."]` attribute.
-    pub(crate) path_attr: Option<String>,
+    pub path_attr: Option<String>,
     /// Its `cfg` and `cfg_attr` attributes, each as the text inside its brackets ([`cfg_text`]): whether
     /// the module exists depends on the build (`cfg` decides).
-    pub(crate) cfg: Vec<String>,
+    pub cfg: Vec<String>,
     /// Its name's position.
-    pub(crate) pos: Pos,
+    pub pos: Pos,
 }
 
 /// A module-level item (or an item of an inline module) as [`items`] reads it.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub(crate) struct ScanItem {
+pub struct ScanItem {
     /// The inline modules it is written in, outermost first (raw prefixes stripped).
-    pub(crate) parents: Vec<String>,
-    pub(crate) kind: ItemKind,
+    pub parents: Vec<String>,
+    pub kind: ItemKind,
     /// Its bytes in the scanned text: from its first doc comment, attribute or word to its closing `;`
     /// or `}` (for an inline module, to its opening `{`: its items are items of their own).
-    pub(crate) start: usize,
-    pub(crate) end: usize,
+    pub start: usize,
+    pub end: usize,
     /// The 1-based line of `start`, and the byte offset where that line starts.
-    pub(crate) line: u32,
-    pub(crate) line_start: usize,
+    pub line: u32,
+    pub line_start: usize,
     /// It may declare a protocol or a message (see the module documentation).
-    pub(crate) declares: bool,
+    pub declares: bool,
     /// It has an outer `#[cfg(...)]` (possibly behind `cfg_attr`): whether it exists depends on the
     /// build, which only its parsed attributes tell.
-    pub(crate) cfg: bool,
+    pub cfg: bool,
 }
 
 /// What a [`ScanItem`] is, as far as name resolution needs to know.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub(crate) enum ItemKind {
+pub enum ItemKind {
     /// `struct`, `enum` or `type`, by name (`r#` stripped).
     Type(String),
     /// `use ...;`.
@@ -100,16 +100,16 @@ pub(crate) enum ItemKind {
 
 /// What [`scan`] reads of a file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Scan {
+pub struct Scan {
     /// The item-level `mod` declarations in source order, inline ones included.
-    pub(crate) mods: Vec<ModItem>,
+    pub mods: Vec<ModItem>,
     /// An item may declare a protocol or a message (see the module documentation).
-    pub(crate) declares: bool,
+    pub declares: bool,
 }
 
 /// The text syn parses: without a byte order mark, and without a shebang line (the newline stays), as
 /// `syn::parse_file` does, so that positions agree.
-pub(crate) fn syn_content(text: &str) -> &str {
+pub fn syn_content(text: &str) -> &str {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if let Some(rest) = text.strip_prefix("#!")
         && !rest.trim_start().starts_with('[')
@@ -143,7 +143,7 @@ enum AttrStart {
 /// The item-level `mod` declarations of a file in source order, inline ones included (the content of
 /// `mod a { ... }` is scanned too), and whether an item may declare a protocol or a message; `None` when
 /// the scan cannot read the file with certainty. `text` is the text as syn sees it ([`syn_content`]).
-pub(crate) fn scan(text: &str) -> Option<Scan> {
+pub fn scan(text: &str) -> Option<Scan> {
     let mut lexer = Lexer::new(text);
     let mut pass = StructuralPass::new(text, None);
     pass.run(&mut lexer)?;
@@ -156,7 +156,7 @@ pub(crate) fn scan(text: &str) -> Option<Scan> {
 /// [`scan`] and [`items`] of `text` in one pass: for a file whose items will be asked for (one that may
 /// declare), reading it once instead of twice. `None` when [`scan`] gives `None`; the items are `None`
 /// where [`items`] gives `None`.
-pub(crate) fn scan_with_items(text: &str) -> Option<(Scan, Option<Vec<ScanItem>>)> {
+pub fn scan_with_items(text: &str) -> Option<(Scan, Option<Vec<ScanItem>>)> {
     let mut lexer = Lexer::new(text);
     let mut pass = StructuralPass::new(text, Some(Recorder::default()));
     pass.run(&mut lexer)?;
@@ -177,7 +177,7 @@ pub(crate) fn scan_with_items(text: &str) -> Option<(Scan, Option<Vec<ScanItem>>
 /// that syn can parse the ones a check needs alone. `None` when the scan cannot read the file, or cannot
 /// tell with certainty where an item ends (a brace group that does not end its item, as in
 /// `struct T<const N: usize = { 3 }>;`): the file is then parsed whole. `text` as for [`scan`].
-pub(crate) fn items(text: &str) -> Option<Vec<ScanItem>> {
+pub fn items(text: &str) -> Option<Vec<ScanItem>> {
     scan_with_items(text)?.1
 }
 
@@ -351,7 +351,7 @@ fn cfg_attr(text: &str, tokens: &[Token]) -> ItemAttrs {
 /// Whether an identifier in a `macro_rules!` body names `wire` (the attribute, or the crate) and whether
 /// it names `Protocol` or `Message`: a body with both may write declarations (`declarations` reads the
 /// same identifiers).
-pub(crate) fn macro_body_ident(ident: &str) -> (bool, bool) {
+pub fn macro_body_ident(ident: &str) -> (bool, bool) {
     (
         ident.contains("wire"),
         ident.contains("Message") || ident.contains("Protocol"),
