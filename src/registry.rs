@@ -190,27 +190,10 @@ pub(crate) fn model(
     if !workspace.root.join("Cargo.lock").is_file() {
         let resolved = std::fs::read_to_string(&published.resolved_lock)
             .map_err(|e| error(format!("{}: {e}", published.resolved_lock.display())))?;
-        workspace.published_lock = Some(as_member(&resolved, published));
+        let version = published.version.to_string();
+        workspace.with_resolved_lock(resolved, &published.package, &version);
     }
     workspace
         .current_snapshot()
         .map_err(|e| error(e.to_string()))
-}
-
-/// The lock `text` cargo resolved for the probe, with `published` as a workspace member (no `source`,
-/// no `checksum`), as the lock of its own repository would have it: its dependencies are then read
-/// like any workspace package's.
-fn as_member(text: &str, published: &Published) -> String {
-    let name = format!("name = \"{}\"", published.package);
-    let version = format!("version = \"{}\"", published.version);
-    let blocks = text.split("[[package]]").map(|block| {
-        let lines: Vec<&str> = block.lines().collect();
-        if !(lines.contains(&name.as_str()) && lines.contains(&version.as_str())) {
-            return block.to_owned();
-        }
-        let kept = block.split_inclusive('\n');
-        kept.filter(|line| !line.starts_with("source = ") && !line.starts_with("checksum = "))
-            .collect()
-    });
-    blocks.collect::<Vec<String>>().join("[[package]]")
 }

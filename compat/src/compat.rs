@@ -12,7 +12,8 @@
 //! `issue::Issue`s; `assemble` turns the issues into findings. The modules, top down (a module imports
 //! only modules listed below it):
 //!
-//! - `protocol`: message pairing, message-level rules, the walks; `assemble`: issues to findings.
+//! - `protocol`: message pairing, message-level rules, the walks; `assemble`: issues to findings, with
+//!   the allows read by `allows` (both releases' allows by where they are written).
 //! - The walk's concerns: `self_describing` and `positional` (dispatch on a pair of wire shapes),
 //!   `scalars`, `collections`, `objects`, `flatten` (uses `objects`' pair of key namespaces), `enums`,
 //!   `variants`, `untagged`, `int_enums` (serde_repr's integer enums), `definitions`, `opaque`, `forms`

@@ -32,8 +32,7 @@ pub(crate) struct CargoLocator {
 impl CargoLocator {
     /// A locator for the workspace at `workspace_root`, with Cargo's home as cargo finds it.
     pub(crate) fn new(workspace_root: &Path) -> Self {
-        let cargo_home = super::cargo_home(&home::env::OS_ENV);
-        Self::configured(workspace_root, workspace_root, cargo_home)
+        Self::configured_at(workspace_root, workspace_root)
     }
 
     /// A locator with an explicit Cargo home.

@@ -199,6 +199,10 @@ pub(crate) struct StandInLock<'a> {
     pub(crate) text: &'a str,
     /// What the report says of it.
     pub(crate) note: &'a str,
+    /// The package (name, version) the revision is, when the lock resolved it as a dependency (a
+    /// published package, read with the lock cargo resolved for a probe depending on it): its entry is
+    /// read as a workspace member's.
+    pub(crate) member: Option<(&'a str, &'a str)>,
 }
 
 /// The note of a revision that borrows the working tree's `Cargo.lock`.
@@ -226,7 +230,11 @@ pub(crate) fn dependencies(
         (Some(text), _) => locks.parse(text),
         (None, Some(fallback)) => {
             notes.push(file_note("Cargo.lock", fallback.note));
-            locks.parse(fallback.text)
+            let lock = locks.parse(fallback.text);
+            match fallback.member {
+                Some(member) => lock.map(|lock| as_member(&lock, member)),
+                None => lock,
+            }
         }
         (None, None) => None,
     };
@@ -258,6 +266,18 @@ pub(crate) fn dependencies(
     let mut externals = graph.finish();
     externals.locator = Some(locator);
     RevisionDependencies { externals, notes }
+}
+
+/// `lock` with the package `(name, version)` read as a workspace member (no source), as the lock of
+/// its own repository would have it.
+fn as_member(lock: &[LockedPackage], (name, version): (&str, &str)) -> Rc<[LockedPackage]> {
+    let member = |mut package: LockedPackage| {
+        if package.name == name && package.version == version {
+            package.source.clear();
+        }
+        package
+    };
+    lock.iter().cloned().map(member).collect()
 }
 
 /// A note about a whole file (no position in it).
@@ -601,6 +621,7 @@ url = { workspace = true, features = ["serde"] }
             Some(StandInLock {
                 text: LOCK,
                 note: WORKING_TREE_LOCK,
+                member: None,
             }),
             Rc::new(Nowhere),
             &LockCache::default(),

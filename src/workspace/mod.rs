@@ -201,9 +201,10 @@ pub(crate) struct Workspace {
     pub(crate) locator: Rc<CargoLocator>,
     /// The lock files parsed so far.
     locks: Rc<dependencies::LockCache>,
-    /// For a published package that ships no `Cargo.lock` (a registry baseline), the lock cargo
-    /// resolved for it as a dependency: the versions its users get.
-    pub(crate) published_lock: Option<String>,
+    /// For a published package that ships no `Cargo.lock` (a registry baseline): the lock cargo
+    /// resolved for a probe depending on it (the versions its users get), and the package's name and
+    /// version in it.
+    published_lock: Option<(String, String, String)>,
     /// The build checked (features) and the shapes `wirecheck.toml` declares: every revision is
     /// extracted with them.
     pub(crate) options: ExtractOptions,
@@ -294,6 +295,12 @@ impl Workspace {
     /// `.cargo/config.toml`: cargo ran there), put them: for a published package unpacked by cargo.
     pub(crate) fn fetched_as_configured_at(&mut self, config_root: &Path) {
         self.locator = Rc::new(CargoLocator::configured_at(&self.root, config_root));
+    }
+
+    /// Reads the dependencies of this published package, which ships no `Cargo.lock`, at the versions
+    /// of `lock`, the lock cargo resolved for a probe depending on it as `package` `version`.
+    pub(crate) fn with_resolved_lock(&mut self, lock: String, package: &str, version: &str) {
+        self.published_lock = Some((lock, package.to_owned(), version.to_owned()));
     }
 
     /// The protocols the packages named with `-p` select, by name: each protocol one of their crates
@@ -438,17 +445,22 @@ impl Workspace {
     ) -> Result<Snapshot, ExtractError> {
         let notes = RefCell::new(Vec::new());
         let describe = || {
-            let working_lock = std::fs::read_to_string(self.root.join("Cargo.lock")).ok();
+            let working_lock = match self.published_lock {
+                Some(_) => None,
+                None => std::fs::read_to_string(self.root.join("Cargo.lock")).ok(),
+            };
             let fallback = match &self.published_lock {
-                Some(text) => Some(dependencies::StandInLock {
+                Some((text, package, version)) => Some(dependencies::StandInLock {
                     text,
                     note: PUBLISHED_LOCK,
+                    member: Some((package, version)),
                 }),
                 None => working_lock
                     .as_deref()
                     .map(|text| dependencies::StandInLock {
                         text,
                         note: dependencies::WORKING_TREE_LOCK,
+                        member: None,
                     }),
             };
             let mut locator = Rc::clone(&self.locator) as Rc<dyn extract::Locate>;
