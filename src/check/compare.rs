@@ -290,6 +290,16 @@ pub(super) fn protocols(
         .collect()
 }
 
+/// [`protocols`] without a store: every protocol compared (for models that are not a revision's).
+pub(super) fn protocols_uncached(
+    baseline: &Baseline,
+    base: &Snapshot,
+    older: &[OlderRelease<'_>],
+    current: &Snapshot,
+) -> Vec<ProtocolChanges> {
+    protocols(baseline, (base, None), older, current, &Store::disabled())
+}
+
 /// The findings of one protocol, from its parts alone (each compared through its
 /// [view](PartRef::view), so that the comparison cannot read anything else).
 pub(super) fn protocol(reads: &Reads<'_>) -> ProtocolChanges {

@@ -83,6 +83,11 @@ impl<'w> History<'w> {
         self.workspace
     }
 
+    /// The workspace's repository.
+    pub(crate) fn repo(&self) -> &'w Repo {
+        self.repo
+    }
+
     /// The working tree's model: from the store when nothing it depended on changed (see
     /// [`Inputs`]), else extracted, recording what it depends on.
     pub(crate) fn current(&self) -> Result<Arc<Snapshot>, WorkspaceError> {

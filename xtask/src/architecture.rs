@@ -8,7 +8,9 @@
 //!   (`super::`) or its descendants is not an edge: a parent owns its children;
 //! - a rule id's string (`"field_removed"`) is written only in the catalogue, `vocab/src/rules.rs`: everything
 //!   else names rules by `RuleId`;
-//! - every rule is constructed in one file, its home ([`rule_homes`]).
+//! - every rule is constructed in one file, its home ([`rule_homes`]);
+//! - the check reads as a pipeline: its options read in at most three of its files, no store in its
+//!   driver ([`driver`]).
 //!
 //! The same check runs as a test of this crate (`cargo test -p xtask`), so CI fails on a violation.
 
@@ -22,6 +24,7 @@ use proc_macro2::{TokenStream, TokenTree};
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 
+pub mod driver;
 pub mod rule_homes;
 
 /// The longest a function of `src/` may be, in lines.
@@ -61,6 +64,8 @@ pub enum Violation {
     UnlistedModule { module: String },
     /// A rule without one home.
     RuleHome(rule_homes::HomeViolation),
+    /// The check no longer reads as a pipeline.
+    Driver(driver::DriverViolation),
 }
 
 impl fmt::Display for Violation {
@@ -99,6 +104,7 @@ impl fmt::Display for Violation {
                 "ARCHITECTURE.md's layer table says crate::{from} uses crate::{to}, which it no longer does: remove `{to}` from its row"
             ),
             Violation::RuleHome(violation) => write!(f, "{violation}"),
+            Violation::Driver(violation) => write!(f, "{violation}"),
             Violation::UnlistedModule { module } => write!(
                 f,
                 "crate::{module}: not a row of ARCHITECTURE.md's layer table (or a row naming no module of src/): add it, with the modules it uses"
@@ -117,11 +123,7 @@ pub struct SourceFile {
 
 /// `cargo xtask architecture`: checks the library of this workspace and prints every violation.
 pub fn run(_args: &[String]) -> Result<ExitCode> {
-    let files = read_sources(&crate::workspace_root())?;
-    let layers = Layers::of_architecture(&crate::workspace_root())?;
-    let mut violations = check(&files, &rule_ids(), &layers);
-    let homes = rule_homes::check(&files, &rule_ids());
-    violations.extend(homes.into_iter().map(Violation::RuleHome));
+    let (files, violations) = of_workspace(&crate::workspace_root())?;
     for violation in &violations {
         println!("{violation}");
     }
@@ -133,10 +135,23 @@ pub fn run(_args: &[String]) -> Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     println!(
-        "architecture: {} files of the library within the limits (functions <= {MAX_FUNCTION_LINES} lines, files <= {MAX_FILE_LINES} lines, no import cycles, top-level uses as ARCHITECTURE.md's layer table says, no rule id string outside {CATALOGUE}, each rule constructed in one file)",
-        files.len()
+        "architecture: {} files of the library within the limits (functions <= {MAX_FUNCTION_LINES} lines, files <= {MAX_FILE_LINES} lines, no import cycles, top-level uses as ARCHITECTURE.md's layer table says, no rule id string outside {CATALOGUE}, each rule constructed in one file, the check's options read in at most {} of its files and no store in its driver)",
+        files.len(),
+        driver::MAX_OPTION_FILES
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The library's sources under `root`, and every violation of ARCHITECTURE.md's limits in them: the
+/// limits and layers ([`check`]), the rule homes ([`rule_homes`]) and the pipeline ([`driver`]).
+pub fn of_workspace(root: &Path) -> Result<(Vec<SourceFile>, Vec<Violation>)> {
+    let files = read_sources(root)?;
+    let layers = Layers::of_architecture(root)?;
+    let mut violations = check(&files, &rule_ids(), &layers);
+    let homes = rule_homes::check(&files, &rule_ids());
+    violations.extend(homes.into_iter().map(Violation::RuleHome));
+    violations.extend(driver::check(&files).into_iter().map(Violation::Driver));
+    Ok((files, violations))
 }
 
 /// Every rule id of the catalogue.
@@ -647,16 +662,8 @@ mod tests {
 
     #[test]
     fn this_crate_is_within_the_limits() {
-        let files = read_sources(&crate::workspace_root()).unwrap();
+        let (files, violations) = of_workspace(&crate::workspace_root()).unwrap();
         assert!(files.len() > 20, "src/ was not found");
-        let root = crate::workspace_root();
-        let mut violations = check(
-            &files,
-            &rule_ids(),
-            &Layers::of_architecture(&root).unwrap(),
-        );
-        let homes = rule_homes::check(&files, &rule_ids());
-        violations.extend(homes.into_iter().map(Violation::RuleHome));
         assert!(
             violations.is_empty(),
             "the library breaks the limits of ARCHITECTURE.md:\n{}",
