@@ -3,9 +3,11 @@
 //! The checker keeps the models it extracts at release commits on disk (`wirecheck::store`), keyed by
 //! commit. A model depends on the extractor's code as much as on the commit, so a stored model may only be
 //! reused by a build of the same code: the fingerprint covers the crate's version, the compiler, every file
-//! under `src/` and, in this repository, the source of the `#[wire]` grammar crate and of its keywords
-//! (`vocab/`). Without the `checker`
-//! feature there is no store and nothing is hashed.
+//! under `src/` and, in this repository, the source of every crate of its own it is built from (each
+//! directory beside it whose package is a `wirecheck-*`: the model, extraction, the engine, the grammar,
+//! the vocabulary, ...), found, not listed, so that a stage split into a crate of its own stays covered.
+//! A published build has none beside it: its `wirecheck-*` dependencies are pinned to its own version.
+//! Without the `checker` feature there is no store and nothing is hashed.
 
 use std::fs;
 use std::hash::Hasher as _;
@@ -26,11 +28,7 @@ fn main() {
     if let Ok(out) = std::process::Command::new(rustc).arg("-vV").output() {
         hash.write(&out.stdout);
     }
-    for dir in [
-        manifest_dir.join("src"),
-        manifest_dir.join("grammar/src"),
-        manifest_dir.join("vocab/src"),
-    ] {
+    for dir in std::iter::once(manifest_dir.join("src")).chain(own_crates(&manifest_dir)) {
         if !dir.is_dir() {
             continue;
         }
@@ -47,6 +45,27 @@ fn main() {
         }
     }
     println!("cargo:rustc-env=WIRECHECK_BUILD_ID={:016x}", hash.finish());
+}
+
+/// The `src/` of every directory beside the crate whose package is one of wirecheck's own crates
+/// (`name = "wirecheck-..."`), sorted.
+fn own_crates(manifest_dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(manifest_dir) else {
+        return Vec::new();
+    };
+    let mut dirs: Vec<PathBuf> = entries
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|dir| {
+            let manifest = fs::read_to_string(dir.join("Cargo.toml")).unwrap_or_default();
+            manifest
+                .lines()
+                .any(|line| line.trim_start().starts_with("name = \"wirecheck-"))
+        })
+        .map(|dir| dir.join("src"))
+        .collect();
+    dirs.sort();
+    dirs
 }
 
 /// Every file below `dir`.
