@@ -105,12 +105,12 @@ pub mod schema;
 pub mod snapshot;
 #[cfg(feature = "checker")]
 #[doc(hidden)]
-pub mod source;
+pub use wirecheck_workspace::source;
 #[cfg(feature = "checker")]
 #[doc(hidden)]
-pub mod store;
+pub use wirecheck_workspace::store;
 #[cfg(feature = "testing")]
 pub mod testing;
 #[cfg(feature = "checker")]
 #[doc(hidden)]
-pub mod workspace;
+pub use wirecheck_workspace::workspace;

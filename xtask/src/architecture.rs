@@ -165,7 +165,13 @@ pub fn rule_ids() -> BTreeSet<String> {
 /// The source directories of the library: `wirecheck`'s and those of the stages split into crates of
 /// their own (the model, extraction, the compatibility engine), whose modules keep the names `wirecheck` gives them
 /// (`wirecheck::compat` is `wirecheck_compat::compat`).
-pub const LIBRARY_SOURCES: [&str; 4] = ["src", "model/src", "extract/src", "compat/src"];
+pub const LIBRARY_SOURCES: [&str; 5] = [
+    "src",
+    "model/src",
+    "extract/src",
+    "compat/src",
+    "workspace/src",
+];
 
 /// Every `.rs` file under the [`LIBRARY_SOURCES`] of `root`, sorted by path.
 pub fn read_sources(root: &Path) -> Result<Vec<SourceFile>> {

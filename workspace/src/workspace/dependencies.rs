@@ -24,17 +24,17 @@ use crate::model::{ExtractNote, Location};
 
 /// A package of a `Cargo.lock`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct LockedPackage {
-    pub(crate) name: String,
-    pub(crate) version: String,
+pub struct LockedPackage {
+    pub name: String,
+    pub version: String,
     /// `registry+...`, `git+...#rev`; empty for a path dependency or a workspace member.
-    pub(crate) source: String,
+    pub source: String,
     /// Its dependencies as the lock writes them: `name`, `name version` or `name version (source)`.
-    pub(crate) dependencies: Vec<String>,
+    pub dependencies: Vec<String>,
 }
 
 /// The packages of a `Cargo.lock` text; `None` when it is not a lock file wirecheck can read.
-pub(crate) fn parse_lock(text: &str) -> Option<Vec<LockedPackage>> {
+pub fn parse_lock(text: &str) -> Option<Vec<LockedPackage>> {
     let value: toml::Table = toml::from_str(text).ok()?;
     let packages = value.get("package")?.as_array()?;
     let string = |table: &toml::Table, key: &str| {
@@ -69,23 +69,23 @@ pub(crate) fn parse_lock(text: &str) -> Option<Vec<LockedPackage>> {
 
 /// A dependency as a manifest declares it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub(crate) struct DependencySpec {
+pub struct DependencySpec {
     /// The name code uses (the key, `-` as `_`).
-    pub(crate) name: String,
+    pub name: String,
     /// The package it names (`package = "..."`, else the key).
-    pub(crate) package: String,
-    pub(crate) features: Vec<String>,
-    pub(crate) default_features: bool,
+    pub package: String,
+    pub features: Vec<String>,
+    pub default_features: bool,
     /// `path = "..."`, relative to the manifest's directory.
-    pub(crate) path: Option<String>,
+    pub path: Option<String>,
     /// The version requirement (`"2"`, `{ version = "1.7" }`): which of two locked versions of one
     /// package this name is.
-    pub(crate) version: Option<String>,
+    pub version: Option<String>,
 }
 
 /// A package manifest's name and dependencies (normal ones, target-specific included); `inherited` are
 /// the workspace's `[workspace.dependencies]`, for `workspace = true`.
-pub(crate) fn parse_manifest(
+pub fn parse_manifest(
     text: &str,
     inherited: &BTreeMap<String, toml::Value>,
 ) -> Option<(String, Vec<DependencySpec>)> {
@@ -112,7 +112,7 @@ pub(crate) fn parse_manifest(
 }
 
 /// The `[workspace.dependencies]` of a root manifest.
-pub(crate) fn workspace_dependencies(text: &str) -> BTreeMap<String, toml::Value> {
+pub fn workspace_dependencies(text: &str) -> BTreeMap<String, toml::Value> {
     toml::from_str::<toml::Table>(text)
         .ok()
         .and_then(|value| {
@@ -170,15 +170,15 @@ fn dependency_spec(
 }
 
 /// What [`dependencies`] found, with notes about what it could not read.
-pub(crate) struct RevisionDependencies {
-    pub(crate) externals: Externals,
-    pub(crate) notes: Vec<ExtractNote>,
+pub struct RevisionDependencies {
+    pub externals: Externals,
+    pub notes: Vec<ExtractNote>,
 }
 
 /// Parsed `Cargo.lock` files by their text, shared by the revisions of one run: consecutive releases
 /// often lock the same versions, and a large lock takes milliseconds to parse.
 #[derive(Debug, Default)]
-pub(crate) struct LockCache(RefCell<HashMap<String, Option<Rc<[LockedPackage]>>>>);
+pub struct LockCache(RefCell<HashMap<String, Option<Rc<[LockedPackage]>>>>);
 
 impl LockCache {
     /// The packages of the lock `text` (see [`parse_lock`]), parsed once.
@@ -194,23 +194,23 @@ impl LockCache {
 
 /// A `Cargo.lock` that stands in for a revision's own when it has none, and the note that says so.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct StandInLock<'a> {
+pub struct StandInLock<'a> {
     /// The lock's text.
-    pub(crate) text: &'a str,
+    pub text: &'a str,
     /// What the report says of it.
-    pub(crate) note: &'a str,
+    pub note: &'a str,
     /// The package (name, version) the revision is, when the lock resolved it as a dependency (a
     /// published package, read with the lock cargo resolved for a probe depending on it): its entry is
     /// read as a workspace member's.
-    pub(crate) member: Option<(&'a str, &'a str)>,
+    pub member: Option<(&'a str, &'a str)>,
 }
 
 /// The note of a revision that borrows the working tree's `Cargo.lock`.
-pub(crate) const WORKING_TREE_LOCK: &str = "this revision has no Cargo.lock: its dependencies are taken at the versions of the working tree's Cargo.lock";
+pub const WORKING_TREE_LOCK: &str = "this revision has no Cargo.lock: its dependencies are taken at the versions of the working tree's Cargo.lock";
 
 /// The dependencies of the revision `reader` reads, for the workspace crates `crates`; `fallback_lock`
 /// is used (with its note) when the revision has no `Cargo.lock`.
-pub(crate) fn dependencies(
+pub fn dependencies(
     crates: &[CrateRoot],
     reader: &dyn FileReader,
     fallback_lock: Option<StandInLock<'_>>,
@@ -313,7 +313,7 @@ fn manifest_of(root_file: &str, read: &dyn Fn(&str) -> Option<String>) -> Option
 }
 
 /// `dir/relative` with `.` and `..` folded (`..` left at the front when it leaves the workspace).
-pub(crate) fn normalize(dir: &str, relative: &str) -> String {
+pub fn normalize(dir: &str, relative: &str) -> String {
     let mut parts: Vec<&str> = Vec::new();
     for part in dir.split('/').chain(relative.split('/')) {
         match part {

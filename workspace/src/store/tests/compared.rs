@@ -3,16 +3,16 @@
 
 use super::*;
 
-/// A comparison as the driver keeps one (its fields are `outcome::ProtocolChanges`'): real findings and
-/// a window, so the store's JSON round trip covers them; defined here, as the store knows only the
-/// [`Comparison`] trait.
+/// A comparison as the driver keeps one (its fields are `outcome::ProtocolChanges`' but the window, a
+/// type of the policy above this crate; `outcome`'s tests read a whole one back): real findings, so
+/// the store's JSON round trip covers them; defined here, as the store knows only the [`Comparison`]
+/// trait.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct ProtocolChanges {
     name: String,
     old_version: Option<semver::Version>,
     new_version: Option<semver::Version>,
     findings: Vec<crate::findings::Finding>,
-    window: Option<crate::policy::Window>,
 }
 
 impl Comparison for ProtocolChanges {
@@ -25,35 +25,22 @@ impl Comparison for ProtocolChanges {
 fn changes(rev: &str) -> ProtocolChanges {
     let old = full(&sources(false, "pub note: String", "1.2.0"));
     let new = full(&sources(false, "pub note: u32", "1.2.0"));
-    let findings =
-        crate::compat::compare_protocol(&old, &new, "jobs", rev, crate::compat::Scope::Full);
+    let findings = wirecheck_compat::compat::compare_protocol(
+        &old,
+        &new,
+        "jobs",
+        rev,
+        wirecheck_compat::compat::Scope::Full,
+    );
     assert!(
         findings.iter().any(|f| f.witness.is_some()),
         "{findings:#?}"
     );
-    // A window with every part set, so that the store's round trip covers it.
-    let window = crate::policy::Window {
-        minimum: semver::Version::new(1, 0, 0),
-        declared: true,
-        location: new.protocols[0].location.clone(),
-        releases: vec![crate::policy::WindowRelease {
-            tag: "v1.0.0".to_owned(),
-            version: semver::Version::new(1, 0, 0),
-            compared: true,
-            breaks: vec![crate::policy::WindowBreak::of(&findings[0], true)],
-            left_out_by: Some(crate::policy::LeftOut {
-                tag: "v1.1.0".to_owned(),
-                version: semver::Version::new(1, 1, 0),
-                minimum: semver::Version::new(1, 1, 0),
-            }),
-        }],
-    };
     ProtocolChanges {
         name: "jobs".to_owned(),
         old_version: Some(semver::Version::new(1, 2, 0)),
         new_version: Some(semver::Version::new(1, 2, 0)),
         findings,
-        window: Some(window),
     }
 }
 

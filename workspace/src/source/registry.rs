@@ -19,7 +19,7 @@ use crate::extract::{
 /// Finds dependencies where Cargo keeps them. One locator serves every revision of a check, so a
 /// package version is looked for, and its files hashed, once.
 #[derive(Debug)]
-pub(crate) struct CargoLocator {
+pub struct CargoLocator {
     cargo_home: PathBuf,
     workspace_root: PathBuf,
     /// The vendor directory replacing crates.io, if `.cargo/config.toml` configures one.
@@ -31,20 +31,20 @@ pub(crate) struct CargoLocator {
 
 impl CargoLocator {
     /// A locator for the workspace at `workspace_root`, with Cargo's home as cargo finds it.
-    pub(crate) fn new(workspace_root: &Path) -> Self {
+    pub fn new(workspace_root: &Path) -> Self {
         Self::configured_at(workspace_root, workspace_root)
     }
 
     /// A locator with an explicit Cargo home.
     #[cfg(test)]
-    pub(crate) fn with_cargo_home(workspace_root: &Path, cargo_home: PathBuf) -> Self {
+    pub fn with_cargo_home(workspace_root: &Path, cargo_home: PathBuf) -> Self {
         Self::configured(workspace_root, workspace_root, cargo_home)
     }
 
     /// A locator for the package unpacked at `package_root` (a published release, a registry
     /// baseline), whose dependencies cargo fetched as the workspace at `config_root` configures it
     /// (its `.cargo/config.toml`: cargo ran there).
-    pub(crate) fn configured_at(package_root: &Path, config_root: &Path) -> Self {
+    pub fn configured_at(package_root: &Path, config_root: &Path) -> Self {
         let cargo_home = super::cargo_home(&home::env::OS_ENV);
         Self::configured(package_root, config_root, cargo_home)
     }
@@ -175,7 +175,7 @@ fn slash(path: &Path) -> String {
 }
 
 /// `$CARGO_HOME/registry/src/<any index>/<name>-<version>/`.
-pub(crate) fn registry_source(cargo_home: &Path, krate: &ExternalCrate) -> Option<PathBuf> {
+pub fn registry_source(cargo_home: &Path, krate: &ExternalCrate) -> Option<PathBuf> {
     let wanted = format!("{}-{}", krate.package, krate.version);
     let mut indexes: Vec<PathBuf> = std::fs::read_dir(cargo_home.join("registry/src"))
         .ok()?
@@ -190,7 +190,7 @@ pub(crate) fn registry_source(cargo_home: &Path, krate: &ExternalCrate) -> Optio
 
 /// `<vendor>/<name>-<version>/`, or `<vendor>/<name>/` when its manifest has that version (cargo vendor
 /// names the newest version of a package without its version).
-pub(crate) fn vendored(vendor: &Path, krate: &ExternalCrate) -> Option<PathBuf> {
+pub fn vendored(vendor: &Path, krate: &ExternalCrate) -> Option<PathBuf> {
     let versioned = vendor.join(format!("{}-{}", krate.package, krate.version));
     if versioned.join("Cargo.toml").is_file() {
         return Some(versioned);
@@ -201,7 +201,7 @@ pub(crate) fn vendored(vendor: &Path, krate: &ExternalCrate) -> Option<PathBuf> 
 }
 
 /// `$CARGO_HOME/git/checkouts/<repo>-<hash>/<first 7 of rev>/`, and the package's directory in it.
-pub(crate) fn git_checkout(cargo_home: &Path, krate: &ExternalCrate) -> Option<PathBuf> {
+pub fn git_checkout(cargo_home: &Path, krate: &ExternalCrate) -> Option<PathBuf> {
     let (url, rev) = krate.source.strip_prefix("git+")?.split_once('#')?;
     let url = url.split('?').next().unwrap_or(url);
     let repo = url
@@ -284,7 +284,7 @@ fn lib_path(text: &str) -> Option<String> {
 
 /// The vendor directory of a `.cargo/config.toml`: the `directory` of the source crates.io is replaced
 /// with.
-pub(crate) fn vendor_directory(config: &str) -> Option<String> {
+pub fn vendor_directory(config: &str) -> Option<String> {
     let table = manifest_table(config)?;
     let sources = table.get("source")?.as_table()?;
     let replacement = sources.get("crates-io")?.get("replace-with")?.as_str()?;
@@ -300,7 +300,7 @@ pub(crate) fn vendor_directory(config: &str) -> Option<String> {
 /// The features of a package built as `krate` asks (its requested features, and `default` unless
 /// turned off), expanded through the `[features]` of its manifest as cargo's feature resolver does
 /// ([`dependency_features`](crate::extract::dependency_features)); none of an unreadable manifest.
-pub(crate) fn enabled_features(manifest: &str, krate: &ExternalCrate) -> BTreeSet<String> {
+pub fn enabled_features(manifest: &str, krate: &ExternalCrate) -> BTreeSet<String> {
     let table = manifest_table(manifest).unwrap_or_default();
     crate::extract::dependency_features(&table, krate)
 }
@@ -308,7 +308,7 @@ pub(crate) fn enabled_features(manifest: &str, krate: &ExternalCrate) -> BTreeSe
 /// Reads files on disk by absolute path, remembering each file's blob id: the sources of a package
 /// version do not change, so a file is hashed once per check and its parse shared by every revision.
 #[derive(Debug, Default)]
-pub(crate) struct DiskFiles {
+pub struct DiskFiles {
     ids: RefCell<HashMap<String, Oid>>,
 }
 

@@ -18,7 +18,7 @@ mod registry;
 
 use cargo_home::cargo_home;
 use index::{Dir, WorkIndex};
-pub(crate) use registry::{CargoLocator, DiskFiles};
+pub use registry::{CargoLocator, DiskFiles};
 
 /// Why the source of a revision could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -79,7 +79,7 @@ pub enum SourceError {
 
 /// Checks that `pattern` is a glob git can match tags with: every `[` set closed by `]`, no `\` at the
 /// end. git matches an invalid glob against nothing, which would look like a repository without releases.
-pub(crate) fn check_tag_pattern(pattern: &str) -> Result<(), SourceError> {
+pub fn check_tag_pattern(pattern: &str) -> Result<(), SourceError> {
     let invalid = |problem: &str| SourceError::InvalidTagPattern {
         pattern: pattern.to_owned(),
         problem: problem.to_owned(),
@@ -133,14 +133,14 @@ pub struct Release {
 
 /// The version in a tag's name: what follows the first character run that is not a digit (`v1.2.3`,
 /// `sched-v1.2.3`).
-pub(crate) fn tag_version(tag: &str) -> Option<Version> {
+pub fn tag_version(tag: &str) -> Option<Version> {
     let start = tag.find(|c: char| c.is_ascii_digit())?;
     Version::parse(&tag[start..]).ok()
 }
 
 /// The working tree: files as they are on disk, uncommitted edits included.
 #[derive(Debug, Clone)]
-pub(crate) struct WorkTree {
+pub struct WorkTree {
     root: PathBuf,
     /// The repository's index, and the workspace's place below the top of its working tree.
     index: Option<(Rc<WorkIndex>, String)>,
@@ -148,7 +148,7 @@ pub(crate) struct WorkTree {
 
 impl WorkTree {
     /// Reads files under `root` (the workspace root); every file is read to learn its blob id.
-    pub(crate) fn new(root: impl Into<PathBuf>) -> Self {
+    pub fn new(root: impl Into<PathBuf>) -> Self {
         WorkTree {
             root: root.into(),
             index: None,
@@ -158,7 +158,7 @@ impl WorkTree {
     /// Reads files under `root` (the workspace root, in `repo`'s working tree): the blob ids of files
     /// unchanged since the index recorded them, and the tree ids of directories holding only such files,
     /// come from the index without reading them (see `index`).
-    pub(crate) fn with_index(root: impl Into<PathBuf>, repo: &Repo) -> Self {
+    pub fn with_index(root: impl Into<PathBuf>, repo: &Repo) -> Self {
         WorkTree {
             root: root.into(),
             index: repo.work_index().map(|index| (index, repo.prefix.clone())),
@@ -274,7 +274,7 @@ impl Repo {
     }
 
     /// Another handle on the repository, owned: for reading objects (by id) after this one's borrows end.
-    pub(crate) fn objects(&self) -> Option<Repository> {
+    pub fn objects(&self) -> Option<Repository> {
         Repository::open(self.repo.path()).ok()
     }
 
@@ -497,7 +497,7 @@ impl Repo {
     }
 
     /// A reader of the files of `commit`, by workspace-relative path.
-    pub(crate) fn at(&self, commit: &str) -> Result<GitRevision<'_>, SourceError> {
+    pub fn at(&self, commit: &str) -> Result<GitRevision<'_>, SourceError> {
         let oid = Oid::from_str(commit)?;
         let commit = self
             .repo
@@ -513,7 +513,7 @@ impl Repo {
 }
 
 /// The files of one commit, read from git objects.
-pub(crate) struct GitRevision<'r> {
+pub struct GitRevision<'r> {
     repo: &'r Repo,
     tree: git2::Tree<'r>,
 }
@@ -759,4 +759,4 @@ mod tests {
 }
 
 #[cfg(all(test, unix))]
-pub(crate) mod index_tests;
+pub mod index_tests;

@@ -12,7 +12,7 @@ use super::{Store, content_id, read_json, write_if_read_back};
 /// What the store keeps of one protocol's comparison: plain data that reads back as written, and
 /// names the protocol it compared (a kept file of another protocol is not taken). The driver's
 /// result type implements it; the store knows nothing else of it.
-pub(crate) trait Comparison: Serialize + serde::de::DeserializeOwned + PartialEq {
+pub trait Comparison: Serialize + serde::de::DeserializeOwned + PartialEq {
     /// The name of the protocol compared.
     fn protocol(&self) -> &str;
 }
@@ -20,7 +20,7 @@ pub(crate) trait Comparison: Serialize + serde::de::DeserializeOwned + PartialEq
 impl Store {
     /// The comparison of one protocol (named `name`) whose inputs are `reads`: from the store when an
     /// earlier check kept the comparison of the same inputs, else from `compare`, and then stored under
-    /// the [content id](content_id) of `reads`. `reads` must hold everything the comparison reads (the
+    /// the content id (`content_id`) of `reads`. `reads` must hold everything the comparison reads (the
     /// protocol's part in each model compared, the names of the releases): what is kept under its id is
     /// then right for every check that reads the same. A file that does not read back (damaged, or of
     /// another protocol) is compared again and rewritten; a comparison that would not read back as it is

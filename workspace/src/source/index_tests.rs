@@ -7,7 +7,7 @@ use super::{Repo, WorkTree};
 use crate::extract::{CrateRoot, DirId, FileReader, SourceCache, extract_cached};
 
 /// Runs `git ARGS` in `dir` with a fixed identity (the workspace tests use it too).
-pub(crate) fn git(dir: &Path, args: &[&str]) {
+pub fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")
         .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
         .args(args)
@@ -22,7 +22,7 @@ pub(crate) fn git(dir: &Path, args: &[&str]) {
 }
 
 /// Writes `text` at `path` under `dir`, creating its directories.
-pub(crate) fn write(dir: &Path, path: &str, text: &str) {
+pub fn write(dir: &Path, path: &str, text: &str) {
     let full = dir.join(path);
     std::fs::create_dir_all(full.parent().unwrap()).unwrap();
     std::fs::write(full, text).unwrap();

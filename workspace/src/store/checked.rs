@@ -62,7 +62,7 @@ pub(super) fn split_working(bytes: &[u8]) -> Option<(WorkingHead, &[u8])> {
 
 /// The working tree's stored model, named without reading it: what a check's key needs of it.
 #[derive(Debug, Clone)]
-pub(crate) struct WorkingSummary {
+pub struct WorkingSummary {
     /// The model's id.
     pub model: String,
     /// Its protocols.
@@ -73,14 +73,14 @@ pub(crate) struct WorkingSummary {
 /// part keeps, the part's id (which names the part's content) and its shape when known, and the
 /// extraction's notes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub(crate) struct ReleaseSummary {
+pub struct ReleaseSummary {
     protocols: Vec<StoredProtocol>,
     notes: Vec<ExtractNote>,
 }
 
 /// One protocol of a [`ReleaseSummary`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub(crate) struct StoredProtocol {
+pub struct StoredProtocol {
     /// Its declaration.
     pub decl: ProtocolDecl,
     /// Which messages its part keeps.

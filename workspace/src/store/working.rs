@@ -27,7 +27,7 @@ impl Hash for Defs<'_> {
 impl Store {
     /// The working tree's model: from the store when what its last extraction depended on `holds`
     /// (its files, dependencies, ...), else from `extract`, and then stored (one per crates and
-    /// options: the last one). The file is two lines (see [`checked::WorkingHead`]): what the model
+    /// options: the last one). The file is two lines (see `checked::WorkingHead`): what the model
     /// depended on, its id and its protocols, then the model, so that a check can tell whether the
     /// stored model holds, and which one it is, without reading the model.
     pub fn working<E>(

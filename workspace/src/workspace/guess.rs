@@ -25,7 +25,7 @@ pub(super) struct Guess {
 /// around the current directory), when the check is likely to be cold: unless a store of this build is
 /// already under the target directory the guess names (a warm check reads few files; `no_store`: there
 /// is none to use). `None` when nothing can be guessed.
-pub(crate) fn read_ahead(manifest_path: Option<&Path>, no_store: bool) -> Option<EarlyReadAhead> {
+pub fn read_ahead(manifest_path: Option<&Path>, no_store: bool) -> Option<EarlyReadAhead> {
     let guess = guess(&std::env::current_dir().ok()?, manifest_path)?;
     if !no_store && crate::store::exists_under(&target_dir(&guess.root)) {
         return None;

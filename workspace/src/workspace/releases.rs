@@ -3,14 +3,14 @@
 //! the caller's [`Progress`].
 
 use super::{Progress, WorkspaceError};
-use crate::outcome::{Baseline, BaselineChoice};
 use crate::source::{Release, Repo, SourceError};
+use crate::baseline::{Baseline, BaselineChoice};
 
 /// The tag glob when none is given.
 const DEFAULT_TAG_PATTERN: &str = "v*";
 
 /// `pattern`, or `v*` when it is empty.
-pub(crate) fn tag_pattern(pattern: &str) -> &str {
+pub fn tag_pattern(pattern: &str) -> &str {
     if pattern.is_empty() {
         DEFAULT_TAG_PATTERN
     } else {
@@ -20,25 +20,25 @@ pub(crate) fn tag_pattern(pattern: &str) -> &str {
 
 /// What the user asked of the baseline.
 #[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct BaselineRequest<'a> {
+pub struct BaselineRequest<'a> {
     /// The revision named with `--against`, if any.
-    pub(crate) against: Option<&'a str>,
+    pub against: Option<&'a str>,
     /// The release tag glob (`v*` when empty).
-    pub(crate) tag_pattern: &'a str,
+    pub tag_pattern: &'a str,
     /// Compare with the baseline alone, not with the older releases (`--baseline-only`).
-    pub(crate) baseline_only: bool,
+    pub baseline_only: bool,
     /// No release yet: compare with nothing (`--first-release`).
-    pub(crate) first_release: bool,
+    pub first_release: bool,
 }
 
 /// The releases a check reads: the baseline it compares against, and the older releases (oldest first)
 /// whose peers may still talk to the working tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct CheckedReleases {
+pub struct CheckedReleases {
     /// The revision the check compares against.
-    pub(crate) baseline: Baseline,
+    pub baseline: Baseline,
     /// The release tags before the baseline (ancestors of its commit), oldest first.
-    pub(crate) older: Vec<Release>,
+    pub older: Vec<Release>,
 }
 
 impl CheckedReleases {
@@ -47,7 +47,7 @@ impl CheckedReleases {
     /// and the release tags before it. Tags that match the pattern but hold no version are named to
     /// `progress`. A shallow clone whose history stops at or before the baseline is an error unless
     /// `request.baseline_only`: the older releases it lacks would go unchecked without a word.
-    pub(crate) fn select(
+    pub fn select(
         repo: &Repo,
         request: &BaselineRequest<'_>,
         progress: &mut dyn Progress,
@@ -163,7 +163,7 @@ impl CheckedReleases {
 
     /// The commit of the revision named `rev` (the baseline's name or an older release's tag): where the
     /// files of findings against it are read.
-    pub(crate) fn commit_of(&self, rev: &str) -> Option<&str> {
+    pub fn commit_of(&self, rev: &str) -> Option<&str> {
         self.older
             .iter()
             .rev()
@@ -175,7 +175,7 @@ impl CheckedReleases {
 
 /// The last `count` release tags matching `tag_pattern` that are ancestors of HEAD, oldest first. Tags
 /// that match the pattern but hold no version are named to `progress`.
-pub(crate) fn last_releases(
+pub fn last_releases(
     repo: &Repo,
     tag_pattern: &str,
     count: usize,

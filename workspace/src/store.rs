@@ -85,7 +85,7 @@ const BUILD_ID: &str = env!("WIRECHECK_BUILD_ID");
 
 /// Release models and comparisons on disk (see the module documentation).
 #[derive(Debug)]
-pub(crate) struct Store {
+pub struct Store {
     /// `None`: not kept on disk (every release is extracted).
     dir: Option<PathBuf>,
     /// Which crates are read, as part of every release's file name.
@@ -103,7 +103,7 @@ pub(crate) struct Store {
 
 /// One protocol of a release, as a comparison reads it.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Part {
+pub struct Part {
     /// The protocol's name.
     pub name: String,
     /// The protocol's declaration, kept messages and the types they reach.
@@ -176,7 +176,7 @@ struct Found {
 /// version and `min_compatible` there, whatever the shape of its part), and the parts of the protocols
 /// the caller has not compared in the same shape yet.
 #[derive(Debug, Clone)]
-pub(crate) struct ReleaseParts {
+pub struct ReleaseParts {
     /// Every protocol the release declares.
     pub protocols: Vec<ProtocolDecl>,
     /// The parts asked for.
@@ -184,7 +184,7 @@ pub(crate) struct ReleaseParts {
 }
 
 /// Which parts a caller has not compared yet, by protocol name and [shape](Part::shape).
-pub(crate) type Unseen<'a> = &'a dyn Fn(&str, &str) -> bool;
+pub type Unseen<'a> = &'a dyn Fn(&str, &str) -> bool;
 
 /// What an older release is extracted for: the messages kept of each protocol, and which parts the
 /// caller has not compared yet.
@@ -192,7 +192,7 @@ type Filter<'a> = (&'a dyn Fn(&ProtocolDecl) -> Keep, Unseen<'a>);
 
 /// Whether what an extraction depended on outside its key (recorded by the caller as JSON, `null` for
 /// nothing) still holds: a stored model whose inputs do not is extracted again.
-pub(crate) type Holds<'a> = &'a dyn Fn(&serde_json::Value) -> bool;
+pub type Holds<'a> = &'a dyn Fn(&serde_json::Value) -> bool;
 
 /// A release's file in the store.
 #[derive(Debug, Serialize, Deserialize)]
@@ -260,7 +260,7 @@ struct PartIn {
 
 /// Whether a store of this build is under `target_dir` (a workspace's target directory): a check there
 /// may find what it needs kept.
-pub(crate) fn exists_under(target_dir: &Path) -> bool {
+pub fn exists_under(target_dir: &Path) -> bool {
     stores_under(target_dir).join(BUILD_ID).is_dir()
 }
 
@@ -272,7 +272,7 @@ fn stores_under(target_dir: &Path) -> PathBuf {
 impl Store {
     /// The store under `target_dir` (a workspace's target directory) for these crates of the workspace
     /// at `prefix` in its repository (two workspaces of one repository may share a target directory).
-    #[cfg(test)]
+    #[doc(hidden)] // for tests, of this crate and of the driver
     pub fn open(target_dir: &Path, prefix: &str, crates: &[CrateRoot]) -> Store {
         Store::open_with(target_dir, prefix, crates, "")
     }
@@ -327,14 +327,14 @@ impl Store {
     }
 
     /// Where this store keeps its files (`None` when disabled).
-    #[cfg(test)]
+    #[doc(hidden)] // for tests, of this crate and of the driver
     pub fn dir(&self) -> Option<&Path> {
         self.dir.as_deref()
     }
 
     /// The whole model of the release at `commit`: from the store when it holds it, else from
     /// `extract` (a full extraction), and then stored.
-    #[cfg(test)]
+    #[doc(hidden)] // for tests, of this crate and of the driver
     pub fn whole<E>(
         &self,
         commit: &str,
@@ -413,7 +413,7 @@ impl Store {
     /// The parts of the release at `commit` that `unseen(name, shape)` accepts (the others are not even
     /// read), each keeping the messages `keep` asks for: from the store when it holds them, else from
     /// `extract` (which must extract with the same `keep`), and then stored.
-    #[cfg(test)]
+    #[doc(hidden)] // for tests, of this crate and of the driver
     pub fn parts<E>(
         &self,
         commit: &str,
@@ -737,7 +737,7 @@ mod tests;
 mod unreadable;
 mod working;
 
-pub(crate) use checked::{ReleaseSummary, StoredProtocol, WorkingSummary};
-pub(crate) use compared::Comparison;
+pub use checked::{ReleaseSummary, StoredProtocol, WorkingSummary};
+pub use compared::Comparison;
 use files::{read_json, write_atomically, write_atomically_with, write_if_read_back, write_json};
 use shape::{part_shape, shape_of};

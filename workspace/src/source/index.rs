@@ -43,7 +43,7 @@ struct Entry {
 
 /// What the working tree knows of a directory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Dir {
+pub enum Dir {
     /// It is not known (a file not in the index or changed, a symlink, a submodule, ...).
     Unknown,
     /// No file is below it (or it does not exist): git has no tree for it.
@@ -54,7 +54,7 @@ pub(crate) enum Dir {
 
 /// The index of a repository with a working tree, read once, and the answers given so far (each file and
 /// directory is looked at once per run, so one run sees one state of the working tree).
-pub(crate) struct WorkIndex {
+pub struct WorkIndex {
     /// The top of the working tree.
     top: PathBuf,
     /// By path from the top, `/`-separated.
@@ -85,7 +85,7 @@ impl std::fmt::Debug for WorkIndex {
 impl WorkIndex {
     /// The index of `repo`, when it has a working tree and an index git2 can read, and when its
     /// content is not converted (`core.autocrlf`); `None` otherwise (every file is then read).
-    pub(crate) fn open(repo: &Repository) -> Option<WorkIndex> {
+    pub fn open(repo: &Repository) -> Option<WorkIndex> {
         if repo.is_bare() {
             return None;
         }
@@ -165,7 +165,7 @@ impl WorkIndex {
 
     /// The blob id of the file at `path` (from the top of the working tree), when it matches its index
     /// entry; `None`: unknown (read the file).
-    pub(crate) fn blob_id(&self, path: &str) -> Option<Oid> {
+    pub fn blob_id(&self, path: &str) -> Option<Oid> {
         if let Some(&known) = self.files.borrow().get(path) {
             return known;
         }
@@ -219,7 +219,7 @@ impl WorkIndex {
     }
 
     /// What is known of the directory at `path` (from the top of the working tree, `""` for the top).
-    pub(crate) fn dir(&self, path: &str) -> Dir {
+    pub fn dir(&self, path: &str) -> Dir {
         if let Some(&known) = self.dirs.borrow().get(path) {
             return known;
         }
@@ -341,7 +341,7 @@ impl WorkIndex {
     /// `assume-unchanged`), `None` when only git can tell (an entry it leaves to
     /// git, a path git may filter, something else than a file, a file whose stat data changed but not
     /// its content: its mode may have).
-    pub(crate) fn matches_tree(&self, dir: &str, head: Option<Oid>) -> Option<bool> {
+    pub fn matches_tree(&self, dir: &str, head: Option<Oid>) -> Option<bool> {
         let under = |path: &str| {
             dir.is_empty()
                 || path

@@ -16,7 +16,7 @@ use crate::store::{ReleaseParts, ReleaseSummary, Store, Unseen, WorkingSummary};
 /// between them are read and parsed once (one [`SourceCache`]); what is extracted at a release is kept
 /// in the [store](crate::store) for the next run; each commit's tree is opened once, for extraction and
 /// for the source text the reports show.
-pub(crate) struct History<'w> {
+pub struct History<'w> {
     workspace: &'w Workspace,
     repo: &'w Repo,
     store: Store,
@@ -29,7 +29,7 @@ pub(crate) struct History<'w> {
 impl<'w> History<'w> {
     /// The history of `workspace` in `repo`; with `no_store`, every release is extracted again and
     /// nothing is kept on disk.
-    pub(crate) fn new(workspace: &'w Workspace, repo: &'w Repo, no_store: bool) -> Self {
+    pub fn new(workspace: &'w Workspace, repo: &'w Repo, no_store: bool) -> Self {
         let store = if no_store {
             Store::disabled()
         } else {
@@ -52,45 +52,45 @@ impl<'w> History<'w> {
 
     /// Offers the working tree's extraction a read-ahead started before the crates were known (see
     /// [`SourceCache::offer_read_ahead`]).
-    pub(crate) fn offer_read_ahead(&self, early: EarlyReadAhead) {
+    pub fn offer_read_ahead(&self, early: EarlyReadAhead) {
         self.cache.offer_read_ahead(early);
     }
 
     /// Leaves what the source cache holds to the operating system (see `SourceCache::leave_to_exit`).
-    pub(crate) fn leave_to_exit(&self) {
+    pub fn leave_to_exit(&self) {
         self.cache.leave_to_exit();
     }
 
     /// What the source cache did so far.
     #[cfg(test)]
-    pub(crate) fn cache_stats(&self) -> crate::extract::CacheStats {
+    pub fn cache_stats(&self) -> crate::extract::CacheStats {
         self.cache.stats()
     }
 
-    /// The store this run reads and writes (disabled with `--no-cache`).
     /// Whether the extractions of this check keep what they lower for the next revisions to reuse
     /// (see [`SourceCache::keep_lowered`]): not when the working tree is the only one extracted.
-    pub(crate) fn keep_lowered(&self, keep: bool) {
+    pub fn keep_lowered(&self, keep: bool) {
         self.cache.keep_lowered(keep);
     }
 
-    pub(crate) fn store(&self) -> &Store {
+    /// The store this run reads and writes (disabled with `--no-cache`).
+    pub fn store(&self) -> &Store {
         &self.store
     }
 
     /// The workspace read.
-    pub(crate) fn workspace(&self) -> &'w Workspace {
+    pub fn workspace(&self) -> &'w Workspace {
         self.workspace
     }
 
     /// The workspace's repository.
-    pub(crate) fn repo(&self) -> &'w Repo {
+    pub fn repo(&self) -> &'w Repo {
         self.repo
     }
 
     /// The working tree's model: from the store when nothing it depended on changed (see
-    /// [`Inputs`]), else extracted, recording what it depends on.
-    pub(crate) fn current(&self) -> Result<Arc<Snapshot>, WorkspaceError> {
+    /// `Inputs`), else extracted, recording what it depends on.
+    pub fn current(&self) -> Result<Arc<Snapshot>, WorkspaceError> {
         self.store.working(&|recorded| self.holds(recorded), || {
             let known = self.know_scans();
             self.know_lowering();
@@ -140,13 +140,13 @@ impl<'w> History<'w> {
 
     /// The working tree's model as the store holds it, named without reading it, when nothing it
     /// depended on changed (what [`History::current`] would then read).
-    pub(crate) fn current_summary(&self) -> Option<WorkingSummary> {
+    pub fn current_summary(&self) -> Option<WorkingSummary> {
         self.store.working_summary(&|recorded| self.holds(recorded))
     }
 
     /// The release at `commit` as the store holds it, without reading its parts, when
     /// [`History::release`] (`keep`: `None`) or [`History::release_parts`] would read it from there.
-    pub(crate) fn release_summary(
+    pub fn release_summary(
         &self,
         commit: &str,
         keep: Option<&dyn Fn(&ProtocolDecl) -> Keep>,
@@ -162,7 +162,7 @@ impl<'w> History<'w> {
     }
 
     /// The whole model of the release at `commit` (named `rev`): from the store, else extracted.
-    pub(crate) fn release(&self, commit: &str, rev: &str) -> Result<Arc<Snapshot>, WorkspaceError> {
+    pub fn release(&self, commit: &str, rev: &str) -> Result<Arc<Snapshot>, WorkspaceError> {
         let holds = |recorded: &serde_json::Value| self.holds(recorded);
         self.store.whole_with(commit, &holds, || {
             let tree = self.tree(commit)?;
@@ -179,7 +179,7 @@ impl<'w> History<'w> {
     /// the store, else extracted with `keep`.
     /// `filter` names `keep` (it must determine it): a release whose extraction with that filter failed
     /// at an earlier check fails again at once, with the same error (see [`History::release_unreadable`]).
-    pub(crate) fn release_parts(
+    pub fn release_parts(
         &self,
         commit: &str,
         rev: &str,
@@ -206,7 +206,7 @@ impl<'w> History<'w> {
 
     /// The error an earlier check met extracting the release at `commit` with the filter `filter` (see
     /// [`History::release_parts`]), when what that extraction depended on still holds.
-    pub(crate) fn release_unreadable(
+    pub fn release_unreadable(
         &self,
         commit: &str,
         filter: &str,
@@ -216,12 +216,12 @@ impl<'w> History<'w> {
     }
 
     /// The bytes of the working tree's file at `path` (relative to the workspace root), if it can be read.
-    pub(crate) fn working_file(&self, path: &str) -> Option<Vec<u8>> {
+    pub fn working_file(&self, path: &str) -> Option<Vec<u8>> {
         self.work_tree.read(path).ok().flatten()
     }
 
     /// The bytes of the file at `path` (relative to the workspace root) in `commit`, if it has one.
-    pub(crate) fn file_at(&self, commit: &str, path: &str) -> Option<Vec<u8>> {
+    pub fn file_at(&self, commit: &str, path: &str) -> Option<Vec<u8>> {
         self.tree(commit).ok()?.read(path).ok().flatten()
     }
 
@@ -245,7 +245,7 @@ fn inputs_json(recorder: &Recorder) -> serde_json::Value {
 
 /// Reads each of `releases` (in order) with `read`, telling `progress`. A release that `read` fails on is
 /// left out of the result, and `progress` is told why: the others still make a result.
-pub(crate) fn read_releases<'r, T>(
+pub fn read_releases<'r, T>(
     releases: &'r [Release],
     progress: &mut dyn Progress,
     mut read: impl FnMut(&Release) -> Result<T, WorkspaceError>,

@@ -25,7 +25,7 @@ use crate::source::DiskFiles;
 
 /// What one extraction depended on (see the module documentation).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub(crate) struct Inputs {
+pub struct Inputs {
     /// Working-tree files by workspace-relative path: blob id, or `None` when absent.
     files: BTreeMap<String, Option<String>>,
     /// Working-tree directories by workspace-relative path: tree id, or `None` when missing.
@@ -103,7 +103,7 @@ fn file_id(reader: &dyn FileReader, path: &str) -> Result<Option<String>, ()> {
 
 impl Inputs {
     /// The blob ids of the working-tree files recorded.
-    pub(crate) fn blob_ids(&self) -> impl Iterator<Item = Oid> + '_ {
+    pub fn blob_ids(&self) -> impl Iterator<Item = Oid> + '_ {
         self.files
             .values()
             .filter_map(|id| Oid::from_str(id.as_deref()?).ok())
@@ -111,7 +111,7 @@ impl Inputs {
 
     /// Whether every input recorded is still the same: the working tree's files and directories read
     /// through `work_tree`, the dependencies located again with `locator`.
-    pub(crate) fn hold(&self, work_tree: &dyn FileReader, locator: &dyn Locate) -> bool {
+    pub fn hold(&self, work_tree: &dyn FileReader, locator: &dyn Locate) -> bool {
         let disk = DiskFiles::default();
         self.dirs.iter().all(|(path, id)| {
             let now = match work_tree.dir_id(path) {
@@ -137,25 +137,25 @@ impl Inputs {
 
 /// Records [`Inputs`] while an extraction runs; cheap to clone (the clones record into the same).
 #[derive(Debug, Clone, Default)]
-pub(crate) struct Recorder {
+pub struct Recorder {
     inputs: Rc<RefCell<Inputs>>,
 }
 
 impl Recorder {
     /// What was recorded.
-    pub(crate) fn inputs(&self) -> Inputs {
+    pub fn inputs(&self) -> Inputs {
         self.inputs.borrow().clone()
     }
 
     /// Records the working-tree file at `path` as `reader` (the working tree) has it now.
-    pub(crate) fn record_file(&self, reader: &dyn FileReader, path: &str) {
+    pub fn record_file(&self, reader: &dyn FileReader, path: &str) {
         // A file that cannot be read is recorded as one no later state matches.
         let id = file_id(reader, path).unwrap_or_else(|()| Some(String::new()));
         self.inputs.borrow_mut().files.insert(path.to_owned(), id);
     }
 
     /// `reader` (the working tree), recording every file and directory an extraction asks it for.
-    pub(crate) fn work_tree<'r>(&self, reader: &'r dyn FileReader) -> impl FileReader + 'r {
+    pub fn work_tree<'r>(&self, reader: &'r dyn FileReader) -> impl FileReader + 'r {
         Recording {
             reader,
             recorder: self.clone(),
@@ -164,7 +164,7 @@ impl Recorder {
 
     /// `locator`, recording every dependency it locates, and the files read of those outside the
     /// workspace on disk.
-    pub(crate) fn locator(&self, locator: Rc<dyn Locate>) -> Rc<dyn Locate> {
+    pub fn locator(&self, locator: Rc<dyn Locate>) -> Rc<dyn Locate> {
         Rc::new(RecordingLocate {
             locator,
             recorder: self.clone(),

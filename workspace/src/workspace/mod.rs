@@ -29,10 +29,10 @@ use crate::model::{MessageDecl, ProtocolDecl, Snapshot};
 use crate::source::{CargoLocator, Repo, SourceError, WorkTree};
 use recorded::Recorder;
 
-pub(crate) use guess::read_ahead as start_read_ahead;
-pub(crate) use history::{History, read_releases};
+pub use guess::read_ahead as start_read_ahead;
+pub use history::{History, read_releases};
 pub use progress::{NoProgress, Progress};
-pub(crate) use releases::{BaselineRequest, CheckedReleases, last_releases, tag_pattern};
+pub use releases::{BaselineRequest, CheckedReleases, last_releases, tag_pattern};
 
 /// Why the workspace, or the model of one of its revisions, could not be read. Every variant says what to
 /// do next.
@@ -174,31 +174,31 @@ fn shallow_older_message(baseline: &str, unread: &[String]) -> String {
 
 /// A package named with `-p`, with the names of its library and binary crates.
 #[derive(Debug, Clone)]
-pub(crate) struct NamedPackage {
+pub struct NamedPackage {
     /// The package's name.
-    pub(crate) name: String,
+    pub name: String,
     /// Its crates' names (`-` as `_`), the first segment of the paths of what they declare.
-    pub(crate) crate_names: Vec<String>,
+    pub crate_names: Vec<String>,
 }
 
 /// A cargo workspace: its root and the crates whose protocols are read.
 #[derive(Debug, Clone)]
-pub(crate) struct Workspace {
+pub struct Workspace {
     /// The workspace root directory.
-    pub(crate) root: PathBuf,
+    pub root: PathBuf,
     /// The library and binary crates of every member, by root file relative to the workspace root,
     /// sorted by that file: every one is read, with `-p` too, since a protocol's messages may live in
     /// any of them ([`Workspace::selected_protocols`]).
-    pub(crate) crates: Vec<CrateRoot>,
+    pub crates: Vec<CrateRoot>,
     /// Cargo's target directory, where the [store](crate::store) lives.
-    pub(crate) target_dir: PathBuf,
+    pub target_dir: PathBuf,
     /// The packages named with `-p` (none: every member).
-    pub(crate) named_packages: Vec<NamedPackage>,
+    pub named_packages: Vec<NamedPackage>,
     /// Every member's features (cargo's: the implicit feature of an optional dependency included), by
     /// package name.
-    pub(crate) features: BTreeMap<String, BTreeSet<String>>,
+    pub features: BTreeMap<String, BTreeSet<String>>,
     /// Finds the sources of dependencies, for every revision a run reads.
-    pub(crate) locator: Rc<CargoLocator>,
+    pub locator: Rc<CargoLocator>,
     /// The lock files parsed so far.
     locks: Rc<dependencies::LockCache>,
     /// For a published package that ships no `Cargo.lock` (a registry baseline): the lock cargo
@@ -207,14 +207,14 @@ pub(crate) struct Workspace {
     published_lock: Option<(String, String, String)>,
     /// The build checked (features) and the shapes `wirecheck.toml` declares: every revision is
     /// extracted with them.
-    pub(crate) options: ExtractOptions,
+    pub options: ExtractOptions,
 }
 
 impl Workspace {
     /// Reads the workspace members and their crate roots with `cargo metadata` (the workspace of
     /// `manifest_path`, else the one around the current directory), and the `packages` named with `-p`
     /// (each must be a member).
-    pub(crate) fn load(
+    pub fn load(
         manifest_path: Option<&Path>,
         packages: &[String],
     ) -> Result<Workspace, WorkspaceError> {
@@ -293,13 +293,13 @@ impl Workspace {
 
     /// Finds its dependencies where cargo, configured by the workspace at `config_root` (its
     /// `.cargo/config.toml`: cargo ran there), put them: for a published package unpacked by cargo.
-    pub(crate) fn fetched_as_configured_at(&mut self, config_root: &Path) {
+    pub fn fetched_as_configured_at(&mut self, config_root: &Path) {
         self.locator = Rc::new(CargoLocator::configured_at(&self.root, config_root));
     }
 
     /// Reads the dependencies of this published package, which ships no `Cargo.lock`, at the versions
     /// of `lock`, the lock cargo resolved for a probe depending on it as `package` `version`.
-    pub(crate) fn with_resolved_lock(&mut self, lock: String, package: &str, version: &str) {
+    pub fn with_resolved_lock(&mut self, lock: String, package: &str, version: &str) {
         self.published_lock = Some((lock, package.to_owned(), version.to_owned()));
     }
 
@@ -308,7 +308,7 @@ impl Workspace {
     /// whole, wherever its messages live); `None` without `-p` (every protocol). `protocols` are the
     /// working tree's and the baseline's, `messages` the working tree's. An error names the first
     /// package that selects nothing: checking it would check nothing.
-    pub(crate) fn selected_protocols(
+    pub fn selected_protocols(
         &self,
         protocols: &[&ProtocolDecl],
         messages: &[&MessageDecl],
@@ -340,7 +340,7 @@ impl Workspace {
 
     /// An error for the first feature of `request` that cargo would refuse: a plain name no member has,
     /// `package/name` of a member without that feature, or of a package that is not a member.
-    pub(crate) fn check_features(&self, request: &FeatureRequest) -> Result<(), WorkspaceError> {
+    pub fn check_features(&self, request: &FeatureRequest) -> Result<(), WorkspaceError> {
         let list = |features: &BTreeSet<String>| match features.is_empty() {
             true => "none".to_owned(),
             false => features.iter().cloned().collect::<Vec<_>>().join(", "),
@@ -386,7 +386,7 @@ impl Workspace {
     /// [`Workspace::selected_protocols`] of a run that reads `snapshot` (the working tree's, or a
     /// release's), with the protocols and messages of the other protocols dropped from it: the
     /// protocols `-p` selects, whole.
-    pub(crate) fn keep_selected(&self, snapshot: &mut Snapshot) -> Result<(), WorkspaceError> {
+    pub fn keep_selected(&self, snapshot: &mut Snapshot) -> Result<(), WorkspaceError> {
         let protocols: Vec<&ProtocolDecl> = snapshot.protocols.iter().collect();
         let messages: Vec<&MessageDecl> = snapshot.messages.iter().collect();
         if let Some(selected) = self.selected_protocols(&protocols, &messages)? {
@@ -396,17 +396,17 @@ impl Workspace {
     }
 
     /// Opens the git repository that holds the workspace.
-    pub(crate) fn repository(&self) -> Result<Repo, WorkspaceError> {
+    pub fn repository(&self) -> Result<Repo, WorkspaceError> {
         Ok(Repo::discover(&self.root)?)
     }
 
     /// Extracts the working tree's model.
-    pub(crate) fn current_snapshot(&self) -> Result<Snapshot, WorkspaceError> {
+    pub fn current_snapshot(&self) -> Result<Snapshot, WorkspaceError> {
         self.extract_current(&SourceCache::new())
     }
 
     /// Extracts the model at `commit` (which the user named `rev`), from git objects.
-    pub(crate) fn revision_snapshot(
+    pub fn revision_snapshot(
         &self,
         repo: &Repo,
         commit: &str,
@@ -492,13 +492,13 @@ impl Workspace {
 const PUBLISHED_LOCK: &str = "the published package has no Cargo.lock: its dependencies are taken at the versions cargo resolves for its users (the newest each requirement allows)";
 
 /// Drops from `snapshot` every protocol not in `selected`, with its messages.
-pub(crate) fn retain_protocols(snapshot: &mut Snapshot, selected: &BTreeSet<String>) {
+pub fn retain_protocols(snapshot: &mut Snapshot, selected: &BTreeSet<String>) {
     snapshot.protocols.retain(|p| selected.contains(&p.name));
     snapshot.messages.retain(|m| selected.contains(&m.protocol));
 }
 
 /// The error of reading the model of the revision `rev`.
-pub(crate) fn revision_error(rev: &str, error: ExtractError) -> WorkspaceError {
+pub fn revision_error(rev: &str, error: ExtractError) -> WorkspaceError {
     WorkspaceError::Revision {
         rev: rev.to_owned(),
         error: Box::new(error),
