@@ -66,13 +66,13 @@ pub mod cli;
 pub use wirecheck_compat::compat;
 #[cfg(feature = "checker")]
 #[doc(hidden)]
-pub mod config;
-#[cfg(feature = "checker")]
-#[doc(hidden)]
 pub use wirecheck_extract::extract;
 #[cfg(feature = "checker")]
 #[doc(hidden)]
 pub use wirecheck_model::findings;
+#[cfg(feature = "checker")]
+#[doc(hidden)]
+pub use wirecheck_report::config;
 #[cfg(feature = "checker")]
 #[doc(hidden)]
 pub mod fixtures;
@@ -84,16 +84,16 @@ pub mod matrix;
 pub use wirecheck_model::model;
 #[cfg(feature = "checker")]
 #[doc(hidden)]
-pub mod outcome;
+pub use wirecheck_report::outcome;
 #[cfg(feature = "checker")]
 #[doc(hidden)]
-pub mod policy;
+pub use wirecheck_report::policy;
 #[cfg(feature = "checker")]
 #[doc(hidden)]
 pub mod registry;
 #[cfg(feature = "checker")]
 #[doc(hidden)]
-pub mod report;
+pub use wirecheck_report::report;
 #[cfg(feature = "checker")]
 #[doc(hidden)]
 pub mod rules;

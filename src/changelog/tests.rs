@@ -1,5 +1,6 @@
 use super::*;
 use crate::extract::snapshot_from_sources;
+use semver::Version;
 
 /// A protocol `svc` at `version` under `upgrade`, whose request `Run` has the fields `request_fields`
 /// (a response `Done` has `id`); with `extra`, a second protocol `other` too.

@@ -4,12 +4,13 @@
 
 use std::collections::BTreeSet;
 
+use super::changes::ProtocolChanges;
 use super::window::{self, WindowBuilder};
 use crate::compat::{self, Scope};
 use crate::extract::Keep;
 use crate::findings::{Direction, Finding, Level, Side};
 use crate::model::{ExtractNote, Location, ModelView, PartOf, ProtocolDecl, Snapshot};
-use crate::outcome::{Baseline, ProtocolChanges};
+use crate::outcome::Baseline;
 use crate::policy::WindowBreak;
 use crate::rules::RuleId;
 use crate::store::{Part, ReleaseParts, ReleaseSummary, Store, StoredProtocol};

@@ -4,10 +4,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::changes::ProtocolChanges;
 use super::compare;
 use crate::extract::ExtractError;
 use crate::model::ProtocolDecl;
-use crate::outcome::{BaselineChoice, ProtocolChanges};
+use crate::outcome::BaselineChoice;
 use crate::source::Release;
 use crate::store::ReleaseSummary;
 use crate::workspace::{CheckedReleases, History};

@@ -16,6 +16,7 @@
 //!    renderers of `report` read nothing but the [`Report`].
 
 mod baseline;
+mod changes;
 mod compare;
 mod kept;
 mod named;

@@ -9,11 +9,11 @@
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
+use super::changes::ProtocolChanges;
 use super::compare::{self, Key, PartRef, Reads, stored_id};
 use super::kept::{Compared, Declared, Stored};
 use crate::extract::Keep;
 use crate::model::Snapshot;
-use crate::outcome::ProtocolChanges;
 use crate::store::{Part, Store, StoredProtocol};
 use crate::workspace::{CheckedReleases, History};
 

@@ -7,11 +7,12 @@ use std::cell::OnceCell;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
+use super::changes::ProtocolChanges;
 use super::compare::{self, OlderRelease};
 use super::kept::{self, Compared};
 use super::named;
 use crate::model::{ProtocolDecl, Snapshot};
-use crate::outcome::{BaselineChoice, ProtocolChanges};
+use crate::outcome::BaselineChoice;
 use crate::source::Release;
 use crate::store::ReleaseParts;
 use crate::workspace::{

@@ -4,10 +4,11 @@
 use std::collections::BTreeSet;
 
 use super::baseline::SnapshotSide;
+use super::changes::ProtocolChanges;
 use super::compare::{self, OlderRelease};
 use super::kept::Compared;
 use crate::model::Snapshot;
-use crate::outcome::{Baseline, BaselineChoice, ProtocolChanges};
+use crate::outcome::{Baseline, BaselineChoice};
 use crate::snapshot::{ProtocolSnapshots, SnapshotBaseline};
 use crate::workspace::{History, Workspace, WorkspaceError};
 

@@ -1,12 +1,11 @@
 //! The verdict step of a check: the `[[allow]]` entries of `wirecheck.toml` applied to the findings,
 //! then each protocol's verdict on them, computed once ([`crate::policy`]), into the report.
 
+use super::changes::ProtocolChanges;
 use super::kept::Compared;
 use super::skipped;
 use crate::config::{AllowNote, Config};
-use crate::outcome::{
-    Baseline, ProtocolChanges, ProtocolReport, Report, SkippedRelease, skipped_statements,
-};
+use crate::outcome::{Baseline, ProtocolReport, Report, SkippedRelease, skipped_statements};
 use crate::policy::Allows;
 use crate::workspace::CheckedReleases;
 

@@ -165,12 +165,13 @@ pub fn rule_ids() -> BTreeSet<String> {
 /// The source directories of the library: `wirecheck`'s and those of the stages split into crates of
 /// their own (the model, extraction, the compatibility engine), whose modules keep the names `wirecheck` gives them
 /// (`wirecheck::compat` is `wirecheck_compat::compat`).
-pub const LIBRARY_SOURCES: [&str; 5] = [
+pub const LIBRARY_SOURCES: [&str; 6] = [
     "src",
     "model/src",
     "extract/src",
     "compat/src",
     "workspace/src",
+    "report/src",
 ];
 
 /// Every `.rs` file under the [`LIBRARY_SOURCES`] of `root`, sorted by path.

@@ -3,8 +3,8 @@
 //! the caller's [`Progress`].
 
 use super::{Progress, WorkspaceError};
-use crate::source::{Release, Repo, SourceError};
 use crate::baseline::{Baseline, BaselineChoice};
+use crate::source::{Release, Repo, SourceError};
 
 /// The tag glob when none is given.
 const DEFAULT_TAG_PATTERN: &str = "v*";

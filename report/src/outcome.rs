@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 
 use semver::Version;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::config::AllowNote;
 use crate::findings::{Finding, Level, Side};
@@ -14,7 +14,7 @@ use crate::rules::RuleId;
 
 /// What a check compared against, defined with the model so that the workspace, which chooses it,
 /// and the reports read one type.
-pub use wirecheck_model::baseline::{Baseline, BaselineChoice, SnapshotUse};
+pub use crate::baseline::{Baseline, BaselineChoice, SnapshotUse};
 
 /// One protocol's verdict.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -58,7 +58,7 @@ impl ProtocolReport {
 
     /// Computes the verdict again from the findings, after some of them were allowed: the window's
     /// findings too, which follow from the breaks that still count.
-    pub(crate) fn judge_again(&mut self) {
+    pub fn judge_again(&mut self) {
         self.findings
             .retain(|f| f.rule != RuleId::MinCompatibleSpansBreak);
         if let Some(window) = &self.window {
@@ -73,48 +73,6 @@ impl ProtocolReport {
         self.required_bump = requirement.bump;
         self.required_version = requirement.version;
         self.ok = requirement.met;
-    }
-}
-
-/// One protocol's findings before its verdict: what the comparison gives and the policy judges. The
-/// [store](crate::store) keeps it (as JSON) so that an unchanged protocol is not compared again.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct ProtocolChanges {
-    /// The protocol's name.
-    pub(crate) name: String,
-    /// Its version at the baseline (`None` when new since then).
-    pub(crate) old_version: Option<Version>,
-    /// Its version in the working tree (`None` when removed).
-    pub(crate) new_version: Option<Version>,
-    /// Every finding, counted or not.
-    pub(crate) findings: Vec<Finding>,
-    /// The working tree's window, as compared (`None` when the protocol was removed).
-    pub(crate) window: Option<Window>,
-}
-
-impl crate::store::Comparison for ProtocolChanges {
-    fn protocol(&self) -> &str {
-        &self.name
-    }
-}
-
-impl ProtocolChanges {
-    /// The verdict on these changes: the findings of a window that reaches a release it breaks
-    /// ([`policy::window_findings`]), the bump the counted findings require and whether the declared
-    /// version meets it (and the window holds).
-    pub(crate) fn judge(self) -> ProtocolReport {
-        let mut report = ProtocolReport {
-            name: self.name,
-            old_version: self.old_version,
-            new_version: self.new_version,
-            required_bump: Level::None,
-            required_version: None,
-            ok: false,
-            findings: crate::findings::by_cause(self.findings),
-            window: self.window,
-        };
-        report.judge_again();
-        report
     }
 }
 
@@ -218,64 +176,4 @@ pub fn skipped_statements(skipped: &[SkippedRelease]) -> Vec<String> {
         ));
     }
     statements
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::policy::{LeftOut, WindowBreak, WindowRelease};
-
-    fn model(field: &str) -> crate::model::Snapshot {
-        let lib = format!(
-            "use serde::{{Deserialize, Serialize}};\nuse wirecheck::{{Message, Protocol}};\n\
-             #[derive(Protocol)]\n#[wire(name = \"jobs\", version = \"1.2.0\", min_compatible = \"1.0.0\")]\npub struct Jobs;\n\
-             #[derive(Serialize, Deserialize, Message)]\n#[wire(protocol = Jobs, topic = \"jobs.event\", kind = \"record\")]\n\
-             pub struct Event {{ pub note: {field} }}\n"
-        );
-        crate::extract::snapshot_from_sources("demo", &[("src/lib.rs", &lib)]).unwrap()
-    }
-
-    /// The store keeps a comparison only when it reads back as written (`store::Comparison`): one with
-    /// real findings (a witness) and a window whose every part is set does.
-    #[test]
-    fn protocol_changes_with_a_whole_window_read_back_as_written() {
-        let (old, new) = (model("String"), model("u32"));
-        let findings = crate::compat::compare_protocol(
-            &old,
-            &new,
-            "jobs",
-            "v1.2.0",
-            crate::compat::Scope::Full,
-        );
-        assert!(
-            findings.iter().any(|f| f.witness.is_some()),
-            "{findings:#?}"
-        );
-        let window = Window {
-            minimum: Version::new(1, 0, 0),
-            declared: true,
-            location: new.protocols[0].location.clone(),
-            releases: vec![WindowRelease {
-                tag: "v1.0.0".to_owned(),
-                version: Version::new(1, 0, 0),
-                compared: true,
-                breaks: vec![WindowBreak::of(&findings[0], true)],
-                left_out_by: Some(LeftOut {
-                    tag: "v1.1.0".to_owned(),
-                    version: Version::new(1, 1, 0),
-                    minimum: Version::new(1, 1, 0),
-                }),
-            }],
-        };
-        let changes = ProtocolChanges {
-            name: "jobs".to_owned(),
-            old_version: Some(Version::new(1, 2, 0)),
-            new_version: Some(Version::new(1, 2, 0)),
-            findings,
-            window: Some(window),
-        };
-        let json = serde_json::to_vec(&changes).unwrap();
-        let read: ProtocolChanges = serde_json::from_slice(&json).unwrap();
-        assert_eq!(read, changes);
-    }
 }

@@ -9,13 +9,13 @@ use crate::rules::RuleId;
 
 mod window;
 
-pub(crate) use window::window_findings;
+pub use window::window_findings;
 pub use window::{LeftOut, Window, WindowBreak, WindowRelease};
 
 /// The highest level among the findings that count (not allowed, not known history) and that a version
 /// bump pays for (a window that reaches a release it breaks is paid for by no version:
 /// [`window_findings`]).
-pub(crate) fn required_level(findings: &[Finding]) -> Level {
+pub fn required_level(findings: &[Finding]) -> Level {
     findings
         .iter()
         .filter(|f| f.counts() && bump_pays(f))
@@ -74,19 +74,19 @@ pub fn went_backwards(old: Option<&Version>, new: Option<&Version>) -> bool {
 
 /// What a protocol's counted findings require of its declared version.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Requirement {
+pub struct Requirement {
     /// The highest level among the counted findings.
-    pub(crate) bump: Level,
+    pub bump: Level,
     /// The lowest version the changes allow (`None` when the protocol was removed).
-    pub(crate) version: Option<Version>,
+    pub version: Option<Version>,
     /// The declared version meets it (a removed protocol: nothing counted is major).
-    pub(crate) met: bool,
+    pub met: bool,
 }
 
 /// The requirement of a protocol declared at `old_version` by the baseline and at `new_version` by the
 /// working tree, given its findings. A new protocol needs nothing; a removed one fails on a counted major
 /// finding.
-pub(crate) fn requirement(
+pub fn requirement(
     old_version: Option<&Version>,
     new_version: Option<&Version>,
     findings: &[Finding],
@@ -117,7 +117,7 @@ pub(crate) fn requirement(
 
 /// The `[[allow]]` entries of `wirecheck.toml` applied to the findings of one report, protocol by
 /// protocol, remembering which entries matched something and which have expired.
-pub(crate) struct Allows<'c> {
+pub struct Allows<'c> {
     config: &'c Config,
     used: Vec<bool>,
     expired: Vec<Option<AllowNote>>,
@@ -125,7 +125,7 @@ pub(crate) struct Allows<'c> {
 
 impl<'c> Allows<'c> {
     /// The allows of `config`, none applied yet.
-    pub(crate) fn new(config: &'c Config) -> Self {
+    pub fn new(config: &'c Config) -> Self {
         Allows {
             config,
             used: vec![false; config.allows.len()],
@@ -136,7 +136,7 @@ impl<'c> Allows<'c> {
     /// Marks each of `findings` (of the protocol `protocol`, now declared at `new_version`) that an entry
     /// matches as allowed with the entry's reason, unless the source already allows it. An entry whose
     /// `until` the version has reached allows nothing.
-    pub(crate) fn apply(
+    pub fn apply(
         &mut self,
         protocol: &str,
         new_version: Option<&Version>,
@@ -163,7 +163,7 @@ impl<'c> Allows<'c> {
     }
 
     /// The notes on the entries, in file order: each expired one, and each that matched nothing.
-    pub(crate) fn notes(mut self) -> Vec<AllowNote> {
+    pub fn notes(mut self) -> Vec<AllowNote> {
         let mut notes = Vec::new();
         for (i, entry) in self.config.allows.iter().enumerate() {
             if let Some(note) = self.expired[i].take() {

@@ -12,7 +12,7 @@ use crate::outcome::{ProtocolReport, Report};
 
 /// Escapes inline text for a GFM table cell: `|` everywhere, `<`, `>` and `*` outside code spans, line
 /// breaks as `<br>`. Backticks are kept, so code spans in messages stay code.
-pub(crate) fn inline(s: &str) -> String {
+pub fn inline(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let balanced = s.matches('`').count().is_multiple_of(2);
     let mut in_code = false;
@@ -36,7 +36,7 @@ pub(crate) fn inline(s: &str) -> String {
 }
 
 /// A code span holding `s` whatever backticks it contains.
-pub(crate) fn code(s: &str) -> String {
+pub fn code(s: &str) -> String {
     let longest = s.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);
     let pad = if s.starts_with('`') || s.ends_with('`') {

@@ -12,7 +12,7 @@ use crate::rules::RuleId;
 
 /// A protocol's window: the releases the working tree declares it interoperates with, from its
 /// `min_compatible` (else the first release of its version's series:
-/// [`window_minimum`](crate::handshake::window_minimum), the rule of the handshake and of the skew
+/// `wirecheck::handshake::window_minimum`, the rule of the handshake and of the skew
 /// test) on, as the check compared them. Every release inside it must interoperate with the working
 /// tree: a break against one of them, new or known, fails the check
 /// (`window_findings`).
@@ -67,7 +67,7 @@ pub struct WindowBreak {
 
 impl WindowBreak {
     /// The break of `finding`, known or not.
-    pub(crate) fn of(finding: &Finding, known: bool) -> Self {
+    pub fn of(finding: &Finding, known: bool) -> Self {
         WindowBreak {
             rule: finding.rule,
             message_type: finding.message_type.clone(),
@@ -79,7 +79,7 @@ impl WindowBreak {
     }
 
     /// Whether `finding` is this break (against this release or an older one).
-    pub(crate) fn is(&self, finding: &Finding) -> bool {
+    pub fn is(&self, finding: &Finding) -> bool {
         finding.rule == self.rule
             && finding.message_type == self.message_type
             && finding.topic == self.topic
@@ -105,11 +105,7 @@ pub struct LeftOut {
 /// that paid for it. A new break inside a window that is the series default is left to the version:
 /// its bump moves the window past the release (the required version says so already); inside a declared
 /// `min_compatible`, no bump helps, and a known break fails whatever the window.
-pub(crate) fn window_findings(
-    protocol: &str,
-    window: &Window,
-    findings: &[Finding],
-) -> Vec<Finding> {
+pub fn window_findings(protocol: &str, window: &Window, findings: &[Finding]) -> Vec<Finding> {
     let base = window.releases.last();
     window
         .releases

@@ -35,8 +35,7 @@ use crate::outcome::{BaselineChoice, ProtocolReport, Report, source_label};
 use crate::rules::Evidence;
 
 /// An output format of `wirecheck check`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "checker", derive(clap::ValueEnum))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum OutputFormat {
     /// rustc-style diagnostics with source snippets, for terminals and logs.
     #[default]
@@ -54,8 +53,7 @@ pub enum OutputFormat {
 }
 
 /// An output format of `wirecheck matrix`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "checker", derive(clap::ValueEnum))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum MatrixFormat {
     /// One table per protocol, for release notes.
     #[default]
@@ -91,8 +89,7 @@ pub fn render_with(report: &Report, format: OutputFormat, options: &RenderOption
 }
 
 /// An output format of `wirecheck changelog`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "checker", derive(clap::ValueEnum))]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum ChangelogFormat {
     /// Sections per release and protocol, to paste into release notes.
     #[default]
@@ -141,7 +138,7 @@ pub fn color_for_stdout() -> bool {
 
 /// How a finding is presented, in every format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Severity {
+pub enum Severity {
     /// Counted, and the protocol's declared version does not pay for its level: the check fails on it
     /// (a minor finding too, when the version was not bumped at all).
     Error,
@@ -156,7 +153,9 @@ pub(crate) enum Severity {
 }
 
 impl Severity {
-    pub(crate) fn of(p: &ProtocolReport, f: &Finding) -> Self {
+    /// The severity of the finding `f` of the protocol `p`: allowed, known, an error when it fails the
+    /// check, else a warning when major and a note otherwise.
+    pub fn of(p: &ProtocolReport, f: &Finding) -> Self {
         if f.allowed {
             Severity::Allowed
         } else if f.known {
@@ -175,21 +174,25 @@ impl Severity {
 
 /// A region of a file: 1-based lines and columns (in characters), the end column just past the span.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Region {
+pub struct Region {
+    /// The first line.
     pub start_line: u32,
+    /// The first column.
     pub start_column: u32,
+    /// The last line.
     pub end_line: u32,
+    /// The column just past the span.
     pub end_column: u32,
 }
 
 /// The region of `f`'s span, when its file's text is in the report and the span fits it.
-pub(crate) fn region(report: &Report, f: &Finding) -> Option<Region> {
+pub fn region(report: &Report, f: &Finding) -> Option<Region> {
     let text = report.sources.get(&source_label(f))?;
     region_in(text, f.location.start, f.location.end)
 }
 
 /// The region of the byte range `start..end` of `text`, if it is a valid range on character boundaries.
-pub(crate) fn region_in(text: &str, start: usize, end: usize) -> Option<Region> {
+pub fn region_in(text: &str, start: usize, end: usize) -> Option<Region> {
     if start > end
         || end > text.len()
         || !text.is_char_boundary(start)
@@ -220,7 +223,7 @@ pub(crate) fn region_in(text: &str, start: usize, end: usize) -> Option<Region> 
 /// Where a finding is annotated in the working tree: its own location when it is there, else (something
 /// removed) its anchor, the surviving parent; with the region when the file's text is in the report.
 /// `None` for something removed that left nothing in the working tree.
-pub(crate) fn working_tree_location<'r>(
+pub fn working_tree_location<'r>(
     report: &Report,
     f: &'r Finding,
 ) -> Option<(&'r Location, Option<Region>)> {
@@ -237,13 +240,13 @@ pub(crate) fn working_tree_location<'r>(
 }
 
 /// `src/sched.rs:9:12`: the anchor of something removed, in the working tree.
-pub(crate) fn anchor_place(f: &Finding) -> Option<String> {
+pub fn anchor_place(f: &Finding) -> Option<String> {
     let anchor = f.anchor.as_ref().filter(|_| f.side == Side::Old)?;
     Some(format!("{}:{}:{}", anchor.file, anchor.line, anchor.column))
 }
 
 /// What a finding is about: `AllocRequest.t_submit`, `AllocRequest`, or the protocol's name.
-pub(crate) fn subject(f: &Finding) -> String {
+pub fn subject(f: &Finding) -> String {
     match (&f.field, f.message_type.is_empty()) {
         (Some(field), false) => format!("{}.{field}", f.message_type),
         (None, false) => f.message_type.clone(),
@@ -254,7 +257,7 @@ pub(crate) fn subject(f: &Finding) -> String {
 
 /// `reached by 37 messages, e.g. `JobInfo.spec.queue`, `Alloc.spec.queue`, `Free.spec.queue``: the
 /// messages and places a finding's cause is reached from, when more than one reaches it.
-pub(crate) fn reach_words(f: &Finding) -> Option<String> {
+pub fn reach_words(f: &Finding) -> Option<String> {
     const EXAMPLES: usize = 3;
     if f.reached_by.len() < 2 {
         return None;
@@ -290,14 +293,14 @@ pub(crate) fn reach_words(f: &Finding) -> Option<String> {
 
 /// `on the wire: signatures[].activeParameter`: where the finding is as peers in any language see the
 /// payload, when the finding has a wire path.
-pub(crate) fn wire_words(f: &Finding) -> Option<String> {
+pub fn wire_words(f: &Finding) -> Option<String> {
     f.wire_path
         .as_ref()
         .map(|wire_path| format!("on the wire: {wire_path}"))
 }
 
 /// `v0.87.0:src/sched.rs:42:5` or `src/sched.rs:42:5`.
-pub(crate) fn place(f: &Finding) -> String {
+pub fn place(f: &Finding) -> String {
     format!(
         "{}:{}:{}",
         source_label(f),
@@ -307,16 +310,16 @@ pub(crate) fn place(f: &Finding) -> String {
 }
 
 /// The newer side of a check's findings: the working tree.
-pub(crate) const WORKING_TREE: &str = "the working tree";
+pub const WORKING_TREE: &str = "the working tree";
 
 /// Which side writes and which reads, in words: `v0.87.0 reads what the working tree writes`.
-pub(crate) fn direction_words(f: &Finding, d: Direction) -> String {
+pub fn direction_words(f: &Finding, d: Direction) -> String {
     direction_words_between(f, d, WORKING_TREE)
 }
 
 /// Which side writes and which reads, the newer side named `newer` (a release of the matrix, or
 /// [`WORKING_TREE`]); the older one is [`Finding::against`].
-pub(crate) fn direction_words_between(f: &Finding, d: Direction, newer: &str) -> String {
+pub fn direction_words_between(f: &Finding, d: Direction, newer: &str) -> String {
     match d {
         Direction::OldReadsNew => format!("{} reads what {newer} writes", f.against),
         Direction::NewReadsOld => format!("{newer} reads what {} writes", f.against),
@@ -325,12 +328,12 @@ pub(crate) fn direction_words_between(f: &Finding, d: Direction, newer: &str) ->
 
 /// The witness as compact JSON, with who writes it and who fails on it (a check's finding: the newer
 /// side is the working tree).
-pub(crate) fn witness_words(f: &Finding) -> Option<(String, String)> {
+pub fn witness_words(f: &Finding) -> Option<(String, String)> {
     witness_words_between(f, WORKING_TREE)
 }
 
 /// The witness as compact JSON, with who writes it and who fails on it, the newer side named `newer`.
-pub(crate) fn witness_words_between(f: &Finding, newer: &str) -> Option<(String, String)> {
+pub fn witness_words_between(f: &Finding, newer: &str) -> Option<(String, String)> {
     let witness = f.witness.as_ref()?;
     let json = serde_json::to_string(witness).unwrap_or_default();
     let (writer, reader) = match f.direction {
@@ -365,7 +368,7 @@ pub(crate) fn witness_words_between(f: &Finding, newer: &str) -> Option<(String,
 /// The help line of a finding: the catalogue's migration, which names no digit of the version (for `0.y.z`
 /// a minor-level change needs the patch digit), then, for a finding that counts toward the bump of a
 /// protocol the baseline already had, the version to declare: `...; declare 0.1.1 or later`.
-pub(crate) fn help(p: &ProtocolReport, f: &Finding) -> String {
+pub fn help(p: &ProtocolReport, f: &Finding) -> String {
     let help = f.rule.rule().help;
     match (&p.old_version, &p.new_version, &p.required_version) {
         (Some(_), Some(_), Some(required))
@@ -380,7 +383,7 @@ pub(crate) fn help(p: &ProtocolReport, f: &Finding) -> String {
 /// The plain-text details of a finding under its message, as the GitHub and JUnit formats show them: where
 /// it is (and, for something removed, `removed_words` before the place of its surviving parent), the wire
 /// path, the direction, the witness, the allow reason when `with_allow_reason`, and the help.
-pub(crate) fn finding_details(
+pub fn finding_details(
     p: &ProtocolReport,
     f: &Finding,
     removed_words: &str,
@@ -408,7 +411,7 @@ pub(crate) fn finding_details(
 
 /// A stable fingerprint of a finding across runs and line moves: FNV-1a (64 bits) over the rule, the
 /// protocol, the message, the topic, the field and the direction (not the location, not the release).
-pub(crate) fn fingerprint(f: &Finding) -> String {
+pub fn fingerprint(f: &Finding) -> String {
     let mut hash = fnv::FnvHasher::default();
     let direction = f.direction.map_or("", Direction::as_str);
     let parts = [
@@ -430,7 +433,7 @@ pub(crate) fn fingerprint(f: &Finding) -> String {
 /// ([`Baseline::statements`](crate::outcome::Baseline::statements), the releases skipped:
 /// [`skipped_statements`](crate::outcome::skipped_statements)) rather than what the extraction could
 /// not see through.
-pub(crate) fn is_baseline_statement(report: &Report, note: &str) -> bool {
+pub fn is_baseline_statement(report: &Report, note: &str) -> bool {
     report.baseline.statements().iter().any(|s| s == note)
         || crate::outcome::skipped_statements(&report.skipped_releases)
             .iter()
@@ -439,7 +442,7 @@ pub(crate) fn is_baseline_statement(report: &Report, note: &str) -> bool {
 
 /// `3 protocol(s) checked against v0.87.0 (0123456789ab): 1 FAIL`; `... checked as a first release (no
 /// baseline): ok`.
-pub(crate) fn overall(report: &Report) -> String {
+pub fn overall(report: &Report) -> String {
     let failed = report.protocols.iter().filter(|p| !p.ok).count();
     let against = match report.baseline.chosen {
         BaselineChoice::FirstRelease => "as a first release (no baseline)".to_owned(),

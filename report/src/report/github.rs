@@ -19,14 +19,14 @@ use crate::findings::Finding;
 use crate::outcome::{ProtocolReport, Report};
 
 /// Escapes a command's message (`escapeData`).
-pub(crate) fn escape_data(s: &str) -> String {
+pub fn escape_data(s: &str) -> String {
     s.replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
 
 /// Escapes a property value (`escapeProperty`).
-pub(crate) fn escape_property(s: &str) -> String {
+pub fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 

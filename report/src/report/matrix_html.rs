@@ -8,7 +8,7 @@ use crate::findings::Finding;
 use crate::matrix::{Matrix, ProtocolMatrix, Revision, Verdict};
 
 /// Escapes text for HTML content and attribute values.
-pub(crate) fn html(s: &str) -> String {
+pub fn html(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

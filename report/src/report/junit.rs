@@ -15,7 +15,7 @@ use crate::findings::Finding;
 use crate::outcome::{ProtocolReport, Report};
 
 /// Escapes text for XML 1.0 content and attribute values; characters XML cannot hold become U+FFFD.
-pub(crate) fn xml(s: &str) -> String {
+pub fn xml(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {
