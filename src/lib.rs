@@ -55,12 +55,35 @@ pub mod handshake;
 
 #[cfg(feature = "checker")]
 #[doc(hidden)]
-pub mod changelog;
+pub use wirecheck_cli::changelog;
 #[cfg(feature = "checker")]
 #[doc(hidden)]
-pub mod check;
+pub use wirecheck_cli::check;
+/// The smallest xtask is `wirecheck` itself:
+///
+/// ```no_run
+/// fn main() -> std::process::ExitCode {
+///     wirecheck::cli::main()
+/// }
+/// ```
+///
+/// Next to your own tasks (`docs/xtask-main.rs`, compiled here as a doc test):
+///
+/// ```no_run
+#[doc = include_str!("../docs/xtask-main.rs")]
+/// ```
 #[cfg(feature = "checker")]
-pub mod cli;
+#[doc(inline)]
+pub use wirecheck_cli::cli;
+#[cfg(feature = "checker")]
+#[doc(hidden)]
+pub use wirecheck_cli::fixtures;
+#[cfg(feature = "checker")]
+#[doc(hidden)]
+pub use wirecheck_cli::matrix;
+#[cfg(feature = "checker")]
+#[doc(hidden)]
+pub use wirecheck_cli::registry;
 #[cfg(feature = "checker")]
 #[doc(hidden)]
 pub use wirecheck_compat::compat;
@@ -72,16 +95,10 @@ pub use wirecheck_extract::extract;
 pub use wirecheck_model::findings;
 #[cfg(feature = "checker")]
 #[doc(hidden)]
-pub use wirecheck_report::config;
-#[cfg(feature = "checker")]
-#[doc(hidden)]
-pub mod fixtures;
-#[cfg(feature = "checker")]
-#[doc(hidden)]
-pub mod matrix;
-#[cfg(feature = "checker")]
-#[doc(hidden)]
 pub use wirecheck_model::model;
+#[cfg(feature = "checker")]
+#[doc(hidden)]
+pub use wirecheck_report::config;
 #[cfg(feature = "checker")]
 #[doc(hidden)]
 pub use wirecheck_report::outcome;
@@ -90,19 +107,16 @@ pub use wirecheck_report::outcome;
 pub use wirecheck_report::policy;
 #[cfg(feature = "checker")]
 #[doc(hidden)]
-pub mod registry;
-#[cfg(feature = "checker")]
-#[doc(hidden)]
 pub use wirecheck_report::report;
 #[cfg(feature = "checker")]
 #[doc(hidden)]
 pub mod rules;
 #[cfg(feature = "checker")]
 #[doc(hidden)]
-pub mod schema;
+pub use wirecheck_cli::schema;
 #[cfg(feature = "checker")]
 #[doc(hidden)]
-pub mod snapshot;
+pub use wirecheck_cli::snapshot;
 #[cfg(feature = "checker")]
 #[doc(hidden)]
 pub use wirecheck_workspace::source;

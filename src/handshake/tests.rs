@@ -1,5 +1,6 @@
 //! Every rule of the negotiation, with the exact messages a person sees.
 
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 use super::*;

@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod rules;
+pub mod window;
 
 use std::fmt;
 use std::str::FromStr;

@@ -165,13 +165,14 @@ pub fn rule_ids() -> BTreeSet<String> {
 /// The source directories of the library: `wirecheck`'s and those of the stages split into crates of
 /// their own (the model, extraction, the compatibility engine), whose modules keep the names `wirecheck` gives them
 /// (`wirecheck::compat` is `wirecheck_compat::compat`).
-pub const LIBRARY_SOURCES: [&str; 6] = [
+pub const LIBRARY_SOURCES: [&str; 7] = [
     "src",
     "model/src",
     "extract/src",
     "compat/src",
     "workspace/src",
     "report/src",
+    "cli/src",
 ];
 
 /// Every `.rs` file under the [`LIBRARY_SOURCES`] of `root`, sorted by path.
@@ -252,7 +253,7 @@ pub fn check(files: &[SourceFile], rule_ids: &BTreeSet<String>, layers: &Layers)
 /// The module path of a file of the library, after its crate's `src/`: `src/lib.rs` → `[]`,
 /// `src/check/mod.rs` and `compat/src/compat.rs` → their module, `compat/src/compat/objects.rs` →
 /// `["compat", "objects"]`.
-fn module_of(path: &str) -> Vec<String> {
+pub(crate) fn module_of(path: &str) -> Vec<String> {
     let inner = path.split_once("src/").map_or(path, |(_, inner)| inner);
     let inner = inner.trim_end_matches(".rs");
     let mut segments: Vec<String> = inner.split('/').map(str::to_owned).collect();

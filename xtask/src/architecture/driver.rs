@@ -1,7 +1,7 @@
 //! The check as a pipeline (ARCHITECTURE.md, "The check"): the options of `check` (`CheckOptions`) are
-//! read in at most [`MAX_OPTION_FILES`] files of `src/check/` (the driver and the step that finds the
-//! baseline), so that following an option visits the check that many times at most; and the driver
-//! itself (`src/check/mod.rs`) names no store: caching stays beneath the steps.
+//! read in at most [`MAX_OPTION_FILES`] files of the `check` module (the driver and the step that finds
+//! the baseline), so that following an option visits the check that many times at most; and the driver
+//! itself (the module's own file, `check/mod.rs`) names no store: caching stays beneath the steps.
 //!
 //! A function can read an option only through a value whose type it names (a parameter, a field), so
 //! the files naming `CheckOptions` are the files that read options.
@@ -10,12 +10,12 @@ use std::fmt;
 
 use proc_macro2::{TokenStream, TokenTree};
 
-use super::SourceFile;
+use super::{SourceFile, module_of};
 
-/// The most files of `src/check/` that may read the check's options.
+/// The most files of the `check` module that may read the check's options.
 pub const MAX_OPTION_FILES: usize = 3;
-/// The driver's file.
-const DRIVER: &str = "src/check/mod.rs";
+/// The check's module.
+const CHECK: &str = "check";
 
 /// One broken promise of the pipeline.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
@@ -31,13 +31,13 @@ impl fmt::Display for DriverViolation {
         match self {
             DriverViolation::OptionsSpread { files } => write!(
                 f,
-                "the check's options (CheckOptions) are read in {} files of src/check/ ({}), at most {MAX_OPTION_FILES}: read them in the driver and hand each step what it needs",
+                "the check's options (CheckOptions) are read in {} files of the check module ({}), at most {MAX_OPTION_FILES}: read them in the driver and hand each step what it needs",
                 files.len(),
                 files.join(", ")
             ),
             DriverViolation::StoreInDriver => write!(
                 f,
-                "{DRIVER} names the store: the driver reads as its steps, with caching beneath them"
+                "the check's driver (check/mod.rs) names the store: the driver reads as its steps, with caching beneath them"
             ),
         }
     }
@@ -48,7 +48,7 @@ pub fn check(files: &[SourceFile]) -> Vec<DriverViolation> {
     let mut violations = Vec::new();
     let option_files: Vec<String> = files
         .iter()
-        .filter(|f| f.path.starts_with("src/check/"))
+        .filter(|f| module_of(&f.path).first().is_some_and(|m| m == CHECK))
         .filter(|f| names(&f.text, &|ident| ident == "CheckOptions"))
         .map(|f| f.path.clone())
         .collect();
@@ -57,7 +57,7 @@ pub fn check(files: &[SourceFile]) -> Vec<DriverViolation> {
             files: option_files,
         });
     }
-    let driver = files.iter().find(|f| f.path == DRIVER);
+    let driver = files.iter().find(|f| module_of(&f.path) == [CHECK]);
     if driver.is_some_and(|f| names(&f.text, &|ident| ident == "store" || ident == "Store")) {
         violations.push(DriverViolation::StoreInDriver);
     }

@@ -101,7 +101,7 @@ pub fn check(options: &CheckOptions, progress: &mut dyn Progress) -> Result<Repo
 
 /// [`check`] for a process that exits once the report is out: what the check parsed and lowered is
 /// left to the operating system, not freed (the store's files are still all written).
-pub(crate) fn check_then_exit(
+pub fn check_then_exit(
     options: &CheckOptions,
     progress: &mut dyn Progress,
 ) -> Result<Report, CheckError> {

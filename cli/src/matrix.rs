@@ -94,7 +94,7 @@ pub fn compute_with_allows(revisions: &[(Revision, Snapshot)], config: &Config) 
 /// direction its kind needs under the protocol's upgrade order, with the `[[allow]]` entries of `config`
 /// applied (an entry's `until` compared with the newer's version): what a cell of the matrix and a
 /// release of the changelog say of the pair.
-pub(crate) fn pair_findings(
+pub fn pair_findings(
     (older_rev, older): (&Revision, &Snapshot),
     newer: &Snapshot,
     name: &str,
@@ -130,27 +130,27 @@ fn pair(older: usize, newer: usize, findings: Vec<Finding>) -> Pair {
 
 /// What `wirecheck matrix` reads.
 #[derive(Debug, Clone, Default)]
-pub(crate) struct MatrixOptions {
+pub struct MatrixOptions {
     /// The workspace's `Cargo.toml` (default: found from the current directory).
-    pub(crate) manifest_path: Option<std::path::PathBuf>,
+    pub manifest_path: Option<std::path::PathBuf>,
     /// How many of the last release tags to include (the working tree comes on top).
-    pub(crate) releases: usize,
+    pub releases: usize,
     /// The release tag glob (default `v*`).
-    pub(crate) tag_pattern: String,
+    pub tag_pattern: String,
     /// Only these packages (default: every workspace member).
-    pub(crate) packages: Vec<String>,
+    pub packages: Vec<String>,
     /// Extract every release again instead of reading what an earlier run kept in the
     /// [store](crate::store).
-    pub(crate) no_cache: bool,
+    pub no_cache: bool,
     /// Every release from this tag on instead of the last `releases` (the changelog's `--since`).
-    pub(crate) since: Option<String>,
+    pub since: Option<String>,
 }
 
 /// The revisions a matrix (or a changelog) reads, oldest first, the working tree
 /// last: the last `options.releases` release tags, or with `options.since` every release from that tag
 /// on; with the workspace's `wirecheck.toml`. A release whose source cannot be read is left out, and
 /// `progress` told why.
-pub(crate) fn read_revisions(
+pub fn read_revisions(
     options: &MatrixOptions,
     progress: &mut dyn Progress,
 ) -> Result<(Vec<(Revision, Snapshot)>, Config), MatrixError> {

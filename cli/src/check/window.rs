@@ -7,9 +7,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::handshake::{in_window, window_minimum};
 use crate::model::ProtocolDecl;
 use crate::policy::{LeftOut, Window, WindowBreak, WindowRelease};
+use crate::window::{in_window, window_minimum};
 use semver::Version;
 
 /// The oldest version of its protocol that the release declaring `decl` interoperates with.

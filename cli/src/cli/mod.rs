@@ -1,19 +1,6 @@
 //! The command line, as a library: embed [`Command`] (a clap `Subcommand`) in your own xtask and call
-//! [`run_command`], or hand the whole process to [`main`].
-//!
-//! The smallest xtask is `wirecheck` itself:
-//!
-//! ```no_run
-//! fn main() -> std::process::ExitCode {
-//!     wirecheck::cli::main()
-//! }
-//! ```
-//!
-//! Next to your own tasks (`docs/xtask-main.rs`, compiled here as a doc test):
-//!
-//! ```no_run
-#![doc = include_str!("../../docs/xtask-main.rs")]
-//! ```
+//! [`run_command`], or hand the whole process to [`main`]. (The examples, compiled as doc tests, are on
+//! its re-export, `wirecheck::cli`.)
 
 use std::io::Write as _;
 use std::path::PathBuf;

@@ -4,7 +4,7 @@
 //!
 //! - [`SnapshotFile`]: the file's format (pretty JSON, a `format_version`, the protocol's part of the
 //!   model: its declaration, its messages and every type they reach, sorted as the model sorts them).
-//! - [`write`]: `wirecheck snapshot --write` / `--check`, the working tree's snapshot of each protocol
+//! - [`write()`]: `wirecheck snapshot --write` / `--check`, the working tree's snapshot of each protocol
 //!   against the committed file.
 //! - `baseline`: which committed snapshots `wirecheck check` compares against when the release tags
 //!   cannot be read, or with `--against-snapshot`.

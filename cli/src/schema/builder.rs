@@ -16,7 +16,7 @@ use crate::model::{Field, Ty};
 const MAX_DEFS_DEPTH: usize = 64;
 
 /// Writes the schemas of one model's types in one role, collecting named types in `$defs`.
-pub(crate) struct Builder<'a> {
+pub struct Builder<'a> {
     pub(super) side: SideRef<'a>,
     pub(super) role: Role,
     defs: BTreeMap<String, Value>,

@@ -3,9 +3,9 @@
 //! compares them, over the protocol's part (its messages and every type they reach).
 
 use crate::findings::{Finding, Level, Side};
-use crate::handshake::in_window;
 use crate::model::{Body, Location, PartOf, ProtocolDecl};
 use crate::rules::RuleId;
+use crate::window::in_window;
 use semver::Version;
 
 /// The findings of every message, field and variant of `part` (the working tree's part of the protocol

@@ -12,17 +12,17 @@ use crate::store::Comparison;
 /// One protocol's findings before its verdict: what the comparison gives and the policy judges. The
 /// [store](crate::store) keeps it (as JSON) so that an unchanged protocol is not compared again.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct ProtocolChanges {
+pub struct ProtocolChanges {
     /// The protocol's name.
-    pub(crate) name: String,
+    pub name: String,
     /// Its version at the baseline (`None` when new since then).
-    pub(crate) old_version: Option<Version>,
+    pub old_version: Option<Version>,
     /// Its version in the working tree (`None` when removed).
-    pub(crate) new_version: Option<Version>,
+    pub new_version: Option<Version>,
     /// Every finding, counted or not.
-    pub(crate) findings: Vec<Finding>,
+    pub findings: Vec<Finding>,
     /// The working tree's window, as compared (`None` when the protocol was removed).
-    pub(crate) window: Option<Window>,
+    pub window: Option<Window>,
 }
 
 impl Comparison for ProtocolChanges {
@@ -35,7 +35,7 @@ impl ProtocolChanges {
     /// The verdict on these changes: the findings of a window that reaches a release it breaks
     /// ([`policy::window_findings`]), the bump the counted findings require and whether the declared
     /// version meets it (and the window holds).
-    pub(crate) fn judge(self) -> ProtocolReport {
+    pub fn judge(self) -> ProtocolReport {
         let mut report = ProtocolReport {
             name: self.name,
             old_version: self.old_version,

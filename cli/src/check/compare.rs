@@ -96,7 +96,7 @@ impl<'s> PartRef<'s> {
 /// models, whole or one per protocol (such as the parts the [store](crate::store) gives: of the
 /// protocols not compared in the same shape at an older release), a protocol being declared in one of
 /// them at most.
-pub(crate) struct OlderRelease<'s> {
+pub struct OlderRelease<'s> {
     /// The release's tag, which the findings say they are against.
     pub tag: &'s str,
     /// The release's declaration of each protocol it declares, compared or not.
@@ -107,7 +107,7 @@ pub(crate) struct OlderRelease<'s> {
 
 impl<'s> OlderRelease<'s> {
     /// Older releases of a whole model each, by tag.
-    pub(crate) fn whole(older: &[(String, Snapshot)]) -> Vec<OlderRelease<'_>> {
+    pub fn whole(older: &[(String, Snapshot)]) -> Vec<OlderRelease<'_>> {
         older
             .iter()
             .map(|(tag, model)| OlderRelease {
@@ -119,7 +119,7 @@ impl<'s> OlderRelease<'s> {
     }
 
     /// Older releases of the store's parts, by tag.
-    pub(crate) fn parts(older: &'s [(String, ReleaseParts)]) -> Vec<OlderRelease<'s>> {
+    pub fn parts(older: &'s [(String, ReleaseParts)]) -> Vec<OlderRelease<'s>> {
         older
             .iter()
             .map(|(tag, release)| OlderRelease {

@@ -79,7 +79,7 @@ pub enum RegistryError {
 
 /// The packages `--against-registry` fetches: those named with `-p`, else every member whose library
 /// crate (its name, `-` as `_`) declares a protocol of `current`; each with its version in the workspace.
-pub(crate) fn packages(
+pub fn packages(
     workspace: &Workspace,
     named: &[String],
     current: &Snapshot,
@@ -110,7 +110,7 @@ pub(crate) fn packages(
 
 /// The published `package` at `version` (else the highest below `current`), fetched by cargo through a
 /// probe project in `target_dir`, cargo's configuration read from `workspace_root`.
-pub(crate) fn fetch(
+pub fn fetch(
     (package, current): (&str, &Version),
     version: Option<&Version>,
     target_dir: &Path,
@@ -172,7 +172,7 @@ fn toml_key(name: &str) -> String {
 /// `options` (features, declared shapes). Its dependencies are those of its published `Cargo.lock`,
 /// else of the lock cargo resolved for it; their sources are found where cargo, configured at
 /// `workspace_root`, put them.
-pub(crate) fn model(
+pub fn model(
     published: &Published,
     options: &crate::extract::ExtractOptions,
     workspace_root: &Path,

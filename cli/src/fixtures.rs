@@ -256,7 +256,7 @@ fn denies_unknown(snapshot: &Snapshot, message: &MessageDecl) -> bool {
 
 /// The directory (relative to the workspace root, `/`-separated, `""` for the root) of the package whose
 /// source holds `file`: the nearest ancestor with a `Cargo.toml`.
-pub(crate) fn package_dir(reader: &dyn FileReader, file: &str) -> String {
+pub fn package_dir(reader: &dyn FileReader, file: &str) -> String {
     let mut dir = match file.rfind('/') {
         Some(i) => &file[..i],
         None => "",
@@ -679,7 +679,7 @@ fn covered(dir: &Path) -> BTreeSet<(String, String)> {
 
 /// The working tree's folder of wire fixtures of the protocol the working tree declares as `new`
 /// (`wire-fixtures/<protocol>/` of its package), when it exists: the protocol keeps wire fixtures.
-pub(crate) fn fixtures_folder(history: &History<'_>, new: &ProtocolDecl) -> Option<String> {
+pub fn fixtures_folder(history: &History<'_>, new: &ProtocolDecl) -> Option<String> {
     let root = &history.workspace().root;
     let folder = protocol_dir(&WorkTree::new(root), &new.location.file, &new.name);
     root.join(&folder).is_dir().then_some(folder)
@@ -689,7 +689,7 @@ pub(crate) fn fixtures_folder(history: &History<'_>, new: &ProtocolDecl) -> Opti
 /// the working tree declares as `new`, when it keeps wire fixtures ([`fixtures_folder`]) and its version
 /// in the baseline's model `base` lacks the fixture of a message the baseline declares. The baseline's
 /// commit is read only to say whether the files were committed there.
-pub(crate) fn missing_fixtures(
+pub fn missing_fixtures(
     history: &History<'_>,
     baseline: &Baseline,
     base: &Snapshot,
