@@ -1,5 +1,5 @@
 //! This repository's own tasks: `cargo xtask check`, `cargo xtask demo`, `cargo xtask bench`,
-//! `cargo xtask architecture`, `cargo xtask new-rule`, `cargo xtask realworld`.
+//! `cargo xtask architecture`, `cargo xtask new-rule`, `cargo xtask recipe`, `cargo xtask realworld`.
 
 mod architecture;
 mod bench;
@@ -8,6 +8,7 @@ mod files;
 mod history;
 mod new_rule;
 mod realworld;
+mod recipe;
 #[cfg(test)]
 mod tests;
 
@@ -34,7 +35,9 @@ tasks:
                       consecutive release pair, decode every witness with the releases' real types
                       (docs/realworld.md; --crate NAME, --no-decode)
   new-rule NAME       scaffold a rule: its catalogue entry, its fixture pair and its fixture test
-                      (CONTRIBUTING.md, \"Adding a rule\")";
+                      (CONTRIBUTING.md, \"Adding a rule\")
+  recipe              follow \"Adding a rule\" for a real rule in a scratch worktree of HEAD: the rule
+                      fires, its witness decodes, at most four files are written by hand";
 
 /// The workspace root (the parent of `xtask/`).
 pub fn workspace_root() -> PathBuf {
@@ -52,6 +55,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::run(&args[1..]),
         Some("architecture") => architecture::run(&args[1..]),
         Some("new-rule") => new_rule::run(&args[1..]),
+        Some("recipe") => recipe::run(&args[1..]),
         Some("realworld") => realworld::run(&args[1..]),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");

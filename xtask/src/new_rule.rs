@@ -30,16 +30,23 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     for path in &written {
         println!("wrote {path}");
     }
-    println!(
-        "\nnext:\n\
+    println!("\n{}", next_steps(name));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What is left after the scaffold of rule `name`, as CONTRIBUTING.md's "Adding a rule" says: with the
+/// three files written here, the home's is the fourth written by hand.
+pub fn next_steps(name: &str) -> String {
+    format!(
+        "next:\n\
          1. fill in every TODO of the `{name}` entry in {CATALOGUE} (cargo test --features checker --lib rules fails until then)\n\
          2. edit tests/fixtures/{name}/{{old,new}}/lib.rs into the smallest change that shows the rule\n\
          3. decide the rule in the compat/src/compat/ module of its concern (its home), naming it RuleId::{}\n\
-         4. cargo test --all-features --test compat_fixtures, then cargo insta review\n\
-         5. add a truth test against the real codec (tests/serde_truth.rs or tests/positional_truth.rs)",
+         4. cargo test --all-features --test compat_fixtures, then cargo insta review (its findings.snap)\n\
+         5. cargo test -p wirecheck-fixture-truth: its witnesses decoded by the real codec (a test per fixture, no edit)\n\
+         6. WIRECHECK_BLESS=1 cargo test --features checker --test report_samples (the SARIF sample's rule list)",
         pascal(name)
-    );
-    Ok(ExitCode::SUCCESS)
+    )
 }
 
 /// Writes the scaffold of rule `name` under the workspace `root`; returns the paths written.

@@ -86,6 +86,9 @@ impl Walk<'_> {
         if let Some(found) = self.compare_compact_structs(writer_ty, reader_ty, &writer, &reader) {
             return found;
         }
+        if let Some(found) = self.compare_scalar_shapes(writer_ty, reader_ty, &writer, &reader) {
+            return found;
+        }
         match (writer, reader) {
             (_, S::Value) => self.compare_to_dynamic_value(writer_ty),
             (S::Unresolved(a), S::Unresolved(b)) if a == b => Vec::new(),
@@ -108,12 +111,6 @@ impl Walk<'_> {
                 self.value_to_option(writer_ty, reader_ty, &writer, &inner)
             }
             (_, S::Option(inner)) => self.compare(writer_ty, &inner),
-            (S::Bool, S::Bool)
-            | (S::Char, S::Char)
-            | (S::Char, S::Str)
-            | (S::Str, S::Str)
-            | (S::Unit, S::Unit) => Vec::new(),
-            (S::Str, S::Char) => vec![self.string_to_char(writer_ty, reader_ty)],
             (
                 writer @ (S::Int { .. } | S::Float { .. }),
                 reader @ (S::Int { .. } | S::Float { .. }),
@@ -146,6 +143,27 @@ impl Walk<'_> {
                 self.integer_to_enum((writer_ty, reader_ty), &writer, &b)
             }
             (writer, _) => self.compare_by_samples(writer_ty, reader_ty, &writer),
+        }
+    }
+
+    /// Two of booleans, characters, strings and units (`None`: another pair); numbers are
+    /// `compare_numbers`'s.
+    fn compare_scalar_shapes(
+        &self,
+        writer_ty: &Ty,
+        reader_ty: &Ty,
+        writer: &Shape,
+        reader: &Shape,
+    ) -> Option<Vec<Issue>> {
+        use Shape as S;
+        match (writer, reader) {
+            (S::Bool, S::Bool)
+            | (S::Char, S::Char)
+            | (S::Char, S::Str)
+            | (S::Str, S::Str)
+            | (S::Unit, S::Unit) => Some(Vec::new()),
+            (S::Str, S::Char) => Some(vec![self.string_to_char(writer_ty, reader_ty)]),
+            _ => None,
         }
     }
 
