@@ -282,3 +282,34 @@ name = "wire-types"
 version = "1.0.0"
 source = "registry+https://github.com/rust-lang/crates.io-index"
 "#;
+
+#[test]
+fn a_patch_in_the_cargo_configuration_is_the_published_package_every_build_takes() {
+    // `[patch.crates-io]` in the repository's .cargo/config.toml gives every build of it (and cargo's
+    // probe) the patched 0.87.0, here holding the sources of 0.86.0: the baseline is what cargo takes.
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = published_history(tmp.path());
+    let (_, published) = check_json(&dir, &["--against-registry", "0.87.0"]);
+    let patched = tmp.path().join("patched");
+    publish(&patched, "v0.66.0", "0.87.0");
+    let config = dir.join(".cargo/config.toml");
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    let path = patched.join("flux-history-0.87.0");
+    text.push_str(&format!(
+        "\n[patch.crates-io]\nflux-history = {{ path = \"{}\" }}\n",
+        path.display()
+    ));
+    std::fs::write(&config, text).unwrap();
+    let (_, report) = check_json(&dir, &["--against-registry", "0.87.0"]);
+    assert_eq!(report["baseline"]["rev"], "registry: flux-history 0.87.0");
+    let used = report["baseline"]["snapshots"].as_array().unwrap();
+    let manifest = path.join("Cargo.toml").display().to_string();
+    assert!(
+        used.iter().all(|s| s["file"] == manifest.as_str()),
+        "{used:?}"
+    );
+    // The patched sources are 0.86.0's: the findings of the tag v0.86.0, not of the published 0.87.0.
+    let (_, tag) = check_json(&dir, &["--against", "v0.86.0", "--baseline-only"]);
+    assert_eq!(findings(&report), findings(&tag));
+    assert_ne!(findings(&report), findings(&published));
+}

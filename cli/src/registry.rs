@@ -5,8 +5,8 @@
 //! Cargo fetches the package: a probe project under `<target-dir>/wirecheck/registry/` depends on it
 //! (`=VERSION`, or `<CURRENT` for the highest published version below the workspace's own, pre-releases
 //! left out as cargo leaves them out), and `cargo metadata`, run from the workspace root so that its
-//! `.cargo/config.toml` (a source replacement, a vendored directory, an alternative registry) applies,
-//! names the directory cargo unpacked it to. Its model is extracted from there like a working tree, with
+//! `.cargo/config.toml` (a source replacement, a vendored directory, an alternative registry, a
+//! `[patch]`) applies, names the directory cargo unpacked it to. Its model is extracted from there like a working tree, with
 //! the dependency versions of its published `Cargo.lock` where it has one.
 
 use std::path::{Path, PathBuf};
@@ -132,8 +132,12 @@ pub fn fetch(
         .current_dir(workspace_root)
         .exec()
         .map_err(|e| fetch_error(e.to_string().trim_end().to_owned()))?;
+    // The probe's one dependency: from the registry, or from where the configuration's `[patch]` or
+    // source replacement puts it (a patched package has no source), as every build of the workspace
+    // takes it.
+    let probe_id = metadata.resolve.as_ref().and_then(|r| r.root.as_ref());
     let found = (metadata.packages.iter())
-        .find(|p| p.name.as_str() == package && p.source.is_some())
+        .find(|p| p.name.as_str() == package && Some(&p.id) != probe_id)
         .ok_or_else(|| fetch_error("cargo resolved no such package".to_owned()))?;
     Ok(Published {
         package: package.to_owned(),
