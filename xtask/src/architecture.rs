@@ -10,7 +10,9 @@
 //!   else names rules by `RuleId`;
 //! - every rule is constructed in one file, its home ([`rule_homes`]);
 //! - the check reads as a pipeline: its options read in at most three of its files, no store in its
-//!   driver ([`driver`]).
+//!   driver ([`driver`]);
+//! - each crate depends on the workspace's crates ARCHITECTURE.md's crate table states, no more and no
+//!   less ([`crates`]).
 //!
 //! The same check runs as a test of this crate (`cargo test -p xtask`), so CI fails on a violation.
 
@@ -24,6 +26,7 @@ use proc_macro2::{TokenStream, TokenTree};
 use syn::spanned::Spanned;
 use syn::visit::Visit;
 
+pub mod crates;
 pub mod driver;
 pub mod rule_homes;
 
@@ -66,6 +69,8 @@ pub enum Violation {
     RuleHome(rule_homes::HomeViolation),
     /// The check no longer reads as a pipeline.
     Driver(driver::DriverViolation),
+    /// A crate's dependencies are not those the crate table states.
+    Crate(crates::CrateViolation),
 }
 
 impl fmt::Display for Violation {
@@ -105,6 +110,7 @@ impl fmt::Display for Violation {
             ),
             Violation::RuleHome(violation) => write!(f, "{violation}"),
             Violation::Driver(violation) => write!(f, "{violation}"),
+            Violation::Crate(violation) => write!(f, "{violation}"),
             Violation::UnlistedModule { module } => write!(
                 f,
                 "crate::{module}: not a row of ARCHITECTURE.md's layer table (or a row naming no module of src/): add it, with the modules it uses"
@@ -135,7 +141,7 @@ pub fn run(_args: &[String]) -> Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     println!(
-        "architecture: {} files of the library within the limits (functions <= {MAX_FUNCTION_LINES} lines, files <= {MAX_FILE_LINES} lines, no import cycles, top-level uses as ARCHITECTURE.md's layer table says, no rule id string outside {CATALOGUE}, each rule constructed in one file, the check's options read in at most {} of its files and no store in its driver)",
+        "architecture: {} files of the library within the limits (functions <= {MAX_FUNCTION_LINES} lines, files <= {MAX_FILE_LINES} lines, no import cycles, top-level uses as ARCHITECTURE.md's layer table says, no rule id string outside {CATALOGUE}, each rule constructed in one file, the check's options read in at most {} of its files and no store in its driver, each crate's dependencies as the crate table states)",
         files.len(),
         driver::MAX_OPTION_FILES
     );
@@ -151,6 +157,7 @@ pub fn of_workspace(root: &Path) -> Result<(Vec<SourceFile>, Vec<Violation>)> {
     let homes = rule_homes::check(&files, &rule_ids());
     violations.extend(homes.into_iter().map(Violation::RuleHome));
     violations.extend(driver::check(&files).into_iter().map(Violation::Driver));
+    violations.extend(crates::check(root)?.into_iter().map(Violation::Crate));
     Ok((files, violations))
 }
 

@@ -13,6 +13,7 @@
 #[cfg(test)]
 mod codec_tests;
 mod decode;
+mod registry;
 mod siblings;
 mod sources;
 mod spec;
@@ -36,11 +37,13 @@ use wirecheck::report::{OutputFormat, render};
 use spec::Spec;
 
 const USAGE: &str =
-    "usage: cargo xtask realworld [--crate NAME]... [--no-decode] [--build] [--specs DIR]
+    "usage: cargo xtask realworld [--crate NAME]... [--no-decode] [--build] [--registry] [--specs DIR]
 
   --crate NAME  only this crate's spec (repeatable)
   --no-decode   check the pairs, decode no witness (no side-by-side build)
   --build       build the side-by-side decoder even when no witness needs it (checks a spec's paths)
+  --registry    check each pair again against the older release resolved through the registry
+                (--against-registry, its source patched with the annotations) and compare with the tag
   --specs DIR   the specs (default: xtask/realworld/)";
 
 /// The options of one run.
@@ -49,6 +52,7 @@ struct Options {
     crates: Vec<String>,
     no_decode: bool,
     build: bool,
+    registry: bool,
     specs: Option<PathBuf>,
 }
 
@@ -64,6 +68,7 @@ fn parse_args(args: &[String]) -> Result<Options> {
             ),
             "--no-decode" => options.no_decode = true,
             "--build" => options.build = true,
+            "--registry" => options.registry = true,
             "--specs" => {
                 options.specs =
                     Some(PathBuf::from(args.next().ok_or_else(|| {
@@ -112,12 +117,17 @@ pub fn run(args: &[String]) -> Result<ExitCode> {
     let _lock = lock_scratch(&scratch)?;
     let started = Instant::now();
     let mut totals = Totals::default();
+    let mut registry = registry::RegistryTotals::default();
     for spec in &specs {
-        let outcome = replay(spec, &scratch, &options)?;
+        let (outcome, against_registry) = replay(spec, &scratch, &options)?;
         totals.add(&outcome);
+        registry.add(&against_registry);
     }
     eprintln!("realworld: {:.1} s in all", started.elapsed().as_secs_f64());
     println!("{}", totals.line());
+    if options.registry {
+        println!("{}", registry.line());
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -284,8 +294,13 @@ struct Pair {
     majors_without_witness: Vec<String>,
 }
 
-/// Replays one crate: sources, repository, checks, decoding. Prints as it goes.
-fn replay(spec: &Spec, scratch: &Path, options: &Options) -> Result<Totals> {
+/// Replays one crate: sources, repository, checks, decoding, and with `--registry` the registry
+/// baselines ([`registry`]). Prints as it goes.
+fn replay(
+    spec: &Spec,
+    scratch: &Path,
+    options: &Options,
+) -> Result<(Totals, registry::RegistryTotals)> {
     let root = scratch.join(&spec.krate);
     println!(
         "## {} ({} releases)\n\n{}\n",
@@ -327,6 +342,20 @@ fn replay(spec: &Spec, scratch: &Path, options: &Options) -> Result<Totals> {
         }));
         pairs.push(pair);
     }
+    let mut against_registry = registry::RegistryTotals::default();
+    if options.registry {
+        for (w, old_source) in spec.versions.windows(2).zip(&published) {
+            let same = registry::check_pair(
+                &repo,
+                spec,
+                (&w[0], old_source),
+                &w[1],
+                &registry::patches(),
+            )?;
+            against_registry.pairs += 1;
+            against_registry.same += usize::from(same);
+        }
+    }
     if !options.no_decode && (options.build || !witnesses.is_empty()) {
         decode_witnesses(spec, &root, scratch, &published, &declared, &mut witnesses)?;
     }
@@ -345,7 +374,7 @@ fn replay(spec: &Spec, scratch: &Path, options: &Options) -> Result<Totals> {
         }
     }
     println!("{}: {}\n", spec.krate, totals.line());
-    Ok(totals)
+    Ok((totals, against_registry))
 }
 
 /// Checks release `new` (checked out as the working tree) against the tag of `old`, returning the pair and
