@@ -11,6 +11,7 @@ use std::path::Path;
 use serde_json::Value;
 use support::flux::{wirecheck, write_release};
 use support::git;
+use support::verdicts::verdicts;
 
 const MANIFEST: &str = "[package]\nname = \"flux-history\"\nversion = \"@VERSION@\"\nedition = \"2021\"\n\n[lib]\npath = \"src/lib.rs\"\n";
 
@@ -66,31 +67,6 @@ fn check_json(dir: &Path, extra: &[&str]) -> (i32, Value) {
         String::from_utf8_lossy(&out.stderr)
     );
     (code, serde_json::from_slice(&out.stdout).unwrap())
-}
-
-/// What a check decided, without the names of what it compared against.
-fn verdicts(report: &Value) -> Value {
-    let protocols: Vec<Value> = report["protocols"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            let findings: Vec<Value> = (p["findings"].as_array().unwrap().iter())
-                .map(|f| {
-                    let mut f = f.clone();
-                    for key in ["against", "message", "anchor"] {
-                        f.as_object_mut().unwrap().remove(key);
-                    }
-                    f
-                })
-                .collect();
-            serde_json::json!({
-                "name": p["name"], "old_version": p["old_version"], "new_version": p["new_version"],
-                "required_bump": p["required_bump"], "ok": p["ok"], "findings": findings,
-            })
-        })
-        .collect();
-    serde_json::json!({"ok": report["ok"], "protocols": protocols})
 }
 
 #[test]

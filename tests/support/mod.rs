@@ -10,6 +10,8 @@ use std::process::Command;
 #[cfg(feature = "checker")]
 pub mod flux;
 #[cfg(feature = "checker")]
+pub mod verdicts;
+#[cfg(feature = "checker")]
 pub mod warm_cold;
 
 /// Runs `git ARGS` in `dir` with a fixed identity, `main` as the first branch and no signing, and
