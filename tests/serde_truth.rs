@@ -11,205 +11,17 @@ use serde_json::{Value, json};
 use wirecheck::compat::{Scope, compare_protocol};
 use wirecheck::findings::{Direction, Finding, Level};
 use wirecheck::model::{
-    Body, ContainerAttrs, Custom, EnumRepr, Field, Location, MessageDecl, ProtocolDecl, Proxy,
-    SeqKind, SkipSer, Snapshot, Style, Ty, TypeDef, Variant,
+    Body, Custom, EnumRepr, Field, Location, Proxy, SkipSer, Snapshot, Style, Ty, TypeDef,
 };
 use wirecheck::rules::RuleId;
-use wirecheck::{Format, Kind, ResponseMode, Upgrade};
+use wirecheck::{Format, Kind, Upgrade};
 
-// ----- the model side -----
+// ----- the model side: the engine's own test builders (compat/src/compat/tests/build.rs) -----
 
-fn f(name: &str, ty: Ty) -> Field {
-    Field {
-        rust_name: name.into(),
-        ser_name: name.into(),
-        de_names: vec![name.into()],
-        ty,
-        default: false,
-        skip_ser: SkipSer::Never,
-        skip_de: false,
-        flatten: false,
-        custom: None,
-        since: None,
-        allow: None,
-        location: Location::default(),
-    }
-}
-
-fn dflt(mut x: Field) -> Field {
-    x.default = true;
-    x
-}
-
-fn skip_if(mut x: Field, pred: &str) -> Field {
-    x.skip_ser = SkipSer::If(pred.into());
-    x
-}
-
-fn wire(mut x: Field, name: &str) -> Field {
-    x.ser_name = name.into();
-    x.de_names = vec![name.into()];
-    x
-}
-
-fn flat(mut x: Field) -> Field {
-    x.flatten = true;
-    x
-}
-
-fn attrs(name: &str) -> ContainerAttrs {
-    ContainerAttrs {
-        ser_name: name.into(),
-        ..ContainerAttrs::default()
-    }
-}
-
-fn def(name: &str, attrs: ContainerAttrs, body: Body) -> TypeDef {
-    TypeDef {
-        path: format!("c::{name}"),
-        generics: Vec::new(),
-        attrs,
-        body,
-        location: Location::default(),
-        package: None,
-    }
-}
-
-fn st(name: &str, fields: Vec<Field>) -> TypeDef {
-    def(
-        name,
-        attrs(name),
-        Body::Struct {
-            style: Style::Named,
-            fields,
-        },
-    )
-}
-
-fn st_with(name: &str, a: ContainerAttrs, fields: Vec<Field>) -> TypeDef {
-    def(
-        name,
-        a,
-        Body::Struct {
-            style: Style::Named,
-            fields,
-        },
-    )
-}
-
-fn en(name: &str, repr: EnumRepr, variants: Vec<Variant>) -> TypeDef {
-    let mut a = attrs(name);
-    a.repr = repr;
-    def(name, a, Body::Enum { variants })
-}
-
-fn var(name: &str, style: Style, fields: Vec<Field>) -> Variant {
-    Variant {
-        rust_name: name.into(),
-        ser_name: name.into(),
-        de_names: vec![name.into()],
-        style,
-        fields,
-        skip_ser: false,
-        skip_de: false,
-        other: false,
-        untagged: false,
-        custom: None,
-        since: None,
-        allow: None,
-        location: Location::default(),
-    }
-}
-
-fn unit(name: &str) -> Variant {
-    var(name, Style::Unit, Vec::new())
-}
-
-fn newtype(name: &str, ty: Ty) -> Variant {
-    var(name, Style::Tuple, vec![f("0", ty)])
-}
-
-fn other(name: &str) -> Variant {
-    let mut v = unit(name);
-    v.other = true;
-    v
-}
-
-fn named(name: &str) -> Ty {
-    Ty::Named {
-        path: format!("c::{name}"),
-        args: Vec::new(),
-    }
-}
-
-fn u(bits: u8) -> Ty {
-    Ty::Int {
-        signed: false,
-        bits,
-    }
-}
-
-fn i(bits: u8) -> Ty {
-    Ty::Int { signed: true, bits }
-}
-
-fn float(bits: u8) -> Ty {
-    Ty::Float { bits }
-}
-
-fn opt(t: Ty) -> Ty {
-    Ty::Option { inner: Box::new(t) }
-}
-
-fn seq(kind: SeqKind, t: Ty) -> Ty {
-    Ty::Seq {
-        kind,
-        elem: Box::new(t),
-    }
-}
-
-fn map_of(k: Ty, v: Ty) -> Ty {
-    Ty::Map {
-        key: Box::new(k),
-        value: Box::new(v),
-    }
-}
-
-/// Protocol `p` with the one message `Msg` of `kind` and the given types.
-fn snap_kind(kind: Kind, types: Vec<TypeDef>) -> Snapshot {
-    let mut s = Snapshot {
-        protocols: vec![ProtocolDecl {
-            name: "p".into(),
-            rust_path: "c::P".into(),
-            version: semver::Version::new(0, 1, 0),
-            min_compatible: None,
-            upgrade: Upgrade::AnyOrder,
-            format: Format::Json,
-            location: Location::default(),
-        }],
-        messages: vec![MessageDecl {
-            protocol: "p".into(),
-            name: "Msg".into(),
-            rust_path: "c::Msg".into(),
-            topic: "t.msg".into(),
-            kind,
-            response: ResponseMode::None,
-            response_type: None,
-            since: None,
-            allow: None,
-            location: Location::default(),
-        }],
-        ..Snapshot::default()
-    };
-    for t in types {
-        s.types.insert(t.path.clone(), std::sync::Arc::new(t));
-    }
-    s
-}
-
-fn snap(types: Vec<TypeDef>) -> Snapshot {
-    snap_kind(Kind::Event, types)
-}
+#[path = "../compat/src/compat/tests/build.rs"]
+#[allow(dead_code)]
+mod build;
+use build::*;
 
 fn findings(old: &Snapshot, new: &Snapshot) -> Vec<Finding> {
     compare_protocol(old, new, "p", "v0", Scope::Full)
@@ -426,8 +238,8 @@ fn field_renamed() {
     let n = snap(vec![st(
         "Msg",
         vec![
-            wire(f("t_submit", float(64)), "submitted"),
-            wire(f("note", opt(Ty::String)), "comment"),
+            f("t_submit", float(64)).wire("submitted"),
+            f("note", opt(Ty::String)).wire("comment"),
         ],
     )]);
     rejected::<new::Msg, old::Msg>(&witness(&o, &n, "field_renamed", ONR));
@@ -436,7 +248,7 @@ fn field_renamed() {
     let o = snap(vec![st("Msg", vec![f("note", opt(Ty::String))])]);
     let n = snap(vec![st(
         "Msg",
-        vec![wire(f("note", opt(Ty::String)), "comment")],
+        vec![f("note", opt(Ty::String)).wire("comment")],
     )]);
     mod old2 {
         #[derive(serde::Serialize, serde::Deserialize, Debug)]
@@ -480,13 +292,13 @@ fn optional_field_renamed_on_the_wire_is_a_misread() {
             pub last_modified: Option<String>,
         }
     }
-    let optional = |name: &str| skip_if(f(name, opt(Ty::String)), "Option::is_none");
+    let optional = |name: &str| f(name, opt(Ty::String)).skip_if("Option::is_none");
     let o = snap(vec![st("Msg", vec![f("id", u(64)), optional("timestamp")])]);
     let n = snap(vec![st(
         "Msg",
         vec![
             f("id", u(64)),
-            wire(optional("last_modified"), "lastModified"),
+            optional("last_modified").wire("lastModified"),
         ],
     )]);
     let w = witness(&o, &n, "field_renamed_on_wire", ONR);
@@ -510,10 +322,9 @@ fn optional_field_renamed_on_the_wire_is_a_misread() {
         "Msg",
         vec![
             f("id", u(64)),
-            wire(
-                skip_if(f("last_modified", opt(u(64))), "Option::is_none"),
-                "lastModified",
-            ),
+            f("last_modified", opt(u(64)))
+                .skip_if("Option::is_none")
+                .wire("lastModified"),
         ],
     )]);
     assert!(
@@ -684,7 +495,7 @@ fn rename_onto_an_accepted_alias() {
     }
     let mut of = f("name", Ty::String);
     of.de_names.push("job_name".into());
-    let mut nf = wire(f("name", Ty::String), "job_name");
+    let mut nf = f("name", Ty::String).wire("job_name");
     nf.de_names.push("name".into());
     let o = snap(vec![st("Msg", vec![of])]);
     let n = snap(vec![st("Msg", vec![nf])]);
@@ -963,13 +774,13 @@ fn option_and_default() {
     assert!(passes(&o, &n, NRO));
     accepted::<optional::Msg>(&json!({"q": 1}));
     // Option<T> -> #[serde(default)] T: default tolerates absence, not null.
-    let (o, n) = (s(f("q", opt(u(32)))), s(dflt(f("q", u(32)))));
+    let (o, n) = (s(f("q", opt(u(32)))), s(f("q", u(32)).dflt()));
     rejected::<optional::Msg, defaulted::Msg>(&witness(&o, &n, "field_became_required", NRO));
     accepted::<defaulted::Msg>(&json!({}));
     // A writer that skips None never writes null: nothing to report, and it decodes.
     let (o, n) = (
-        s(skip_if(f("q", opt(u(32))), "Option::is_none")),
-        s(dflt(f("q", u(32)))),
+        s(f("q", opt(u(32))).skip_if("Option::is_none")),
+        s(f("q", u(32)).dflt()),
     );
     assert!(findings(&o, &n).is_empty());
     let v = serde_json::to_value(skipping::Msg { q: None }).unwrap_or(Value::Null);
@@ -991,16 +802,14 @@ fn skip_serializing_if_added() {
             pub tags: Vec<String>,
         }
     }
-    let o = snap(vec![st(
-        "Msg",
-        vec![f("tags", seq(SeqKind::List, Ty::String))],
-    )]);
+    let o = snap(vec![st("Msg", vec![f("tags", vec_of(Ty::String))])]);
     let n = snap(vec![st(
         "Msg",
-        vec![dflt(skip_if(
-            f("tags", seq(SeqKind::List, Ty::String)),
-            "Vec::is_empty",
-        ))],
+        vec![
+            f("tags", vec_of(Ty::String))
+                .skip_if("Vec::is_empty")
+                .dflt(),
+        ],
     )]);
     rejected::<new::Msg, old::Msg>(&witness(&o, &n, "skip_serializing_if_added", ONR));
     assert!(passes(&o, &n, NRO));
@@ -1029,9 +838,9 @@ fn option_deserialize_with() {
     }
     let o = snap(vec![st(
         "Msg",
-        vec![skip_if(f("t", opt(u(64))), "Option::is_none")],
+        vec![f("t", opt(u(64))).skip_if("Option::is_none")],
     )]);
-    let mut t = skip_if(f("t", opt(u(64))), "Option::is_none");
+    let mut t = f("t", opt(u(64))).skip_if("Option::is_none");
     t.custom = Some(Custom {
         ser: None,
         de: Some("de_t".into()),
@@ -1063,7 +872,7 @@ fn deny_unknown_fields_added() {
     closed.deny_unknown_fields = true;
     let o = snap(vec![st(
         "Msg",
-        vec![f("id", u(64)), dflt(f("legacy", u(32)))],
+        vec![f("id", u(64)), f("legacy", u(32)).dflt()],
     )]);
     let n = snap(vec![st_with("Msg", closed, vec![f("id", u(64))])]);
     rejected::<old::Msg, new::Msg>(&witness(&o, &n, "deny_unknown_fields_added", NRO));
@@ -1117,7 +926,7 @@ fn transparent_and_flatten_changed() {
     let n = snap(vec![
         st(
             "Msg",
-            vec![f("id", named("Id")), flat(f("inner", named("Inner")))],
+            vec![f("id", named("Id")), f("inner", named("Inner")).flat()],
         ),
         st_with("Id", tr, vec![f("value", u(64))]),
         inner,
@@ -1150,7 +959,7 @@ fn flattened_map_absorbs_what_a_closed_reader_would_reject_and_writes_any_key() 
         "Msg",
         vec![
             f("id", u(8)),
-            flat(f("rest", map_of(Ty::String, Ty::Value))),
+            f("rest", map_of(Ty::String, Ty::Value)).flat(),
         ],
     )]);
     let n = snap(vec![st("Msg", vec![f("id", u(8)), f("q", opt(u(8)))])]);
@@ -1587,12 +1396,7 @@ fn collections() {
         }
     }
     let s = |t: Ty| snap(vec![st("Msg", vec![f("x", t)])]);
-    let w = witness(
-        &s(seq(SeqKind::List, u(32))),
-        &s(seq(SeqKind::Set, u(32))),
-        "seq_to_set",
-        NRO,
-    );
+    let w = witness(&s(vec_of(u(32))), &s(set_of(u(32))), "seq_to_set", NRO);
     emitted_by::<v::Msg>(&w);
     assert_eq!(accepted::<set::Msg>(&w).x.len(), 1, "duplicates collapse");
     let arr = |n| Ty::Array {
@@ -1729,10 +1533,12 @@ fn eventlog_entry_with_flattened_adjacent_enum() {
     };
     let entry = st(
         "Msg",
-        vec![f("timestamp", float(64)), flat(f("event", named("Event")))],
+        vec![f("timestamp", float(64)), f("event", named("Event")).flat()],
     );
     let o = snap_kind(
         Kind::Record,
+        Upgrade::AnyOrder,
+        Format::Json,
         vec![
             entry.clone(),
             def(
@@ -1746,6 +1552,8 @@ fn eventlog_entry_with_flattened_adjacent_enum() {
     );
     let n = snap_kind(
         Kind::Record,
+        Upgrade::AnyOrder,
+        Format::Json,
         vec![
             entry,
             def(
@@ -1797,7 +1605,7 @@ fn wire_identical_changes_are_not_findings() {
         "Msg",
         vec![
             f("id", u(64)),
-            f("ids", seq(SeqKind::List, u(64))),
+            f("ids", vec_of(u(64))),
             f("name", Ty::String),
         ],
     )]);
@@ -1808,7 +1616,7 @@ fn wire_identical_changes_are_not_findings() {
         st(
             "Msg",
             vec![
-                wire(f("label", Ty::String), "name"),
+                f("label", Ty::String).wire("name"),
                 f("id", named("Id")),
                 f("ids", named("Ids")),
                 cache,
@@ -1826,7 +1634,7 @@ fn wire_identical_changes_are_not_findings() {
             "Ids",
             attrs("Ids"),
             Body::Alias {
-                target: seq(SeqKind::List, named("Id")),
+                target: vec_of(named("Id")),
             },
         ),
     ]);
@@ -1885,7 +1693,7 @@ fn unknown_tags_fall_through_to_untagged_variants() {
         Style::Named,
         vec![
             f("name", Ty::String),
-            dflt(f("context", opt(map_of(Ty::String, Ty::Value)))),
+            f("context", opt(map_of(Ty::String, Ty::Value))).dflt(),
         ],
     );
     catch.untagged = true;
@@ -2071,7 +1879,7 @@ fn bytes_and_vec_u8_read_each_other_and_bytes_read_strings() {
             pub data: String,
         }
     }
-    let vec_u8 = seq(SeqKind::List, u(8));
+    let vec_u8 = vec_of(u(8));
     let p = snap(vec![st("Msg", vec![f("data", vec_u8)])]);
     let b = snap(vec![st("Msg", vec![f("data", Ty::Bytes)])]);
     let t = snap(vec![st("Msg", vec![f("data", Ty::String)])]);

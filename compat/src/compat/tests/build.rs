@@ -1,11 +1,13 @@
 //! Building models for the engine's tests: fields, structs, enums, types and snapshots of one protocol `p`.
+//! Shared with the serde truth tests (`tests/serde_truth.rs` reads this file by path), so it names the
+//! crates it uses, not `crate::`.
 
-use crate::model::{
+use wirecheck_model::model::{
     AllowDecl, Body, ContainerAttrs, Custom, EnumRepr, Field, Location, MessageDecl, ProtocolDecl,
     SeqKind, SkipSer, Snapshot, Style, Ty, TypeDef, Variant,
 };
-use crate::rules::RuleId;
-use crate::{Format, Kind, ResponseMode, Upgrade};
+use wirecheck_vocab::rules::RuleId;
+use wirecheck_vocab::{Format, Kind, ResponseMode, Upgrade};
 
 pub(super) fn loc(line: u32) -> Location {
     Location {
@@ -208,18 +210,19 @@ pub(super) fn opt(t: Ty) -> Ty {
     Ty::Option { inner: Box::new(t) }
 }
 
-pub(super) fn vec_of(t: Ty) -> Ty {
+pub(super) fn seq(kind: SeqKind, t: Ty) -> Ty {
     Ty::Seq {
-        kind: SeqKind::List,
+        kind,
         elem: Box::new(t),
     }
 }
 
+pub(super) fn vec_of(t: Ty) -> Ty {
+    seq(SeqKind::List, t)
+}
+
 pub(super) fn set_of(t: Ty) -> Ty {
-    Ty::Seq {
-        kind: SeqKind::Set,
-        elem: Box::new(t),
-    }
+    seq(SeqKind::Set, t)
 }
 
 pub(super) fn map_of(k: Ty, v: Ty) -> Ty {
